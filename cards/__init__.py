@@ -1,0 +1,1 @@
+"""Component definitions (YAML) and the Python that loads and validates them."""
