@@ -1,0 +1,1 @@
+"""Turns the definitions in ``cards/`` into printable PDFs and SVG files."""

@@ -1,0 +1,1 @@
+"""Backends that render a :class:`generator.drawing.Drawing`: PDF, SVG and PNG."""

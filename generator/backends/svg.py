@@ -1,0 +1,128 @@
+"""SVG backend: renders a drawing with svgwrite, sizes in mm, text escaped by the XML writer."""
+
+from __future__ import annotations
+
+import io
+from itertools import count
+
+import svgwrite
+from svgwrite.container import Group as SvgGroup
+
+from generator import fonts
+from generator.drawing import Circle, Drawing, Group, Item, Polygon, Polyline, Rect, Style, Text
+
+
+def _n(value: float) -> str:
+    """Numbers with at most 3 decimals and no trailing zeros: stable across runs."""
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _pts(points: tuple[tuple[float, float], ...]) -> str:
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+
+
+def render_svg(drawing: Drawing) -> bytes:
+    """The drawing as a standalone SVG document (UTF-8), sized in millimetres."""
+    dwg = svgwrite.Drawing(
+        size=(f"{_n(drawing.width)}mm", f"{_n(drawing.height)}mm"),
+        viewBox=f"0 0 {_n(drawing.width)} {_n(drawing.height)}",
+        profile="full",
+        debug=False,
+    )
+    if drawing.title:
+        dwg.set_desc(title=drawing.title)
+    ids = count(1)
+    root = dwg.g(style=f"font-family:{fonts.SVG_FAMILY}")
+    for item in drawing.items:
+        _add(dwg, root, item, ids)
+    dwg.add(root)
+    out = io.StringIO()
+    dwg.write(out, pretty=True, indent=1)
+    return out.getvalue().encode("utf-8")
+
+
+def _style_attrs(style: Style) -> dict[str, str]:
+    attrs = {
+        "fill": style.fill or "none",
+        "stroke": style.stroke or "none",
+    }
+    if style.stroke:
+        attrs["stroke-width"] = _n(style.width)
+        if style.cap != "butt":
+            attrs["stroke-linecap"] = style.cap
+        if style.join != "miter":
+            attrs["stroke-linejoin"] = style.join
+        if style.dash:
+            attrs["stroke-dasharray"] = " ".join(_n(d) for d in style.dash)
+    if style.opacity < 1:
+        attrs["opacity"] = _n(style.opacity)
+    return attrs
+
+
+def _shape(dwg: svgwrite.Drawing, item: Polygon | Polyline | Circle | Rect,
+           styled: bool = True) -> svgwrite.base.BaseElement:
+    attrs = _style_attrs(item.style) if styled else {}
+    if item.cls:
+        attrs["class"] = item.cls
+    if isinstance(item, Circle):
+        el = dwg.circle(center=(_n(item.cx), _n(item.cy)), r=_n(item.r))
+    elif isinstance(item, Rect):
+        el = dwg.rect(insert=(_n(item.x), _n(item.y)), size=(_n(item.w), _n(item.h)))
+        if item.rx:
+            attrs["rx"] = _n(item.rx)
+    elif isinstance(item, Polygon):
+        el = dwg.polygon()
+        attrs["points"] = _pts(item.points)
+    else:
+        el = dwg.polyline()
+        attrs["points"] = _pts(item.points)
+        attrs["fill"] = "none"
+    for key, value in attrs.items():
+        el.attribs[key] = value
+    return el
+
+
+def _add(dwg: svgwrite.Drawing, parent: SvgGroup, item: Item, ids: count) -> None:
+    if isinstance(item, Group):
+        transform = []
+        if item.translate != (0.0, 0.0):
+            transform.append(f"translate({_n(item.translate[0])},{_n(item.translate[1])})")
+        if item.rotate:
+            transform.append(f"rotate({_n(item.rotate)})")
+        if item.scale != 1:
+            transform.append(f"scale({_n(item.scale)})")
+        g = dwg.g()
+        if transform:
+            g.attribs["transform"] = " ".join(transform)
+        if item.cls:
+            g.attribs["class"] = item.cls
+        if item.clip is not None:
+            clip_id = f"clip{next(ids)}"
+            clip = dwg.clipPath(id=clip_id)
+            clip.add(_shape(dwg, item.clip, styled=False))
+            dwg.defs.add(clip)
+            g.attribs["clip-path"] = f"url(#{clip_id})"
+        for child in item.items:
+            _add(dwg, g, child, ids)
+        parent.add(g)
+        return
+    if isinstance(item, Text):
+        if not item.text:
+            return
+        el = dwg.text(item.text)
+        el.attribs["x"] = _n(item.x)
+        el.attribs["y"] = _n(item.y)
+        el.attribs["font-size"] = _n(item.size)
+        el.attribs["fill"] = item.fill
+        if item.anchor != "start":
+            el.attribs["text-anchor"] = item.anchor
+        if item.bold:
+            el.attribs["font-weight"] = "bold"
+        if item.rotate:
+            el.attribs["transform"] = f"rotate({_n(item.rotate)},{_n(item.x)},{_n(item.y)})"
+        if item.cls:
+            el.attribs["class"] = item.cls
+        parent.add(el)
+        return
+    parent.add(_shape(dwg, item))

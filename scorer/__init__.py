@@ -1,0 +1,1 @@
+"""Scorers for finished games: ``pnp-score orbitus`` and ``pnp-score satellites``."""

@@ -1,0 +1,3 @@
+from scorer.cli import entry
+
+entry()
