@@ -146,7 +146,8 @@ def load_satellites(folder: Path | None = None) -> SatellitesDefinitions:
         problems = []
         for colour in ("red", "blue"):
             for value in SAT_VALUES:
-                n = sum(e.count for e in model.satellites if e.colour == colour and e.value == value)
+                n = sum(e.count for e in model.satellites
+                        if e.colour == colour and e.value == value)
                 if n != COPIES_PER_VALUE:
                     problems.append(
                         format_problem(

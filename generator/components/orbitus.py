@@ -1,0 +1,292 @@
+"""Orbitus components, each described once: sector face, card back, station, markers.
+
+Every function returns drawing items centred on (0, 0) for hexes (the hex's
+centre) or on the marker's own centre, in millimetres, y down. Sheet layout,
+PDF, SVG and the scorer's table picture all place these same items.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from cards import hexgeo
+from cards.definitions import OrbitusDefinitions
+from cards.models import PlanetType, SectorDef
+from generator.drawing import (
+    Circle,
+    Drawing,
+    Group,
+    Item,
+    Polygon,
+    Polyline,
+    Rect,
+    Style,
+    Text,
+    fit_size,
+    offset_polygon,
+    text_centred,
+)
+
+INK = "#1d1d1f"
+WHITE = "#ffffff"
+PIRATE_FILL = "#2a2a2a"
+PIRATE_RING = "#b3261e"
+MARKER_FILL = "#e8c35a"
+
+
+def hex_points(across_flats: float, centre: hexgeo.Point = (0.0, 0.0)) -> tuple[hexgeo.Point, ...]:
+    return tuple(hexgeo.corners(centre, across_flats))
+
+
+def _luminance(colour: str) -> float:
+    r, g, b = (int(colour[i:i + 2], 16) / 255.0 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour``."""
+    return INK if _luminance(colour) > 0.5 else WHITE
+
+
+def route_band(across_flats: float, side: int, width: float, colour: str,
+               core: str | None = None) -> list[Item]:
+    """A route from the hex centre to the midpoint of ``side``: a band with a dashed core."""
+    end = hexgeo.side_midpoint((0.0, 0.0), across_flats, side)
+    items: list[Item] = [
+        Polyline(((0.0, 0.0), end), Style(stroke=colour, width=width), cls="route")
+    ]
+    if core:
+        items.append(
+            Polyline(((0.0, 0.0), end), Style(stroke=core, width=width * 0.16, dash=(1.6, 1.2)))
+        )
+    return items
+
+
+def orientation_marker(across_flats: float, colour: str = MARKER_FILL) -> Polygon:
+    """A small triangle pointing out of the printed N side: the card's 'up'."""
+    top = -across_flats / 2.0
+    s = across_flats / 50.0
+    return Polygon(
+        ((0.0, top + 1.2 * s), (3.4 * s, top + 5.6 * s), (-3.4 * s, top + 5.6 * s)),
+        Style(fill=colour, stroke=INK, width=0.35 * s, join="round"),
+        cls="orientation-marker",
+    )
+
+
+def planet_disc(planet: PlanetType, radius: float) -> list[Item]:
+    ring = Style(fill=planet.colour, stroke=INK, width=radius * 0.08)
+    return [
+        Circle(0.0, 0.0, radius, ring, cls=f"planet planet-{planet.id}"),
+        Circle(0.0, 0.0, radius * 0.78, Style(stroke=ink_on(planet.colour), width=radius * 0.03,
+                                              opacity=0.5)),
+        text_centred(0.0, 0.0, planet.symbol, radius * 1.15, fill=ink_on(planet.colour),
+                     bold=True, cls="planet-symbol"),
+    ]
+
+
+def pirate_disc(radius: float) -> list[Item]:
+    return [
+        Circle(0.0, 0.0, radius, Style(fill=PIRATE_FILL, stroke=PIRATE_RING, width=radius * 0.16),
+               cls="pirate"),
+        text_centred(0.0, -radius * 0.06, "☠", radius * 1.25, fill=WHITE, cls="pirate-symbol"),
+    ]
+
+
+def void_hub(radius: float, colour: str, background: str) -> list[Item]:
+    return [
+        Circle(0.0, 0.0, radius * 0.45, Style(fill=background, stroke=colour, width=radius * 0.14),
+               cls="void"),
+    ]
+
+
+def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: float | None = None,
+                 rot: int = 0, *, show_id: bool = True, show_marker: bool = True,
+                 outline: bool = True, tint: str | None = None) -> list[Item]:
+    """One sector face centred on (0, 0).
+
+    ``rot`` turns the card ``rot * 60`` degrees clockwise as it would lie on the
+    table (the ID and marker turn with it). ``tint`` replaces the background
+    (the scorer tints sectors by owner). ``outline`` draws the cut line, the one
+    polygon of class ``sector-outline``.
+    """
+    flats = across_flats or defs.sectors.hex_across_flats_mm
+    deck = defs.sectors
+    s = flats / 50.0
+    background = tint or deck.background
+    face: list[Item] = [Polygon(hex_points(flats), Style(fill=background), cls="sector-face")]
+    for side in sorted(sector.route_sides):
+        face.extend(route_band(flats, side, 7.0 * s, deck.route_colour, core=background))
+    hub = 9.0 * s
+    if sector.centre == "planet":
+        planet = defs.planets.by_id().get(sector.planet or "")
+        if planet is not None:
+            face.extend(planet_disc(planet, hub))
+        else:  # an unknown type (scorer input): draw a neutral disc with its name's initial
+            face.extend(planet_disc(PlanetType(id="unknown", name="?", colour="#cccccc",
+                                               symbol="?"), hub))
+    elif sector.centre == "pirate":
+        face.extend(pirate_disc(hub))
+    else:
+        face.extend(void_hub(hub, deck.route_colour, background))
+    if show_id:
+        face.append(_id_label(sector.id, flats, background))
+    if show_marker:
+        face.append(orientation_marker(flats))
+    if outline:
+        face.append(Polygon(hex_points(flats), Style(stroke=INK, width=0.3 * s),
+                            cls="sector-outline"))
+    if rot % 6:
+        return [Group(tuple(face), rotate=60.0 * (rot % 6))]
+    return face
+
+
+def _id_label(ident: str, flats: float, background: str) -> Text:
+    s = flats / 50.0
+    r = hexgeo.circumradius(flats)
+    # towards the lower-left corner, clear of every route band and the hub
+    x, y = -r / 2.0 + 3.2 * s, flats / 2.0 - 4.2 * s
+    size = fit_size(ident, 3.0 * s, 9.0 * s)
+    return Text(x, y + size * 0.36, ident, size, fill=ink_on(background), anchor="middle",
+                cls="sector-id")
+
+
+def back_items(defs: OrbitusDefinitions, across_flats: float | None = None,
+               bleed: float = 0.0) -> list[Item]:
+    """The card back shared by every sector (bleed grows its background outwards)."""
+    flats = across_flats or defs.sectors.hex_across_flats_mm
+    back = defs.sectors.back
+    s = flats / 50.0
+    shape = hex_points(flats)
+    items: list[Item] = [
+        Polygon(offset_polygon(shape, bleed) if bleed else shape, Style(fill=back.colour),
+                cls="back-face"),
+        Polygon(offset_polygon(shape, -2.5 * s), Style(stroke=back.accent, width=0.5 * s)),
+        Circle(0.0, 0.0, 15.0 * s, Style(stroke=back.accent, width=0.35 * s, dash=(1.2, 1.0))),
+        Circle(11.0 * s, -10.4 * s, 1.6 * s, Style(fill=back.accent)),
+        Circle(-13.0 * s, 7.8 * s, 1.0 * s, Style(fill=back.accent)),
+    ]
+    title_size = fit_size(back.title, 6.0 * s, 27.0 * s, bold=True)
+    items.append(text_centred(0.0, -1.6 * s, back.title, title_size, fill=back.accent, bold=True,
+                              cls="back-title"))
+    if back.subtitle:
+        sub = fit_size(back.subtitle, 3.6 * s, 28.0 * s)
+        items.append(text_centred(0.0, 5.2 * s, back.subtitle, sub, fill=back.accent))
+    return items
+
+
+def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
+                  start_lines: dict[int, int] | None = None,
+                  barriers: Iterable[int] = ()) -> list[Item]:
+    """The station hex: its name, the six side labels and the start-line stubs.
+
+    ``start_lines`` (side -> seat index) and ``barriers`` are drawn when given (the
+    scorer's picture of a table); the printed station shows all six sides open.
+    """
+    flats = across_flats or defs.sectors.hex_across_flats_mm
+    st = defs.station
+    s = flats / 50.0
+    items: list[Item] = [
+        Polygon(hex_points(flats), Style(fill=st.colour), cls="station-face"),
+        Polygon(offset_polygon(hex_points(flats), -1.6 * s), Style(stroke=st.accent,
+                                                                  width=0.5 * s)),
+    ]
+    barrier_set = set(barriers)
+    for side in range(6):
+        end = hexgeo.side_midpoint((0.0, 0.0), flats, side)
+        inner = (end[0] * 0.62, end[1] * 0.62)
+        if side in barrier_set:
+            items.append(_side_band(flats, side, st.barrier_colour, "barrier"))
+            continue
+        colour = st.accent
+        if start_lines is not None and side in start_lines:
+            colour = st.player_colours[start_lines[side] % len(st.player_colours)]
+            items.append(_side_band(flats, side, colour, f"start-line seat-{start_lines[side]}"))
+        items.append(Polyline((inner, end), Style(stroke=colour, width=7.0 * s), cls="start-stub"))
+    for side in range(6):
+        mid = hexgeo.side_midpoint((0.0, 0.0), flats, side)
+        lx, ly = mid[0] * 0.5, mid[1] * 0.5
+        items.append(text_centred(lx, ly, hexgeo.SIDES[side], 2.8 * s, fill=WHITE, bold=True,
+                                  cls="side-label"))
+    name_size = fit_size(st.name, 4.2 * s, 21.0 * s, bold=True)
+    items.append(text_centred(0.0, -1.0 * s, st.name, name_size, fill=st.accent, bold=True,
+                              cls="station-name"))
+    en = fit_size(st.name_en, 2.4 * s, 18.0 * s)
+    items.append(text_centred(0.0, 3.4 * s, st.name_en, en, fill=WHITE))
+    items.append(Polygon(hex_points(flats), Style(stroke=INK, width=0.3 * s),
+                         cls="station-outline"))
+    return items
+
+
+def _side_band(flats: float, side: int, colour: str, cls: str) -> Polygon:
+    """A band along the inside of one side of a hex (for start lines and barriers)."""
+    pts = hexgeo.corners((0.0, 0.0), flats)
+    a, b = (pts[i] for i in hexgeo.side_corners(side))
+    depth = 3.0 * flats / 50.0
+    k = 1.0 - depth / (flats / 2.0)
+    return Polygon((a, b, (b[0] * k, b[1] * k), (a[0] * k, a[1] * k)),
+                   Style(fill=colour, stroke=INK, width=0.2), cls=cls)
+
+
+# --- start-line and barrier markers --------------------------------------------------
+
+MARKER_DEPTH_MM = 8.0
+
+
+def marker_outline(across_flats: float) -> tuple[hexgeo.Point, ...]:
+    """A trapezoid that lies along one inner side of the station, centred on (0, 0)."""
+    side_len = hexgeo.circumradius(across_flats)
+    d = MARKER_DEPTH_MM * across_flats / 50.0
+    inset = d / math.tan(math.radians(60))
+    return ((-side_len / 2, -d / 2), (side_len / 2, -d / 2),
+            (side_len / 2 - inset, d / 2), (-side_len / 2 + inset, d / 2))
+
+
+def marker_size(across_flats: float) -> tuple[float, float]:
+    return hexgeo.circumradius(across_flats), MARKER_DEPTH_MM * across_flats / 50.0
+
+
+def start_marker_items(defs: OrbitusDefinitions, seat: int, across_flats: float | None = None,
+                       bleed: float = 0.0) -> list[Item]:
+    """A start-line marker for seat ``seat`` (0-based), in that seat's colour."""
+    flats = across_flats or defs.sectors.hex_across_flats_mm
+    colour = defs.station.player_colours[seat]
+    shape = marker_outline(flats)
+    h = marker_size(flats)[1]
+    label = f"P{seat + 1} · start"
+    return [
+        Polygon(offset_polygon(shape, bleed) if bleed else shape, Style(fill=colour),
+                cls="marker-face"),
+        text_centred(0.0, -h * 0.04, label, fit_size(label, h * 0.5, 18.0, bold=True),
+                     fill=ink_on(colour), bold=True),
+        Polygon(shape, Style(stroke=INK, width=0.25), cls="marker-outline"),
+    ]
+
+
+def barrier_marker_items(defs: OrbitusDefinitions, across_flats: float | None = None,
+                         bleed: float = 0.0) -> list[Item]:
+    """A barrier marker: closes one station side (counts as a blank side)."""
+    flats = across_flats or defs.sectors.hex_across_flats_mm
+    colour = defs.station.barrier_colour
+    shape = marker_outline(flats)
+    w, h = marker_size(flats)
+    stripes: list[Item] = []
+    x = -w
+    while x < w:
+        stripes.append(Polyline(((x, h), (x + h * 1.4, -h)), Style(stroke="#f2f2f2", width=1.1)))
+        x += 3.2
+    return [
+        Polygon(offset_polygon(shape, bleed) if bleed else shape, Style(fill=colour),
+                cls="marker-face"),
+        Group(tuple(stripes), clip=Polygon(shape, Style())),
+        Rect(-w * 0.3, -h * 0.3, w * 0.6, h * 0.6, Style(fill="#f2f2f2", stroke=INK, width=0.2),
+             rx=0.8),
+        text_centred(0.0, 0.0, "BARRIER", fit_size("BARRIER", h * 0.42, w * 0.54, bold=True),
+                     fill=INK, bold=True),
+        Polygon(shape, Style(stroke=INK, width=0.25), cls="marker-outline"),
+    ]
+
+
+def component(items: list[Item], width: float, height: float, title: str) -> Drawing:
+    """A standalone drawing of centred items (for one SVG per component)."""
+    return Drawing(width, height, [Group(tuple(items), (width / 2.0, height / 2.0))], title)

@@ -1,0 +1,259 @@
+"""Satellites components, each described once: satellite token, board, trackers.
+
+Tokens are centred on (0, 0); the board drawing has its top-left at (0, 0) and
+carries its own coordinate labels and trackers. Red and blue stay apart in
+black and white: red tokens are solid discs, blue tokens are white with a
+thick ring and hatching.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from cards.definitions import SatellitesDefinitions
+from cards.models import SatPlayer
+from generator.drawing import (
+    Circle,
+    Drawing,
+    Group,
+    Item,
+    Polyline,
+    Rect,
+    Style,
+    Text,
+    fit_size,
+    star,
+    text_centred,
+)
+from generator.drawing import Polygon as Poly
+
+INK = "#1d1d1f"
+WHITE = "#ffffff"
+
+
+def column_name(index: int) -> str:
+    """0 -> 'a', 25 -> 'z'."""
+    return chr(ord("a") + index)
+
+
+def cell_name(col: int, row: int) -> str:
+    """Column and row indices (0-based) as a board coordinate such as 'c3'."""
+    return f"{column_name(col)}{row + 1}"
+
+
+def player(defs: SatellitesDefinitions, colour: str) -> SatPlayer:
+    return defs.board.red if colour == "red" else defs.board.blue
+
+
+def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
+                    diameter: float | None = None, bleed: float = 0.0,
+                    cut_line: bool = True) -> list[Item]:
+    """One satellite centred on (0, 0): numeral, ``value`` pips, colour and pattern."""
+    d = diameter or defs.satellites.diameter_mm
+    r = d / 2.0
+    look = player(defs, colour)
+    s = d / 25.0
+    items: list[Item] = []
+    if look.pattern == "solid":
+        items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
+        items.append(Circle(0, 0, r - 1.6 * s, Style(stroke=WHITE, width=0.5 * s)))
+        ink, pip_fill = WHITE, WHITE
+    else:
+        items.append(Circle(0, 0, r + bleed, Style(fill=WHITE), cls=f"satellite {colour}"))
+        hatch: list[Item] = []
+        step = 2.2 * s
+        k = -2 * r
+        while k <= 2 * r:
+            hatch.append(Polyline(((k - r, r), (k + r, -r)),
+                                  Style(stroke=look.colour, width=0.45 * s, opacity=0.55)))
+            k += step
+        items.append(Group(tuple(hatch), clip=Circle(0, 0, r, Style())))
+        items.append(Circle(0, 0, r - 1.3 * s, Style(stroke=look.colour, width=2.4 * s)))
+        items.append(Circle(0, 0, 6.4 * s, Style(fill=WHITE)))
+        ink, pip_fill = look.colour, look.colour
+    items.append(text_centred(0, -0.4 * s, str(value), 9.5 * s, fill=ink, bold=True,
+                              cls="satellite-value"))
+    items.extend(_pips(value, 8.4 * s, 1.05 * s, pip_fill, ink))
+    if cut_line:
+        items.append(Circle(0, 0, r, Style(stroke="#6d6d6d", width=0.2 * s), cls="cut-circle"))
+    return items
+
+
+def _pips(value: int, radius: float, pip_r: float, fill: str, stroke: str) -> list[Item]:
+    """``value`` pips on an arc below the numeral (readable for counting by touch and sight)."""
+    pips: list[Item] = []
+    spread = 24.0
+    start = 90.0 - spread * (value - 1) / 2.0
+    for i in range(value):
+        a = math.radians(start + spread * i)
+        pips.append(Circle(radius * math.cos(a), radius * math.sin(a), pip_r,
+                           Style(fill=fill, stroke=stroke, width=0.15), cls="pip"))
+    return pips
+
+
+# --- the board -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where things are on the board drawing (mm)."""
+
+    size: int
+    cell: float
+    label: float  # width of the coordinate margin on each side
+    track_top: float  # y of the trackers' first row
+    width: float
+    height: float
+
+    def cell_origin(self, col: int, row: int) -> tuple[float, float]:
+        return (self.label + col * self.cell, self.label + row * self.cell)
+
+    def cell_centre(self, col: int, row: int) -> tuple[float, float]:
+        x, y = self.cell_origin(col, row)
+        return (x + self.cell / 2.0, y + self.cell / 2.0)
+
+
+def board_geometry(defs: SatellitesDefinitions, size: int | None = None,
+                   trackers: bool = True) -> BoardGeometry:
+    n = size or defs.board.size
+    cell = defs.board.cell_mm
+    label = max(9.0, cell * 0.4)
+    grid_end = label + n * cell + label
+    track_box = _track_box(defs, n, cell)
+    track_h = (track_box * 2 + 16.0) if trackers else 0.0
+    return BoardGeometry(n, cell, label, grid_end + 4.0, grid_end,
+                         grid_end + track_h)
+
+
+def setup_cells(defs: SatellitesDefinitions, colour: str,
+                size: int | None = None) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(start cells, inward cells) of one player as (col, row) pairs, per the rules page."""
+    n = size or defs.board.size
+    zone = defs.board.setup_zone_cells
+    first = (n - zone) // 2
+    span = range(first, first + zone)
+    starts: list[tuple[int, int]] = []
+    inward: list[tuple[int, int]] = []
+    for edge in player(defs, colour).edges:
+        if edge == "N":
+            starts += [(c, 0) for c in span]
+            inward += [(c, 1) for c in span]
+        elif edge == "S":
+            starts += [(c, n - 1) for c in span]
+            inward += [(c, n - 2) for c in span]
+        elif edge == "W":
+            starts += [(0, r) for r in span]
+            inward += [(1, r) for r in span]
+        else:
+            starts += [(n - 1, r) for r in span]
+            inward += [(n - 2, r) for r in span]
+    return starts, inward
+
+
+def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
+                zones: bool = True, trackers: bool = True) -> tuple[BoardGeometry, list[Item]]:
+    """The board: cells, coordinates, setup zones, inward cells and (optionally) trackers."""
+    geo = board_geometry(defs, size, trackers)
+    b = defs.board
+    n, cell, lab = geo.size, geo.cell, geo.label
+    items: list[Item] = [
+        Rect(0, 0, geo.width, geo.height, Style(fill=WHITE), cls="board-sheet"),
+        Rect(lab, lab, n * cell, n * cell, Style(fill=b.background), cls="board-grid"),
+    ]
+    if zones:
+        inward_label = "·".join(str(v) for v in b.inward_values)
+        for colour in ("red", "blue"):
+            look = player(defs, colour)
+            starts, inward = setup_cells(defs, colour, n)
+            for col, row in starts:
+                x, y = geo.cell_origin(col, row)
+                items.append(Rect(x, y, cell, cell, Style(fill=look.light), cls=f"zone {colour}"))
+                items.append(Rect(x + 1.2, y + 1.2, cell - 2.4, cell - 2.4,
+                                  Style(stroke=look.colour, width=0.5)))
+            for col, row in inward:
+                x, y = geo.cell_origin(col, row)
+                items.append(Rect(x + 1.2, y + 1.2, cell - 2.4, cell - 2.4,
+                                  Style(stroke=look.colour, width=0.45, dash=(1.5, 1.2)),
+                                  cls=f"inward {colour}"))
+                items.append(Text(x + cell - 2.4, y + cell - 2.6, inward_label, cell * 0.13,
+                                  fill=look.colour, anchor="end", bold=True))
+    grid = Style(stroke=b.grid, width=0.35)
+    for i in range(n + 1):
+        items.append(Polyline(((lab + i * cell, lab), (lab + i * cell, lab + n * cell)), grid))
+        items.append(Polyline(((lab, lab + i * cell), (lab + n * cell, lab + i * cell)), grid))
+    items.append(Rect(lab, lab, n * cell, n * cell, Style(stroke=INK, width=0.8)))
+    size_txt = min(lab * 0.55, cell * 0.22)
+    for i in range(n):
+        cx = lab + (i + 0.5) * cell
+        name = column_name(i)
+        items.append(text_centred(cx, lab / 2.0, name, size_txt, fill=INK, bold=True))
+        items.append(text_centred(cx, lab * 1.5 + n * cell, name, size_txt, fill=INK, bold=True))
+        cy = lab + (i + 0.5) * cell
+        items.append(text_centred(lab / 2.0, cy, str(i + 1), size_txt, fill=INK, bold=True))
+        items.append(text_centred(lab * 1.5 + n * cell, cy, str(i + 1), size_txt, fill=INK,
+                                  bold=True))
+    if trackers:
+        items.extend(tracker_items(defs, geo))
+    return geo, items
+
+
+def _track_box(defs: SatellitesDefinitions, n: int, cell: float) -> float:
+    available = n * cell
+    return min(12.0, available / (defs.trackers.connected.max + 1))
+
+
+def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry) -> list[Item]:
+    """The connected-satellites track (0..max, marked values) and the grace-move track."""
+    t = defs.trackers
+    box = _track_box(defs, geo.size, geo.cell)
+    x0 = geo.label
+    y = geo.track_top + 4.0
+    items: list[Item] = [
+        Text(x0, y - 1.2, "Connected satellites (both colours)", 3.2, fill=INK, bold=True),
+    ]
+    marked = set(t.connected.marked)
+    for v in range(t.connected.max + 1):
+        x = x0 + v * box
+        hot = v in marked
+        items.append(Rect(x, y, box, box, Style(fill="#f1d36b" if hot else WHITE, stroke=INK,
+                                                width=0.6 if hot else 0.3),
+                          cls="track-connected" + (" marked" if hot else "")))
+        items.append(text_centred(x + box / 2, y + box / 2, str(v), box * 0.38, fill=INK,
+                                  bold=hot))
+        if hot:
+            items.append(Poly(star(x + box - 2.0, y + 2.0, 1.6, 0.7), Style(fill=INK)))
+    if marked:
+        listed = ", ".join(str(m) for m in sorted(marked))
+        note = f"★ {listed} connected: the game ends at once"
+        items.append(Text(x0 + (t.connected.max + 1) * box, y - 1.2, note, 2.6, fill=INK,
+                          anchor="end"))
+    y2 = y + box + 6.0
+    items.append(Text(x0, y2 - 1.2,
+                      f"{t.grace.symbol} Grace moves left (after one player has all 12 connected)",
+                      3.2, fill=INK, bold=True))
+    for i in range(t.grace.steps, -1, -1):
+        x = x0 + (t.grace.steps - i) * box * 1.6
+        items.append(Rect(x, y2, box * 1.6, box, Style(fill=WHITE, stroke=INK, width=0.3),
+                          cls="track-grace"))
+        label = f"{t.grace.symbol}{i}" if i else "end"
+        items.append(text_centred(x + box * 0.8, y2 + box / 2, label,
+                                  fit_size(label, box * 0.42, box * 1.4), fill=INK, bold=True))
+    return items
+
+
+def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board") -> Drawing:
+    geo, items = board_items(defs)
+    return Drawing(geo.width, geo.height, items, title)
+
+
+def tokens_at(defs: SatellitesDefinitions, geo: BoardGeometry,
+              placed: Iterable[tuple[int, int, str, int]], scale: float = 0.8) -> list[Item]:
+    """Satellite tokens drawn in board cells: ``(col, row, colour, value)`` each."""
+    d = min(defs.satellites.diameter_mm, geo.cell * scale)
+    out: list[Item] = []
+    for col, row, colour, value in placed:
+        out.append(Group(tuple(satellite_token(defs, colour, value, d, cut_line=False)),
+                         geo.cell_centre(col, row)))
+    return out

@@ -1,0 +1,344 @@
+"""Sheet layouts as data: where each component lands on a printed page.
+
+- :func:`honeycomb_slots` packs flat-top hexes so neighbours share their cut
+  lines (fewer pages, fewer cuts); :func:`hex_crop_marks` draws the marks
+  outside the bleed where cut lines meet the edge of the packing.
+- :func:`grid_slots` packs boxes (tokens, markers) in rows with room for bleed.
+- :func:`mirror_x` is where a back goes so that a long-edge duplex print puts
+  it exactly behind its front.
+- :func:`tile_pages` splits a drawing larger than the printable area across
+  pages with an overlap strip and alignment marks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cards import hexgeo
+from generator.drawing import (
+    Circle,
+    Drawing,
+    Group,
+    Item,
+    Polyline,
+    Rect,
+    Style,
+    Text,
+)
+
+MM_PER_PT = 25.4 / 72.0
+PAGE_SIZES_MM: dict[str, tuple[float, float]] = {
+    # exactly the PDF point sizes (A4 595x842 pt, Letter 612x792 pt) in mm
+    "a4": (595 * MM_PER_PT, 842 * MM_PER_PT),
+    "letter": (612 * MM_PER_PT, 792 * MM_PER_PT),
+}
+MARGIN_MM = 5.0
+BLEED_MM = 3.0
+MARK_GAP_MM = 0.5  # crop marks start this far outside the bleed
+MARK_LEN_MM = 2.0
+OVERLAP_MM = 10.0
+MARK_STYLE = Style(stroke="#000000", width=0.2)
+
+Point = tuple[float, float]
+
+
+def page_size(name: str) -> tuple[float, float]:
+    return PAGE_SIZES_MM[name]
+
+
+def mirror_x(point: Point, page_width: float) -> Point:
+    """Where the back of a component at ``point`` goes for long-edge duplex printing."""
+    return (page_width - point[0], point[1])
+
+
+# --- honeycomb packing of hexes ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HexSheet:
+    """Centres (mm, page coordinates) of the hexes on one sheet, in reading order."""
+
+    centres: tuple[Point, ...]
+    across_flats: float
+    bleed: float
+
+
+def _column_centres(cols: int, rows_even: int, rows_odd: int, flats: float) -> list[Point]:
+    r = hexgeo.circumradius(flats)
+    out: list[Point] = []
+    for c in range(cols):
+        n = rows_even if c % 2 == 0 else rows_odd
+        for k in range(n):
+            out.append((r + 1.5 * r * c, flats / 2.0 + (flats / 2.0 if c % 2 else 0.0) + flats * k))
+    return out
+
+
+def _extent(centres: Sequence[Point], flats: float, bleed: float) -> tuple[float, float, float,
+                                                                            float]:
+    xs: list[float] = []
+    ys: list[float] = []
+    for x, y in centres:
+        for px, py in hexgeo.corners((x, y), flats):
+            xs.append(px)
+            ys.append(py)
+    for (x0, y0), (x1, y1) in _mark_segments(centres, flats, bleed):
+        xs += [x0, x1]
+        ys += [y0, y1]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def honeycomb_slots(page: tuple[float, float], flats: float, bleed: float) -> HexSheet:
+    """The largest honeycomb of hexes (with bleed and crop marks) that fits inside the margins,
+    centred on the page."""
+    pw, ph = page[0] - 2 * MARGIN_MM, page[1] - 2 * MARGIN_MM
+    r = hexgeo.circumradius(flats)
+    best: list[Point] = []
+    best_box = (0.0, 0.0, 0.0, 0.0)
+    max_cols = int(pw // (1.5 * r)) + 1
+    max_rows = int(ph // flats) + 1
+    for cols in range(1, max_cols + 1):
+        for rows_even in range(1, max_rows + 1):
+            for rows_odd in (rows_even, rows_even - 1):
+                if cols > 1 and rows_odd < 1:
+                    continue
+                centres = _column_centres(cols, rows_even, rows_odd, flats)
+                box = _extent(centres, flats, bleed)
+                if box[2] - box[0] <= pw + 1e-6 and box[3] - box[1] <= ph + 1e-6:
+                    if len(centres) > len(best):
+                        best, best_box = centres, box
+    if not best:
+        raise ValueError(
+            f"a hex {flats:g} mm across flats does not fit on a page of "
+            f"{page[0]:.0f}x{page[1]:.0f} mm with {MARGIN_MM:g} mm margins"
+        )
+    dx = (page[0] - (best_box[2] - best_box[0])) / 2.0 - best_box[0]
+    dy = (page[1] - (best_box[3] - best_box[1])) / 2.0 - best_box[1]
+    return HexSheet(tuple((x + dx, y + dy) for x, y in best), flats, bleed)
+
+
+def _key(p: Point) -> tuple[int, int]:
+    return (round(p[0] * 100), round(p[1] * 100))
+
+
+def _mark_segments(centres: Sequence[Point], flats: float, bleed: float) -> list[tuple[Point,
+                                                                                     Point]]:
+    """Crop marks: at every corner on the edge of the packing, a short line outside the bleed.
+
+    Where two hexes meet at an edge corner, the mark continues their shared cut line;
+    where a corner belongs to one hex only, it points away from that hex's centre.
+    """
+    owners: dict[tuple[int, int], list[Point]] = {}
+    where: dict[tuple[int, int], Point] = {}
+    for c in centres:
+        for corner in hexgeo.corners(c, flats):
+            k = _key(corner)
+            owners.setdefault(k, []).append(c)
+            where[k] = corner
+    start = bleed / math.sin(math.radians(60)) + MARK_GAP_MM if bleed else MARK_GAP_MM + 0.4
+    segments: list[tuple[Point, Point]] = []
+    for k in sorted(owners):
+        cs = owners[k]
+        if len(cs) >= 3:
+            continue
+        corner = where[k]
+        ox = sum(p[0] for p in cs) / len(cs)
+        oy = sum(p[1] for p in cs) / len(cs)
+        dx, dy = corner[0] - ox, corner[1] - oy
+        length = math.hypot(dx, dy)
+        ux, uy = dx / length, dy / length
+        segments.append(((corner[0] + ux * start, corner[1] + uy * start),
+                         (corner[0] + ux * (start + MARK_LEN_MM),
+                          corner[1] + uy * (start + MARK_LEN_MM))))
+    return segments
+
+
+def hex_crop_marks(centres: Sequence[Point], flats: float, bleed: float) -> list[Item]:
+    return [Polyline(seg, MARK_STYLE, cls="crop-mark")
+            for seg in _mark_segments(centres, flats, bleed)]
+
+
+# --- grid packing of boxes (tokens, markers) ------------------------------------------
+
+
+def grid_slots(page: tuple[float, float], box: tuple[float, float], gap: float,
+               extra: float = 0.0,
+               area: tuple[float, float, float, float] | None = None) -> list[Point]:
+    """Centres of boxes ``box`` (w, h) in rows, ``gap`` apart, centred in ``area``.
+
+    ``area`` is ``(x, y, w, h)`` on the page (default: inside the margins); ``extra`` is
+    room needed outside each box (bleed and marks) at the area's edge.
+    """
+    ax, ay, aw, ah = area or (MARGIN_MM, MARGIN_MM, page[0] - 2 * MARGIN_MM,
+                              page[1] - 2 * MARGIN_MM)
+    pw, ph = aw - 2 * extra, ah - 2 * extra
+    w, h = box
+    cols = max(0, int((pw + gap) // (w + gap)))
+    rows = max(0, int((ph + gap) // (h + gap)))
+    if cols == 0 or rows == 0:
+        raise ValueError(f"a component of {w:.0f}x{h:.0f} mm does not fit on the page")
+    used_w = cols * w + (cols - 1) * gap
+    used_h = rows * h + (rows - 1) * gap
+    x0 = ax + (aw - used_w) / 2.0 + w / 2.0
+    y0 = ay + (ah - used_h) / 2.0 + h / 2.0
+    return [(x0 + c * (w + gap), y0 + r * (h + gap)) for r in range(rows) for c in range(cols)]
+
+
+def box_crop_marks(centre: Point, box: tuple[float, float], bleed: float) -> list[Item]:
+    """Corner crop marks for a rectangular box, outside its bleed."""
+    cx, cy = centre
+    w, h = box
+    out: list[Item] = []
+    start = bleed + MARK_GAP_MM
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            x, y = cx + sx * w / 2, cy + sy * h / 2
+            out.append(Polyline(((x + sx * start, y), (x + sx * (start + MARK_LEN_MM), y)),
+                                MARK_STYLE, cls="crop-mark"))
+            out.append(Polyline(((x, y + sy * start), (x, y + sy * (start + MARK_LEN_MM))),
+                                MARK_STYLE, cls="crop-mark"))
+    return out
+
+
+def chunk(items: Sequence[object], size: int) -> list[Sequence[object]]:
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+# --- splitting a large drawing across pages ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tile:
+    col: int
+    row: int
+    x: float  # the tile's top-left in the big drawing's coordinates
+    y: float
+
+
+def tiles_for(size: tuple[float, float], printable: tuple[float, float],
+              overlap: float = OVERLAP_MM) -> list[Tile]:
+    """Tiles covering ``size`` with pages of ``printable`` area overlapping by ``overlap``."""
+    w, h = size
+    pw, ph = printable
+    cols = 1 if w <= pw else math.ceil((w - overlap) / (pw - overlap))
+    rows = 1 if h <= ph else math.ceil((h - overlap) / (ph - overlap))
+    return [Tile(c, r, c * (pw - overlap), r * (ph - overlap))
+            for r in range(rows) for c in range(cols)]
+
+
+def alignment_marks(size: tuple[float, float], tiles: Sequence[Tile],
+                    printable: tuple[float, float], overlap: float = OVERLAP_MM) -> list[Item]:
+    """Crosshairs in the middle of every overlap strip, in the big drawing's coordinates;
+    both pages that share a strip print them, so laying one over the other lines them up."""
+    w, h = size
+    pw, ph = printable
+    xs = sorted({t.x + overlap / 2.0 for t in tiles if t.col > 0})
+    ys = sorted({t.y + overlap / 2.0 for t in tiles if t.row > 0})
+    items: list[Item] = []
+    for x in xs:
+        strip = Rect(x - overlap / 2.0, 0, overlap, h, Style(fill="#7a7a7a", opacity=0.08),
+                     cls="overlap-strip")
+        items.append(strip)
+        for y in _spread(h, ph):
+            items.extend(_crosshair((x, y)))
+    for y in ys:
+        items.append(Rect(0, y - overlap / 2.0, w, overlap, Style(fill="#7a7a7a", opacity=0.08),
+                          cls="overlap-strip"))
+        for x in _spread(w, pw):
+            items.extend(_crosshair((x, y)))
+    return items
+
+
+def _spread(length: float, page: float) -> list[float]:
+    count = max(2, math.ceil(length / (page / 2.0)))
+    return [length * (i + 0.5) / count for i in range(count)]
+
+
+def _crosshair(p: Point) -> list[Item]:
+    x, y = p
+    s = Style(stroke="#000000", width=0.25)
+    return [
+        Circle(x, y, 2.2, s, cls="alignment-mark"),
+        Polyline(((x - 3.5, y), (x + 3.5, y)), s),
+        Polyline(((x, y - 3.5), (x, y + 3.5)), s),
+    ]
+
+
+def tile_pages(drawing: Drawing, page: tuple[float, float], label: str) -> list[Drawing]:
+    """``drawing`` at 100 % split across pages (overlap strips and alignment marks added)."""
+    printable = (page[0] - 2 * MARGIN_MM, page[1] - 2 * MARGIN_MM - 4.0)
+    size = (drawing.width, drawing.height)
+    tiles = tiles_for(size, printable)
+    marks = alignment_marks(size, tiles, printable) if len(tiles) > 1 else []
+    content = tuple(drawing.items) + tuple(marks)
+    ncols = max(t.col for t in tiles) + 1
+    nrows = max(t.row for t in tiles) + 1
+    pages: list[Drawing] = []
+    for i, t in enumerate(tiles, start=1):
+        tw = min(printable[0], size[0] - t.x)
+        th = min(printable[1], size[1] - t.y)
+        body = Group(content, (MARGIN_MM - t.x, MARGIN_MM + 4.0 - t.y),
+                     clip=Rect(t.x, t.y, tw, th, Style()))
+        caption = (f"{label} — page {i} of {len(tiles)} (row {t.row + 1} of {nrows}, "
+                   f"column {t.col + 1} of {ncols}); print at 100 %, overlap the grey strips "
+                   "so the crosshairs meet" if len(tiles) > 1 else f"{label} — print at 100 %")
+        pages.append(Drawing(page[0], page[1], [
+            body,
+            Text(MARGIN_MM, MARGIN_MM + 2.6, caption, 2.6, fill="#444444", cls="page-caption"),
+        ], f"{label} {i}"))
+    return pages
+
+
+def fit_page(drawing: Drawing, page: tuple[float, float], label: str) -> Drawing:
+    """``drawing`` scaled down (never up) onto one page, centred, with its scale printed."""
+    printable = (page[0] - 2 * MARGIN_MM, page[1] - 2 * MARGIN_MM - 4.0)
+    scale = min(1.0, printable[0] / drawing.width, printable[1] / drawing.height)
+    x = (page[0] - drawing.width * scale) / 2.0
+    y = MARGIN_MM + 4.0 + (printable[1] - drawing.height * scale) / 2.0
+    caption = f"{label} — scaled to {scale * 100:.0f} % to fit one page (--fit)"
+    return Drawing(page[0], page[1], [
+        Group(tuple(drawing.items), (x, y), scale=scale),
+        Text(MARGIN_MM, MARGIN_MM + 2.6, caption, 2.6, fill="#444444", cls="page-caption"),
+    ], label)
+
+
+def hex_obstacles(centres: Sequence[Point], flats: float,
+                  bleed: float) -> list[tuple[float, float, float, float]]:
+    """Bounding boxes of the hexes (with bleed) and crop marks on a sheet."""
+    r = hexgeo.circumradius(flats) + bleed / math.sin(math.radians(60))
+    half = flats / 2.0 + bleed
+    boxes = [(x - r, y - half, x + r, y + half) for x, y in centres]
+    for (x0, y0), (x1, y1) in _mark_segments(centres, flats, bleed):
+        boxes.append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+    return boxes
+
+
+def caption_lines(page: tuple[float, float], lines: Sequence[str],
+                  obstacles: Sequence[tuple[float, float, float, float]],
+                  size: float = 2.4) -> list[Item]:
+    """Caption lines in the page's bottom-left corner, only as wide as the free space there
+    (smaller text if needed; none if there is no room at all)."""
+    from generator.drawing import fit_size
+
+    line_h = size * 1.3
+    y1 = page[1] - MARGIN_MM
+    y0 = y1 - line_h * len(lines)
+    x0 = MARGIN_MM
+    limit = page[0] - MARGIN_MM
+    for bx0, by0, bx1, by1 in obstacles:
+        if by1 > y0 and by0 < y1:
+            if bx1 <= x0:
+                continue
+            limit = min(limit, bx0 - 1.0)
+    width = limit - x0
+    if width <= 10:
+        return []
+    fitted = min(fit_size(line, size, width) for line in lines)
+    if fitted < 1.6:
+        return []
+    out: list[Item] = []
+    for i, line in enumerate(lines):
+        out.append(Text(x0, y0 + line_h * (i + 1) - size * 0.3, line, fitted, fill="#444444",
+                        cls="page-caption"))
+    return out
