@@ -1,0 +1,466 @@
+"""A Satellites board as transcribed by a player: reading the text grid or the YAML form.
+
+The text grid has one line per row, north (row 1) to south, and one
+whitespace-separated token per cell, west (column a) to east::
+
+    .  .  R3 .  .
+    .  B2 R1 .  .
+
+``.`` is an empty cell, ``R1``-``R4`` a red satellite, ``B1``-``B4`` a blue one
+(lower case is accepted). Blank lines and ``#`` comments are ignored. The YAML
+form is ``{game: satellites, board: |<the same grid>}`` with an optional
+``grace_moves_left: 0-3``.
+
+Problems fall in two kinds, as the exit codes do:
+
+* :class:`InputError` - the file cannot be read as a board at all (missing,
+  not text, broken YAML, no rows, a wrong field): exit 2, nothing scored;
+* board-level :class:`~scorer.common.Violation` s - an unknown token, rows of
+  different lengths, a board that is not square or out of range: the board
+  is still scored (unknown tokens count as empty cells, short rows are padded
+  with empty cells) and marked not valid.
+
+Only the YAML form imports PyYAML; the text grid needs nothing beyond the
+standard library, so scoring stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scorer.common import Violation
+
+RED = "red"
+BLUE = "blue"
+COLOURS = (RED, BLUE)
+VALUES = (1, 2, 3, 4)
+COPIES_PER_VALUE = 3
+SATELLITES_PER_COLOUR = len(VALUES) * COPIES_PER_VALUE  # 12
+
+MIN_SIZE = 5
+MAX_SIZE = 26
+# beyond this the input is not a transcription of a board at all: refuse it (exit 2)
+HARD_LIMIT = 100
+MAX_FILE_BYTES = 1_000_000
+
+EMPTY = "."
+WHAT = "a Satellites board (a text grid or YAML with game: satellites and board: |)"
+YAML_FIELDS = ("game", "board", "grace_moves_left")
+
+
+@dataclass(frozen=True, slots=True)
+class Satellite:
+    """One satellite on the board: its colour (``red``/``blue``) and value (1-4)."""
+
+    colour: str
+    value: int
+
+    @property
+    def token(self) -> str:
+        return f"{self.colour[0].upper()}{self.value}"
+
+
+Row = tuple[Satellite | None, ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The cells row by row, north to south, each row west to east; ``None`` is empty.
+
+    Always rectangular (the reader pads ragged rows); a valid board is square.
+    """
+
+    rows: tuple[Row, ...]
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0]) if self.rows else 0
+
+    @property
+    def square(self) -> bool:
+        return self.width == self.height
+
+    def satellites(self) -> list[tuple[int, int, Satellite]]:
+        """``(row, column, satellite)`` for every satellite, in reading order (0-based)."""
+        return [
+            (r, c, sat)
+            for r, row in enumerate(self.rows)
+            for c, sat in enumerate(row)
+            if sat is not None
+        ]
+
+    @classmethod
+    def from_tokens(cls, grid: list[list[str]]) -> Board:
+        """A board from rows of tokens (for tests and tools); unknown tokens are refused."""
+        rows = []
+        for row in grid:
+            cells: list[Satellite | None] = []
+            for token in row:
+                kind = token_kind(token)
+                if kind is False:
+                    raise ValueError(f"{token!r} is not a Satellites token")
+                cells.append(kind)
+            rows.append(tuple(cells))
+        return cls(tuple(rows))
+
+    def to_text(self) -> str:
+        """The board as a text grid the reader accepts."""
+        return "".join(
+            " ".join(EMPTY if s is None else s.token for s in row) + "\n" for row in self.rows
+        )
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What the reader got from one input: the board, its board-level problems, extras."""
+
+    board: Board
+    problems: tuple[Violation, ...]
+    grace_moves_left: int | None
+    source: str
+
+
+class InputError(Exception):
+    """The input cannot be read as a board; ``problems`` holds one line each."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+# --- cell names ------------------------------------------------------------------
+
+
+def column_name(col: int) -> str:
+    """``0 -> 'a'``, ``25 -> 'z'``, ``26 -> 'aa'`` (spreadsheet style beyond z)."""
+    name = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        name = chr(ord("a") + rest) + name
+    return name
+
+
+def cell_name(row: int, col: int) -> str:
+    """The name players use for a cell: column letter then row number, e.g. ``c3``."""
+    return f"{column_name(col)}{row + 1}"
+
+
+# --- tokens -------------------------------------------------------------------------
+
+_TOKENS: dict[str, Satellite | None] = {EMPTY: None}
+for _colour in COLOURS:
+    for _value in VALUES:
+        _sat = Satellite(_colour, _value)
+        _TOKENS[_sat.token] = _sat
+        _TOKENS[_sat.token.lower()] = _sat
+
+
+def token_kind(token: str) -> Satellite | None | bool:
+    """The satellite a token names, ``None`` for an empty cell, ``False`` if unknown."""
+    return _TOKENS.get(token, False)
+
+
+def _shown(token: str) -> str:
+    """A token quoted for a message, safe for a terminal and not too long."""
+    short = token if len(token) <= 12 else token[:12] + "…"
+    return repr(short) if not short.isprintable() or "'" in short else f"'{short}'"
+
+
+def _unknown_message(token: str, line: int) -> str:
+    upper = token.upper()
+    if len(upper) >= 2 and upper[0] in "RB" and upper[1:].isdigit():
+        colour = RED if upper[0] == "R" else BLUE
+        return (
+            f"{_shown(token)} (line {line}) is not a satellite: {colour} satellites have "
+            f"values 1 to 4, so write {upper[0]}1, {upper[0]}2, {upper[0]}3 or {upper[0]}4"
+        )
+    return (
+        f"{_shown(token)} (line {line}) is not a token: write R1-R4 for a red satellite, "
+        f"B1-B4 for a blue one, or . for an empty cell"
+    )
+
+
+# --- the grid ----------------------------------------------------------------------
+
+
+def parse_grid(lines: list[tuple[int, str]], source: str) -> tuple[Board, list[Violation]]:
+    """Read numbered text lines as a grid; return the board and its board-level problems.
+
+    ``lines`` are ``(line number in the file, text)``. Raises :class:`InputError`
+    when there is no row at all or the grid is far too large to be a board.
+    """
+    raw_rows: list[tuple[int, list[str]]] = []
+    for number, text in lines:
+        tokens = text.split("#", 1)[0].split()
+        if tokens:
+            raw_rows.append((number, tokens))
+    if not raw_rows:
+        raise InputError([f"{source}: no board rows found; expected {WHAT}"])
+    longest = max(len(tokens) for _, tokens in raw_rows)
+    if len(raw_rows) > HARD_LIMIT or longest > HARD_LIMIT:
+        raise InputError(
+            [
+                f"{source}: {len(raw_rows)} rows, the longest with {longest} cells, is far "
+                f"too large for a Satellites board (at most {MAX_SIZE} x {MAX_SIZE})"
+            ]
+        )
+
+    problems: list[Violation] = []
+    unknown: list[Violation] = []
+    rows: list[Row] = []
+    for r, (number, tokens) in enumerate(raw_rows):
+        cells: list[Satellite | None] = []
+        for c, token in enumerate(tokens):
+            kind = _TOKENS.get(token, False)
+            if kind is False:
+                unknown.append(
+                    Violation("unknown-token", cell_name(r, c), _unknown_message(token, number))
+                )
+                kind = None
+            cells.append(kind)
+        cells.extend([None] * (longest - len(cells)))
+        rows.append(tuple(cells))
+
+    height = len(raw_rows)
+    lengths = [len(tokens) for _, tokens in raw_rows]
+    width = _usual_length(lengths)
+    if not (MIN_SIZE <= height <= MAX_SIZE and MIN_SIZE <= width <= MAX_SIZE):
+        problems.append(
+            Violation(
+                "board-size",
+                None,
+                f"the board has {height} row(s) of {width} cell(s); a Satellites board is "
+                f"square, from {MIN_SIZE} x {MIN_SIZE} to {MAX_SIZE} x {MAX_SIZE}",
+            )
+        )
+    elif height != width:
+        problems.append(
+            Violation(
+                "board-not-square",
+                None,
+                f"the board has {height} rows of {width} cells; a Satellites board is square "
+                f"(as many rows as columns)",
+            )
+        )
+    for r, ((number, _tokens), length) in enumerate(zip(raw_rows, lengths, strict=True)):
+        if length == width:
+            continue
+        missing = length < width
+        cell = cell_name(r, length if missing else width)
+        detail = (
+            f"cells {cell} to {cell_name(r, width - 1)} are missing"
+            if missing and width - length > 1
+            else f"cell {cell} is missing"
+            if missing
+            else f"it runs on past column {column_name(width - 1)}"
+        )
+        problems.append(
+            Violation(
+                "ragged-rows",
+                cell,
+                f"row {r + 1} (line {number}) has {length} cells but most rows have {width}; "
+                f"{detail}. Every row needs one token per cell (. for an empty cell)",
+            )
+        )
+    return Board(tuple(rows)), problems + unknown
+
+
+def _usual_length(lengths: list[int]) -> int:
+    """The row length most rows have (ties: the first row's among them)."""
+    counts: dict[int, int] = {}
+    for n in lengths:
+        counts[n] = counts.get(n, 0) + 1
+    best = max(counts.values())
+    return next(n for n in lengths if counts[n] == best)
+
+
+# --- reading a file ----------------------------------------------------------------
+
+
+def display_name(path: Path) -> str:
+    """A path as the user would recognise it: relative to the working dir when inside it."""
+    if str(path) == "-":
+        return "<stdin>"
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # pragma: no cover - different drive on Windows
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def read_input(path: Path) -> Transcript:
+    """Read a board from a file (``-`` for standard input); raise :class:`InputError`."""
+    shown = display_name(path)
+    text = _read_text(path, shown)
+    if _looks_like_yaml(path, text):
+        return _from_yaml(text, path, shown)
+    lines = list(enumerate(text.splitlines(), start=1))
+    board, problems = parse_grid(lines, shown)
+    return Transcript(board, tuple(problems), None, shown)
+
+
+def read_string(text: str, source: str = "<text>") -> Transcript:
+    """Read a board from text already in memory (grid or YAML by content)."""
+    if _looks_like_yaml(Path(source), text):
+        return _from_yaml(text, Path(source), source)
+    board, problems = parse_grid(list(enumerate(text.splitlines(), start=1)), source)
+    return Transcript(board, tuple(problems), None, source)
+
+
+def _read_text(path: Path, shown: str) -> str:
+    try:
+        if str(path) == "-":
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            if not path.exists():
+                raise InputError([f"{shown}: file not found (expected {WHAT})"])
+            if path.is_dir():
+                raise InputError([f"{shown}: is a folder; give the file with {WHAT}"])
+            with path.open("rb") as handle:
+                data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise InputError([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError(
+            [f"{shown}: larger than {MAX_FILE_BYTES // 1000} kB; a Satellites board is a few "
+             f"lines of text, is this the right file?"]
+        )
+    if b"\x00" in data:
+        raise InputError([f"{shown}: a binary file, not text; expected {WHAT}"])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            [f"{shown}: not UTF-8 text (byte {exc.start}); save the file as UTF-8 text"]
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+_KEY_LINE = re.compile(r"^\s*[A-Za-z_]+\s*:")
+
+
+def _looks_like_yaml(path: Path, text: str) -> bool:
+    """YAML by name (.yaml/.yml) or when the first line that is not a comment is ``key:``."""
+    if path.suffix.lower() in (".yaml", ".yml"):
+        return True
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return bool(_KEY_LINE.match(line)) or stripped.startswith(("{", "---"))
+    return False
+
+
+_BLOCK = re.compile(r"^\s*(?:board|\"board\"|'board')\s*:\s*([|>])[-+0-9]*\s*(?:#.*)?$")
+
+
+def _from_yaml(text: str, path: Path, shown: str) -> Transcript:
+    from cards.loader import DefinitionError, parse_yaml
+
+    try:
+        doc = parse_yaml(text, path, WHAT)
+    except DefinitionError as exc:
+        raise InputError([_reshown(p, path, shown) for p in exc.problems]) from None
+    data: Any = doc.data
+
+    def at(*loc: str | int) -> str:
+        return f"{shown}:{doc.line_of(loc)}"
+
+    if not isinstance(data, dict):
+        raise InputError(
+            [f"{shown}:1: expected a mapping (game: satellites, board: |), "
+             f"got {_type_name(data)}"]
+        )
+    problems = [
+        f"{at(key)}: unknown field {str(key)!r} (known fields: {', '.join(YAML_FIELDS)})"
+        for key in data
+        if key not in YAML_FIELDS
+    ]
+    game = data.get("game")
+    if "game" not in data:
+        problems.append(f"{shown}:1: game: is required; write game: satellites")
+    elif not isinstance(game, str) or game.strip().lower() != "satellites":
+        hint = " (score Orbitus tables with pnp-score orbitus)" if game == "orbitus" else ""
+        problems.append(f"{at('game')}: game: {game!r} is not satellites{hint}")
+
+    grace = data.get("grace_moves_left")
+    if grace is not None and (type(grace) is not int or not 0 <= grace <= 3):
+        problems.append(
+            f"{at('grace_moves_left')}: grace_moves_left: must be 0, 1, 2 or 3 (the moves "
+            f"the other player still has), got {grace!r}"
+        )
+
+    lines: list[tuple[int, str]] = []
+    if "board" not in data:
+        problems.append(f"{shown}:1: board: is required; write board: | and the grid below it")
+    else:
+        board = data["board"]
+        key_line = doc.line_of(("board",))
+        if isinstance(board, str):
+            source_lines = text.splitlines()
+            header = source_lines[key_line - 1] if key_line <= len(source_lines) else ""
+            block = _BLOCK.match(header)
+            if block and block.group(1) == ">":
+                problems.append(
+                    f"{at('board')}: board: write the grid as a literal block (board: |), not "
+                    f"folded (board: >), so each row stays on its own line"
+                )
+            first = key_line + 1 if block else key_line
+            step = 1 if block else 0
+            lines = [(first + i * step, ln) for i, ln in enumerate(board.splitlines())]
+        elif isinstance(board, list) and all(isinstance(r, str) for r in board):
+            lines = [(doc.line_of(("board", i)), r) for i, r in enumerate(board)]
+        else:
+            problems.append(
+                f"{at('board')}: board: expected the grid as text (board: | and then one row "
+                f"per line), got {_type_name(board)}"
+            )
+    if problems:
+        raise InputError(problems)
+    board_obj, violations = parse_grid(lines, f"{at('board')}: board")
+    return Transcript(board_obj, tuple(violations), grace, shown)
+
+
+def _reshown(problem: str, path: Path, shown: str) -> str:
+    """The loader names files relative to the working dir; use the scorer's name instead."""
+    from cards.loader import display_path
+
+    loader_name = display_path(path)
+    return shown + problem[len(loader_name):] if problem.startswith(loader_name) else problem
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"true/false ({value!r})"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, (int, float)):
+        return f"a number ({value!r})"
+    return f"{type(value).__name__} {value!r}"
+
+
+_CELL = re.compile(r"^([a-z]+)([0-9]+)$")
+
+
+def parse_cell(name: str) -> tuple[int, int] | None:
+    """``'c3' -> (2, 2)`` as (row, column), 0-based; ``None`` if it is not a cell name."""
+    match = _CELL.match(name)
+    if match is None:
+        return None
+    col = 0
+    for ch in match.group(1):
+        col = col * 26 + (ord(ch) - ord("a") + 1)
+    return int(match.group(2)) - 1, col - 1

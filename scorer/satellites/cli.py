@@ -1,0 +1,167 @@
+"""``pnp-score satellites``: score a transcribed Satellites board.
+
+Only argparse and the scoring modules are imported on the plain scoring path;
+PyYAML comes in for the YAML form only, the drawing code for ``--svg``/``--png``
+only, so a score prints well within the 200 ms budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, dump_json, fail
+
+DESCRIPTION = """\
+Score a Satellites board: groups, colonies, who controls each, connected
+satellites, the end-of-game state, the winner and the tie-break, and every
+rule the board breaks.
+
+FILE is a text grid, one line per row from north (row 1) to south, one token
+per cell from west (column a) to east: '.' empty, R1-R4 red, B1-B4 blue (lower
+case accepted, '#' starts a comment); or a YAML file with 'game: satellites',
+'board: |' followed by the grid, and optionally 'grace_moves_left: 0-3'.
+Give '-' to read standard input.
+"""
+
+EPILOG = """\
+exit codes:
+  0  the board is valid (or --lenient was given)
+  1  the board breaks a rule; every violation is listed, scores still shown
+  2  the input cannot be read, or the command was misused
+
+example:
+  pnp-score satellites game.txt --json --png game.png
+"""
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", metavar="FILE",
+                        help="the board: a text grid or a YAML file ('-' for standard input)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the result as one JSON object instead of the summary")
+    parser.add_argument("--svg", metavar="SVGFILE", type=Path,
+                        help="also draw the scored board (colonies outlined and tinted by "
+                             "controller, crowns and contested colonies marked) as SVG here")
+    parser.add_argument("--png", metavar="PNGFILE", type=Path,
+                        help="also draw the scored board as PNG (150 dpi) here")
+    parser.add_argument("--lenient", action="store_true",
+                        help="exit 0 even when the board breaks a rule (violations are still "
+                             "reported); unreadable input still exits 2")
+    return parser
+
+
+def run(args: list[str], prog: str = "pnp-score satellites") -> int:
+    """Run the command with ``args``; return the exit code. Never raises."""
+    try:
+        return _run(args, prog)
+    except KeyboardInterrupt:
+        return fail(f"{prog}: interrupted", 130)
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
+    except Exception as exc:  # last resort: a bug must still not print a traceback
+        return fail(
+            f"{prog}: internal error ({type(exc).__name__}: {exc}); please report it "
+            f"together with the input file", EXIT_UNREADABLE
+        )
+
+
+def _run(args: list[str], prog: str) -> int:
+    parser = _parser(prog)
+    try:
+        opts = parser.parse_args(args)
+    except SystemExit as exc:  # argparse has printed the usage or the help
+        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    for flag in ("svg", "png"):
+        target: Path | None = getattr(opts, flag)
+        if target is not None and target.is_dir():
+            return fail(f"{prog}: --{flag} {target}: is a folder; give a file name, "
+                        f"e.g. {target / ('board.' + flag)}")
+        if target is not None and str(target) == "-":
+            return fail(f"{prog}: --{flag}: give a file name, not '-'")
+
+    from scorer.satellites.board import InputError, read_input
+    from scorer.satellites.score import score
+
+    try:
+        transcript = read_input(Path(opts.file))
+    except InputError as exc:
+        for line in exc.problems:
+            fail(line)
+        return EXIT_UNREADABLE
+    result = score(transcript.board, transcript.grace_moves_left, transcript.problems)
+
+    if opts.svg is not None or opts.png is not None:
+        code = _pictures(result, opts.svg, opts.png, transcript.source, prog)
+        if code:
+            return code
+
+    if opts.json:
+        from scorer.satellites.report import to_json
+
+        text = dump_json(to_json(result))
+    else:
+        from scorer.satellites.report import summary
+
+        text = summary(result, transcript.source, colour=_colour_terminal())
+    _write(text)
+    if result.valid or opts.lenient:
+        return EXIT_OK
+    return EXIT_VIOLATIONS
+
+
+def _pictures(result: object, svg: Path | None, png: Path | None, source: str,
+              prog: str) -> int:
+    from cards.loader import DefinitionError
+    from scorer.common import write_picture
+    from scorer.satellites.picture import board_picture
+
+    try:
+        drawing = board_picture(result, title=f"Satellites: {source}")  # type: ignore[arg-type]
+    except DefinitionError as exc:
+        for line in exc.problems:
+            fail(line)
+        return fail(f"{prog}: the board colours in cards/satellites could not be loaded")
+    try:
+        write_picture(drawing, svg, png)
+    except OSError as exc:
+        where = exc.filename or svg or png
+        return fail(f"{prog}: cannot write the picture {where}: {exc.strerror or exc}")
+    return EXIT_OK
+
+
+def _colour_terminal() -> bool:
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _write(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except UnicodeEncodeError:  # a terminal that cannot show a character of the input
+        data = text.encode(sys.stdout.encoding or "ascii", errors="backslashreplace")
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe (``| head``), point stdout at /dev/null so exit is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
