@@ -241,11 +241,11 @@ def _message(err: dict[str, Any], doc: Document) -> tuple[Loc, str]:
     if kind in ("dict_type", "model_type", "model_attributes_type"):
         return loc, f"expected a mapping of fields, got {given!r}"
     if kind == "greater_than":
-        return loc, f"must be greater than {ctx.get('gt')}, got {given!r}"
+        return loc, f"must be greater than {_num(ctx.get('gt'))}, got {given!r}"
     if kind == "greater_than_equal":
-        return loc, f"must be at least {ctx.get('ge')}, got {given!r}"
+        return loc, f"must be at least {_num(ctx.get('ge'))}, got {given!r}"
     if kind == "less_than_equal":
-        return loc, f"must be at most {ctx.get('le')}, got {given!r}"
+        return loc, f"must be at most {_num(ctx.get('le'))}, got {given!r}"
     if kind == "literal_error":
         return loc, f"{given!r} is not allowed (expected {ctx.get('expected')})"
     if kind in ("too_short",):
@@ -259,6 +259,10 @@ def _message(err: dict[str, Any], doc: Document) -> tuple[Loc, str]:
     if kind == "string_pattern_mismatch":
         return loc, f"{given!r} does not have the expected form ({ctx.get('pattern')})"
     return loc, str(err.get("msg", "invalid value"))
+
+
+def _num(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _allowed_fields(doc: Document, parent: Loc) -> list[str]:

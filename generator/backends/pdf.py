@@ -26,6 +26,8 @@ def render_pdf(pages: Sequence[Drawing], title: str = "", subject: str = "") -> 
         pagesize=(first.width * mm, first.height * mm),
         invariant=True,
         pageCompression=1,
+        initialFontName=fonts.REGULAR,  # no reference to an unembedded Helvetica
+        initialFontSize=10,
     )
     canvas.setTitle(title)
     canvas.setSubject(subject)

@@ -18,8 +18,9 @@ def _n(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def _pts(points: tuple[tuple[float, float], ...]) -> str:
-    return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+def _pts(points: tuple[tuple[float, float], ...]) -> list[tuple[float, float]]:
+    """Points rounded to 3 decimals (svgwrite writes them; rounding keeps files stable)."""
+    return [(float(_n(x)), float(_n(y))) for x, y in points]
 
 
 def render_svg(drawing: Drawing) -> bytes:
@@ -72,11 +73,9 @@ def _shape(dwg: svgwrite.Drawing, item: Polygon | Polyline | Circle | Rect,
         if item.rx:
             attrs["rx"] = _n(item.rx)
     elif isinstance(item, Polygon):
-        el = dwg.polygon()
-        attrs["points"] = _pts(item.points)
+        el = dwg.polygon(points=_pts(item.points))
     else:
-        el = dwg.polyline()
-        attrs["points"] = _pts(item.points)
+        el = dwg.polyline(points=_pts(item.points))
         attrs["fill"] = "none"
     for key, value in attrs.items():
         el.attribs[key] = value
