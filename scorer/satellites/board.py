@@ -239,7 +239,7 @@ def parse_grid(lines: list[tuple[int, str]], source: str) -> tuple[Board, list[V
             Violation(
                 "board-size",
                 None,
-                f"the board has {height} row(s) of {width} cell(s); a Satellites board is "
+                f"the board has {_n(height, 'row')} of {_n(width, 'cell')}; a Satellites board is "
                 f"square, from {MIN_SIZE} x {MIN_SIZE} to {MAX_SIZE} x {MAX_SIZE}",
             )
         )
@@ -273,6 +273,10 @@ def parse_grid(lines: list[tuple[int, str]], source: str) -> tuple[Board, list[V
             )
         )
     return Board(tuple(rows)), problems + unknown
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _usual_length(lengths: list[int]) -> int:

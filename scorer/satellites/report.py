@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.satellites.board import BLUE, COLOURS, EMPTY, RED, SATELLITES_PER_COLOUR, column_name
+from scorer.satellites.board import (
+    BLUE,
+    COLOURS,
+    EMPTY,
+    RED,
+    SATELLITES_PER_COLOUR,
+    cell_name,
+    column_name,
+)
 from scorer.satellites.score import Score
 
 
@@ -69,6 +77,7 @@ def summary(result: Score, source: str, colour: bool = False) -> str:
 
     # the board, with each satellite's group label after its token
     group_of = result.group_of
+    unknown = {v.cell for v in result.violations if v.rule == "unknown-token"}
     label_width = max((len(g.label) for g in result.groups), default=0)
     width = 2 + label_width
     row_width = len(str(board.height))
@@ -78,7 +87,8 @@ def summary(result: Score, source: str, colour: bool = False) -> str:
         cells = []
         for c, sat in enumerate(row):
             if sat is None:
-                cells.append(EMPTY.ljust(width))
+                shown = "?" if cell_name(r, c) in unknown else EMPTY
+                cells.append(shown.ljust(width))
                 continue
             group = group_of.get((r, c))
             mark = group.label if group is not None else ""
@@ -87,6 +97,8 @@ def summary(result: Score, source: str, colour: bool = False) -> str:
     out.append("")
     out.append("R red, B blue, then the value. A letter after a token names its group:")
     out.append("capital for a colony (3 or more), small for a pair; no letter: unconnected.")
+    if unknown:
+        out.append("? marks a cell whose token could not be read (see the violations).")
     out.append("")
 
     # groups
