@@ -49,7 +49,7 @@ HARD_LIMIT = 100
 MAX_FILE_BYTES = 1_000_000
 
 EMPTY = "."
-WHAT = "a Satellites board (a text grid or YAML with game: satellites and board: |)"
+WHAT = "a Satellites board (a text grid, or YAML with game: satellites and board: |)"
 YAML_FIELDS = ("game", "board", "grace_moves_left")
 
 
@@ -327,9 +327,9 @@ def _read_text(path: Path, shown: str) -> str:
             data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         else:
             if not path.exists():
-                raise InputError([f"{shown}: file not found (expected {WHAT})"])
+                raise InputError([f"{shown}: file not found; expected {WHAT}"])
             if path.is_dir():
-                raise InputError([f"{shown}: is a folder; give the file with {WHAT}"])
+                raise InputError([f"{shown}: is a folder, not a file; expected {WHAT}"])
             with path.open("rb") as handle:
                 data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
