@@ -16,7 +16,9 @@ from typing import TypeVar
 from cards.loader import (
     DefinitionError,
     Document,
+    UnreadableInput,
     collect,
+    display_path,
     format_problem,
     load_yaml,
     validate,
@@ -70,8 +72,19 @@ class SatellitesDefinitions:
     folder: Path
 
 
+def inside(folder: Path, path: Path) -> Path:
+    """``path`` if it stays inside ``folder`` once links are resolved; else a clear error."""
+    resolved = path.resolve()
+    if not resolved.is_relative_to(folder.resolve()):
+        raise UnreadableInput([
+            f"{display_path(path)}: leads outside {display_path(folder)} (to {resolved}); "
+            "definitions are read only from inside the folder you gave"
+        ])
+    return path
+
+
 def _load(folder: Path, game: str, name: str, what: str, model: type[M]) -> tuple[Document, M]:
-    doc = load_yaml(folder / game / f"{name}.yaml", what)
+    doc = load_yaml(inside(folder, folder / game / f"{name}.yaml"), what)
     return doc, validate(doc, model)
 
 
@@ -131,7 +144,8 @@ def load_orbitus(folder: Path | None = None) -> OrbitusDefinitions:
         lambda: _load(folder, "orbitus", "station", ORBITUS_FILES["station"], StationFile)[1],
         lambda: _load(folder, "orbitus", "rules", ORBITUS_FILES["rules"], RulesFile)[1],
     )
-    sectors = load_sectors_file(folder / "orbitus" / "sectors.yaml", planets_model)
+    sectors = load_sectors_file(inside(folder, folder / "orbitus" / "sectors.yaml"),
+                                planets_model)
     return OrbitusDefinitions(planets_model, sectors, station, rules, folder)
 
 

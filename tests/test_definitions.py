@@ -206,3 +206,16 @@ def test_missing_cards_folder_is_misuse(tmp_path):
 
 def test_side_names_listed_in_order():
     assert SIDES == ("N", "NE", "SE", "S", "SW", "NW")
+
+
+def test_links_out_of_the_cards_folder_are_refused(cards_copy, tmp_path, monkeypatch):
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text((cards_copy / "orbitus" / "planets.yaml").read_text(encoding="utf-8"),
+                       encoding="utf-8")
+    (cards_copy / "orbitus" / "planets.yaml").unlink()
+    (cards_copy / "orbitus" / "planets.yaml").symlink_to(outside)
+    monkeypatch.chdir(tmp_path)
+    code, output = _build(Path("cards"), tmp_path / "out")
+    assert code == 1
+    assert output.splitlines()[0].startswith(
+        "cards/orbitus/planets.yaml: leads outside cards (to ")
