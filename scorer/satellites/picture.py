@@ -27,7 +27,7 @@ from generator.drawing import (
     text_centred,
     text_width,
 )
-from scorer.satellites.board import RED, column_name, parse_cell
+from scorer.satellites.board import RED, column_name
 from scorer.satellites.score import Cell, Score
 
 CELL = 14.0  # mm per board cell in the picture
@@ -57,7 +57,7 @@ def board_picture(result: Score, title: str = "Satellites",
     grid_w, grid_h = cols * CELL, rows * CELL
     width = max(MIN_WIDTH, grid_w + 2 * (LABEL + MARGIN))
     x0 = (width - grid_w) / 2.0
-    y0 = MARGIN + 9.0 + LABEL
+    y0 = MARGIN + 13.0 + LABEL
 
     def origin(cell: Cell) -> Point:
         return (x0 + cell[1] * CELL, y0 + cell[0] * CELL)
@@ -122,10 +122,9 @@ def board_picture(result: Score, title: str = "Satellites",
         token = _token(defs, sat.colour, sat.value)
         items.append(Group(tuple(token), centre((r, c)), cls=f"satellite {sat.token}"))
 
-    # cells named in a violation
-    for v in result.violations:
-        at = parse_cell(v.cell) if isinstance(v.cell, str) else None
-        if at is None or not (0 <= at[0] < rows and 0 <= at[1] < cols):
+    # every cell a violation concerns
+    for at in sorted({cell for cells in result.violation_cells for cell in cells}):
+        if not (0 <= at[0] < rows and 0 <= at[1] < cols):
             continue
         x, y = origin(at)
         items.append(Rect(x + 0.5, y + 0.5, CELL - 1.0, CELL - 1.0,
@@ -147,16 +146,17 @@ def board_picture(result: Score, title: str = "Satellites",
         if g.crowned:
             items.append(Group(tuple(_crown()), (x + CELL - 2.8, y + 2.6), cls="crown"))
         if g.contested:
-            items.append(Circle(x + CELL - 2.6, y + 2.6, 2.3,
-                                Style(fill=WHITE, stroke=INK, width=0.35), cls="contested"))
-            items.append(text_centred(x + CELL - 2.6, y + 2.5, "=", 3.6, fill=INK, bold=True))
+            # bottom-right, so a crowned contested colony shows both marks
+            mx, my = x + CELL - 2.6, y + CELL - 2.6
+            items.append(Circle(mx, my, 2.3, Style(fill=WHITE, stroke=INK, width=0.35),
+                                cls="contested"))
+            items.append(text_centred(mx, my - 0.1, "=", 3.6, fill=INK, bold=True))
 
     # the same facts in words
     text_w = width - 2 * MARGIN
     headline = _headline(result)
     items.append(Text(MARGIN, MARGIN + 4.5, headline, 4.6, fill=INK, bold=True))
-    items.append(Text(width - MARGIN, MARGIN + 4.5, _fit(title, 3.0, text_w / 2), 3.0,
-                      fill=GREY, anchor="end"))
+    items.append(Text(MARGIN, MARGIN + 10.0, _fit(title, 3.0, text_w), 3.0, fill=GREY))
     y = y0 + grid_h + LABEL + 6.0
     lines: list[tuple[str, bool, str]] = []
     for para in (result.decision[0].upper() + result.decision[1:] + ".",
@@ -178,7 +178,7 @@ def board_picture(result: Score, title: str = "Satellites",
         n = len(result.violations)
         note = (f"NOT VALID: {n} violation{'s' if n != 1 else ''} (cells ringed in orange; "
                 f"the terminal summary and --json list them)")
-        lines.extend((ln, True, WARN) for ln in _wrap(note, TEXT, text_w))
+        lines.extend((ln, True, WARN) for ln in _wrap(note, TEXT, text_w, bold=True))
     for text, bold, ink in lines:
         items.append(Text(MARGIN, y, text, TEXT, fill=ink, bold=bold))
         y += LINE
@@ -232,9 +232,23 @@ def _outline(cells: Iterable[Cell]) -> list[tuple[Point, ...]]:
             point = edges[start].pop()
             while point != start:
                 loop.append(point)
-                point = edges[point].pop()
+                point = _turn_right_first(loop[-2], point, edges[point])
             loops.append(_simplify(loop))
     return loops
+
+
+def _turn_right_first(prev: Point, at: Point, choices: list[Point]) -> Point:
+    """Take the next edge from ``at``; where two cells meet at a corner only, keep to
+    the cell we are going round (turn right, as the outline runs clockwise on screen)."""
+    dx, dy = at[0] - prev[0], at[1] - prev[1]
+
+    def turn(to: Point) -> int:
+        ex, ey = to[0] - at[0], to[1] - at[1]
+        cross = dx * ey - dy * ex  # > 0: a right turn on screen (y down)
+        return 2 if cross > 0 else 1 if cross == 0 else 0
+
+    best = max(range(len(choices)), key=lambda i: turn(choices[i]))
+    return choices.pop(best)
 
 
 def _simplify(loop: list[Point]) -> tuple[Point, ...]:
@@ -257,13 +271,13 @@ def _fit(text: str, size: float, max_width: float) -> str:
     return text + "…"
 
 
-def _wrap(text: str, size: float, max_width: float) -> list[str]:
+def _wrap(text: str, size: float, max_width: float, bold: bool = False) -> list[str]:
     """Greedy word wrap to ``max_width`` mm in the embedded font."""
     lines: list[str] = []
     current = ""
     for word in text.split():
         trial = f"{current} {word}" if current else word
-        if current and text_width(trial, size) > max_width:
+        if current and text_width(trial, size, bold) > max_width:
             lines.append(current)
             current = word
         else:

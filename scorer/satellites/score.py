@@ -35,6 +35,7 @@ from scorer.satellites.board import (
     Satellite,
     cell_name,
     column_name,
+    parse_cell,
 )
 
 COLONY_MIN = 3
@@ -118,6 +119,8 @@ class Score:
     decision: str  # one sentence: how the winner (or the draw) was decided
     end: End
     violations: tuple[Violation, ...]
+    # for each violation, every cell it concerns (the violation names the first one)
+    violation_cells: tuple[tuple[Cell, ...], ...]
 
     @property
     def valid(self) -> bool:
@@ -154,8 +157,8 @@ def score(board: Board, grace_moves_left: int | None = None,
     winner, tiebreak, decision = _winner(colonies, lowest, lowest_label)
     end = _end(connected, grace_moves_left)
 
-    violations = [
-        *problems,
+    found: list[Finding] = [
+        *((v, _named_cell(v)) for v in problems),
         *_count_violations(sats),
         *_adjacency_violations(sats, connected_cells),
         *_group_violations(groups),
@@ -174,7 +177,8 @@ def score(board: Board, grace_moves_left: int | None = None,
         tiebreak=tiebreak,
         decision=decision,
         end=end,
-        violations=tuple(violations),
+        violations=tuple(v for v, _ in found),
+        violation_cells=tuple(cells for _, cells in found),
     )
 
 
@@ -298,38 +302,48 @@ def _end(connected: dict[str, int], grace: int | None) -> End:
 # --- validity -----------------------------------------------------------------------
 
 
-def _count_violations(sats: dict[Cell, Satellite]) -> list[Violation]:
-    out: list[Violation] = []
+Finding = tuple[Violation, tuple[Cell, ...]]
+
+
+def _named_cell(v: Violation) -> tuple[Cell, ...]:
+    cell = parse_cell(v.cell) if isinstance(v.cell, str) else None
+    return () if cell is None else (cell,)
+
+
+def _count_violations(sats: dict[Cell, Satellite]) -> list[Finding]:
+    out: list[Finding] = []
     for colour in COLOURS:
         mine = sorted(cell for cell, s in sats.items() if s.colour == colour)
         for value in VALUES:
             cells = [cell for cell in mine if sats[cell].value == value]
             if len(cells) > COPIES_PER_VALUE:
                 names = ", ".join(cell_name(*cell) for cell in cells)
-                out.append(
+                out.append((
                     Violation(
                         "too-many-of-value",
                         cell_name(*cells[COPIES_PER_VALUE]),
                         f"{len(cells)} {colour} satellites of value {value} ({names}); each "
                         f"player has only {COPIES_PER_VALUE} of every value",
-                    )
-                )
+                    ),
+                    tuple(cells),
+                ))
         if len(mine) > SATELLITES_PER_COLOUR:
-            out.append(
+            out.append((
                 Violation(
                     "too-many-of-colour",
                     cell_name(*mine[SATELLITES_PER_COLOUR]),
                     f"{len(mine)} {colour} satellites on the board; each player has only "
                     f"{SATELLITES_PER_COLOUR} (the one at {cell_name(*mine[SATELLITES_PER_COLOUR])}"
                     f" is the 13th in reading order)",
-                )
-            )
+                ),
+                tuple(mine[SATELLITES_PER_COLOUR:]),
+            ))
     return out
 
 
 def _adjacency_violations(sats: dict[Cell, Satellite],
-                          connected: frozenset[Cell]) -> list[Violation]:
-    out: list[Violation] = []
+                          connected: frozenset[Cell]) -> list[Finding]:
+    out: list[Finding] = []
     for cell in sorted(connected):
         r, c = cell
         sat = sats[cell]
@@ -337,40 +351,41 @@ def _adjacency_violations(sats: dict[Cell, Satellite],
             near = sats.get(other)
             if near is not None and near.colour == sat.colour and other in connected:
                 a, b = cell_name(*cell), cell_name(*other)
-                out.append(
+                out.append((
                     Violation(
                         "same-colour-adjacent",
                         a,
                         f"{a} and {b} are both connected {sat.colour} satellites and touch "
                         f"orthogonally; two connected satellites of one colour may never be "
                         f"adjacent",
-                    )
-                )
+                    ),
+                    (cell, other),
+                ))
     return out
 
 
-def _group_violations(groups: tuple[Group, ...]) -> list[Violation]:
+def _group_violations(groups: tuple[Group, ...]) -> list[Finding]:
     return [
-        Violation(
+        (Violation(
             "group-too-large",
             g.cell_names[0],
             f"group {g.label} ({', '.join(g.cell_names)}) has {g.size} satellites; a group "
             f"may hold at most {COLONY_MAX} (colonies never merge or grow past {COLONY_MAX})",
-        )
+        ), g.cells)
         for g in groups
         if g.size > COLONY_MAX
     ]
 
 
-def _grace_violations(end: End, grace: int | None) -> list[Violation]:
+def _grace_violations(end: End, grace: int | None) -> list[Finding]:
     if grace is None or end.finished:
         return []
     return [
-        Violation(
+        (Violation(
             "grace-moves",
             None,
             f"grace_moves_left is {grace}, but no player has all {SATELLITES_PER_COLOUR} "
             f"satellites connected, so there are no grace moves yet; leave grace_moves_left "
             f"out until a player has all {SATELLITES_PER_COLOUR} connected",
-        )
+        ), ())
     ]
