@@ -1,0 +1,125 @@
+"""Speed of the Satellites scorer, against the budgets of issue 4.
+
+1. The whole command, ``pnp-score satellites`` on a 10 x 10 board, interpreter
+   start included: run as a subprocess several times (text grid and YAML form,
+   and --json). Budget: under 200 ms wall.
+2. Scoring a full 26 x 26 board (every cell holds a satellite) inside one
+   process, imports excluded. Budget: under 20 ms.
+
+Run: .venv/bin/python benchmarks/bench_satellites_score.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from scorer.satellites.board import Board, read_string
+from scorer.satellites.report import summary, to_json
+from scorer.satellites.score import score
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARD_10 = ROOT / "tests" / "fixtures" / "satellites" / "end_23_connected.txt"
+YAML_10 = ROOT / "tests" / "fixtures" / "satellites" / "all_12_grace.yaml"
+COMMAND_BUDGET_MS = 200.0
+SCORE_BUDGET_MS = 20.0
+
+
+def command() -> list[str]:
+    """The installed ``pnp-score`` next to this interpreter, else ``python -m scorer``."""
+    script = Path(sys.executable).with_name("pnp-score")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "scorer"]
+
+
+def wall_ms(args: list[str], runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        proc = subprocess.run(args, capture_output=True, check=False)
+        times.append((time.perf_counter() - started) * 1000)
+        if proc.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(args)} failed: {proc.stderr.decode()}")
+    return times
+
+
+def full_board(n: int = 26) -> Board:
+    """Every cell filled, colours in a checkerboard, values cycling 1-4 (one giant group)."""
+    rows = []
+    for r in range(n):
+        row = []
+        for c in range(n):
+            colour = "R" if (r + c) % 2 == 0 else "B"
+            row.append(f"{colour}{(r * n + c) % 4 + 1}")
+        rows.append(row)
+    return Board.from_tokens(rows)
+
+
+def in_process_ms(fn: object, runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()  # type: ignore[operator]
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def line(label: str, times: list[float], budget: float | None = None) -> str:
+    med = statistics.median(times)
+    verdict = ""
+    if budget is not None:
+        verdict = f"  budget {budget:.0f} ms: {'ok' if max(times) < budget else 'OVER'}"
+    return (f"{label:<48} median {med:7.2f} ms  min {min(times):7.2f}  max {max(times):7.2f}"
+            f"  ({len(times)} runs){verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=20, help="runs per figure (default 20)")
+    args = parser.parse_args()
+    runs = max(1, args.runs)
+
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()} ({platform.python_implementation()})")
+    cmd = command()
+    print(f"command: {' '.join(Path(c).name if i == 0 else c for i, c in enumerate(cmd))}")
+    print()
+    print("whole command, interpreter start included (subprocess, wall time):")
+    print(line("  python -c pass (interpreter start alone)",
+               wall_ms([sys.executable, "-c", "pass"], runs)))
+    print(line("  satellites 10x10 text grid, summary",
+               wall_ms([*cmd, "satellites", str(BOARD_10)], runs), COMMAND_BUDGET_MS))
+    print(line("  satellites 10x10 text grid, --json",
+               wall_ms([*cmd, "satellites", str(BOARD_10), "--json"], runs), COMMAND_BUDGET_MS))
+    print(line("  satellites 10x10 YAML, summary",
+               wall_ms([*cmd, "satellites", str(YAML_10)], runs), COMMAND_BUDGET_MS))
+    with tempfile.TemporaryDirectory() as tmp:
+        print(line("  satellites 10x10 text grid, --png (for scale)",
+                   wall_ms([*cmd, "satellites", str(BOARD_10), "--png",
+                            str(Path(tmp) / "b.png")], max(1, runs // 4))))
+
+    board = full_board()
+    text = board.to_text()
+    score(board)  # warm up
+    print()
+    print("in one process, full 26x26 board (676 satellites), imports excluded:")
+    print(line("  score (the pure scoring function)",
+               in_process_ms(lambda: score(board), runs * 5), SCORE_BUDGET_MS))
+    print(line("  read the grid text + score",
+               in_process_ms(lambda: score(read_string(text).board), runs * 5)))
+    result = score(board)
+    print(line("  summary rendering",
+               in_process_ms(lambda: summary(result, "bench"), runs * 5)))
+    print(line("  JSON object rendering",
+               in_process_ms(lambda: to_json(result), runs * 5)))
+
+
+if __name__ == "__main__":
+    main()
