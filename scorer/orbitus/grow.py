@@ -1,0 +1,166 @@
+"""Random legal Orbitus tables, grown by random matching placements (tests and benchmarks).
+
+Starting from the station with a player count's default start lines, each step
+picks a random empty cell next to the station or a placed sector and lays a
+sector there whose sides match every neighbour (a start line counts as a route,
+a barrier as blank). A placement whose routes would join two players' systems
+(directly, or through a neutral zone) is skipped, as the rules forbid it. Sides
+facing empty cells are chosen at random, so systems grow loops, dead ends and
+neutral zones. Seeded, so the same arguments give the same table.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cards.hexgeo import DIRECTIONS, SIDES, Hex, rotate_sides
+from scorer.orbitus.definitions import Card, Setup
+
+STATION: Hex = (0, 0)
+
+
+class _Components:
+    """Union-find over placed sectors, remembering which seats' start lines each touches."""
+
+    def __init__(self) -> None:
+        self.parent: dict[Hex, Hex] = {}
+        self.seats: dict[Hex, frozenset[int]] = {}
+
+    def find(self, cell: Hex) -> Hex:
+        root = cell
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[cell] != root:
+            self.parent[cell], cell = root, self.parent[cell]
+        return root
+
+    def add(self, cell: Hex, seats: frozenset[int], joined: list[Hex]) -> None:
+        self.parent[cell] = cell
+        self.seats[cell] = seats
+        for other in joined:
+            a, b = self.find(cell), self.find(other)
+            if a != b:
+                self.parent[b] = a
+                self.seats[a] = self.seats[a] | self.seats.pop(b)
+
+
+def grow_table(
+    seed: int,
+    sectors: int,
+    players: int = 2,
+    setup: Setup | None = None,
+    deck: dict[str, Card] | None = None,
+    route_chance: float = 0.55,
+    planet_types: tuple[str, ...] = ("ice", "lava", "jungle", "desert", "ocean", "gas"),
+) -> dict[str, Any]:
+    """A layout (as the YAML file's mapping) with up to ``sectors`` sectors.
+
+    With ``deck`` the sectors are cards of that deck (each used at most ``count``
+    times, turned to fit); without it they are inline sectors with random centres.
+    Growth stops early when no empty cell can take a sector any more.
+    """
+    rng = random.Random(seed)
+    if setup is None:
+        default = {2: [[0, 1, 2], [3, 4, 5]], 3: [[0, 1], [2, 3], [4, 5]],
+                   4: [[0], [1], [3], [4]], 5: [[0], [1], [2], [3], [4]],
+                   6: [[0], [1], [2], [3], [4], [5]]}[players]
+        setup = Setup(tuple(tuple(x) for x in default), frozenset())
+    start: dict[int, int] = {s: seat for seat, sides in enumerate(setup.start_lines) for s in sides}
+    routes: dict[Hex, frozenset[int]] = {}
+    comps = _Components()
+    entries: list[dict[str, Any]] = []
+    frontier: list[Hex] = [d for d in DIRECTIONS]
+    in_frontier: set[Hex] = set(frontier)
+    left = {c.id: c.count for c in deck.values()} if deck else {}
+    cards = sorted(left)
+    tries = 0
+    while frontier and len(entries) < sectors and tries < sectors * 20 + 1000:
+        tries += 1
+        i = rng.randrange(len(frontier))
+        cell = frontier[i]
+        q, r = cell
+        forced: dict[int, bool] = {}
+        for side, (dq, dr) in enumerate(DIRECTIONS):
+            near = (q + dq, r + dr)
+            if near == STATION:
+                forced[side] = (side + 3) % 6 in start
+            elif near in routes:
+                forced[side] = (side + 3) % 6 in routes[near]
+        # the seats this placement would join, through its forced routes
+        seats: set[int] = set()
+        joined: list[Hex] = []
+        for side, is_route in forced.items():
+            if not is_route:
+                continue
+            dq, dr = DIRECTIONS[side]
+            near = (q + dq, r + dr)
+            if near == STATION:
+                seats.add(start[(side + 3) % 6])
+            else:
+                joined.append(near)
+                seats |= comps.seats[comps.find(near)]
+        if len(seats) > 1:
+            frontier[i] = frontier[-1]
+            frontier.pop()
+            in_frontier.discard(cell)
+            continue
+        chosen = _choose(rng, forced, deck, cards, left, route_chance)
+        if chosen is None:
+            continue  # no card fits here now; the cell stays in the frontier
+        table_routes, entry = chosen
+        if deck is None:
+            centre = rng.random()
+            if centre < 0.6:
+                entry["planet"] = planet_types[rng.randrange(len(planet_types))]
+            elif centre < 0.72:
+                entry["pirate"] = True
+        entry = {"at": [q, r], **entry}
+        entries.append(entry)
+        routes[cell] = table_routes
+        comps.add(cell, frozenset(seats), joined)
+        frontier[i] = frontier[-1]
+        frontier.pop()
+        in_frontier.discard(cell)
+        for dq, dr in DIRECTIONS:
+            near = (q + dq, r + dr)
+            if near != STATION and near not in routes and near not in in_frontier:
+                in_frontier.add(near)
+                frontier.append(near)
+    names = ["Anna", "Boris", "Carla", "Dmitri", "Elena", "Fyodor"][:players]
+    return {
+        "game": "orbitus",
+        "players": names,
+        "start_lines": {
+            names[seat]: [SIDES[s] for s in sides] for seat, sides in enumerate(setup.start_lines)
+        },
+        "barriers": [SIDES[s] for s in range(6) if s not in start],
+        "sectors": entries,
+    }
+
+
+def _choose(
+    rng: random.Random,
+    forced: dict[int, bool],
+    deck: dict[str, Card] | None,
+    cards: list[str],
+    left: dict[str, int],
+    route_chance: float,
+) -> tuple[frozenset[int], dict[str, Any]] | None:
+    if deck is None:
+        sides = frozenset(
+            s for s in range(6) if forced.get(s, rng.random() < route_chance)
+        )
+        return sides, {"routes": [SIDES[s] for s in sorted(sides)]}
+    for _ in range(60):
+        ident = cards[rng.randrange(len(cards))]
+        if not left[ident]:
+            continue
+        rot = rng.randrange(6)
+        for k in range(6):
+            turn = (rot + k) % 6
+            sides = rotate_sides(deck[ident].routes, turn)
+            if all((s in sides) == want for s, want in forced.items()):
+                left[ident] -= 1
+                return sides, {"card": ident, "rot": turn}
+    return None

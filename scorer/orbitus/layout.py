@@ -1,0 +1,516 @@
+"""Read a transcribed Orbitus table (a layout YAML file) into a :class:`Layout`.
+
+A layout names the players in seat order, optionally the station's start lines
+and barriers and a deck file, and every sector on the table: either a deck card
+with its rotation, or an inline sector with its routes as they lie.
+
+Problems that leave nothing to score (not a mapping, no ``players`` or
+``sectors`` list, another game, a deck path outside the layout's folder) raise
+:class:`cards.loader.UnreadableInput`. Everything else becomes a
+:class:`Finding` (a rule violation with its cell and line) and the layout keeps
+what can still be scored, so scores are computed best-effort.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cards.hexgeo import SIDE_INDEX, SIDES, Hex, rotate_sides
+from cards.loader import Document, UnreadableInput
+from scorer.common import Violation
+from scorer.orbitus.definitions import Definitions
+
+STATION: Hex = (0, 0)
+TOP_KEYS = ("game", "players", "start_lines", "barriers", "cards", "sectors")
+SECTOR_KEYS = ("at", "card", "rot", "routes", "planet", "pirate")
+SIDE_LIST = "N, NE, SE, S, SW or NW"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A violation found on the table, with the line of the layout it comes from."""
+
+    rule: str
+    cell: Hex | None
+    message: str
+    line: int | None = None
+
+    @property
+    def violation(self) -> Violation:
+        return Violation(self.rule, None if self.cell is None else list(self.cell), self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.violation.to_json(), "line": self.line}
+
+
+@dataclass(frozen=True, slots=True)
+class Sector:
+    """A sector as it lies on the table."""
+
+    cell: Hex
+    routes: frozenset[int]  # table sides carrying a route, 0=N clockwise
+    planet: str | None
+    pirate: bool
+    card: str | None  # deck ID, None for an inline sector
+    rot: int  # where the card's orientation marker points (0 for inline sectors)
+    line: int
+    order: int  # position in the layout's list of sectors
+
+    @property
+    def centre(self) -> str:
+        if self.planet is not None:
+            return "planet"
+        return "pirate" if self.pirate else "void"
+
+    @property
+    def label(self) -> str:
+        """``sector S07 at [1, -1]`` (or ``sector at [1, -1]`` when inline)."""
+        name = f"sector {self.card}" if self.card else "sector"
+        return f"{name} at {cell_text(self.cell)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A parsed table: who plays, how the station's sides are given, what lies where."""
+
+    source: str
+    players: tuple[str, ...]
+    start_lines: dict[int, int]  # station side -> seat index
+    barriers: frozenset[int]  # every station side that is not a start line
+    sectors: dict[Hex, Sector]
+    planet_types: tuple[str, ...]
+    findings: tuple[Finding, ...]
+    deck_file: str = ""
+
+    def start_lines_of(self, seat: int) -> tuple[int, ...]:
+        return tuple(sorted(s for s, p in self.start_lines.items() if p == seat))
+
+
+def cell_text(cell: Hex) -> str:
+    return f"[{cell[0]}, {cell[1]}]"
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"0+(?=\d)", "", text.strip().lower())
+
+
+def closest(word: str, options: Iterable[str]) -> str | None:
+    """The option a typo most likely meant (case and leading zeros first, then spelling)."""
+    opts = list(options)
+    plain = {_plain(o): o for o in opts}
+    if _plain(word) in plain:
+        return plain[_plain(word)]
+    found = difflib.get_close_matches(word, opts, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _did_you_mean(word: str, options: Iterable[str]) -> str:
+    guess = closest(word, options)
+    return f"; did you mean {guess}?" if guess is not None else ""
+
+
+# --- the parts of the file that must be right before anything can be scored -----------
+
+
+def deck_path(doc: Document) -> Path | None:
+    """The deck file a layout names with ``cards:``, resolved inside the layout's folder.
+
+    Also checks what the whole file needs (a mapping, the right game, the required
+    lists), raising :class:`UnreadableInput` with the line when it is missing.
+    """
+    data = doc.data
+    if not isinstance(data, dict):
+        raise UnreadableInput(
+            [f"{doc.display}:{doc.line_of(())}: expected a mapping with players and sectors "
+             f"at the top level (see 'pnp-score orbitus --help'), got {_kind(data)}"]
+        )
+    game = data.get("game", "orbitus")
+    if not (isinstance(game, str) and game.strip().lower() == "orbitus"):
+        hint = (
+            "; score it with 'pnp-score satellites'"
+            if isinstance(game, str) and game.strip().lower() == "satellites"
+            else ""
+        )
+        raise UnreadableInput(
+            [f"{doc.where(('game',))}: game: this is a layout for {game!r}, "
+             f"not for orbitus{hint}"]
+        )
+    problems = []
+    for key, example in (("players", "players: [Anna, Boris]"),
+                         ("sectors", "sectors: [{at: [0, -1], card: S07, rot: 2}]")):
+        if key not in data:
+            problems.append(
+                f"{doc.display}:{doc.line_of(())}: {key}: is required but missing "
+                f"(e.g. {example})"
+            )
+        elif not isinstance(data[key], list):
+            problems.append(
+                f"{doc.where((key,))}: {key}: expected a list, got {_kind(data[key])} "
+                f"(e.g. {example})"
+            )
+    if problems:
+        raise UnreadableInput(problems)
+    if "cards" not in data or data["cards"] is None:
+        return None
+    given = data["cards"]
+    where = doc.where(("cards",))
+    if not isinstance(given, str) or not given.strip():
+        raise UnreadableInput(
+            [f"{where}: cards: expected the path of a deck file next to the layout "
+             f"(e.g. cards: my-deck.yaml), got {given!r}"]
+        )
+    folder = doc.path.resolve().parent
+    target = (folder / given.strip()).resolve()
+    if not target.is_relative_to(folder):
+        raise UnreadableInput(
+            [f"{where}: cards: {given!r} lies outside the layout's folder {folder}; "
+             f"put the deck file in that folder (or below it) and name it relative to it"]
+        )
+    return target
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "nothing"
+    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false",
+            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+
+
+# --- the layout ------------------------------------------------------------------------
+
+
+class _Reader:
+    def __init__(self, doc: Document, defs: Definitions) -> None:
+        self.doc = doc
+        self.defs = defs
+        self.findings: list[Finding] = []
+
+    def add(self, rule: str, cell: Hex | None, message: str, loc: tuple[str | int, ...]) -> None:
+        self.findings.append(Finding(rule, cell, message, self.doc.line_of(loc)))
+
+    # players -----------------------------------------------------------------------
+
+    def players(self, value: list[Any]) -> tuple[str, ...]:
+        names: list[str] = []
+        for i, item in enumerate(value):
+            name = str(item) if type(item) is int else item
+            if not isinstance(name, str) or not name.strip():
+                self.add("players-format", None,
+                         f"players: entry {i + 1} ({item!r}) is not a name; write each player's "
+                         f"name as text, in seat order", ("players", i))
+                continue
+            name = name.strip()
+            if name in names:
+                self.add("players-format", None,
+                         f"players: {name!r} is listed twice; every player needs their own name",
+                         ("players", i))
+                continue
+            names.append(name)
+        if not 2 <= len(names) <= 6:
+            self.add("player-count", None,
+                     f"players: {len(names)} player(s) listed; Orbitus is played by 2 to 6",
+                     ("players",))
+        return tuple(names)
+
+    # station sides -------------------------------------------------------------------
+
+    def side(self, value: object, loc: tuple[str | int, ...], what: str) -> int | None:
+        if isinstance(value, str) and value.strip().upper() in SIDE_INDEX:
+            return SIDE_INDEX[value.strip().upper()]
+        hint = _did_you_mean(value, SIDES) if isinstance(value, str) else ""
+        self.add("unknown-direction", STATION,
+                 f"{what}: {value!r} is not a direction; use {SIDE_LIST}{hint}", loc)
+        return None
+
+    def station(self, data: dict[str, Any], players: tuple[str, ...]) -> tuple[dict[int, int],
+                                                                                frozenset[int]]:
+        owner: dict[int, int] = {}
+        given_by: dict[int, str] = {}
+        lines = data.get("start_lines")
+        if lines is not None and not isinstance(lines, dict):
+            self.add("start-lines-format", STATION,
+                     f"start_lines: expected a mapping of player name to sides, "
+                     f"e.g. {{Anna: [N, NE, SE]}}, got {_kind(lines)}; "
+                     f"the default start lines were used", ("start_lines",))
+            lines = None
+        if isinstance(lines, dict):
+            for name, sides in lines.items():
+                loc: tuple[str | int, ...] = ("start_lines", name)
+                key = str(name)
+                if key not in players:
+                    self.add("unknown-player", STATION,
+                             f"start_lines: {key!r} is not one of the players "
+                             f"({', '.join(players)}){_did_you_mean(key, players)}", loc)
+                    continue
+                seat = players.index(key)
+                items = sides if isinstance(sides, list) else [sides]
+                for j, item in enumerate(items):
+                    at = (*loc, j) if isinstance(sides, list) else loc
+                    side = self.side(item, at, f"start_lines: {key}")
+                    if side is None:
+                        continue
+                    if side in owner:
+                        self.add("side-twice", STATION,
+                                 f"start_lines: the station's {SIDES[side]} side is given to "
+                                 f"{given_by[side]} and to {key}; each side is one player's "
+                                 f"start line or a barrier", at)
+                        continue
+                    owner[side] = seat
+                    given_by[side] = key
+            for seat, name in enumerate(players):
+                if seat not in owner.values():
+                    self.add("no-start-line", STATION,
+                             f"start_lines: {name} has no start line; give every player "
+                             f"at least one side of the station", ("start_lines",))
+        else:
+            setup = self.defs.setups.get(len(players))
+            if setup is not None:
+                for seat, sides in enumerate(setup.start_lines):
+                    for side in sides:
+                        owner[side] = seat
+                        given_by[side] = players[seat]
+        barriers = data.get("barriers")
+        if barriers is not None:
+            items = barriers if isinstance(barriers, list) else [barriers]
+            seen: set[int] = set()
+            for j, item in enumerate(items):
+                at = ("barriers", j) if isinstance(barriers, list) else ("barriers",)
+                side = self.side(item, at, "barriers")
+                if side is None:
+                    continue
+                if side in owner:
+                    self.add("side-twice", STATION,
+                             f"barriers: the station's {SIDES[side]} side is {given_by[side]}'s "
+                             f"start line and also listed as a barrier; a side is one or the "
+                             f"other", at)
+                elif side in seen:
+                    self.add("side-twice", STATION,
+                             f"barriers: the station's {SIDES[side]} side is listed twice", at)
+                seen.add(side)
+        return owner, frozenset(s for s in range(6) if s not in owner)
+
+    # sectors -------------------------------------------------------------------------
+
+    def sectors(self, items: list[Any]) -> dict[Hex, Sector]:
+        placed: dict[Hex, Sector] = {}
+        copies: dict[str, list[Sector]] = {}
+        deck = self.defs.deck
+        planet_types = self.defs.planet_types
+        for i, item in enumerate(items):
+            loc: tuple[str | int, ...] = ("sectors", i)
+            if not isinstance(item, dict):
+                self.add("sector-format", None,
+                         f"sector #{i + 1}: expected a mapping like {{at: [1, -1], card: S07, "
+                         f"rot: 2}} or {{at: [1, -1], routes: [SW, NW], planet: ice}}, "
+                         f"got {_kind(item)}", loc)
+                continue
+            for key in item:
+                if key not in SECTOR_KEYS:
+                    self.add("unknown-field", None,
+                             f"sector #{i + 1}: unknown field {key!r} was ignored (known: "
+                             f"{', '.join(SECTOR_KEYS)}){_did_you_mean(str(key), SECTOR_KEYS)}",
+                             (*loc, key))
+            cell = self.cell(item, i)
+            if cell is None:
+                continue
+            where = cell_text(cell)
+            line = self.doc.line_of(loc)
+            if cell == STATION:
+                self.add("station-cell", cell,
+                         f"sector #{i + 1} is placed at [0, 0], the station's cell; sectors go "
+                         f"around the station. It was left out of the score", (*loc, "at"))
+                continue
+            if "card" in item:
+                sector = self.card(item, i, cell)
+            else:
+                sector = self.inline(item, i, cell, planet_types)
+            if sector is None:
+                continue
+            if cell in placed:
+                first = placed[cell]
+                self.add("cell-taken", cell,
+                         f"two sectors on cell {where}: {first.label} (line {first.line}) and "
+                         f"sector #{i + 1}{' ' + sector.card if sector.card else ''} (line "
+                         f"{line}); a cell holds one sector. The second was left out of the "
+                         f"score", (*loc, "at"))
+                continue
+            placed[cell] = sector
+            if sector.card is not None:
+                copies.setdefault(sector.card, []).append(sector)
+        for ident, uses in copies.items():
+            held = deck[ident].count
+            if len(uses) > held:
+                cells = ", ".join(cell_text(s.cell) for s in uses)
+                for extra in uses[held:]:
+                    self.add("too-many-copies", extra.cell,
+                             f"card {ident} is placed {len(uses)} times ({cells}) but the deck "
+                             f"holds {held} cop{'y' if held == 1 else 'ies'}; the one at "
+                             f"{cell_text(extra.cell)} is one too many",
+                             ("sectors", extra.order, "card"))
+        return placed
+
+    def cell(self, item: dict[str, Any], i: int) -> Hex | None:
+        loc = ("sectors", i, "at")
+        if "at" not in item:
+            self.add("bad-at", None,
+                     f"sector #{i + 1} has no 'at'; give its cell as at: [q, r] (two whole "
+                     f"numbers, the station at [0, 0])", ("sectors", i))
+            return None
+        at = item["at"]
+        if (
+            isinstance(at, list)
+            and len(at) == 2
+            and all(type(v) is int for v in at)
+        ):
+            return (at[0], at[1])
+        self.add("bad-at", None,
+                 f"sector #{i + 1}: at: {at!r} is not a cell; write two whole numbers [q, r] "
+                 f"(axial coordinates, the station at [0, 0]). It was left out of the score", loc)
+        return None
+
+    def card(self, item: dict[str, Any], i: int, cell: Hex) -> Sector | None:
+        loc: tuple[str | int, ...] = ("sectors", i)
+        where = cell_text(cell)
+        ident = item["card"]
+        if type(ident) is int:
+            ident = str(ident)
+        extra = [k for k in ("routes", "planet", "pirate") if k in item]
+        if extra:
+            self.add("sector-format", cell,
+                     f"sector at {where}: a deck card takes its routes and centre from the deck; "
+                     f"remove {', '.join(extra)} (or remove card for an inline sector). The "
+                     f"card was used", (*loc, extra[0]))
+        if not isinstance(ident, str) or ident not in self.defs.deck:
+            text = ident if isinstance(ident, str) else repr(ident)
+            hint = _did_you_mean(text, self.defs.deck) if isinstance(ident, str) else ""
+            self.add("unknown-card", cell,
+                     f"sector at {where}: card {text} is not in the deck "
+                     f"({_shown(self.defs.deck_file)}), so it was left out of the score{hint}",
+                     (*loc, "card"))
+            return None
+        card = self.defs.deck[ident]
+        rot = self.rotation(item.get("rot", 0), (*loc, "rot"), cell)
+        if rot is None:
+            return None
+        return Sector(cell, rotate_sides(card.routes, rot), card.planet, card.pirate, ident, rot,
+                      self.doc.line_of(loc), i)
+
+    def rotation(self, value: object, loc: tuple[str | int, ...], cell: Hex) -> int | None:
+        where = cell_text(cell)
+        if type(value) is int and 0 <= value <= 5:
+            return value
+        if isinstance(value, str) and value.strip().upper() in SIDE_INDEX:
+            return SIDE_INDEX[value.strip().upper()]
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return self.rotation(int(value.strip()), loc, cell)
+        if isinstance(value, str):
+            self.add("unknown-direction", cell,
+                     f"sector at {where}: rot: {value!r} is not a direction, so the sector was "
+                     f"left out of the score; give the direction the card's orientation marker "
+                     f"points to ({SIDE_LIST}) or 0-5{_did_you_mean(value, SIDES)}", loc)
+            return None
+        self.add("bad-rot", cell,
+                 f"sector at {where}: rot: {value!r} is out of range; use 0-5 (how many 60° "
+                 f"steps clockwise the card is turned) or the direction its orientation marker "
+                 f"points to ({SIDE_LIST}). It was left out of the score", loc)
+        return None
+
+    def inline(self, item: dict[str, Any], i: int, cell: Hex,
+               planet_types: tuple[str, ...]) -> Sector | None:
+        loc: tuple[str | int, ...] = ("sectors", i)
+        where = cell_text(cell)
+        if "routes" not in item:
+            self.add("sector-format", cell,
+                     f"sector at {where}: give either card: ID (a deck card, with rot) or routes: "
+                     f"[...] (an inline sector, routes as it lies). It was left out of the score",
+                     loc)
+            return None
+        given = item["routes"]
+        if given is None:
+            given = []
+        if not isinstance(given, list):
+            given = [given]
+        routes: set[int] = set()
+        for j, value in enumerate(given):
+            at = (*loc, "routes", j)
+            if isinstance(value, str) and value.strip().upper() in SIDE_INDEX:
+                side = SIDE_INDEX[value.strip().upper()]
+                if side in routes:
+                    self.add("sector-format", cell,
+                             f"sector at {where}: routes: side {SIDES[side]} is listed twice",
+                             at)
+                routes.add(side)
+            else:
+                hint = _did_you_mean(value, SIDES) if isinstance(value, str) else ""
+                self.add("unknown-direction", cell,
+                         f"sector at {where}: routes: {value!r} is not a direction, so that "
+                         f"route was left out; use {SIDE_LIST}{hint}", at)
+        if "rot" in item:
+            self.add("sector-format", cell,
+                     f"sector at {where}: rot is for deck cards; an inline sector's routes are "
+                     f"written as it lies on the table. rot was ignored", (*loc, "rot"))
+        planet = item.get("planet")
+        if type(planet) is int:
+            planet = str(planet)
+        if planet is not None and not isinstance(planet, str):
+            self.add("unknown-planet", cell,
+                     f"sector at {where}: planet: {planet!r} is not a planet type (known: "
+                     f"{', '.join(planet_types)}). It was scored as void", (*loc, "planet"))
+            planet = None
+        elif planet is not None and planet not in planet_types:
+            self.add("unknown-planet", cell,
+                     f"sector at {where}: planet: {planet!r} is not a planet type (known: "
+                     f"{', '.join(planet_types)}); it was scored as a group of its own"
+                     f"{_did_you_mean(planet, planet_types)}", (*loc, "planet"))
+        pirate = item.get("pirate", False)
+        if pirate is None:
+            pirate = False
+        if type(pirate) is not bool:
+            self.add("sector-format", cell,
+                     f"sector at {where}: pirate: expected true or false, got {pirate!r}. "
+                     f"It was read as false", (*loc, "pirate"))
+            pirate = False
+        if pirate and planet is not None:
+            self.add("sector-format", cell,
+                     f"sector at {where}: a centre holds a planet or a pirate, not both. It was "
+                     f"scored as a planet", (*loc, "pirate"))
+            pirate = False
+        return Sector(cell, frozenset(routes), planet, pirate, None, 0, self.doc.line_of(loc), i)
+
+
+def _shown(path: Path) -> str:
+    from cards.loader import display_path
+
+    return display_path(path)
+
+
+def parse_layout(doc: Document, defs: Definitions) -> Layout:
+    """The table a layout document describes, and every violation found while reading it.
+
+    Call :func:`deck_path` first: it checks what the whole file needs.
+    """
+    data: dict[str, Any] = doc.data
+    reader = _Reader(doc, defs)
+    for key in data:
+        if key not in TOP_KEYS:
+            reader.add("unknown-field", None,
+                       f"unknown field {key!r} at the top level was ignored (known: "
+                       f"{', '.join(TOP_KEYS)}){_did_you_mean(str(key), TOP_KEYS)}", (key,))
+    players = reader.players(data["players"])
+    start_lines, barriers = reader.station(data, players)
+    sectors = reader.sectors(data["sectors"])
+    return Layout(
+        source=doc.display,
+        players=players,
+        start_lines=start_lines,
+        barriers=barriers,
+        sectors=sectors,
+        planet_types=defs.planet_types,
+        findings=tuple(reader.findings),
+        deck_file=_shown(defs.deck_file),
+    )
