@@ -131,3 +131,14 @@ def test_board_grid_matches_the_cells():
     board = next(i for i in walk(drawing.items) if isinstance(i, Rect) and i.cls == "board")
     assert (board.w, board.h) == (7 * CELL, 6 * CELL)
     assert classes(drawing, "outline") == []  # a pair only, no colony
+
+
+def test_no_picture_for_a_board_beyond_26(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code = run([str(FIXTURES / "violation_too_big.txt"), "--png", "big.png"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err == ("pnp-score satellites: no picture drawn: the board is 27 x 27, and pictures "
+                   "are drawn for boards up to 26 x 26; score it without --svg/--png to see its "
+                   "violations\n")
+    assert not (tmp_path / "big.png").exists()

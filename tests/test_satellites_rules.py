@@ -278,3 +278,15 @@ def test_cell_names():
     for r, c in [(0, 0), (25, 25), (3, 27), (99, 51)]:
         assert parse_cell(cell_name(r, c)) == (r, c)
     assert parse_cell("3c") is None
+
+
+def test_long_cell_lists_are_shortened_in_messages():
+    n = 8
+    rows = [[("R" if (r + c) % 2 == 0 else "B") + "1" for c in range(n)] for r in range(n)]
+    r = score(Board.from_tokens(rows))
+    big = next(v for v in r.violations if v.rule == "group-too-large")
+    assert big.message.startswith("group A (a1, b1, c1, d1, e1, f1, g1, h1 and 56 more) has 64 ")
+    value = next(v for v in r.violations if v.rule == "too-many-of-value")
+    assert value.message == ("32 red satellites of value 1 (a1, c1, e1, g1, b2, d2, f2, h2 and 24 "
+                             "more); each player has only 3 of every value")
+    assert value.cell == "g1"  # the 4th in reading order

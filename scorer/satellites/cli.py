@@ -89,7 +89,7 @@ def _run(args: list[str], prog: str) -> int:
         if target is not None and str(target) == "-":
             return fail(f"{prog}: --{flag}: give a file name, not '-'")
 
-    from scorer.satellites.board import InputError, read_input
+    from scorer.satellites.board import MAX_SIZE, InputError, read_input
     from scorer.satellites.score import score
 
     try:
@@ -101,6 +101,13 @@ def _run(args: list[str], prog: str) -> int:
     result = score(transcript.board, transcript.grace_moves_left, transcript.problems)
 
     if opts.svg is not None or opts.png is not None:
+        board = result.board
+        if max(board.width, board.height) > MAX_SIZE:
+            return fail(
+                f"{prog}: no picture drawn: the board is {board.height} x {board.width}, and "
+                f"pictures are drawn for boards up to {MAX_SIZE} x {MAX_SIZE}; score it "
+                f"without --svg/--png to see its violations"
+            )
         code = _pictures(result, opts.svg, opts.png, transcript.source, prog)
         if code:
             return code

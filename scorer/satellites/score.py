@@ -305,6 +305,13 @@ def _end(connected: dict[str, int], grace: int | None) -> End:
 Finding = tuple[Violation, tuple[Cell, ...]]
 
 
+def _list_cells(cells: tuple[Cell, ...] | list[Cell], limit: int = 8) -> str:
+    """``a1, b1, c1`` - or the first ``limit`` and how many more, so a message stays short."""
+    names = [cell_name(*cell) for cell in cells[:limit]]
+    more = len(cells) - limit
+    return ", ".join(names) + (f" and {more} more" if more > 0 else "")
+
+
 def _named_cell(v: Violation) -> tuple[Cell, ...]:
     cell = parse_cell(v.cell) if isinstance(v.cell, str) else None
     return () if cell is None else (cell,)
@@ -317,7 +324,7 @@ def _count_violations(sats: dict[Cell, Satellite]) -> list[Finding]:
         for value in VALUES:
             cells = [cell for cell in mine if sats[cell].value == value]
             if len(cells) > COPIES_PER_VALUE:
-                names = ", ".join(cell_name(*cell) for cell in cells)
+                names = _list_cells(cells)
                 out.append((
                     Violation(
                         "too-many-of-value",
@@ -369,7 +376,7 @@ def _group_violations(groups: tuple[Group, ...]) -> list[Finding]:
         (Violation(
             "group-too-large",
             g.cell_names[0],
-            f"group {g.label} ({', '.join(g.cell_names)}) has {g.size} satellites; a group "
+            f"group {g.label} ({_list_cells(g.cells)}) has {g.size} satellites; a group "
             f"may hold at most {COLONY_MAX} (colonies never merge or grow past {COLONY_MAX})",
         ), g.cells)
         for g in groups
