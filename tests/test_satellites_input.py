@@ -167,6 +167,15 @@ UNREADABLE = [
      "(board: >), so each row stays on its own line"),
     ("duplicate.yaml", "game: satellites\ngame: satellites\nboard: R1\n",
      "duplicate.yaml:2: game: duplicate key (first given on line 1)"),
+    ("alias.yaml", "game: satellites\nrow: &r R1 B1\nboard: *r\n",
+     "alias.yaml:3: YAML alias *r is not allowed in a board file; write the value out"),
+    ("laughs.yaml", "game: satellites\na: &a [x, x, x, x, x, x, x, x, x, x]\n"
+     + "".join(f"{k}: &{k} [{', '.join(['*' + p] * 10)}]\n"
+               for p, k in zip("abcdefgh", "bcdefghi", strict=True))
+     + "board: R1\n",
+     "laughs.yaml:3: YAML alias *a is not allowed in a board file; write the value out"),
+    ("deep.yaml", "game: satellites\nx: " + "[" * 5000 + "]" * 5000 + "\nboard: R1\n",
+     "deep.yaml:2: YAML syntax error: exceeded maximum nesting depth"),
     ("blank.yaml", "game: satellites\nboard: ''\n",
      f"blank.yaml:2: board: no board rows found; expected {WHAT}"),
     ("huge.txt", "\n".join(" ".join(["."] * 150) for _ in range(3)) + "\n",

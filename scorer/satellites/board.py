@@ -370,6 +370,7 @@ _BLOCK = re.compile(r"^\s*(?:board|\"board\"|'board')\s*:\s*([|>])[-+0-9]*\s*(?:
 def _from_yaml(text: str, path: Path, shown: str) -> Transcript:
     from cards.loader import DefinitionError, parse_yaml
 
+    _refuse_aliases(text, shown)
     try:
         doc = parse_yaml(text, path, WHAT)
     except DefinitionError as exc:
@@ -432,6 +433,25 @@ def _from_yaml(text: str, path: Path, shown: str) -> Transcript:
         raise InputError(problems)
     board_obj, violations = parse_grid(lines, f"{at('board')}: board")
     return Transcript(board_obj, tuple(violations), grace, shown)
+
+
+def _refuse_aliases(text: str, shown: str) -> None:
+    """A board file has no use for YAML aliases (``*name``), and nested ones can expand
+    to billions of items ("billion laughs"): refuse them before anything is built."""
+    import yaml
+
+    from cards.loader import SafeLoader
+
+    try:
+        for event in yaml.parse(text, Loader=SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                line = event.start_mark.line + 1 if event.start_mark else 1
+                raise InputError(
+                    [f"{shown}:{line}: YAML alias *{event.anchor} is not allowed in a board "
+                     f"file; write the value out"]
+                )
+    except yaml.YAMLError:
+        return  # the loader reports syntax errors with their line
 
 
 def _reshown(problem: str, path: Path, shown: str) -> str:
