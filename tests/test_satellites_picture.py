@@ -142,3 +142,13 @@ def test_no_picture_for_a_board_beyond_26(tmp_path, monkeypatch, capsys):
                    "are drawn for boards up to 26 x 26; score it without --svg/--png to see its "
                    "violations\n")
     assert not (tmp_path / "big.png").exists()
+
+
+def test_output_is_deterministic(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    board = str(FIXTURES / "end_23_connected.txt")
+    outputs = []
+    for name in ("one", "two"):
+        assert run([board, "--json", "--svg", f"{name}.svg"]) == 0
+        outputs.append((capsys.readouterr().out, (tmp_path / f"{name}.svg").read_bytes()))
+    assert outputs[0] == outputs[1]
