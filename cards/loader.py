@@ -107,7 +107,7 @@ def parse_yaml(text: str, path: Path, what: str) -> Document:
         raise UnreadableInput([f"{shown}:1: the file is empty; expected {what}"])
     doc = Document(path=path, display=shown, data=None)
     problems: list[str] = []
-    doc.data = _construct(node, (), doc, problems)
+    doc.data = _construct(node, (), doc, problems, set())
     if problems:
         raise DefinitionError(problems)
     return doc
@@ -121,7 +121,16 @@ def load_yaml(path: Path, what: str) -> Document:
 _SCALAR_LOADER = SafeLoader("")
 
 
-def _construct(node: yaml.Node, loc: Loc, doc: Document, problems: list[str]) -> Any:
+def _construct(node: yaml.Node, loc: Loc, doc: Document, problems: list[str],
+               seen: set[int]) -> Any:
+    if id(node) in seen and not isinstance(node, yaml.ScalarNode):
+        # an alias (*name) to a list or mapping: expanding those can explode in size
+        problems.append(
+            f"{doc.display}:{node.start_mark.line + 1}: {_loc_text(loc)}: YAML aliases "
+            "(*name) of lists or mappings are not accepted; write the value out"
+        )
+        return None
+    seen.add(id(node))
     doc.lines.setdefault(loc, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
@@ -141,14 +150,14 @@ def _construct(node: yaml.Node, loc: Loc, doc: Document, problems: list[str]) ->
                 )
                 continue
             doc.lines[sub] = key_node.start_mark.line + 1
-            result[key] = _construct(value_node, sub, doc, problems)
+            result[key] = _construct(value_node, sub, doc, problems, seen)
         return result
     if isinstance(node, yaml.SequenceNode):
         items = []
         for i, item in enumerate(node.value):
             sub = (*loc, i)
             doc.lines[sub] = item.start_mark.line + 1
-            items.append(_construct(item, sub, doc, problems))
+            items.append(_construct(item, sub, doc, problems, seen))
         return items
     return _construct_scalar(node)
 

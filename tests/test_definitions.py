@@ -219,3 +219,19 @@ def test_links_out_of_the_cards_folder_are_refused(cards_copy, tmp_path, monkeyp
     assert code == 1
     assert output.splitlines()[0].startswith(
         "cards/orbitus/planets.yaml: leads outside cards (to ")
+
+
+def test_yaml_aliases_cannot_explode(tmp_path):
+    from cards.loader import DefinitionError, parse_yaml
+
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n"
+    for i in range(1, 12):
+        prev = chr(ord("a") + i - 1)
+        name = chr(ord("a") + i)
+        bomb += f"{name}: &{name} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+    with pytest.raises(DefinitionError) as err:
+        parse_yaml(bomb, tmp_path / "bomb.yaml", "a test")
+    assert "YAML aliases (*name) of lists or mappings are not accepted" in err.value.problems[0]
+    # aliases of plain values stay allowed
+    doc = parse_yaml("colour: &c '#112233'\nother: *c\n", tmp_path / "ok.yaml", "a test")
+    assert doc.data == {"colour": "#112233", "other": "#112233"}
