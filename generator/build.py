@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cards.definitions import (
     OrbitusDefinitions,
@@ -49,6 +50,11 @@ class BuildOptions:
     page: str = "a4"
     bleed: bool = True
     fit: bool = False
+    # (x, y) mm added to every duplex back (sector backs, calibration back): printer compensation
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    png_dpi: float | None = None  # also write <game>/png/*.png at this resolution
+    tts: bool = False  # also write the Tabletop Simulator export, <game>/tts/
+    out_root: Path | None = None  # absolute output folder (for the TTS file:/// URLs)
 
     @property
     def bleed_mm(self) -> float:
@@ -93,7 +99,9 @@ def sector_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
                                           "flip on the long edge"], obstacles))
         back_page = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} backs")
         for c in centres:
-            back_page.add(Group(tuple(back), mirror_x(c, page[0]), cls="sector-back"))
+            x, y = mirror_x(c, page[0])
+            back_page.add(Group(tuple(back), (x + opts.back_offset[0], y + opts.back_offset[1]),
+                                cls="sector-back"))
         pages += [front, back_page]
     return pages
 
@@ -111,12 +119,7 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     d.add(Group(tuple(orb.station_items(defs, flats)), centre, cls="station"))
     d.extend(hex_crop_marks([centre], flats, bleed))
     d.add(_caption(page, "Orbitus station and start-line markers — print at 100 %."))
-    # markers: as many as the largest need of each seat over 2-6 players
-    need = [0] * 6
-    for setup in defs.rules.start_lines:
-        for seat, lines in enumerate(setup.start_lines):
-            need[seat] = max(need[seat], len(lines))
-    barriers = max(len(s.barriers) for s in defs.rules.start_lines)
+    need, barriers = marker_counts(defs)
     markers: list[list[Item]] = []
     for seat, k in enumerate(need):
         markers += [orb.start_marker_items(defs, seat, flats, bleed) for _ in range(k)]
@@ -145,27 +148,38 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     return [d]
 
 
-def orbitus_svgs(defs: OrbitusDefinitions) -> dict[str, bytes]:
+def marker_counts(defs: OrbitusDefinitions) -> tuple[list[int], int]:
+    """Start-line markers per seat (the largest need over 2-6 players) and barrier markers."""
+    need = [0] * 6
+    for setup in defs.rules.start_lines:
+        for seat, lines in enumerate(setup.start_lines):
+            need[seat] = max(need[seat], len(lines))
+    return need, max(len(s.barriers) for s in defs.rules.start_lines)
+
+
+def orbitus_components(defs: OrbitusDefinitions) -> dict[str, Drawing]:
+    """Every distinct Orbitus component as a standalone drawing, by file stem (SVG and PNG)."""
     flats = defs.sectors.hex_across_flats_mm
     w, h = 2 * circumradius(flats) + 2.0, flats + 2.0
-    out: dict[str, bytes] = {}
+    out: dict[str, Drawing] = {}
     for sector in defs.sectors.sectors:
-        drawing = orb.component(orb.sector_items(sector, defs, flats), w, h,
-                                f"Orbitus sector {sector.id}")
-        out[f"orbitus/svg/sector-{sector.id}.svg"] = render_svg(drawing)
-    out["orbitus/svg/sector-back.svg"] = render_svg(
-        orb.component(orb.back_items(defs, flats), w, h, "Orbitus sector back"))
-    out["orbitus/svg/station.svg"] = render_svg(
-        orb.component(orb.station_items(defs, flats), w, h, "Orbitus station"))
+        out[f"sector-{sector.id}"] = orb.component(orb.sector_items(sector, defs, flats), w, h,
+                                                   f"Orbitus sector {sector.id}")
+    out["sector-back"] = orb.component(orb.back_items(defs, flats), w, h, "Orbitus sector back")
+    out["station"] = orb.component(orb.station_items(defs, flats), w, h, "Orbitus station")
     mw, mh = orb.marker_size(flats)
     for seat in range(6):
-        out[f"orbitus/svg/start-marker-P{seat + 1}.svg"] = render_svg(
-            orb.component(orb.start_marker_items(defs, seat, flats), mw + 2, mh + 2,
-                          f"Orbitus start-line marker P{seat + 1}"))
-    out["orbitus/svg/barrier-marker.svg"] = render_svg(
-        orb.component(orb.barrier_marker_items(defs, flats), mw + 2, mh + 2,
-                      "Orbitus barrier marker"))
+        out[f"start-marker-P{seat + 1}"] = orb.component(
+            orb.start_marker_items(defs, seat, flats), mw + 2, mh + 2,
+            f"Orbitus start-line marker P{seat + 1}")
+    out["barrier-marker"] = orb.component(orb.barrier_marker_items(defs, flats), mw + 2, mh + 2,
+                                          "Orbitus barrier marker")
     return out
+
+
+def orbitus_svgs(defs: OrbitusDefinitions) -> dict[str, bytes]:
+    return {f"orbitus/svg/{name}.svg": render_svg(drawing)
+            for name, drawing in orbitus_components(defs).items()}
 
 
 def orbitus_steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
@@ -208,19 +222,22 @@ def board_pages(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing
     return tile_pages(board, page, "Satellites board")
 
 
-def satellites_svgs(defs: SatellitesDefinitions) -> dict[str, bytes]:
+def satellites_components(defs: SatellitesDefinitions) -> dict[str, Drawing]:
+    """Every distinct Satellites component as a standalone drawing, by file stem."""
     d = defs.satellites.diameter_mm
-    out: dict[str, bytes] = {}
-    seen: set[tuple[str, int]] = set()
+    out: dict[str, Drawing] = {}
     for e in defs.satellites.satellites:
-        if (e.colour, e.value) in seen:
-            continue
-        seen.add((e.colour, e.value))
-        out[f"satellites/svg/satellite-{e.colour}-{e.value}.svg"] = render_svg(
-            orb.component(sat.satellite_token(defs, e.colour, e.value, d), d + 2, d + 2,
-                          f"Satellites {e.colour} {e.value}"))
-    out["satellites/svg/board.svg"] = render_svg(sat.board_drawing(defs))
+        name = f"satellite-{e.colour}-{e.value}"
+        if name not in out:
+            out[name] = orb.component(sat.satellite_token(defs, e.colour, e.value, d), d + 2,
+                                      d + 2, f"Satellites {e.colour} {e.value}")
+    out["board"] = sat.board_drawing(defs)
     return out
+
+
+def satellites_svgs(defs: SatellitesDefinitions) -> dict[str, bytes]:
+    return {f"satellites/svg/{name}.svg": render_svg(drawing)
+            for name, drawing in satellites_components(defs).items()}
 
 
 def satellites_steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
@@ -236,19 +253,35 @@ def satellites_steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[St
 # --- whole builds -----------------------------------------------------------------------
 
 
+LOADERS: dict[str, Callable[[Path | None], Any]] = {
+    "orbitus": load_orbitus, "satellites": load_satellites,
+}
+
+
+def game_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
+    """Every step of one game: its printables, then the opt-in exports (PNG, TTS)."""
+    from generator.export import export_steps
+
+    steps = orbitus_steps(defs, opts) if game == "orbitus" else satellites_steps(defs, opts)
+    return steps + export_steps(game, defs, opts)
+
+
+def common_steps(opts: BuildOptions) -> list[Step]:
+    """Steps that belong to no game (they read no definitions)."""
+    from generator.calibration import calibration_step
+
+    return [calibration_step(opts)]
+
+
 def plan(games: tuple[str, ...], cards: Path | None, opts: BuildOptions) -> list[Step]:
     """Load every asked game's definitions (all problems raised together), then list steps."""
     from cards.loader import collect
 
-    loaders = {"orbitus": load_orbitus, "satellites": load_satellites}
-    loaded = collect(*[(lambda g=g: loaders[g](cards)) for g in games])
+    loaded = collect(*[(lambda g=g: LOADERS[g](cards)) for g in games])
     steps: list[Step] = []
     for game, defs in zip(games, loaded, strict=True):
-        if game == "orbitus":
-            steps += orbitus_steps(defs, opts)
-        else:
-            steps += satellites_steps(defs, opts)
-    return steps
+        steps += game_steps(game, defs, opts)
+    return steps + common_steps(opts)
 
 
 def render(steps: list[Step]) -> Iterator[tuple[str, dict[str, bytes]]]:
@@ -256,15 +289,22 @@ def render(steps: list[Step]) -> Iterator[tuple[str, dict[str, bytes]]]:
         yield name, step()
 
 
+# folders one step writes completely: files there that this build did not write are stale
+WHOLE_FOLDERS = {"svg": "*.svg", "png": "*.png", "tts": "*.*"}
+
+
 def write_outputs(out_dir: Path, files: dict[str, bytes], games: tuple[str, ...]) -> None:
-    """Replace each file atomically; then drop SVGs of components no longer defined."""
+    """Replace each file atomically; then, in each component folder this build wrote
+    (``<game>/svg``, ``png``, ``tts``), drop the files of components no longer defined."""
     for rel in sorted(files):
         write_atomic(out_dir / rel, files[rel])
     for game in games:
-        svg_dir = out_dir / game / "svg"
-        if svg_dir.is_dir():
-            for old in sorted(svg_dir.glob("*.svg")):
-                if f"{game}/svg/{old.name}" not in files:
+        for folder, pattern in WHOLE_FOLDERS.items():
+            prefix = f"{game}/{folder}/"
+            if not any(rel.startswith(prefix) for rel in files):
+                continue
+            for old in sorted((out_dir / game / folder).glob(pattern)):
+                if old.is_file() and f"{prefix}{old.name}" not in files:
                     old.unlink()
 
 

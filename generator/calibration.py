@@ -1,0 +1,180 @@
+"""The calibration sheet: is the printer at 100 %, and where does it put the backs?
+
+Page 1 (front) carries two 100 mm rulers and five numbered crosshairs F1-F5
+with long thin arms. Page 2 (back) carries, behind each of them, a crosshair
+B1-B5 and two small scales. Held against a lamp, the front's arms show
+through the back; where they cross the back's scales is the printer's duplex
+error, read directly as the ``--back-offset X,Y`` that cancels it:
+
+- the back is drawn as it is seen when looking at the back of the sheet
+  (x to the right, y down); a long-edge flip puts back point (x, y) behind
+  front point (page width - x, y);
+- if the printer lands the back (dx, dy) away from there, a tick labelled v
+  sits at v + dx, so the front's arm (at 0) meets the tick v = -dx, and
+  moving the backs by -dx is exactly that reading.
+
+The whole back page is shifted by the current ``--back-offset``, as every
+duplex back is, so a reprint after the correction reads 0, 0.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from generator.backends.pdf import render_pdf
+from generator.drawing import Circle, Drawing, Group, Item, Polyline, Style, Text, text_centred
+from generator.sheets import MARGIN_MM, page_size
+
+if TYPE_CHECKING:
+    from generator.build import BuildOptions, Step
+
+INK = "#1d1d1f"
+BACK_INK = "#b3261e"
+GREY = "#555555"
+RULER_MM = 100
+ARM_MM = 12.0  # half-length of a front crosshair's arms
+SCALE_MM = 5  # a back scale reads -5 .. +5 mm
+LABEL_MM = 1.6
+SCALE_AT = 10.0  # distance of a back scale from its crosshair's centre
+THIN = Style(stroke=INK, width=0.12)
+
+
+def crosshair_centres(page: tuple[float, float]) -> list[tuple[float, float]]:
+    """F1 in the middle, F2-F5 towards the corners (front page coordinates, mm)."""
+    w, h = page
+    return [(w / 2, h / 2 + 10.0), (40.0, 75.0), (w - 40.0, 75.0), (40.0, h - 45.0),
+            (w - 40.0, h - 45.0)]
+
+
+def _ruler(x0: float, y0: float, vertical: bool) -> list[Item]:
+    """A 100 mm ruler from (x0, y0), ticks every mm, numbers every 10 mm."""
+    items: list[Item] = []
+    for mm_ in range(RULER_MM + 1):
+        length = 5.0 if mm_ % 10 == 0 else 3.2 if mm_ % 5 == 0 else 1.8
+        if vertical:
+            y = y0 + mm_
+            items.append(Polyline(((x0, y), (x0 + length, y)), THIN))
+            if mm_ % 10 == 0:
+                items.append(Text(x0 + 6.2, y + 0.8, str(mm_), 2.2, fill=INK))
+        else:
+            x = x0 + mm_
+            items.append(Polyline(((x, y0), (x, y0 + length)), THIN))
+            if mm_ % 10 == 0:
+                items.append(text_centred(x, y0 + 7.4, str(mm_), 2.2, fill=INK))
+    if vertical:
+        items.append(Polyline(((x0, y0), (x0, y0 + RULER_MM)), THIN))
+    else:
+        items.append(Polyline(((x0, y0), (x0 + RULER_MM, y0)), THIN))
+    return items
+
+
+def _front_crosshair(c: tuple[float, float], label: str) -> list[Item]:
+    x, y = c
+    s = Style(stroke=INK, width=0.15)
+    return [
+        Polyline(((x - ARM_MM, y), (x + ARM_MM, y)), s, cls="front-arm"),
+        Polyline(((x, y - ARM_MM), (x, y + ARM_MM)), s, cls="front-arm"),
+        Circle(x, y, 2.5, s),
+        Text(x - ARM_MM, y - 2.0, label, 2.6, fill=INK, bold=True, cls="crosshair-label"),
+    ]
+
+
+def _back_crosshair(c: tuple[float, float], label: str) -> list[Item]:
+    """Crosshair and scales behind a front crosshair (back page coordinates)."""
+    x, y = c
+    s = Style(stroke=BACK_INK, width=0.15)
+    items: list[Item] = [
+        Polyline(((x - 4.0, y), (x + 4.0, y)), s),
+        Polyline(((x, y - 4.0), (x, y + 4.0)), s),
+        Circle(x, y, 2.5, s),
+        Text(x - 9.0, y - 2.0, label, 2.6, fill=BACK_INK, bold=True, cls="crosshair-label"),
+    ]
+    # X scale: a row of ticks below the centre, crossed by the front's vertical arm; whole mm
+    # numbered alternately below and above, minus to the left, plus to the right
+    sy = y + SCALE_AT
+    for half in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
+        v = half / 2
+        length = 2.0 if half % 2 == 0 else 1.0
+        items.append(Polyline(((x + v, sy - length / 2), (x + v, sy + length / 2)), s))
+        if half % 2 == 0:
+            below = half % 4 == 0
+            items.append(text_centred(x + v, sy + (2.2 if below else -2.2), f"{abs(v):g}",
+                                      LABEL_MM, fill=BACK_INK))
+    items.append(text_centred(x - SCALE_MM - 1.8, sy, "−", 3.0, fill=BACK_INK, bold=True))
+    items.append(text_centred(x + SCALE_MM + 1.8, sy, "+", 3.0, fill=BACK_INK, bold=True))
+    items.append(text_centred(x - SCALE_MM - 4.6, sy, "X", 2.6, fill=BACK_INK, bold=True))
+    # Y scale: a column of ticks right of the centre, crossed by the front's horizontal arm;
+    # minus above, plus below
+    sx = x + SCALE_AT
+    for half in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
+        v = half / 2
+        length = 2.0 if half % 2 == 0 else 1.0
+        items.append(Polyline(((sx - length / 2, y + v), (sx + length / 2, y + v)), s))
+        if half % 2 == 0:
+            right = half % 4 == 0
+            items.append(text_centred(sx + (2.0 if right else -2.0), y + v, f"{abs(v):g}",
+                                      LABEL_MM, fill=BACK_INK))
+    items.append(text_centred(sx, y - SCALE_MM - 1.8, "−", 3.0, fill=BACK_INK, bold=True))
+    items.append(text_centred(sx, y + SCALE_MM + 1.8, "+", 3.0, fill=BACK_INK, bold=True))
+    items.append(text_centred(sx, y - SCALE_MM - 4.6, "Y", 2.6, fill=BACK_INK, bold=True))
+    return items
+
+
+FRONT_TEXT = [
+    "Print this sheet on plain paper at 100 % (\"actual size\", never \"fit to page\"),",
+    "two-sided, flipping on the long edge — the way you print the sector sheets.",
+    "1. Both rulers must measure exactly 100 mm. If not, the printer scales the page:",
+    "   switch off any fit / shrink option and print again.",
+    "2. Hold the sheet against a window or lamp and look at the BACK side.",
+]
+
+BACK_TEXT = [
+    "Back side. Hold the sheet against the light, this side towards you: the front's thin",
+    "crosshair arms show through. At B1, read X where the front's vertical arm crosses the",
+    "X scale and Y where its horizontal arm crosses the Y scale, in mm to the half mm:",
+    "negative on the − side (left of X, above Y), positive on the + side.",
+    "Rebuild with  pnp-build --back-offset X,Y  (add to the value already in use below).",
+    "B2-B5 should read about the same; if they differ by more than 0.5 mm, the printer also",
+    "turns or scales the back, which an offset cannot cancel — use the B1 reading.",
+]
+
+
+def calibration_pages(opts: BuildOptions) -> list[Drawing]:
+    page = page_size(opts.page)
+    w, h = page
+    centres = crosshair_centres(page)
+    front = Drawing(w, h, title="Calibration, front")
+    front.add(Text(MARGIN_MM + 5, MARGIN_MM + 8, "Calibration sheet — FRONT", 5.0, fill=INK,
+                   bold=True))
+    for i, line in enumerate(FRONT_TEXT):
+        front.add(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * i, line, 2.9, fill=GREY))
+    ruler_y = MARGIN_MM + 44.0
+    front.extend(_ruler((w - RULER_MM) / 2, ruler_y, vertical=False))
+    front.add(text_centred(w / 2, ruler_y - 3.0, "100 mm", 2.6, fill=INK, bold=True))
+    ruler_x = MARGIN_MM + 8.0
+    top = centres[0][1] - RULER_MM / 2
+    front.extend(_ruler(ruler_x, top, vertical=True))
+    front.add(Text(ruler_x, top - 3.0, "100 mm", 2.6, fill=INK, bold=True))
+    for i, c in enumerate(centres, start=1):
+        front.extend(_front_crosshair(c, f"F{i}"))
+
+    dx, dy = opts.back_offset
+    back_items: list[Item] = [
+        Text(MARGIN_MM + 5, MARGIN_MM + 8, "Calibration sheet — BACK", 5.0, fill=BACK_INK,
+             bold=True),
+    ]
+    for i, line in enumerate(BACK_TEXT):
+        back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * i, line, 2.9, fill=GREY))
+    back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * len(BACK_TEXT) + 2.0,
+                           f"This back was built with --back-offset {dx:g},{dy:g} mm.", 2.9,
+                           fill=BACK_INK, bold=True, cls="offset-note"))
+    for i, (x, y) in enumerate(centres, start=1):
+        back_items.extend(_back_crosshair((w - x, y), f"B{i}"))
+    back = Drawing(w, h, [Group(tuple(back_items), (dx, dy), cls="calibration-back")],
+                   "Calibration, back")
+    return [front, back]
+
+
+def calibration_step(opts: BuildOptions) -> Step:
+    return ("Calibration", lambda: {"calibration.pdf": render_pdf(
+        calibration_pages(opts), "Calibration sheet", "rulers and duplex crosshairs")})

@@ -1,0 +1,41 @@
+"""Opt-in exports, registered as build steps of each game: PNG images and Tabletop Simulator.
+
+Both rasterise, which costs far more than the PDFs and SVGs (see the README's
+figures), so a plain ``pnp-build`` leaves them out: ``--png`` / ``--dpi`` and
+``--tts`` ask for them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from generator.build import BuildOptions, Step
+
+TITLES = {"orbitus": "Orbitus", "satellites": "Satellites"}
+
+
+def export_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
+    steps: list[Step] = []
+    if opts.png_dpi is not None:
+        dpi = opts.png_dpi
+
+        def png() -> dict[str, bytes]:
+            from generator.export_png import component_pngs
+
+            return component_pngs(game, defs, dpi)
+
+        steps.append((f"{TITLES[game]} PNG", png))
+    if opts.tts:
+        if opts.out_root is None:
+            raise ValueError("the Tabletop Simulator export needs the absolute output folder "
+                             "(BuildOptions.out_root)")
+        root = opts.out_root
+
+        def tts() -> dict[str, bytes]:
+            from generator.tts import tts_files
+
+            return tts_files(game, defs, root)
+
+        steps.append((f"{TITLES[game]} TTS", tts))
+    return steps
