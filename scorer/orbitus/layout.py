@@ -105,8 +105,24 @@ def closest(word: str, options: Iterable[str]) -> str | None:
     plain = {_plain(o): o for o in opts}
     if _plain(word) in plain:
         return plain[_plain(word)]
-    found = difflib.get_close_matches(word, opts, n=1, cutoff=0.6)
-    return found[0] if found else None
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word)
+    best: tuple[float, bool, int] | None = None
+    guess = None
+    for option in opts:
+        matcher.set_seq1(option)
+        if matcher.real_quick_ratio() < 0.6 or matcher.quick_ratio() < 0.6:
+            continue
+        ratio = matcher.ratio()
+        if ratio < 0.6:
+            continue
+        # spelling first; among equals a same-length option with more letters in place
+        # (SO7 is S07 mistyped rather than S72)
+        in_place = sum(a == b for a, b in zip(word, option, strict=False))
+        key = (ratio, len(option) == len(word), in_place)
+        if best is None or key > best:
+            best, guess = key, option
+    return guess
 
 
 def _did_you_mean(word: str, options: Iterable[str]) -> str:
@@ -174,6 +190,15 @@ def deck_path(doc: Document) -> Path | None:
     return target
 
 
+def _value(value: object) -> str:
+    """A value as the YAML file shows it (true, null, 'text', 1.5)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return repr(value)
+
+
 def _kind(value: object) -> str:
     if value is None:
         return "nothing"
@@ -201,8 +226,8 @@ class _Reader:
             name = str(item) if type(item) is int else item
             if not isinstance(name, str) or not name.strip():
                 self.add("players-format", None,
-                         f"players: entry {i + 1} ({item!r}) is not a name; write each player's "
-                         f"name as text, in seat order", ("players", i))
+                         f"players: entry {i + 1} ({_value(item)}) is not a name; write each "
+                         f"player's name as text, in seat order", ("players", i))
                 continue
             name = name.strip()
             if name in names:
@@ -224,7 +249,7 @@ class _Reader:
             return SIDE_INDEX[value.strip().upper()]
         hint = _did_you_mean(value, SIDES) if isinstance(value, str) else ""
         self.add("unknown-direction", STATION,
-                 f"{what}: {value!r} is not a direction; use {SIDE_LIST}{hint}", loc)
+                 f"{what}: {_value(value)} is not a direction; use {SIDE_LIST}{hint}", loc)
         return None
 
     def station(self, data: dict[str, Any], players: tuple[str, ...]) -> tuple[dict[int, int],
@@ -233,10 +258,14 @@ class _Reader:
         given_by: dict[int, str] = {}
         lines = data.get("start_lines")
         if lines is not None and not isinstance(lines, dict):
+            fallback = (
+                "the default start lines were used" if len(players) in self.defs.setups
+                else f"there are no default start lines for {len(players)} players"
+            )
             self.add("start-lines-format", STATION,
                      f"start_lines: expected a mapping of player name to sides, "
-                     f"e.g. {{Anna: [N, NE, SE]}}, got {_kind(lines)}; "
-                     f"the default start lines were used", ("start_lines",))
+                     f"e.g. {{Anna: [N, NE, SE]}}, got {_kind(lines)}; {fallback}",
+                     ("start_lines",))
             lines = None
         if isinstance(lines, dict):
             for name, sides in lines.items():
@@ -333,11 +362,11 @@ class _Reader:
                 continue
             if cell in placed:
                 first = placed[cell]
+                second = f"{sector.card} " if sector.card else ""
                 self.add("cell-taken", cell,
                          f"two sectors on cell {where}: {first.label} (line {first.line}) and "
-                         f"sector #{i + 1}{' ' + sector.card if sector.card else ''} (line "
-                         f"{line}); a cell holds one sector. The second was left out of the "
-                         f"score", (*loc, "at"))
+                         f"sector #{i + 1} {second}(line {line}); a cell holds one sector, so "
+                         f"the second was left out of the score", (*loc, "at"))
                 continue
             placed[cell] = sector
             if sector.card is not None:
@@ -369,7 +398,7 @@ class _Reader:
         ):
             return (at[0], at[1])
         self.add("bad-at", None,
-                 f"sector #{i + 1}: at: {at!r} is not a cell; write two whole numbers [q, r] "
+                 f"sector #{i + 1}: at: {_value(at)} is not a cell; write two whole numbers [q, r] "
                  f"(axial coordinates, the station at [0, 0]). It was left out of the score", loc)
         return None
 
@@ -386,7 +415,7 @@ class _Reader:
                      f"remove {', '.join(extra)} (or remove card for an inline sector). The "
                      f"card was used", (*loc, extra[0]))
         if not isinstance(ident, str) or ident not in self.defs.deck:
-            text = ident if isinstance(ident, str) else repr(ident)
+            text = ident if isinstance(ident, str) else _value(ident)
             hint = _did_you_mean(text, self.defs.deck) if isinstance(ident, str) else ""
             self.add("unknown-card", cell,
                      f"sector at {where}: card {text} is not in the deck "
@@ -414,10 +443,11 @@ class _Reader:
                      f"left out of the score; give the direction the card's orientation marker "
                      f"points to ({SIDE_LIST}) or 0-5{_did_you_mean(value, SIDES)}", loc)
             return None
+        problem = "is out of range" if type(value) is int else "is not a rotation"
         self.add("bad-rot", cell,
-                 f"sector at {where}: rot: {value!r} is out of range; use 0-5 (how many 60° "
-                 f"steps clockwise the card is turned) or the direction its orientation marker "
-                 f"points to ({SIDE_LIST}). It was left out of the score", loc)
+                 f"sector at {where}: rot: {_value(value)} {problem}, so the sector was left out "
+                 f"of the score; use 0-5 (how many 60° steps clockwise the card is turned) or the "
+                 f"direction its orientation marker points to ({SIDE_LIST})", loc)
         return None
 
     def inline(self, item: dict[str, Any], i: int, cell: Hex,
@@ -448,7 +478,7 @@ class _Reader:
             else:
                 hint = _did_you_mean(value, SIDES) if isinstance(value, str) else ""
                 self.add("unknown-direction", cell,
-                         f"sector at {where}: routes: {value!r} is not a direction, so that "
+                         f"sector at {where}: routes: {_value(value)} is not a direction, so that "
                          f"route was left out; use {SIDE_LIST}{hint}", at)
         if "rot" in item:
             self.add("sector-format", cell,
@@ -459,8 +489,8 @@ class _Reader:
             planet = str(planet)
         if planet is not None and not isinstance(planet, str):
             self.add("unknown-planet", cell,
-                     f"sector at {where}: planet: {planet!r} is not a planet type (known: "
-                     f"{', '.join(planet_types)}). It was scored as void", (*loc, "planet"))
+                     f"sector at {where}: planet: {_value(planet)} is not a planet type, so it was "
+                     f"scored as void (known: {', '.join(planet_types)})", (*loc, "planet"))
             planet = None
         elif planet is not None and planet not in planet_types:
             self.add("unknown-planet", cell,
@@ -472,8 +502,8 @@ class _Reader:
             pirate = False
         if type(pirate) is not bool:
             self.add("sector-format", cell,
-                     f"sector at {where}: pirate: expected true or false, got {pirate!r}. "
-                     f"It was read as false", (*loc, "pirate"))
+                     f"sector at {where}: pirate: expected true or false, got {_value(pirate)}, so "
+                     f"it was read as false", (*loc, "pirate"))
             pirate = False
         if pirate and planet is not None:
             self.add("sector-format", cell,
