@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from cards.hexgeo import SIDE_INDEX, SIDES, Hex, rotate_sides
-from cards.loader import Document, UnreadableInput
+from cards.loader import Document, UnreadableInput, display_path
 from scorer.common import Violation
 from scorer.orbitus.definitions import Definitions
 
@@ -186,6 +186,12 @@ def deck_path(doc: Document) -> Path | None:
         raise UnreadableInput(
             [f"{where}: cards: {given!r} lies outside the layout's folder {folder}; "
              f"put the deck file in that folder (or below it) and name it relative to it"]
+        )
+    if not target.is_file():
+        problem = "is a folder" if target.is_dir() else "file not found"
+        raise UnreadableInput(
+            [f"{where}: cards: {given!r}: {problem} ({display_path(target)}); expected a deck "
+             f"file laid out like cards/orbitus/sectors.yaml"]
         )
     return target
 
@@ -514,8 +520,6 @@ class _Reader:
 
 
 def _shown(path: Path) -> str:
-    from cards.loader import display_path
-
     return display_path(path)
 
 
