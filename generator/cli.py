@@ -1,7 +1,12 @@
-"""``pnp-build`` (also ``python -m generator``): build the printables from the definitions."""
+"""``pnp-build`` (also ``python -m generator``): build the printables from the definitions.
+
+``pnp-build [OPTIONS]`` builds (once, or on every change with ``--watch``);
+``pnp-build init DIR`` copies the shipped definitions into DIR for editing.
+"""
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from enum import StrEnum
@@ -18,6 +23,8 @@ app = typer.Typer(
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+MAX_BACK_OFFSET_MM = 20.0
 
 
 class Page(StrEnum):
@@ -41,20 +48,54 @@ Writes, under OUT (default ./output):
   satellites/tokens.pdf    the 24 satellites (red solid, blue hatched), cut circles
   satellites/board.pdf     the board with setup zones and trackers (split across pages)
   <game>/svg/*.svg         one SVG per distinct component
+  calibration.pdf          100 mm rulers and front/back crosshairs (duplex alignment)
 
-Print PDFs at 100 % (no "fit to page"). Exit codes: 0 built, 1 a definition is wrong
-(nothing is overwritten), 2 the command is misused.
+\b
+On request (they rasterise, which takes seconds rather than a fraction of one):
+  <game>/png/*.png         --png / --dpi: one PNG per distinct component (300 dpi)
+  <game>/tts/              --tts: Tabletop Simulator deck sheets, images and the
+                           saved object <Game>.json (copy it to TTS's Saved Objects)
+
+\b
+Commands:
+  pnp-build init DIR       copy the shipped definitions into DIR to edit them, then
+                           build with: pnp-build --cards DIR [--watch]
+
+Print PDFs at 100 % (no "fit to page"). Exit codes: 0 built (or --watch stopped with
+Ctrl-C), 1 a definition is wrong (nothing is overwritten), 2 the command is misused.
 """
 
 
-@app.command(help=HELP)
+def _back_offset(value: str) -> tuple[float, float]:
+    parts = value.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        x, y = (float(p) for p in parts)
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError
+    except ValueError:
+        raise typer.BadParameter(
+            f"{value!r}: expected two numbers in mm separated by a comma, "
+            "e.g. --back-offset 0.5,-1") from None
+    for v in (x, y):
+        if abs(v) > MAX_BACK_OFFSET_MM:
+            raise typer.BadParameter(
+                f"{value!r}: {v:g} mm is more than a printer's duplex error (at most "
+                f"{MAX_BACK_OFFSET_MM:g} mm each way); read the calibration sheet again")
+    return (x, y)
+
+
+@app.callback(invoke_without_command=True, help=HELP)
 def main(
+    ctx: typer.Context,
     page: Annotated[Page, typer.Option(help="Paper size of the PDFs.")] = Page.a4,
     out: Annotated[Path, typer.Option(help="Folder that receives the builds.")] = Path("output"),
     cards: Annotated[
         Path | None,
         typer.Option(help="Your own definitions folder, laid out like the shipped cards/ "
-                          "(orbitus/*.yaml, satellites/*.yaml). Default: the shipped cards/."),
+                          "(orbitus/*.yaml, satellites/*.yaml); `pnp-build init DIR` makes "
+                          "one. Default: the shipped cards/."),
     ] = None,
     game: Annotated[Game, typer.Option(help="Build one game only.")] = Game.both,
     no_bleed: Annotated[
@@ -64,10 +105,42 @@ def main(
         bool, typer.Option("--fit", help="Scale the Satellites board onto one page instead of "
                                          "splitting it across pages at 100 %.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    back_offset: Annotated[
+        str, typer.Option("--back-offset", metavar="X,Y",
+                          help="Shift every duplex back (sector backs, calibration back) by X "
+                               "mm right and Y mm down, as seen on the back, to cancel a "
+                               "printer's misalignment; read X,Y off calibration.pdf. Negative "
+                               "first value: --back-offset=-1,0.5")
+    ] = "0,0",
+    png: Annotated[
+        bool, typer.Option("--png", help="Also write <game>/png/: every distinct component "
+                                         "as a PNG (300 dpi unless --dpi).")
+    ] = False,
+    dpi: Annotated[
+        float | None,
+        typer.Option(min=30, max=1200, help="Resolution of the PNGs (implies --png).")
+    ] = None,
+    tts: Annotated[
+        bool, typer.Option("--tts", help="Also write <game>/tts/: Tabletop Simulator deck "
+                                         "sheets, images and a saved-object JSON.")
+    ] = False,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Build, then keep watching the definitions folder "
+                                           "and rebuild only what a changed file affects; a "
+                                           "wrong definition is reported and the watch goes "
+                                           "on. Ctrl-C stops (exit 0).")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
 ) -> None:
+    if ctx.invoked_subcommand is not None:
+        return
     from generator.build import GAMES, BuildOptions, plan, write_outputs
 
+    try:
+        offset = _back_offset(back_offset)
+    except typer.BadParameter as exc:
+        _err(f"pnp-build: --back-offset {exc}")
+        raise typer.Exit(2) from None
     if cards is not None and not cards.is_dir():
         _err(f"pnp-build: --cards {cards}: no such folder (expected a folder laid out like "
              f"{DEFAULT_CARDS}, with orbitus/ and satellites/ inside)")
@@ -76,7 +149,14 @@ def main(
         _err(f"pnp-build: --out {out}: is a file, expected a folder")
         raise typer.Exit(2)
     games = GAMES if game is Game.both else (game.value,)
-    opts = BuildOptions(page=page.value, bleed=not no_bleed, fit=fit)
+    from generator.export_png import DEFAULT_DPI
+
+    opts = BuildOptions(page=page.value, bleed=not no_bleed, fit=fit, back_offset=offset,
+                        png_dpi=dpi if dpi is not None else (DEFAULT_DPI if png else None),
+                        tts=tts, out_root=out.resolve())
+    if watch:
+        _watch(out, games, cards, opts, quiet)
+        return
     started = time.perf_counter()
     try:
         steps = plan(games, cards, opts)
@@ -99,6 +179,56 @@ def main(
     if not quiet:
         took = time.perf_counter() - started
         _err(f"built {len(files)} files into {out} in {took:.2f} s")
+
+
+def _watch(out: Path, games: tuple[str, ...], cards: Path | None, opts: object,
+           quiet: bool) -> None:
+    from generator.watch import watch
+
+    try:
+        watch(out, games, cards, opts, report=_err,  # type: ignore[arg-type]
+              info=(lambda _m: None) if quiet else _err)
+    except KeyboardInterrupt:
+        if not quiet:
+            _err("stopped watching")
+    raise typer.Exit(0)
+
+
+INIT_HELP = """Copy the shipped definitions into DIR for a designer to edit.
+
+\b
+Writes DIR/orbitus/*.yaml, DIR/satellites/*.yaml (each keeps its
+"# yaml-language-server: $schema=../schema/..." first line), DIR/schema/*.json
+(so editors complete and check fields) and the texts the player aids and
+booklets are set from. Then build from it with:  pnp-build --cards DIR [--watch]
+
+Exit codes: 0 copied; 1 DIR already holds some of these files (nothing is written;
+--force overwrites them); 2 DIR is a file or cannot be written.
+"""
+
+
+@app.command("init", help=INIT_HELP)
+def init_command(
+    dir: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to create or fill.",
+                                                show_default=False)],
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite definition files already in DIR.")
+    ] = False,
+) -> None:
+    from generator.init import InitError, init_definitions
+
+    try:
+        result = init_definitions(dir, force)
+    except InitError as exc:
+        _err(str(exc))
+        raise typer.Exit(exc.code) from None
+    except OSError as exc:
+        _err(f"pnp-build init: cannot write to {dir}: {exc.strerror or exc}")
+        raise typer.Exit(2) from None
+    replaced = f" ({len(result.replaced)} replaced)" if result.replaced else ""
+    _err(f"copied {len(result.written)} definition files into {dir}{replaced}")
+    _err(f"edit them, then build with:  pnp-build --cards {dir}   (add --watch to rebuild "
+         "on every save)")
 
 
 def _run_steps(steps: list, quiet: bool) -> dict[str, bytes]:  # type: ignore[type-arg]

@@ -1,0 +1,259 @@
+"""``pnp-build --watch``: rebuild what a changed definition file affects, and keep watching.
+
+The folder is polled (file modification times and sizes, standard library
+only). Which outputs depend on which file is not written down by hand: every
+build step runs against definitions that record which of their parts
+(``planets``, ``sectors``, ``station``, ``rules``; ``board``, ``satellites``,
+``trackers``; each one YAML file) the step reads. When ``planets.yaml``
+changes, only the steps that read the planets run again (the sector sheets,
+the SVGs, ...); the station sheet, which never looks at planets, is left
+alone. Any other changed file (a rules text under
+``<cards>/<game>/text/``, say) stands for the folder itself: it rebuilds the
+steps that looked into the definitions folder (``folder``), in its game, or
+in every game when it lies outside both game folders. The JSON schemas only
+help editors and change nothing.
+
+A definition that breaks a rule is reported (one line per problem) and the
+previous outputs of that game stay as they were; the watch goes on, and the
+next good save rebuilds everything that changed in between.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from cards.definitions import DEFAULT_CARDS
+from cards.loader import DefinitionError
+from generator.build import (
+    GAMES,
+    LOADERS,
+    BuildOptions,
+    Step,
+    common_steps,
+    game_steps,
+    write_outputs,
+)
+
+EVERYTHING = "*"
+FOLDER = "folder"  # the definitions' folder field: steps that read other files through it
+IGNORED_SUFFIXES = (".py", ".pyc", ".tmp", ".swp", ".swx", ".bak", "~")
+IGNORED_FOLDERS = ("schema", "__pycache__")
+
+Report = Callable[[str], None]
+Snapshot = dict[str, tuple[int, int]]
+
+
+# --- definitions that note which parts a step reads -------------------------------------
+
+
+class Recorder:
+    """Collects the definition parts read while a step runs (``current``) or while the
+    steps are being listed (``listing``: those count for every step)."""
+
+    def __init__(self) -> None:
+        self.current: set[str] | None = None
+        self.listing: set[str] = set()
+
+    def note(self, name: str) -> None:
+        (self.current if self.current is not None else self.listing).add(name)
+
+
+_RECORDING: dict[type, type] = {}
+
+
+def recording(defs: Any, recorder: Recorder) -> Any:
+    """A copy of ``defs`` (a definitions dataclass) that tells ``recorder`` each field read."""
+    cls = type(defs)
+    names = frozenset(f.name for f in fields(defs))
+    sub = _RECORDING.get(cls)
+    if sub is None:
+
+        def __getattribute__(self: Any, name: str) -> Any:  # noqa: N807
+            if name in names:
+                object.__getattribute__(self, "_recorder").note(name)
+            return object.__getattribute__(self, name)
+
+        sub = type(f"Recording{cls.__name__}", (cls,), {"__getattribute__": __getattribute__})
+        _RECORDING[cls] = sub
+    copy = sub(**{f.name: getattr(defs, f.name) for f in fields(defs)})
+    object.__setattr__(copy, "_recorder", recorder)
+    return copy
+
+
+# --- which file is which part --------------------------------------------------------------
+
+
+def snapshot(folder: Path) -> Snapshot:
+    """``{relative posix path: (mtime_ns, size)}`` of every file that can affect a build."""
+    found: Snapshot = {}
+    if not folder.is_dir():
+        return found
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if any(part.startswith((".", "~")) for part in rel.parts):
+            continue
+        if rel.parts[0] in IGNORED_FOLDERS or path.name.endswith(IGNORED_SUFFIXES):
+            continue
+        try:
+            if not path.is_file():
+                continue
+            st = path.stat()
+        except OSError:  # removed while we looked
+            continue
+        found[rel.as_posix()] = (st.st_mtime_ns, st.st_size)
+    return found
+
+
+def changed_files(before: Snapshot, after: Snapshot) -> list[str]:
+    return sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+
+
+def parts_changed(files: Iterable[str], games: tuple[str, ...]) -> dict[str, set[str]]:
+    """For each game, the definition parts the changed ``files`` stand for (``FOLDER`` for
+    a file that is not one of its definition files)."""
+    from cards.definitions import ORBITUS_FILES, SATELLITES_FILES
+
+    known = {"orbitus": set(ORBITUS_FILES), "satellites": set(SATELLITES_FILES)}
+    out: dict[str, set[str]] = {}
+    for rel in files:
+        head, _, rest = rel.partition("/")
+        if head in known:
+            if head not in games:
+                continue
+            stem, dot, ext = rest.rpartition(".")
+            part = stem if dot and ext in ("yaml", "yml") and stem in known[head] else FOLDER
+            out.setdefault(head, set()).add(part)
+        else:
+            for game in games:
+                out.setdefault(game, set()).add(FOLDER)
+    return out
+
+
+# --- the watch ----------------------------------------------------------------------------
+
+
+@dataclass
+class GameState:
+    """What the watch knows of one game: the steps' recorded reads, and the parts changed
+    since its last good build (kept while its definitions are broken)."""
+
+    reads: dict[str, set[str]] = field(default_factory=dict)
+    listing: set[str] = field(default_factory=set)
+    pending: set[str] = field(default_factory=set)
+    built: bool = False
+
+
+def _affected(state: GameState, steps: list[Step], changed: set[str]) -> list[Step]:
+    if not state.built or EVERYTHING in changed or state.listing & changed:
+        return steps
+    return [s for s in steps if s[0] not in state.reads or state.reads[s[0]] & changed]
+
+
+def rebuild_game(game: str, cards: Path | None, opts: BuildOptions, state: GameState,
+                 changed: set[str], out_dir: Path, report: Report) -> list[str] | None:
+    """Reload ``game`` and run the steps that read any of ``changed`` (all on the first
+    build). Returns the files written, or None when a problem was reported instead."""
+    state.pending |= changed
+    try:
+        defs = LOADERS[game](cards)
+    except DefinitionError as exc:
+        for line in exc.problems:
+            report(line)
+        report(f"pnp-build: {len(exc.problems)} problem(s) in the {game} definitions; its "
+               "outputs were left as they were; still watching")
+        return None
+    recorder = Recorder()
+    steps = game_steps(game, recording(defs, recorder), opts)
+    state.listing = set(recorder.listing)
+    todo = _affected(state, steps, state.pending)
+    files: dict[str, bytes] = {}
+    try:
+        for name, step in todo:
+            recorder.current = set()
+            files.update(step())
+            state.reads[name] = recorder.current
+            recorder.current = None
+        write_outputs(out_dir, files, (game,))
+    except ValueError as exc:  # a component that cannot be laid out on the chosen paper
+        report(f"pnp-build: {exc}; the {game} outputs were left as they were; still watching")
+        return None
+    except OSError as exc:
+        report(f"pnp-build: cannot write to {out_dir}: {exc.strerror or exc}; still watching")
+        return None
+    finally:
+        recorder.current = None
+    state.pending.clear()
+    state.built = True
+    return sorted(files)
+
+
+def summarise(files: list[str]) -> str:
+    """``orbitus/sectors.pdf, orbitus/svg/ (73 files)``: files, folders counted."""
+    folders: dict[str, int] = {}
+    singles: list[str] = []
+    for rel in files:
+        head, _, name = rel.rpartition("/")
+        if head.count("/") >= 1 and head.rsplit("/", 1)[1] in ("svg", "png", "tts"):
+            folders[head] = folders.get(head, 0) + 1
+        else:
+            singles.append(rel)
+    parts = singles + [f"{k}/ ({n} files)" for k, n in sorted(folders.items())]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = None,
+          opts: BuildOptions | None = None, *, interval: float = 0.5,
+          stop: threading.Event | None = None, report: Report = print,
+          info: Report | None = None) -> None:
+    """Build everything once, then rebuild on every change until ``stop`` is set (or the
+    process is interrupted: the caller handles KeyboardInterrupt). Problems go to
+    ``report``, progress to ``info`` (default: ``report`` too)."""
+    info = info or report
+    opts = opts or BuildOptions()
+    stop = stop or threading.Event()
+    folder = (cards or DEFAULT_CARDS).resolve()
+    states = {game: GameState() for game in games}
+    seen = snapshot(folder)
+    started = time.perf_counter()
+    written: list[str] = []
+    for game in games:
+        written += rebuild_game(game, cards, opts, states[game], {EVERYTHING}, out_dir,
+                                report) or []
+    try:
+        files: dict[str, bytes] = {}
+        for _, step in common_steps(opts):
+            files.update(step())
+        write_outputs(out_dir, files, ())
+        written += sorted(files)
+    except OSError as exc:
+        report(f"pnp-build: cannot write to {out_dir}: {exc.strerror or exc}")
+    info(f"built {len(written)} files into {out_dir} in {time.perf_counter() - started:.2f} s")
+    info(f"watching {folder} for changes (every {interval:g} s); Ctrl-C stops")
+    while not stop.wait(interval):
+        now = snapshot(folder)
+        if now == seen:
+            continue
+        # let an editor finish saving (write, rename) before reading
+        for _ in range(20):
+            if stop.wait(interval):
+                return
+            settled = snapshot(folder)
+            if settled == now:
+                break
+            now = settled
+        changed = changed_files(seen, now)
+        seen = now
+        info(f"changed: {', '.join(changed)}")
+        started = time.perf_counter()
+        for game, parts in sorted(parts_changed(changed, games).items()):
+            out = rebuild_game(game, cards, opts, states[game], parts, out_dir, report)
+            if out:
+                info(f"rebuilt {game} in {time.perf_counter() - started:.2f} s: "
+                     f"{summarise(out)}")
+            elif out is not None:
+                info(f"{game}: no output depends on that change")
