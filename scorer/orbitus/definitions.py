@@ -21,13 +21,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import cards  # the package only, for its folder: no models are imported
 from cards.hexgeo import SIDE_INDEX
 
 if TYPE_CHECKING:  # the pydantic models are imported only on the slow path
     from cards.definitions import OrbitusDefinitions
     from cards.models import ScoreBand, SectorsFile
 
-DEFAULT_FOLDER = Path(__file__).resolve().parent.parent.parent / "cards"
+DEFAULT_FOLDER = Path(cards.__file__).resolve().parent  # as cards.definitions.DEFAULT_CARDS
 
 
 @dataclass(frozen=True)

@@ -520,7 +520,11 @@ class _Reader:
 
 
 def _shown(path: Path) -> str:
-    return display_path(path)
+    """A deck file as messages name it: the shipped deck by its place in the project."""
+    from scorer.orbitus.definitions import DEFAULT_FOLDER
+
+    shipped = DEFAULT_FOLDER.resolve() / "orbitus" / "sectors.yaml"
+    return "cards/orbitus/sectors.yaml" if path == shipped else display_path(path)
 
 
 def parse_layout(doc: Document, defs: Definitions) -> Layout:
