@@ -1,0 +1,186 @@
+"""Tabletop Simulator export: sheets within TTS's limits, a saved object that points at
+the images it needs, and a deck holding every card of the definitions."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+from typer.testing import CliRunner
+
+from cards.definitions import load_orbitus, load_satellites
+from generator.build import BuildOptions, build, marker_counts
+from generator.cli import app
+from generator.tts import MAX_COLS, MAX_PX, MAX_ROWS, deck_layouts
+
+HEX_ASPECT = 50.0 / 57.735026918962575  # across flats / across corners
+
+
+@pytest.fixture(scope="module")
+def tts_out(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("tts")
+    result = CliRunner().invoke(app, ["--out", str(out), "--tts", "-q"])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _path(url: str) -> Path:
+    parsed = urlparse(url)
+    assert parsed.scheme == "file", url
+    return Path(unquote(parsed.path))
+
+
+def _urls(node) -> list[str]:
+    found: list[str] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key.endswith("URL") and isinstance(value, str) and value:
+                found.append(value)
+            else:
+                found += _urls(value)
+    elif isinstance(node, list):
+        for value in node:
+            found += _urls(value)
+    return found
+
+
+@pytest.mark.parametrize("cards", [1, 2, 20, 36, 69, 70, 72, 138, 139, 300])
+def test_layouts_respect_the_limits(cards):
+    layouts = deck_layouts(cards, HEX_ASPECT)
+    assert sum(lay.cards for lay in layouts) == cards
+    assert len(layouts) == -(-cards // 69)  # 10 x 7 cells, one kept for the hidden card
+    for lay in layouts:
+        assert lay.cols <= MAX_COLS and lay.rows <= MAX_ROWS
+        assert lay.cards + 1 <= lay.cols * lay.rows
+        w, h = lay.size
+        assert w <= MAX_PX and h <= MAX_PX
+        assert lay.cell[1] == round(lay.cell[0] * HEX_ASPECT)
+
+
+def test_sector_sheets_dimensions_and_cards_per_sheet(tts_out):
+    save = _load(tts_out / "orbitus/tts/Orbitus.json")
+    deck = next(o for o in save["ObjectStates"] if o["Name"] == "DeckCustom")
+    per_sheet = Counter(card_id // 100 for card_id in deck["DeckIDs"])
+    # 72 distinct sectors, one copy each: two sheets of 36 faces + the hidden card, 6 x 7
+    assert per_sheet == {1: 36, 2: 36}
+    for key, entry in deck["CustomDeck"].items():
+        assert entry["Type"] == 3  # hexagonal cards
+        assert (entry["NumWidth"], entry["NumHeight"]) == (6, 7)
+        with Image.open(_path(entry["FaceURL"])) as sheet:
+            assert sheet.size == (6 * 676, 7 * 585)
+            assert max(sheet.size) <= 4096
+        with Image.open(_path(entry["BackURL"])) as back:
+            assert back.size == (676, 585)
+        slots = [card_id % 100 for card_id in deck["DeckIDs"] if card_id // 100 == int(key)]
+        assert sorted(slots) == list(range(36))  # the hidden slot (41) is never a card
+    assert (tts_out / "orbitus/tts/sectors-1.png").name in deck["CustomDeck"]["1"]["FaceURL"]
+
+
+def test_hidden_card_slot_shows_the_back(tts_out):
+    with Image.open(tts_out / "orbitus/tts/sectors-2.png") as sheet, \
+            Image.open(tts_out / "orbitus/tts/sector-back.png") as back:
+        cw, ch = back.size
+        back_rgb = back.convert("RGB")
+        hidden = sheet.convert("RGB").crop((5 * cw, 6 * ch, 6 * cw, 7 * ch))
+        # the same picture (anti-aliasing may differ by a few levels at sub-pixel edges)
+        assert max(hi for _, hi in ImageChops.difference(hidden, back_rgb).getextrema()) <= 8
+        first = sheet.convert("RGB").crop((0, 0, cw, ch))
+        assert max(ImageStat.Stat(ImageChops.difference(first, back_rgb)).mean) > 50
+
+
+def test_deck_holds_every_copy_of_every_sector(tts_out, cards_copy, tmp_path):
+    save = _load(tts_out / "orbitus/tts/Orbitus.json")
+    deck = next(o for o in save["ObjectStates"] if o["Name"] == "DeckCustom")
+    defs = load_orbitus()
+    assert len(deck["ContainedObjects"]) == defs.sectors.deck_size == 72
+    assert [c["CardID"] for c in deck["ContainedObjects"]] == deck["DeckIDs"]
+    assert sorted(c["Nickname"] for c in deck["ContainedObjects"]) == \
+        sorted(s.id for s in defs.sectors.sectors)
+    # copies share one sheet cell: a sector with count 3 gives three cards, one face
+    path = cards_copy / "orbitus" / "sectors.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("  - {id: S72, routes: [N, NE, SE, S, SW, NW]}",
+                                 "  - {id: S72, routes: [N, NE, SE, S, SW, NW], count: 3}"),
+                    encoding="utf-8")
+    build(tmp_path, games=("orbitus",), cards=cards_copy,
+          opts=BuildOptions(tts=True, out_root=tmp_path.resolve()))
+    deck = next(o for o in _load(tmp_path / "orbitus/tts/Orbitus.json")["ObjectStates"]
+                if o["Name"] == "DeckCustom")
+    assert len(deck["DeckIDs"]) == 74
+    s72 = {c["CardID"] for c in deck["ContainedObjects"] if c["Nickname"] == "S72"}
+    assert len(s72) == 1 and Counter(deck["DeckIDs"])[s72.pop()] == 3
+
+
+def test_saved_objects_load_and_reference_existing_files(tts_out):
+    for game, title in (("orbitus", "Orbitus"), ("satellites", "Satellites")):
+        save = _load(tts_out / game / "tts" / f"{title}.json")
+        assert save["SaveName"] == title
+        urls = _urls(save["ObjectStates"])
+        assert urls
+        for url in urls:
+            path = _path(url)
+            assert path.is_absolute() and path.is_file(), url
+            assert path.parent == (tts_out / game / "tts").resolve()
+            with Image.open(path) as image:
+                assert image.format == "PNG"
+                assert max(image.size) <= MAX_PX
+        # TTS shows a PNG of the same name as the saved object's thumbnail
+        with Image.open(tts_out / game / "tts" / f"{title}.png") as thumb:
+            assert thumb.size == (256, 256)
+        guids = [o["GUID"] for o in save["ObjectStates"]]
+        assert len(set(guids)) == len(guids)
+
+
+def test_orbitus_objects_station_and_markers(tts_out):
+    save = _load(tts_out / "orbitus/tts/Orbitus.json")
+    names = Counter(o["Name"] for o in save["ObjectStates"])
+    need, barriers = marker_counts(load_orbitus())
+    assert names == {"DeckCustom": 1, "Card": 1, "Custom_Token": sum(need) + barriers}
+    station = next(o for o in save["ObjectStates"] if o["Name"] == "Card")
+    entry = next(iter(station["CustomDeck"].values()))
+    assert entry["Type"] == 3 and (entry["NumWidth"], entry["NumHeight"]) == (1, 1)
+    # the station is a card of the sectors' own shape and size, so the tiling fits
+    with Image.open(_path(entry["FaceURL"])) as image:
+        assert image.size == (676, 585)
+    tokens = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Token"]
+    for token in tokens:
+        with Image.open(_path(token["CustomImage"]["ImageURL"])) as image:
+            assert image.mode == "RGBA"  # the token is cut out of the transparency
+            assert image.getpixel((0, 0))[3] == 0
+
+
+def test_satellites_objects_board_and_tiles(tts_out):
+    save = _load(tts_out / "satellites/tts/Satellites.json")
+    defs = load_satellites()
+    board = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Board"]
+    tiles = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Tile"]
+    assert len(board) == 1 and len(tiles) == 24
+    assert Counter(t["Nickname"] for t in tiles) == Counter(
+        f"{e.colour} satellite {e.value}" for e in defs.satellites.satellites
+        for _ in range(e.count))
+    for tile in tiles:
+        assert tile["CustomImage"]["CustomTile"]["Type"] == 2  # round
+        with Image.open(_path(tile["CustomImage"]["ImageURL"])) as image:
+            assert image.size[0] == image.size[1]
+    with Image.open(_path(board[0]["CustomImage"]["ImageURL"])) as image:
+        assert max(image.size) == MAX_PX
+        ratio = image.size[0] / image.size[1]
+    from generator.components.satellites import board_drawing
+    drawing = board_drawing(defs)
+    assert ratio == pytest.approx(drawing.width / drawing.height, abs=0.001)
+
+
+def test_tts_export_is_deterministic(tts_out, tmp_path):
+    again = tmp_path / "again"
+    CliRunner().invoke(app, ["--out", str(again), "--tts", "-q", "--game", "satellites"])
+    for path in (tts_out / "satellites/tts").iterdir():
+        if path.suffix == ".png":
+            assert (again / "satellites/tts" / path.name).read_bytes() == path.read_bytes()
