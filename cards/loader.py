@@ -123,18 +123,24 @@ _SCALAR_LOADER = SafeLoader("")
 
 def _construct(node: yaml.Node, loc: Loc, doc: Document, problems: list[str],
                seen: set[int]) -> Any:
-    if id(node) in seen and not isinstance(node, yaml.ScalarNode):
-        # an alias (*name) to a list or mapping: expanding those can explode in size
-        problems.append(
-            f"{doc.display}:{node.start_mark.line + 1}: {_loc_text(loc)}: YAML aliases "
-            "(*name) of lists or mappings are not accepted; write the value out"
-        )
-        return None
-    seen.add(id(node))
+    if not isinstance(node, yaml.ScalarNode):
+        if id(node) in seen:
+            # an alias (*name) to a list or mapping: expanding those can explode in size
+            problems.append(
+                f"{doc.display}:{node.start_mark.line + 1}: {_loc_text(loc)}: YAML aliases "
+                "(*name) of lists or mappings are not accepted; write the value out"
+            )
+            return None
+        seen.add(id(node))
     doc.lines.setdefault(loc, node.start_mark.line + 1)
+    # Each child node is dropped from the tree once it is data, so a large file's node
+    # tree (several times the size of its data) is freed as it is read, not at the end.
+    # Safe: lists and mappings are never shared (aliases of them are refused above).
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
+        pairs = node.value
+        for index, (key_node, value_node) in enumerate(pairs):
+            pairs[index] = None
             key = _construct_scalar(key_node)
             if not isinstance(key, (str, int)):
                 problems.append(
@@ -154,7 +160,9 @@ def _construct(node: yaml.Node, loc: Loc, doc: Document, problems: list[str],
         return result
     if isinstance(node, yaml.SequenceNode):
         items = []
-        for i, item in enumerate(node.value):
+        children = node.value
+        for i, item in enumerate(children):
+            children[i] = None
             sub = (*loc, i)
             doc.lines[sub] = item.start_mark.line + 1
             items.append(_construct(item, sub, doc, problems, seen))
@@ -164,7 +172,12 @@ def _construct(node: yaml.Node, loc: Loc, doc: Document, problems: list[str],
 
 def _construct_scalar(node: yaml.Node) -> Any:
     if isinstance(node, yaml.ScalarNode):
-        return _SCALAR_LOADER.construct_object(node, deep=True)
+        try:
+            return _SCALAR_LOADER.construct_object(node, deep=True)
+        finally:
+            # the constructor remembers every node it built (for aliases); this one
+            # lives as long as the module, so forget the node or it is kept for good
+            _SCALAR_LOADER.constructed_objects.pop(node, None)
     return None
 
 
