@@ -20,6 +20,7 @@ from cards.definitions import (
     load_satellites,
 )
 from cards.hexgeo import circumradius
+from generator import aids
 from generator.backends.pdf import render_pdf
 from generator.backends.svg import render_svg
 from generator.components import orbitus as orb
@@ -189,6 +190,7 @@ def orbitus_steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
         ("Orbitus station", lambda: {"orbitus/station.pdf": render_pdf(
             station_sheet(defs, opts), "Orbitus station", "station and start-line markers")}),
         ("Orbitus SVG", lambda: orbitus_svgs(defs)),
+        *aids.orbitus_aid_steps(defs, opts.page),  # score pad, player aids, rule booklets
     ]
 
 
@@ -247,6 +249,7 @@ def satellites_steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[St
         ("Satellites board", lambda: {"satellites/board.pdf": render_pdf(
             board_pages(defs, opts), "Satellites board", "board and trackers")}),
         ("Satellites SVG", lambda: satellites_svgs(defs)),
+        *aids.satellites_aid_steps(defs, opts.page),  # score pad, player aids, rule booklets
     ]
 
 

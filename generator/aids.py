@@ -1,0 +1,263 @@
+"""Score pads, player aids and rule booklets as build steps.
+
+The texts are files in ``<cards>/<game>/text/``: ``rules-<lang>.md`` becomes
+``output/<game>/rules-<lang>.pdf`` and ``player-aid-<lang>.md`` becomes
+``output/<game>/player-aid-<lang>.pdf`` (one page). A definitions folder given
+with ``--cards`` that has no ``text/`` folder of its own uses the shipped texts,
+still filled with that folder's numbers. The markup is described in
+:mod:`generator.typeset`; the ``{values}``, ``[table: ...]`` and
+``[diagram: ...]`` names each game offers are listed below.
+
+Each step reads, checks and typesets its own texts when it runs. A mistake in a
+text raises :class:`~generator.typeset.TextError` with one line per problem (file,
+line, what is wrong, what would be right); ``pnp-build`` reports it and writes
+nothing, ``--watch`` reports it and keeps watching. Steps read the definitions only
+while they run, so ``--watch`` sees which parts each one depends on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from cards.definitions import (
+    DEFAULT_CARDS,
+    OrbitusDefinitions,
+    SatellitesDefinitions,
+    inside,
+)
+from cards.loader import DefinitionError, display_path, read_text
+from cards.models import ScoreBand
+from generator.backends.pdf import render_pdf
+from generator.components import diagrams
+from generator.components import satellites as sat
+from generator.components.pads import orbitus_pad, satellites_pad
+from generator.sheets import page_size
+from generator.typeset import (
+    Art,
+    DiagramFn,
+    Document,
+    PageSetup,
+    Table,
+    TableFn,
+    TextError,
+    Typography,
+    data_table,
+    parse,
+    signed,
+    typeset,
+)
+
+Step = tuple[str, Callable[[], dict[str, bytes]]]
+KINDS = ("rules", "player-aid")
+
+
+# --- the texts ------------------------------------------------------------------------------
+
+
+def text_folder(cards: Path, game: str) -> tuple[Path, Path]:
+    """(the folder holding ``game``'s texts, the folder they must stay inside)."""
+    own = cards / game / "text"
+    if own.is_dir():
+        return own, cards
+    return DEFAULT_CARDS / game / "text", DEFAULT_CARDS
+
+
+def text_files(cards: Path, game: str) -> list[Path]:
+    folder, _ = text_folder(cards, game)
+    return sorted(p for kind in KINDS for p in folder.glob(f"{kind}-*.md"))
+
+
+def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
+               tables: Mapping[str, TableFn],
+               art: Mapping[str, DiagramFn]) -> list[tuple[str, Document]]:
+    """The ``kind`` texts of ``game`` parsed, as ``(file stem, document)``; every problem of
+    every file raised together as one :class:`TextError`."""
+    _, root = text_folder(cards, game)
+    problems: list[str] = []
+    docs: list[tuple[str, Document]] = []
+    for path in text_files(cards, game):
+        if not path.stem.startswith(kind + "-"):
+            continue
+        try:
+            text = read_text(inside(root, path), f"the {game} text {path.name}")
+            docs.append((path.stem, parse(text, display_path(path), values, tables, art)))
+        except DefinitionError as exc:
+            problems += exc.problems
+    if problems:
+        raise TextError(problems)
+    return docs
+
+
+def _memo(fn: Callable[[], Art]) -> Callable[[], Art]:
+    """Draw a diagram once per build even when several texts use it."""
+    cache: list[Art] = []
+
+    def get() -> Art:
+        if not cache:
+            cache.append(fn())
+        return cache[0]
+
+    return get
+
+
+def _render_texts(game: str, docs: Sequence[tuple[str, Document]], kind: str, page: str,
+                  typo: Typography, art: Mapping[str, DiagramFn]) -> dict[str, bytes]:
+    size = page_size(page)
+    out: dict[str, bytes] = {}
+    for stem, doc in docs:
+        if kind == "player-aid":
+            setup = PageSetup(size, margin=12.0, top=11.0, bottom=14.0, gap=6.0)
+            pages = typeset(doc, setup, replace(typo, body=3.8, title=2.1), art, max_pages=1,
+                            max_art_fraction=0.42)
+        else:
+            pages = typeset(doc, PageSetup(size), typo, art)
+        subject = "player aid" if kind == "player-aid" else "rules of play"
+        out[f"{game}/{stem}.pdf"] = render_pdf(pages, doc.title, subject)
+    return out
+
+
+# --- Orbitus --------------------------------------------------------------------------------
+
+
+def orbitus_values(defs: OrbitusDefinitions) -> dict[str, str]:
+    scoring = defs.rules.scoring
+    counts = sorted(s.players for s in defs.rules.start_lines)
+    return {
+        "hand_size": str(defs.rules.hand_size),
+        "min_hand": str(defs.rules.min_hand),
+        "pirate": signed(scoring.pirate),
+        "open_route": signed(scoring.open_route),
+        "deck_size": str(defs.sectors.deck_size),
+        "planet_types": str(len(defs.planets.planet_types)),
+        "players_min": str(counts[0]),
+        "players_max": str(counts[-1]),
+        "block_3": signed(scoring.block_points(3)),
+        "block_6": signed(scoring.block_points(6)),
+        "hub_total": signed(6 * scoring.block_points(3)),
+    }
+
+
+def _bands_table(bands: Sequence[ScoreBand], head: Sequence[str]) -> Table:
+    if len(head) != 2:
+        raise ValueError(f"give two column headings (size, points), not {len(head)}")
+    rows = [(b.label, signed(b.points)) for b in sorted(bands, key=lambda b: b.min)]
+    return data_table(head, rows, ["middle", "middle"])
+
+
+def orbitus_tables(defs: OrbitusDefinitions) -> dict[str, TableFn]:
+    scoring = defs.rules.scoring
+
+    def start_lines(head: Sequence[str]) -> Table:
+        if len(head) != 3:
+            raise ValueError(f"give three column headings (players, start lines, barriers), "
+                             f"not {len(head)}")
+        rows = []
+        for setup in sorted(defs.rules.start_lines, key=lambda s: s.players):
+            seats = " · ".join(f"P{k + 1}: {' '.join(lines)}"
+                               for k, lines in enumerate(setup.start_lines))
+            rows.append((str(setup.players), seats, " ".join(setup.barriers) or "—"))
+        return data_table(head, rows, ["middle", "start", "middle"])
+
+    def planets(head: Sequence[str]) -> Table:
+        if len(head) != 2:
+            raise ValueError(f"give two column headings (symbol, planet), not {len(head)}")
+        return data_table(head, [(p.symbol, p.name) for p in defs.planets.planet_types],
+                          ["middle", "start"])
+
+    return {
+        "planet-groups": lambda head: _bands_table(scoring.planet_groups, head),
+        "closed-blocks": lambda head: _bands_table(scoring.closed_blocks, head),
+        "start-lines": start_lines,
+        "planets": planets,
+    }
+
+
+def orbitus_art(defs: OrbitusDefinitions) -> dict[str, DiagramFn]:
+    return {
+        "closed-blocks": _memo(lambda: diagrams.closed_blocks(defs)),
+        "closed-block-hub": _memo(lambda: diagrams.closed_block_hub(defs)),
+        "setup": _memo(lambda: diagrams.setups(defs)),
+        "open-routes": _memo(lambda: diagrams.open_routes(defs)),
+    }
+
+
+def orbitus_typography(defs: OrbitusDefinitions) -> Typography:
+    return Typography(accent=defs.station.colour, highlight=defs.station.accent)
+
+
+def orbitus_texts(defs: OrbitusDefinitions, kind: str, page: str) -> dict[str, bytes]:
+    """Every Orbitus ``kind`` text ("rules" or "player-aid") as a PDF."""
+    art = orbitus_art(defs)
+    docs = load_texts(defs.folder, "orbitus", kind, orbitus_values(defs), orbitus_tables(defs),
+                      art)
+    return _render_texts("orbitus", docs, kind, page, orbitus_typography(defs), art)
+
+
+def orbitus_aid_steps(defs: OrbitusDefinitions, page: str) -> list[Step]:
+    """Score pad, player aids and rule booklets of Orbitus."""
+    return [
+        ("Orbitus score pad", lambda: {"orbitus/score-pad.pdf": render_pdf(
+            orbitus_pad(defs, page_size(page)), "Orbitus score pad", "score pad")}),
+        ("Orbitus player aids", lambda: orbitus_texts(defs, "player-aid", page)),
+        ("Orbitus rules", lambda: orbitus_texts(defs, "rules", page)),
+    ]
+
+
+# --- Satellites -----------------------------------------------------------------------------
+
+
+def satellites_values(defs: SatellitesDefinitions) -> dict[str, str]:
+    b = defs.board
+    n = b.size
+    first = (n - b.setup_zone_cells) // 2
+    last = first + b.setup_zone_cells - 1
+    per_player = sum(e.count for e in defs.satellites.satellites if e.colour == "red")
+    marked = defs.trackers.connected.marked
+    return {
+        "board_size": str(n),
+        "last_col": sat.column_name(n - 1),
+        "last_row": str(n),
+        "zone_cells": str(b.setup_zone_cells),
+        "zone_cols": f"{sat.column_name(first)}–{sat.column_name(last)}",
+        "zone_rows": f"{first + 1}–{last + 1}",
+        "inner_col_w": sat.column_name(1),
+        "inner_col_e": sat.column_name(n - 2),
+        "inner_row_n": "2",
+        "inner_row_s": str(n - 1),
+        "inward_values": ", ".join(str(v) for v in b.inward_values),
+        "per_player": str(per_player),
+        "end_connected": str(marked[0] if marked else 23),
+        "grace_moves": str(defs.trackers.grace.steps),
+        "grace_symbol": defs.trackers.grace.symbol,
+    }
+
+
+def satellites_art(defs: SatellitesDefinitions) -> dict[str, DiagramFn]:
+    return {
+        "colony": _memo(lambda: diagrams.colony(defs)),
+        "setup": _memo(lambda: diagrams.satellites_setup(defs)),
+    }
+
+
+def satellites_typography(defs: SatellitesDefinitions) -> Typography:
+    return Typography(accent=defs.board.blue.colour, highlight=defs.board.red.colour,
+                      note_fill="#eef2f7")
+
+
+def satellites_texts(defs: SatellitesDefinitions, kind: str, page: str) -> dict[str, bytes]:
+    """Every Satellites ``kind`` text ("rules" or "player-aid") as a PDF."""
+    art = satellites_art(defs)
+    docs = load_texts(defs.folder, "satellites", kind, satellites_values(defs), {}, art)
+    return _render_texts("satellites", docs, kind, page, satellites_typography(defs), art)
+
+
+def satellites_aid_steps(defs: SatellitesDefinitions, page: str) -> list[Step]:
+    """Score pad, player aids and rule booklets of Satellites."""
+    return [
+        ("Satellites score pad", lambda: {"satellites/score-pad.pdf": render_pdf(
+            satellites_pad(defs, page_size(page)), "Satellites score pad", "score pad")}),
+        ("Satellites player aids", lambda: satellites_texts(defs, "player-aid", page)),
+        ("Satellites rules", lambda: satellites_texts(defs, "rules", page)),
+    ]

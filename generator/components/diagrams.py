@@ -1,0 +1,356 @@
+"""Diagrams for the rule booklets and player aids, drawn with the components themselves.
+
+Each function returns an :class:`~generator.typeset.Art` (items with the top-left
+at (0, 0), and the natural size in mm); the typesetter scales it to the column.
+Diagrams carry no words, only numbers, IDs and symbols, so every language's text
+uses the same drawings and explains them in its caption. Numbers shown (block
+points, setups, hand size) come from the definitions.
+
+- Orbitus: closed blocks (a triangle and a ring; a ring with a hub), the
+  start lines for every player count with a hand of face-down sectors, and an
+  open-route example.
+- Satellites: a colony with its control (tokens on a board fragment with the
+  totals), and the setup (the board with its zones and an example deal).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from cards import hexgeo
+from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
+from cards.models import SectorDef
+from generator.components import orbitus as orb
+from generator.components import satellites as sat
+from generator.drawing import (
+    Circle,
+    Group,
+    Item,
+    Polygon,
+    Polyline,
+    Rect,
+    Style,
+    Text,
+    text_centred,
+)
+from generator.typeset import Art, signed
+
+INK = "#1d1d1f"
+MUTED = "#5a5a5a"
+LOOP = "#e8a317"
+
+Cell = hexgeo.Hex
+
+
+# --- Orbitus: sectors laid out on a patch of table ---------------------------------------
+
+
+def pick_sector(defs: OrbitusDefinitions, sides: frozenset[int],
+                used: dict[str, int]) -> tuple[SectorDef, int, bool]:
+    """A deck sector whose routes, turned by some ``rot``, are exactly ``sides``.
+
+    Planet sectors first (they read best), then void, then pirates; copies already
+    used are skipped. Returns ``(sector, rot, from_deck)``; when the deck has no such
+    card, a stand-in without an ID is returned (``from_deck`` False).
+    """
+    order = sorted(defs.sectors.sectors,
+                   key=lambda s: {"planet": 0, "void": 1, "pirate": 2}[s.centre])
+    for sector in order:
+        if used.get(sector.id, 0) >= sector.count:
+            continue
+        for rot in range(6):
+            if hexgeo.rotate_sides(sector.route_sides, rot) == sides:
+                used[sector.id] = used.get(sector.id, 0) + 1
+                return sector, rot, True
+    stand_in = SectorDef(id="X", routes=[hexgeo.SIDES[s] for s in sorted(sides)])
+    return stand_in, 0, False
+
+
+def _needed_sides(cells: Sequence[Cell], links: Sequence[tuple[Cell, Cell]]) -> dict[Cell,
+                                                                                    set[int]]:
+    sides: dict[Cell, set[int]] = {c: set() for c in cells}
+    for a, b in links:
+        sides[a].add(hexgeo.side_towards(a, b))
+        sides[b].add(hexgeo.side_towards(b, a))
+    return sides
+
+
+def _patch(defs: OrbitusDefinitions, cells: Sequence[Cell], links: Sequence[tuple[Cell, Cell]],
+           used: dict[str, int], flats: float) -> list[Item]:
+    """Sectors at ``cells`` whose routes are exactly the ``links`` between them."""
+    sides = _needed_sides(cells, links)
+    items: list[Item] = []
+    for cell in cells:
+        sector, rot, real = pick_sector(defs, frozenset(sides[cell]), used)
+        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real)),
+                           hexgeo.centre(cell, flats), cls="diagram-sector"))
+    return items
+
+
+def _badge(x: float, y: float, label: str, r: float) -> list[Item]:
+    return [
+        Circle(x, y, r, Style(fill="#ffffff", stroke=LOOP, width=r * 0.22), cls="block-badge"),
+        text_centred(x, y, label, r * 1.15, fill=INK, bold=True),
+    ]
+
+
+def _face(points: Sequence[hexgeo.Point], width: float) -> list[Item]:
+    """A closed block's face: a tinted area with the loop traced along the routes."""
+    return [
+        Polygon(tuple(points), Style(fill=LOOP, opacity=0.22), cls="block-face"),
+        Polygon(tuple(points), Style(stroke=LOOP, width=width, join="round"), cls="block-loop"),
+    ]
+
+
+def _bounds(centres: Sequence[hexgeo.Point], flats: float) -> tuple[float, float, float, float]:
+    r = hexgeo.circumradius(flats)
+    xs = [x for x, _ in centres]
+    ys = [y for _, y in centres]
+    return min(xs) - r, min(ys) - flats / 2, max(xs) + r, max(ys) + flats / 2
+
+
+def _panel(items: list[Item], cells: Sequence[Cell], flats: float, caption: str,
+           caption_size: float) -> tuple[list[Item], float, float]:
+    """Items shifted so their hexes start at (0, 0), with a caption line below."""
+    x0, y0, x1, y1 = _bounds([hexgeo.centre(c, flats) for c in cells], flats)
+    w, h = x1 - x0, y1 - y0
+    out: list[Item] = [Group(tuple(items), (-x0, -y0))]
+    out.append(Text(w / 2.0, h + caption_size * 1.5, caption, caption_size, fill=INK,
+                    anchor="middle", bold=True, cls="diagram-label"))
+    return out, w, h + caption_size * 2.0
+
+
+def _row(panels: Sequence[tuple[list[Item], float, float]], gap: float) -> Art:
+    items: list[Item] = []
+    x = 0.0
+    height = max(p[2] for p in panels)
+    for panel_items, w, h in panels:
+        items.append(Group(tuple(panel_items), (x, height - h)))
+        x += w + gap
+    return Art(tuple(items), x - gap, height)
+
+
+RING = [hexgeo.neighbour((0, 0), d) for d in range(6)]
+
+
+def closed_blocks(defs: OrbitusDefinitions) -> Art:
+    """Left: three sectors around one corner, a block of 3. Right: a ring of six around an
+    empty cell, one block of 6. Under each: size → points from the scoring table."""
+    flats = defs.sectors.hex_across_flats_mm
+    s = flats / 50.0
+    scoring = defs.rules.scoring
+    used: dict[str, int] = {}
+    label = 8.5 * s
+    # the triangle: (0,0), its NE and SE neighbours meet at one corner
+    tri = [(0, 0), (1, -1), (1, 0)]
+    tri_links = [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])]
+    tri_items = _patch(defs, tri, tri_links, used, flats)
+    tri_centres = [hexgeo.centre(c, flats) for c in tri]
+    tri_items += _face(tri_centres, 1.2 * s)
+    cx = sum(p[0] for p in tri_centres) / 3.0
+    cy = sum(p[1] for p in tri_centres) / 3.0
+    tri_items += _badge(cx, cy, "3", 5.0 * s)
+    left = _panel(tri_items, tri, flats, f"3 → {signed(scoring.block_points(3))}", label)
+    # the ring of six around an empty cell
+    ring_links = [(RING[d], RING[(d + 1) % 6]) for d in range(6)]
+    ring_items = _patch(defs, RING, ring_links, used, flats)
+    ring_items.append(Polygon(orb.hex_points(flats), Style(fill="#ffffff", stroke="#9a9a9a",
+                                                           width=0.35 * s, dash=(2.0, 1.6)),
+                              cls="empty-cell"))
+    ring_items += _face([hexgeo.centre(c, flats) for c in RING], 1.2 * s)
+    ring_items += _badge(0.0, 0.0, "6", 8.0 * s)
+    right = _panel(ring_items, RING, flats, f"6 → {signed(scoring.block_points(6))}", label)
+    return _row([left, right], 10.0 * s)
+
+
+HEX_MM = 24.0  # a sector in a diagram is drawn at most this wide across flats
+
+
+def _max_scale(defs: OrbitusDefinitions) -> float:
+    return HEX_MM / defs.sectors.hex_across_flats_mm
+
+
+def closed_block_hub(defs: OrbitusDefinitions) -> Art:
+    """The ring with a seventh sector in its centre joined to all six: six blocks of 3."""
+    flats = defs.sectors.hex_across_flats_mm
+    s = flats / 50.0
+    points = defs.rules.scoring.block_points(3)
+    used: dict[str, int] = {}
+    cells = [(0, 0), *RING]
+    links = [(RING[d], RING[(d + 1) % 6]) for d in range(6)] + [((0, 0), c) for c in RING]
+    items = _patch(defs, cells, links, used, flats)
+    for d in range(6):
+        tri = [(0.0, 0.0), hexgeo.centre(RING[d], flats), hexgeo.centre(RING[(d + 1) % 6], flats)]
+        items += _face(tri, 1.0 * s)
+    for d in range(6):
+        a, b = hexgeo.centre(RING[d], flats), hexgeo.centre(RING[(d + 1) % 6], flats)
+        items += _badge((a[0] + b[0]) / 3.0, (a[1] + b[1]) / 3.0, "3", 3.6 * s)
+    total = 6 * points
+    caption = f"6 × (3 → {signed(points)}) = {signed(total)}"
+    panel = _panel(items, cells, flats, caption, 6.5 * s)
+    return Art(tuple(panel[0]), panel[1], panel[2], _max_scale(defs))
+
+
+def open_routes(defs: OrbitusDefinitions) -> Art:
+    """The station with one player's start line and two sectors: every route that faces an
+    empty cell is open (marked with the open-route points)."""
+    flats = defs.sectors.hex_across_flats_mm
+    s = flats / 50.0
+    used: dict[str, int] = {}
+    items: list[Item] = [Group(tuple(orb.station_items(defs, flats, start_lines={0: 0, 1: 0},
+                                                       barriers=())), (0.0, 0.0))]
+    # N of the station: a sector matching the start line, with two more routes
+    north, north_east = (0, -1), (1, -2)
+    placements = [(north, frozenset({3, 1, 5})), (north_east, frozenset({4, 0}))]
+    for cell, sides in placements:
+        sector, rot, real = pick_sector(defs, sides, used)
+        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real)),
+                           hexgeo.centre(cell, flats)))
+    # open ends: the route sides that face empty cells
+    penalty = signed(defs.rules.scoring.open_route)
+    placed = {(0, 0), north, north_east}
+    cells = [(0, 0), north, north_east]
+    for cell, sides in placements:
+        for side in sorted(sides):
+            if hexgeo.neighbour(cell, side) in placed:
+                continue
+            mid = hexgeo.side_midpoint(hexgeo.centre(cell, flats), flats, side)
+            items.append(Circle(mid[0], mid[1], 4.4 * s, Style(fill="#ffffff", stroke="#b3261e",
+                                                               width=0.7 * s), cls="open-route"))
+            items.append(text_centred(mid[0], mid[1], penalty, 4.0 * s, fill="#b3261e",
+                                      bold=True))
+    # the station's other open start line (NE) also lies open but scores nothing
+    x0, y0, x1, y1 = _bounds([hexgeo.centre(c, flats) for c in cells], flats)
+    pad = 5.0 * s
+    return Art((Group(tuple(items), (-x0 + pad, -y0 + pad)),), x1 - x0 + 2 * pad,
+               y1 - y0 + 2 * pad, _max_scale(defs))
+
+
+def setups(defs: OrbitusDefinitions) -> Art:
+    """The station for every player count (start lines in seat colours, barriers) and a
+    hand of face-down sectors, in a grid of three columns."""
+    flats = defs.sectors.hex_across_flats_mm
+    s = flats / 50.0
+    r = hexgeo.circumradius(flats)
+    cell_w, cell_h = 2 * r + 16.0 * s, flats + 24.0 * s
+    panels: list[list[Item]] = []
+    for setup in sorted(defs.rules.start_lines, key=lambda x: x.players):
+        seats = {hexgeo.side_index(side): seat for seat, lines in enumerate(setup.start_lines)
+                 for side in lines}
+        barriers = [hexgeo.side_index(b) for b in setup.barriers]
+        items: list[Item] = [Group(tuple(orb.station_items(defs, flats, seats, barriers)))]
+        for side, seat in seats.items():
+            mid = hexgeo.side_midpoint((0.0, 0.0), flats, side)
+            k = 1.0 + 6.0 * s / (flats / 2.0)
+            colour = defs.station.player_colours[seat % len(defs.station.player_colours)]
+            items.append(text_centred(mid[0] * k, mid[1] * k, f"P{seat + 1}", 5.0 * s,
+                                      fill=colour, bold=True, cls="seat-label"))
+        items += _count_badge(-cell_w / 2.0 + 6.0 * s, -cell_h / 2.0 + 6.0 * s,
+                              str(setup.players), s, defs.station.colour)
+        panels.append(items)
+    # the hand: face-down sectors fanned, with the hand size
+    hand = defs.rules.hand_size
+    back = orb.back_items(defs, flats)
+    fan: list[Item] = []
+    spread = 8.0
+    for i in range(hand):
+        angle = spread * (i - (hand - 1) / 2.0)
+        fan.append(Group((Group(tuple(back), (0.0, -flats * 0.55), scale=0.62),),
+                         (0.0, flats * 0.3), rotate=angle))
+    fan += _count_badge(-cell_w / 2.0 + 6.0 * s, -cell_h / 2.0 + 6.0 * s, f"{hand}",
+                        s, defs.sectors.back.colour, hand_mark=True)
+    panels.append(fan)
+    cols = 3
+    items = []
+    for k, panel in enumerate(panels):
+        row, col = divmod(k, cols)
+        items.append(Group(tuple(panel), (col * cell_w + cell_w / 2.0,
+                                          row * cell_h + cell_h / 2.0)))
+    rows = math.ceil(len(panels) / cols)
+    return Art(tuple(items), cols * cell_w, rows * cell_h)
+
+
+def _count_badge(x: float, y: float, label: str, s: float, colour: str,
+                 hand_mark: bool = False) -> list[Item]:
+    items: list[Item] = [Circle(x, y, 5.2 * s, Style(fill=colour), cls="count-badge"),
+                         text_centred(x, y, label, 5.6 * s, fill="#ffffff", bold=True)]
+    if hand_mark:  # a small card outline next to the number: "cards in hand"
+        items.append(Rect(x + 6.6 * s, y - 3.6 * s, 5.0 * s, 7.2 * s,
+                          Style(fill="#ffffff", stroke=colour, width=0.6 * s), rx=0.8 * s))
+    return items
+
+
+# --- Satellites -----------------------------------------------------------------------------
+
+COLONY = [(1, 1, "red", 3), (2, 1, "blue", 2), (2, 2, "red", 1), (3, 2, "blue", 4)]
+PAIR = [(0, 4, "red", 2), (1, 4, "blue", 3)]
+LONE = [(4, 0, "blue", 1), (4, 4, "red", 4)]
+
+
+def _links(tokens: Sequence[tuple[int, int, str, int]]) -> list[tuple[tuple[int, int],
+                                                                     tuple[int, int]]]:
+    """Orthogonally adjacent pairs of different colours: the connections."""
+    out = []
+    for i, (c1, r1, col1, _) in enumerate(tokens):
+        for c2, r2, col2, _ in tokens[i + 1:]:
+            if col1 != col2 and abs(c1 - c2) + abs(r1 - r2) == 1:
+                out.append(((c1, r1), (c2, r2)))
+    return out
+
+
+def colony(defs: SatellitesDefinitions) -> Art:
+    """A corner of the board: a colony of four (blue controls it, 6 against 4), a pair that
+    is no colony, and two lone satellites; under it the colony's totals by colour."""
+    geo, board = sat.board_items(defs, size=5, zones=False, trackers=False)
+    cell = geo.cell
+    items: list[Item] = list(board)
+    for col, row, _, _ in COLONY:
+        x, y = geo.cell_origin(col, row)
+        items.append(Rect(x + 0.8, y + 0.8, cell - 1.6, cell - 1.6,
+                          Style(fill=LOOP, opacity=0.28), rx=2.0, cls="colony-cell"))
+    tokens = COLONY + PAIR + LONE
+    for a, b in _links(tokens):
+        pa, pb = geo.cell_centre(*a), geo.cell_centre(*b)
+        items.append(Polyline((pa, pb), Style(stroke=INK, width=cell * 0.16, cap="round"),
+                              cls="connection"))
+    items += sat.tokens_at(defs, geo, tokens)
+    # the totals under the board: red sum, blue sum, the controller ticked
+    y = geo.height + 4.0
+    size = cell * 0.27
+    red = [v for _, _, c, v in COLONY if c == "red"]
+    blue = [v for _, _, c, v in COLONY if c == "blue"]
+    lines = [("red", red), ("blue", blue)]
+    winner = "blue" if sum(blue) > sum(red) else "red" if sum(red) > sum(blue) else None
+    for k, (colour, values) in enumerate(lines):
+        cy = y + size * 0.9 + k * size * 1.9
+        look = sat.player(defs, colour)
+        token = [i for i in sat.satellite_token(defs, colour, sum(values), size * 2.3,
+                                                 cut_line=False) if i.cls != "pip"]
+        x0 = geo.label + cell * 0.5
+        items.append(Group(tuple(token), (x0, cy)))
+        sum_text = " + ".join(str(v) for v in values) + f" = {sum(values)}"
+        mark = "  ✔" if colour == winner else ""
+        items.append(Text(x0 + size * 1.8, cy + size * 0.36, sum_text + mark, size,
+                          fill=look.colour, bold=True, cls="colony-total"))
+    height = y + size * 3.8
+    return Art(tuple(items), geo.width, height)
+
+
+def satellites_setup(defs: SatellitesDefinitions, seed: int = 7) -> Art:
+    """The board with both players' setup zones and one example deal (values 1-2 inward)."""
+    geo, board = sat.board_items(defs, zones=True, trackers=False)
+    placed: list[tuple[int, int, str, int]] = []
+    rng = random.Random(seed)
+    inward_values = set(defs.board.inward_values)
+    for colour in ("red", "blue"):
+        values = sorted(e.value for e in defs.satellites.satellites if e.colour == colour
+                        for _ in range(e.count))
+        rng.shuffle(values)
+        starts, inward = sat.setup_cells(defs, colour)
+        for k, value in enumerate(values[:len(starts)]):
+            col, row = inward[k] if value in inward_values else starts[k]
+            placed.append((col, row, colour, value))
+    items = list(board) + sat.tokens_at(defs, geo, placed)
+    return Art(tuple(items), geo.width, geo.height)
