@@ -293,7 +293,7 @@ def render(steps: list[Step]) -> Iterator[tuple[str, dict[str, bytes]]]:
 
 
 # folders one step writes completely: files there that this build did not write are stale
-WHOLE_FOLDERS = {"svg": "*.svg", "png": "*.png", "tts": "*.*"}
+WHOLE_FOLDERS = {"svg": ("*.svg",), "png": ("*.png",), "tts": ("*.png", "*.json")}
 
 
 def write_outputs(out_dir: Path, files: dict[str, bytes], games: tuple[str, ...]) -> None:
@@ -302,11 +302,12 @@ def write_outputs(out_dir: Path, files: dict[str, bytes], games: tuple[str, ...]
     for rel in sorted(files):
         write_atomic(out_dir / rel, files[rel])
     for game in games:
-        for folder, pattern in WHOLE_FOLDERS.items():
+        for folder, patterns in WHOLE_FOLDERS.items():
             prefix = f"{game}/{folder}/"
             if not any(rel.startswith(prefix) for rel in files):
                 continue
-            for old in sorted((out_dir / game / folder).glob(pattern)):
+            olds = {p for pattern in patterns for p in (out_dir / game / folder).glob(pattern)}
+            for old in sorted(olds):
                 if old.is_file() and f"{prefix}{old.name}" not in files:
                     old.unlink()
 

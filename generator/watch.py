@@ -88,12 +88,17 @@ def recording(defs: Any, recorder: Recorder) -> Any:
 # --- which file is which part --------------------------------------------------------------
 
 
-def snapshot(folder: Path) -> Snapshot:
-    """``{relative posix path: (mtime_ns, size)}`` of every file that can affect a build."""
+def snapshot(folder: Path, exclude: Path | None = None) -> Snapshot:
+    """``{relative posix path: (mtime_ns, size)}`` of every file that can affect a build;
+    nothing under ``exclude`` (the output folder, when it lies inside the definitions: the
+    watch must not rebuild because it wrote)."""
     found: Snapshot = {}
     if not folder.is_dir():
         return found
+    skip = exclude.resolve() if exclude is not None else None
     for path in sorted(folder.rglob("*")):
+        if skip is not None and (path == skip or skip in path.parents):
+            continue
         rel = path.relative_to(folder)
         if any(part.startswith((".", "~")) for part in rel.parts):
             continue
@@ -218,7 +223,7 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
     stop = stop or threading.Event()
     folder = (cards or DEFAULT_CARDS).resolve()
     states = {game: GameState() for game in games}
-    seen = snapshot(folder)
+    seen = snapshot(folder, out_dir)
     started = time.perf_counter()
     written: list[str] = []
     for game in games:
@@ -235,14 +240,14 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
     info(f"built {len(written)} files into {out_dir} in {time.perf_counter() - started:.2f} s")
     info(f"watching {folder} for changes (every {interval:g} s); Ctrl-C stops")
     while not stop.wait(interval):
-        now = snapshot(folder)
+        now = snapshot(folder, out_dir)
         if now == seen:
             continue
         # let an editor finish saving (write, rename) before reading
         for _ in range(20):
             if stop.wait(interval):
                 return
-            settled = snapshot(folder)
+            settled = snapshot(folder, out_dir)
             if settled == now:
                 break
             now = settled

@@ -135,6 +135,18 @@ def test_changes_made_while_broken_are_not_lost(cards_copy, tmp_path):
         assert (out / "orbitus/sectors.pdf").read_bytes() != sectors_before
 
 
+def test_output_inside_the_definitions_folder_does_not_retrigger(cards_copy):
+    out = cards_copy / "output"
+    with Watcher(out, cards_copy, games=("satellites",)) as w:
+        time.sleep(1.0)  # twenty polls
+        assert not any(line.startswith("changed:") for line in w.lines), w.lines
+        mark = len(w.lines)
+        _edit(cards_copy / "satellites" / "trackers.yaml", "\n", "\n")
+        w.wait_for("rebuilt satellites", mark)
+        time.sleep(1.0)
+        assert sum(line.startswith("changed:") for line in w.lines) == 1, w.lines
+
+
 def test_recorded_reads_follow_the_steps():
     recorder = Recorder()
     steps = dict(orbitus_steps(recording(load_orbitus(), recorder), BuildOptions()))
