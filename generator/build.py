@@ -9,7 +9,7 @@ interrupted build therefore leaves the previous files intact.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -315,8 +315,11 @@ def write_outputs(out_dir: Path, files: dict[str, bytes], games: tuple[str, ...]
 def build(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = None,
           opts: BuildOptions | None = None) -> dict[str, bytes]:
     """Build everything in memory, then write it; returns what was written."""
+    opts = opts or BuildOptions()
+    if opts.out_root is None:
+        opts = replace(opts, out_root=out_dir.resolve())
     files: dict[str, bytes] = {}
-    for _, produced in render(plan(games, cards, opts or BuildOptions())):
+    for _, produced in render(plan(games, cards, opts)):
         files.update(produced)
     write_outputs(out_dir, files, games)
     return files

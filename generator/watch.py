@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -220,6 +220,8 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
     ``report``, progress to ``info`` (default: ``report`` too)."""
     info = info or report
     opts = opts or BuildOptions()
+    if opts.out_root is None:
+        opts = replace(opts, out_root=out_dir.resolve())
     stop = stop or threading.Event()
     folder = (cards or DEFAULT_CARDS).resolve()
     states = {game: GameState() for game in games}

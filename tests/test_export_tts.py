@@ -110,8 +110,7 @@ def test_deck_holds_every_copy_of_every_sector(tts_out, cards_copy, tmp_path):
     path.write_text(text.replace("  - {id: S72, routes: [N, NE, SE, S, SW, NW]}",
                                  "  - {id: S72, routes: [N, NE, SE, S, SW, NW], count: 3}"),
                     encoding="utf-8")
-    build(tmp_path, games=("orbitus",), cards=cards_copy,
-          opts=BuildOptions(tts=True, out_root=tmp_path.resolve()))
+    build(tmp_path, games=("orbitus",), cards=cards_copy, opts=BuildOptions(tts=True))
     deck = next(o for o in _load(tmp_path / "orbitus/tts/Orbitus.json")["ObjectStates"]
                 if o["Name"] == "DeckCustom")
     assert len(deck["DeckIDs"]) == 74
