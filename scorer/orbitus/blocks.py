@@ -6,8 +6,10 @@ edges are sides of the triangular lattice of hex centres, so the drawing is
 planar and a cell's six sides (N, NE, SE, S, SW, NW) are already its edges in
 clockwise order: the rotation system comes for free.
 
-Every face is traced once by following half-edges: after arriving at a node,
-leave by the next edge counter-clockwise from the one arrived by. With that
+Nodes are numbered and their neighbours looked up once (``near``), so the walk
+itself touches only lists. Every face is traced once by following half-edges:
+after arriving at a node, leave by the next edge counter-clockwise from the one
+arrived by. With that
 rule (and screen y pointing down) every bounded face is walked clockwise on the
 table, which is a positive shoelace area in axial ``(q, r)`` coordinates (an
 orientation-preserving linear image of the plane), and each component's outer
@@ -25,7 +27,7 @@ number of edges.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from cards.hexgeo import DIRECTIONS, Hex
@@ -52,27 +54,71 @@ def _area2(cells: list[Hex]) -> int:
     return total
 
 
-def _enclosing(walk: list[Hex]) -> list[Hex]:
-    """Split a closed walk into simple loops at repeated cells; the largest positive one."""
-    stack: list[Hex] = []
-    position: dict[Hex, int] = {}
-    best: list[Hex] = []
+def _enclosing(walk: list[int], cells: Sequence[Hex], position: list[int]) -> list[int]:
+    """Split a closed walk into simple loops at repeated nodes; the largest positive one.
+
+    ``position`` is scratch space, -1 for every node, and is left so.
+    """
+    stack: list[int] = []
+    best: list[int] = []
     best_area = 0
-    for cell in (*walk, walk[0]):
-        at = position.get(cell)
-        if at is None:
-            position[cell] = len(stack)
-            stack.append(cell)
+    for node in (*walk, walk[0]):
+        at = position[node]
+        if at < 0:
+            position[node] = len(stack)
+            stack.append(node)
             continue
         piece = stack[at:]
         if len(piece) >= 3:
-            area = _area2(piece)
+            area = _area2([cells[i] for i in piece])
             if area > best_area:
                 best, best_area = piece, area
         for other in piece[1:]:
-            del position[other]
+            position[other] = -1
         del stack[at + 1:]
+    for node in stack:
+        position[node] = -1
     return best
+
+
+def loops_of(nodes: Iterable[int], cells: Sequence[Hex], near: Sequence[int],
+             joined: Sequence[int]) -> list[Loop]:
+    """The enclosing loop of every bounded face of a graph on numbered nodes.
+
+    ``cells[i]`` is node ``i``'s cell, ``near[6 * i + s]`` the node across its side
+    ``s`` (negative: none), ``joined[i]`` the bitmask of the sides across which it is
+    joined to that node (symmetric: the neighbour is joined back across the opposite
+    side). Only ``nodes`` and what they are joined to are looked at. Loops come sorted
+    by their first cell.
+    """
+    seen = bytearray(len(cells))
+    position = [-1] * len(cells)
+    loops: list[Loop] = []
+    for start in nodes:
+        mask = joined[start]
+        for side in range(6):
+            if not mask >> side & 1 or seen[start] >> side & 1:
+                continue
+            walk: list[int] = []
+            area = 0
+            node, out = start, side
+            q, r = cells[node]
+            while True:
+                seen[node] |= 1 << out
+                walk.append(node)
+                node = near[6 * node + out]
+                q1, r1 = cells[node]
+                area += q * r1 - q1 * r
+                q, r = q1, r1
+                out = _NEXT[(out + 3) % 6][joined[node]]
+                if node == start and out == side:
+                    break
+            if area > 0:
+                loop = [cells[i] for i in _enclosing(walk, cells, position)]
+                first = loop.index(min(loop))
+                loops.append(Loop(tuple(loop[first:] + loop[:first])))
+    loops.sort(key=lambda lp: lp.sectors)
+    return loops
 
 
 def closed_loops(edges: Mapping[Hex, int]) -> list[Loop]:
@@ -83,34 +129,13 @@ def closed_loops(edges: Mapping[Hex, int]) -> list[Loop]:
     symmetric (``cell`` joined across ``s`` means the neighbour is joined across
     the opposite side). Loops come sorted by their first cell.
     """
-    seen: dict[Hex, int] = {}
-    loops: list[Loop] = []
-    for start in sorted(edges):
-        mask = edges[start]
-        for side in range(6):
-            if not mask >> side & 1 or seen.get(start, 0) >> side & 1:
-                continue
-            walk: list[Hex] = []
-            area = 0
-            cell, out = start, side
-            while True:
-                seen[cell] = seen.get(cell, 0) | (1 << out)
-                walk.append(cell)
-                dq, dr = DIRECTIONS[out]
-                q, r = cell
-                nxt = (q + dq, r + dr)
-                area += q * nxt[1] - nxt[0] * r
-                back = (out + 3) % 6
-                out = _NEXT[back][edges[nxt]]
-                cell = nxt
-                if cell == start and out == side:
-                    break
-            if area > 0:
-                loop = _enclosing(walk)
-                first = loop.index(min(loop))
-                loops.append(Loop(tuple(loop[first:] + loop[:first])))
-    loops.sort(key=lambda lp: lp.sectors)
-    return loops
+    cells = list(edges)
+    index = {c: i for i, c in enumerate(cells)}
+    near = [-1] * (6 * len(cells))
+    for i, (q, r) in enumerate(cells):
+        for side, (dq, dr) in enumerate(DIRECTIONS):
+            near[6 * i + side] = index.get((q + dq, r + dr), -1)
+    return loops_of(range(len(cells)), cells, near, [edges[c] for c in cells])
 
 
 def _next_table() -> list[list[int]]:

@@ -12,13 +12,12 @@ What is checked here (the rest is checked while reading the layout):
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 from cards.hexgeo import DIRECTIONS, SIDES, Hex
-from scorer.orbitus.blocks import closed_loops
+from scorer.orbitus.blocks import loops_of
 from scorer.orbitus.definitions import Scoring
-from scorer.orbitus.layout import STATION, Finding, Layout, Sector, cell_text
+from scorer.orbitus.layout import Finding, Layout, Sector, cell_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,181 +95,216 @@ class Result:
         return tuple(p.name for p in self.players if p.total == best)
 
 
-def _edge_masks(sectors: dict[Hex, Sector]) -> dict[Hex, int]:
-    """For every sector, the sides across which its route meets a neighbour's route."""
-    masks: dict[Hex, int] = {}
-    for cell, sector in sectors.items():
-        q, r = cell
-        mask = 0
-        for side in sector.routes:
-            dq, dr = DIRECTIONS[side]
-            other = sectors.get((q + dq, r + dr))
-            if other is not None and (side + 3) % 6 in other.routes:
-                mask |= 1 << side
-        masks[cell] = mask
-    return masks
+STATION_NODE = -2  # in ``Table.near``: across this side lies the station
+EMPTY = -1  # in ``Table.near``: across this side lies an empty cell
+
+_BITS = {frozenset(s for s in range(6) if m >> s & 1): m for m in range(64)}
 
 
-def _matching(layout: Layout) -> list[Finding]:
-    found: list[Finding] = []
-    sectors = layout.sectors
-    names = layout.players
-    for cell, sector in sectors.items():
-        q, r = cell
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The sectors numbered in the order of their cells, neighbours looked up once.
+
+    ``near[6 * i + s]`` is the sector across side ``s`` of sector ``i`` (or EMPTY or
+    STATION_NODE), ``routes[i]`` its route sides as a bitmask, ``joined[i]`` the sides
+    across which its route meets a neighbour's route. Every step after this one works
+    on lists, which keeps scoring linear in the number of sectors; numbering by cell
+    keeps neighbours near each other in memory, which matters on large tables.
+    """
+
+    cells: list[Hex]
+    sectors: list[Sector]
+    near: list[int]
+    routes: list[int]
+    joined: list[int]
+    around: list[int]  # the sector across each side of the station, or EMPTY
+
+
+def _table(layout: Layout) -> Table:
+    cells = sorted(layout.sectors)
+    sectors = [layout.sectors[c] for c in cells]
+    index = {c: i for i, c in enumerate(cells)}
+    routes = [_BITS[s.routes] for s in sectors]
+    near = [EMPTY] * (6 * len(cells))
+    joined = [0] * len(cells)
+    lookup = index.get
+    for i, (q, r) in enumerate(cells):
+        base = 6 * i
+        mask = routes[i]
         for side in range(6):
             dq, dr = DIRECTIONS[side]
-            near = (q + dq, r + dr)
+            j = lookup((q + dq, r + dr), EMPTY)
+            if j == EMPTY and q + dq == 0 and r + dr == 0:
+                j = STATION_NODE
+            near[base + side] = j
+            if j >= 0 and mask >> side & 1 and routes[j] >> (side + 3) % 6 & 1:
+                joined[i] |= 1 << side
+    around = [lookup(d, EMPTY) for d in DIRECTIONS]
+    return Table(cells, sectors, near, routes, joined, around)
+
+
+def _matching(layout: Layout, table: Table) -> list[Finding]:
+    found: list[Finding] = []
+    names = layout.players
+    near, routes, sectors = table.near, table.routes, table.sectors
+    for i, sector in enumerate(sectors):
+        mask = routes[i]
+        for side in range(6):
+            j = near[6 * i + side]
+            if j == EMPTY or j >= 0 and sectors[j].order > sector.order:
+                continue  # each pair of sectors once, reported at the one listed later
             facing = (side + 3) % 6
-            route = side in sector.routes
-            mine = f"{'a route' if route else 'no route'} on its {SIDES[side]} side"
-            if near == STATION:
+            route = bool(mask >> side & 1)
+            if j == STATION_NODE:
                 if facing in layout.start_lines and not route:
                     owner = names[layout.start_lines[facing]]
                     found.append(Finding(
-                        "match-start-line", cell,
+                        "match-start-line", sector.cell,
                         f"{sector.label} has no route on its {SIDES[side]} side, which faces "
                         f"{owner}'s start line on the station's {SIDES[facing]} side; a start "
                         f"line counts as a route, so that side must carry one",
                         sector.line))
                 elif facing not in layout.start_lines and route:
                     found.append(Finding(
-                        "match-barrier", cell,
+                        "match-barrier", sector.cell,
                         f"{sector.label} has a route on its {SIDES[side]} side, which faces the "
                         f"barrier on the station's {SIDES[facing]} side; a barrier counts as a "
                         f"blank side, so that side must be blank",
                         sector.line))
                 continue
-            other = sectors.get(near)
-            if other is None or other.order > sector.order:
-                continue  # each pair once, reported at the sector listed later
-            if route != (facing in other.routes):
-                theirs = "a route" if facing in other.routes else "no route"
+            other = routes[j] >> facing & 1
+            if route != bool(other):
+                mine = "a route" if route else "no route"
+                theirs = "a route" if other else "no route"
                 found.append(Finding(
-                    "match-sector", cell,
-                    f"{sector.label} has {mine}, but {other.label} has {theirs} on its "
-                    f"{SIDES[facing]} side facing it; facing sides must both be routes or "
-                    f"both be blank",
+                    "match-sector", sector.cell,
+                    f"{sector.label} has {mine} on its {SIDES[side]} side, but "
+                    f"{sectors[j].label} has {theirs} on its {SIDES[facing]} side facing it; "
+                    f"facing sides must both be routes or both be blank",
                     sector.line))
     return found
 
 
-def _systems(layout: Layout, masks: dict[Hex, int]) -> tuple[dict[Hex, int], list[Finding]]:
-    """Which seat's system each sector belongs to (breadth first from every start line at
-    once, so a sector two systems reach goes to the nearer one), and where systems meet."""
-    owner: dict[Hex, int] = {}
-    queue: deque[Hex] = deque()
+def _systems(layout: Layout, table: Table) -> tuple[list[int], list[Finding]]:
+    """Which seat's system each sector belongs to (-1: none), found breadth first from
+    every start line at once, so a sector two systems reach goes to the nearer one; and
+    every place where two systems are joined."""
+    owner = [-1] * len(table.cells)
+    near, joined = table.near, table.joined
+    queue: list[int] = []
     for side, seat in sorted(layout.start_lines.items(), key=lambda item: (item[1], item[0])):
-        cell = DIRECTIONS[side]
-        sector = layout.sectors.get(cell)
-        if sector is not None and (side + 3) % 6 in sector.routes and cell not in owner:
-            owner[cell] = seat
-            queue.append(cell)
-    while queue:
-        cell = queue.popleft()
-        seat = owner[cell]
-        mask = masks[cell]
-        q, r = cell
+        i = table.around[side]
+        if i >= 0 and table.routes[i] >> (side + 3) % 6 & 1 and owner[i] < 0:
+            owner[i] = seat
+            queue.append(i)
+    head = 0
+    while head < len(queue):
+        i = queue[head]
+        head += 1
+        seat = owner[i]
+        mask = joined[i]
+        base = 6 * i
         for side in range(6):
             if mask >> side & 1:
-                dq, dr = DIRECTIONS[side]
-                near = (q + dq, r + dr)
-                if near not in owner:
-                    owner[near] = seat
-                    queue.append(near)
+                j = near[base + side]
+                if owner[j] < 0:
+                    owner[j] = seat
+                    queue.append(j)
     found: list[Finding] = []
     names = layout.players
-    for cell, seat in owner.items():
-        mask = masks[cell]
-        q, r = cell
+    sectors = table.sectors
+    for i in queue:
+        mask = joined[i]
         for side in range(3):  # each joined pair once
             if mask >> side & 1:
-                dq, dr = DIRECTIONS[side]
-                near = (q + dq, r + dr)
-                if owner[near] != seat:
-                    a, b = layout.sectors[cell], layout.sectors[near]
-                    if a.order > b.order:
-                        a, b = b, a
-                    where = SIDES[side] if a.cell == cell else SIDES[(side + 3) % 6]
+                j = near[6 * i + side]
+                if owner[j] != owner[i]:
+                    a, b = (i, j) if sectors[i].order < sectors[j].order else (j, i)
+                    where = SIDES[side] if a == i else SIDES[(side + 3) % 6]
+                    first, second = sectors[a], sectors[b]
                     found.append(Finding(
-                        "two-systems", b.cell,
-                        f"{a.label} in {names[owner[a.cell]]}'s system and {b.label} in "
-                        f"{names[owner[b.cell]]}'s system are joined by routes across the "
-                        f"{where} side of {cell_text(a.cell)}; a sector reachable from two "
+                        "two-systems", second.cell,
+                        f"{first.label} in {names[owner[a]]}'s system and {second.label} in "
+                        f"{names[owner[b]]}'s system are joined by routes across the "
+                        f"{where} side of {cell_text(first.cell)}; a sector reachable from two "
                         f"players' start lines is illegal",
-                        b.line))
+                        second.line))
     return owner, found
 
 
-def _zones(cells: set[Hex], masks: dict[Hex, int]) -> list[tuple[Hex, ...]]:
-    """Groups of the given cells joined by routes, each sorted, in order of first cell."""
+def _zones(nodes: list[int], table: Table) -> list[tuple[Hex, ...]]:
+    """Groups of the given sectors joined by routes, each sorted, in order of first cell."""
+    cells, near, joined = table.cells, table.near, table.joined
+    left = bytearray(len(cells))
+    for i in nodes:
+        left[i] = 1
     zones: list[tuple[Hex, ...]] = []
-    left = set(cells)
-    for start in sorted(cells):
-        if start not in left:
+    for start in sorted(nodes, key=cells.__getitem__):
+        if not left[start]:
             continue
-        left.discard(start)
+        left[start] = 0
         zone = [start]
         stack = [start]
         while stack:
-            q, r = stack.pop()
-            mask = masks[(q, r)]
+            i = stack.pop()
+            mask = joined[i]
             for side in range(6):
                 if mask >> side & 1:
-                    dq, dr = DIRECTIONS[side]
-                    near = (q + dq, r + dr)
-                    if near in left:
-                        left.discard(near)
-                        zone.append(near)
-                        stack.append(near)
-        zones.append(tuple(sorted(zone)))
+                    j = near[6 * i + side]
+                    if left[j]:
+                        left[j] = 0
+                        zone.append(j)
+                        stack.append(j)
+        zones.append(tuple(sorted(cells[i] for i in zone)))
     return zones
 
 
 def score(layout: Layout, scoring: Scoring) -> Result:
     """Score every player's system and list every violation on the table."""
-    sectors = layout.sectors
-    masks = _edge_masks(sectors)
-    owner, meeting = _systems(layout, masks)
-    findings = [*layout.findings, *_matching(layout), *meeting]
+    table = _table(layout)
+    owner, meeting = _systems(layout, table)
+    findings = [*layout.findings, *_matching(layout, table), *meeting]
     findings.sort(key=lambda f: (f.line if f.line is not None else 0))
 
-    members: list[list[Hex]] = [[] for _ in layout.players]
-    for cell, seat in owner.items():
-        members[seat].append(cell)
+    cells, sectors, near, routes, joined = (table.cells, table.sectors, table.near,
+                                            table.routes, table.joined)
+    members: list[list[int]] = [[] for _ in layout.players]
+    neutral: list[int] = []
+    for i, seat in enumerate(owner):
+        (members[seat] if seat >= 0 else neutral).append(i)
+    own = [0] * len(cells)  # joined sides towards the same system (all of them, legally)
     players: list[PlayerScore] = []
     for seat, name in enumerate(layout.players):
-        cells = sorted(members[seat])
+        nodes = members[seat]  # in cell order, as the sectors are numbered
         planets: dict[str, list[Hex]] = {t: [] for t in layout.planet_types}
         pirates: list[Hex] = []
         open_routes: list[OpenRoute] = []
-        own_edges: dict[Hex, int] = {}
-        for cell in cells:
-            sector = sectors[cell]
+        for i in nodes:
+            sector = sectors[i]
             if sector.planet is not None:
-                planets.setdefault(sector.planet, []).append(cell)
+                planets.setdefault(sector.planet, []).append(sector.cell)
             elif sector.pirate:
-                pirates.append(cell)
-            q, r = cell
-            mask = 0
-            for side in sector.routes:
-                dq, dr = DIRECTIONS[side]
-                near = (q + dq, r + dr)
-                if near == STATION:
-                    continue
-                if near not in sectors:
-                    open_routes.append(OpenRoute(cell, side))
-                elif masks[cell] >> side & 1 and owner[near] == seat:
-                    mask |= 1 << side
-            own_edges[cell] = mask
+                pirates.append(sector.cell)
+            mask = routes[i]
+            base = 6 * i
+            edges = joined[i]
+            for side in range(6):
+                if mask >> side & 1:
+                    j = near[base + side]
+                    if j == EMPTY:
+                        open_routes.append(OpenRoute(sector.cell, side))
+                    elif j >= 0 and owner[j] != seat:
+                        edges &= ~(1 << side)
+            own[i] = edges
         blocks = tuple(
             ClosedBlock(loop.sectors, scoring.block_points(loop.size))
-            for loop in closed_loops(own_edges)
+            for loop in loops_of(nodes, cells, near, own)
         )
         players.append(PlayerScore(
             name=name,
             seat=seat,
             start_lines=layout.start_lines_of(seat),
-            sectors=tuple(cells),
+            sectors=tuple(cells[i] for i in nodes),
             planets=tuple(
                 PlanetGroup(t, tuple(c), scoring.planet_points(len(c)) if c else 0)
                 for t, c in planets.items()
@@ -281,5 +315,4 @@ def score(layout: Layout, scoring: Scoring) -> Result:
             open_route_points=scoring.open_route * len(open_routes),
             closed_blocks=blocks,
         ))
-    neutral = set(sectors) - owner.keys()
-    return Result(layout, tuple(players), tuple(_zones(neutral, masks)), tuple(findings))
+    return Result(layout, tuple(players), tuple(_zones(neutral, table)), tuple(findings))

@@ -1,0 +1,231 @@
+"""Speed and memory of the Orbitus scorer, against the budgets of issue 3.
+
+1. A real game: ``pnp-score orbitus`` on the 72-card, six-player table
+   tests/fixtures/orbitus/six-players-72.yaml, run as a subprocess (interpreter
+   start included), table and --json output. Budget: under 200 ms wall.
+2. Large legal tables of 10,000 and 40,000 inline sectors, grown by random
+   matching placements (seeded, six players), written as a player would write
+   them, one flow mapping per sector:
+   a. the whole 10,000-sector command (subprocess) takes at most 1.5 x the time
+      PyYAML's C loader needs just to read that file (``yaml.load`` with
+      ``CSafeLoader``, in this process, interpreter start not counted);
+   b. what comes after reading (checking, scoring, writing the report) grows
+      linearly: 40,000 takes at most 4.5 x the time of 10,000 (measured in
+      process, the same steps as the command, the file already read);
+   c. the 40,000-sector command stays under 300 MB (its own peak resident memory).
+
+Run: .venv/bin/python benchmarks/bench_orbitus_score.py [--runs N] [--seed S]
+Exits 1 when a budget is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from scorer.orbitus.definitions import load_definitions
+from scorer.orbitus.grow import grow_table
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_72 = ROOT / "tests" / "fixtures" / "orbitus" / "six-players-72.yaml"
+COMMAND_BUDGET_MS = 200.0
+READ_RATIO = 1.5
+LINEAR_RATIO = 4.5
+MEMORY_BUDGET_MB = 300.0
+
+try:
+    from yaml import CSafeLoader as Loader
+except ImportError:  # pragma: no cover
+    sys.exit("PyYAML was built without its C loader; the benchmark compares against it")
+
+
+def command() -> list[str]:
+    """The installed ``pnp-score`` next to this interpreter, else ``python -m scorer``."""
+    script = Path(sys.executable).with_name("pnp-score")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "scorer"]
+
+
+def wall_ms(args: list[str], runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        proc = subprocess.run(args, capture_output=True, check=False)
+        times.append((time.perf_counter() - started) * 1000)
+        if proc.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(args)} failed: {proc.stderr.decode()}")
+    return times
+
+
+def layout_text(layout: dict[str, Any]) -> str:
+    """A layout as a person would type it: one flow mapping per sector."""
+    lines = ["game: orbitus", f"players: [{', '.join(layout['players'])}]", "start_lines:"]
+    for name, sides in layout["start_lines"].items():
+        lines.append(f"  {name}: [{', '.join(sides)}]")
+    lines.append(f"barriers: [{', '.join(layout['barriers'])}]")
+    lines.append("sectors:")
+    for e in layout["sectors"]:
+        parts = [f"at: [{e['at'][0]}, {e['at'][1]}]", f"routes: [{', '.join(e['routes'])}]"]
+        if "planet" in e:
+            parts.append(f"planet: {e['planet']}")
+        if e.get("pirate"):
+            parts.append("pirate: true")
+        lines.append("  - {" + ", ".join(parts) + "}")
+    return "\n".join(lines) + "\n"
+
+
+def read_ms(path: Path, runs: int) -> list[float]:
+    """PyYAML's C loader reading the file, in this process (interpreter start not counted)."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        with path.open(encoding="utf-8") as handle:
+            yaml.load(handle, Loader=Loader)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+AFTER_READ = """\
+import gc, io, sys, time
+from contextlib import redirect_stdout
+from pathlib import Path
+from cards.loader import load_yaml
+from scorer.orbitus.definitions import load_definitions
+from scorer.orbitus.layout import deck_path, parse_layout
+from scorer.orbitus.report import to_text
+from scorer.orbitus.score import score
+gc.disable()  # as the command does
+doc = load_yaml(Path(sys.argv[1]), "an Orbitus layout")
+started = time.perf_counter()
+defs, _ = load_definitions(None, deck_path(doc))
+layout = parse_layout(doc, defs)
+del doc
+result = score(layout, defs.scoring)
+with redirect_stdout(io.StringIO()):
+    sys.stdout.write(to_text(result))
+print((time.perf_counter() - started) * 1000, result.valid)
+"""
+
+
+def after_read_ms(path: Path, runs: int) -> list[float]:
+    """The command's steps after reading the file (as in scorer.orbitus.cli), each run in a
+    fresh process like the command itself, the clock started once the file is read."""
+    times = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", AFTER_READ, str(path)], capture_output=True,
+                             text=True, check=True).stdout.split()
+        if out[1] != "True":
+            raise SystemExit(f"{path.name}: the grown table is not valid")
+        times.append(float(out[0]))
+    return times
+
+
+def max_rss_mb(path: Path) -> float:
+    """Peak resident memory of the whole command on ``path``.
+
+    Read in the command's own process at its end: its ``ru_maxrss`` (what the issue
+    names), unless Linux's VmHWM is there, which is the same peak but not inflated by
+    the size of this (parent) process at the fork, as ``ru_maxrss`` is on Linux.
+    """
+    code = (
+        "import io, resource, sys\n"
+        "from contextlib import redirect_stdout\n"
+        "from scorer.cli import main\n"
+        "with redirect_stdout(io.StringIO()):\n"
+        f"    main(['orbitus', {str(path)!r}])\n"
+        "kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "try:\n"
+        "    with open('/proc/self/status') as f:\n"
+        "        kb = next(int(x.split()[1]) for x in f if x.startswith('VmHWM:'))\n"
+        "except (OSError, StopIteration):\n"
+        "    pass\n"
+        "print(kb)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    return int(out.split()[-1]) / 1024.0  # kilobytes on Linux
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "OVER BUDGET"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="repetitions per figure (median)")
+    parser.add_argument("--seed", type=int, default=2024, help="seed of the grown tables")
+    args = parser.parse_args()
+    runs = max(1, args.runs)
+    failed = False
+
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()} ({platform.python_implementation()}), "
+          f"PyYAML {yaml.__version__} with its C loader")
+
+    # 1. a real game
+    cmd = command()
+    table = statistics.median(wall_ms([*cmd, "orbitus", str(GAME_72)], runs * 2))
+    as_json = statistics.median(wall_ms([*cmd, "orbitus", str(GAME_72), "--json"], runs * 2))
+    ok = max(table, as_json) < COMMAND_BUDGET_MS
+    failed |= not ok
+    print(f"72 sectors, 6 players, whole command: {table:.0f} ms (table), {as_json:.0f} ms "
+          f"(--json); budget {COMMAND_BUDGET_MS:.0f} ms: {verdict(ok)}")
+
+    # 2. large grown tables
+    setup = load_definitions()[0].setups[6]
+    with tempfile.TemporaryDirectory() as tmp:
+        files: dict[int, Path] = {}
+        for size in (10_000, 40_000):
+            started = time.perf_counter()
+            layout = grow_table(args.seed, size, 6, setup=setup)
+            if len(layout["sectors"]) != size:
+                raise SystemExit(f"the grown table stopped at {len(layout['sectors'])} sectors")
+            path = Path(tmp) / f"grown-{size}.yaml"
+            path.write_text(layout_text(layout), encoding="utf-8")
+            files[size] = path
+            print(f"grew {size} sectors in {time.perf_counter() - started:.1f} s "
+                  f"({path.stat().st_size / 1e6:.1f} MB of YAML)")
+
+        small = files[10_000]
+        read = statistics.median(read_ms(small, runs))
+        whole = statistics.median(wall_ms([*cmd, "orbitus", str(small)], runs))
+        ratio = whole / read
+        ok = ratio <= READ_RATIO
+        failed |= not ok
+        print(f"10,000 sectors: whole command {whole:.0f} ms; PyYAML C loader reading the file "
+              f"{read:.0f} ms; ratio {ratio:.2f} (budget {READ_RATIO}): {verdict(ok)}")
+
+        after = {size: statistics.median(after_read_ms(path, runs)) for size, path in
+                 files.items()}
+        growth = after[40_000] / after[10_000]
+        ok = growth <= LINEAR_RATIO
+        failed |= not ok
+        print(f"after reading: 10,000 sectors {after[10_000]:.0f} ms, 40,000 sectors "
+              f"{after[40_000]:.0f} ms; x{growth:.2f} for 4x the sectors "
+              f"(budget x{LINEAR_RATIO}): {verdict(ok)}")
+
+        big_read = statistics.median(read_ms(files[40_000], max(1, runs // 2)))
+        big_whole = statistics.median(wall_ms([*cmd, "orbitus", str(files[40_000])],
+                                              max(1, runs // 2)))
+        print(f"40,000 sectors: whole command {big_whole:.0f} ms; PyYAML C loader reading the "
+              f"file {big_read:.0f} ms; ratio {big_whole / big_read:.2f}")
+
+        memory = max_rss_mb(files[40_000])
+        ok = memory < MEMORY_BUDGET_MB
+        failed |= not ok
+        print(f"40,000 sectors: peak memory of the command {memory:.0f} MB "
+              f"(budget {MEMORY_BUDGET_MB:.0f} MB): {verdict(ok)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
