@@ -411,18 +411,22 @@ class Box:
 # --- measuring and wrapping ---------------------------------------------------------------
 
 
-class Measure:
-    """Cached text widths (the same words are measured many times while fitting)."""
+_WIDTHS: dict[tuple[str, float, bool], float] = {}
+_WIDTHS_LIMIT = 200_000
 
-    def __init__(self) -> None:
-        self._cache: dict[tuple[str, float, bool], float] = {}
+
+class Measure:
+    """Text widths, cached for the whole process: the same words are measured many times
+    while fitting, in every document and in every build of a ``--watch``."""
 
     def __call__(self, text: str, size: float, bold: bool = False) -> float:
         key = (text, size, bold)
-        width = self._cache.get(key)
+        width = _WIDTHS.get(key)
         if width is None:
+            if len(_WIDTHS) > _WIDTHS_LIMIT:
+                _WIDTHS.clear()
             width = text_width(text, size, bold)
-            self._cache[key] = width
+            _WIDTHS[key] = width
         return width
 
 
@@ -725,7 +729,9 @@ class _Composer:
             items += line_items(line, self.width / 2.0, y + _baseline(lead, size), size,
                                 self.t.muted, self.m, anchor="middle")
             y += lead
-        return [Box(y, items, space_before=self.t.body * 1.0, floating=True)]
+        # room below the caption too: text may follow a diagram that opens a column
+        return [Box(y + self.t.body * 0.7, items, space_before=self.t.body * 0.6,
+                    floating=True)]
 
 
 def _column_widths(natural: list[float], minimum: list[float], avail: float) -> list[float]:
@@ -822,8 +828,9 @@ def flow(boxes: Sequence[Box], frames: Callable[[int], Frame]) -> list[Placed]:
 
 def _document_pages(doc: Document, setup: PageSetup, typo: Typography,
                     art: Mapping[str, DiagramFn], measure: Measure,
-                    max_art_fraction: float) -> tuple[list[list[Item]], int]:
-    """Items per page (title block and body, no footer) and the page count."""
+                    max_art_fraction: float) -> tuple[list[list[Item]], int, float]:
+    """Items per page (title block and body, no footer), the page count, and how much of
+    one column the last page's text would fill."""
     pw, ph = setup.size
     title_items, title_h = _title_block(doc, setup, typo, measure)
     body_top = setup.top + title_h
@@ -854,25 +861,34 @@ def _document_pages(doc: Document, setup: PageSetup, typo: Typography,
             lo = max(lo, run)
             if not b.keep_with_next:
                 run = 0.0
-        lo, hi = min(lo, full) - 1e-3, full
+        lo, hi = min(lo, full), full
         best = placed[first_on_last:]
         for _ in range(18):
             mid = (lo + hi) / 2.0
             trial = flow(rest, lambda k, mid=mid: Frame(0.0, 0.0, mid))
-            if trial and max(p.frame for p in trial) < cols and all(
+            if trial and max(p.frame for p in trial) < cols and _kept(trial) and all(
                     p.y + p.box.height <= mid + 1e-6 for p in trial):
                 hi = mid
-                best = [Placed(p.frame + last_page * cols, p.y, p.box, p.repeat)
-                        for p in trial]
+                best = [Placed(p.frame + last_page * cols, p.y, p.box, p.repeat,
+                               p.index) for p in trial]
             else:
                 lo = mid
         placed = placed[:first_on_last] + best
+    last_fill = sum(p.box.height for p in placed if p.frame // cols == last_page) / (
+        frames(last_page * cols).height)
     pages: list[list[Item]] = [[] for _ in range(last_page + 1)]
     pages[0] += title_items
     for p in placed:
         frame = frames(p.frame)
         pages[p.frame // cols].append(Group(tuple(p.box.items), (frame.x, frame.y + p.y)))
-    return pages, last_page + 1
+    return pages, last_page + 1, last_fill
+
+
+def _kept(placed: Sequence[Placed]) -> bool:
+    """Whether every box that keeps with the next one shares its frame."""
+    frame = {p.index: p.frame for p in placed if not p.repeat}
+    return all(frame.get(p.index + 1, p.frame) == p.frame for p in placed
+               if p.box.keep_with_next and not p.repeat)
 
 
 def _title_block(doc: Document, setup: PageSetup, typo: Typography,
@@ -920,18 +936,28 @@ def typeset(doc: Document, setup: PageSetup, typo: Typography, art: Mapping[str,
             max_pages: int | None = None, min_body: float = 2.2,
             max_art_fraction: float = 0.62) -> list[Drawing]:
     """The document as pages. With ``max_pages``, the text shrinks until it fits; a
-    ``ValueError`` says so when even ``min_body`` mm text does not."""
+    ``ValueError`` says so when even ``min_body`` mm text does not. Without it, a last
+    page that would hold only a few lines is avoided by setting the text a little tighter
+    (leading and diagrams) when that saves the page."""
     measure = Measure()
     body = typo.body
     while True:
         t = typo.scaled(body)
-        pages, count = _document_pages(doc, setup, t, art, measure, max_art_fraction)
+        pages, count, fill = _document_pages(doc, setup, t, art, measure, max_art_fraction)
         if max_pages is None or count <= max_pages:
             break
         body = round(body * 0.96, 3)
         if body < min_body:
             raise ValueError(f"{doc.source}: does not fit on {max_pages} page(s) even with "
                              f"{min_body:g} mm text; shorten it")
+    if max_pages is None and count > 1 and fill < 0.3:
+        for squeeze in (0.97, 0.94):
+            tight = replace(t, leading=t.leading * squeeze)
+            p2, c2, _ = _document_pages(doc, setup, tight, art, measure,
+                                        max_art_fraction * squeeze)
+            if c2 < count:
+                pages, count, t = p2, c2, tight
+                break
     drawings: list[Drawing] = []
     for n, items in enumerate(pages, start=1):
         items = items + _footer(doc, setup, t, n, count)

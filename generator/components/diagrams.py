@@ -99,7 +99,7 @@ def _badge(x: float, y: float, label: str, r: float) -> list[Item]:
 def _face(points: Sequence[hexgeo.Point], width: float) -> list[Item]:
     """A closed block's face: a tinted area with the loop traced along the routes."""
     return [
-        Polygon(tuple(points), Style(fill=LOOP, opacity=0.22), cls="block-face"),
+        Polygon(tuple(points), Style(fill=LOOP, opacity=0.18), cls="block-face"),
         Polygon(tuple(points), Style(stroke=LOOP, width=width, join="round"), cls="block-loop"),
     ]
 

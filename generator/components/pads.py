@@ -205,7 +205,7 @@ def orbitus_pad(defs: OrbitusDefinitions, page: tuple[float, float]) -> list[Dra
     for n in (3, 2):
         h = (usable - gap * (n - 1)) / n
         fits = (h - fixed) / (len(rows) + 0.15)
-        if fits >= 7.2:
+        if fits >= 6.5:
             per_page, row_h = n, min(8.6, fits)
             break
     if row_h < 5.0:
