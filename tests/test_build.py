@@ -54,7 +54,7 @@ def test_page_sizes_and_counts(paper, request):
     assert pages["orbitus/sectors.pdf"] == 8
     assert pages["orbitus/station.pdf"] == 1
     assert pages["satellites/tokens.pdf"] == 1
-    assert pages["satellites/board.pdf"] == 4  # 324 x 372 mm board, split with overlaps
+    assert pages["satellites/board.pdf"] == 4  # 324 x 364 mm board, split with overlaps
 
 
 def test_every_sector_id_and_station_name_extractable(a4):
