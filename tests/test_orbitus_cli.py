@@ -265,6 +265,17 @@ def test_picture_that_cannot_be_written_exits_2(tmp_path, capsys):
     assert "cannot write the picture" in capsys.readouterr().err
 
 
+def test_no_picture_of_a_huge_table(tmp_path, capsys):
+    sectors = "".join(f"  - {{at: [{q}, 40], routes: [N]}}\n" for q in range(2001))
+    path = write(tmp_path, "players: [Anna, Boris]\nsectors:\n" + sectors)
+    assert run([str(path), "--png", str(tmp_path / "big.png")]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and "has 2001 sectors; pictures are drawn for tables of up to 2000" \
+        in out.err
+    assert not (tmp_path / "big.png").exists()
+    assert run([str(path)]) == 0
+
+
 def test_scoring_imports_no_rendering_and_no_pydantic(tmp_path):
     path = write(tmp_path, VALID)
     code = (

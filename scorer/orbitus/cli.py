@@ -49,6 +49,9 @@ best-effort, marked not valid), 2 a file can't be read or the command was
 misused."""
 
 
+PICTURE_LIMIT = 2000  # sectors; beyond that a picture is a poster nobody can check
+
+
 class _Stop(Exception):
     def __init__(self, code: int) -> None:
         super().__init__(code)
@@ -158,6 +161,12 @@ def _run(args: Sequence[str], prog: str) -> int:
         result, models = score_file(Path(opts.layout), opts.cards_dir, full=picture)
     except DefinitionError as exc:
         return fail("\n".join(exc.problems))
+    if picture and len(result.layout.sectors) > PICTURE_LIMIT:
+        return fail(
+            f"{prog}: {opts.layout} has {len(result.layout.sectors)} sectors; pictures are drawn "
+            f"for tables of up to {PICTURE_LIMIT} (a real game has at most a few hundred). "
+            f"Score it without --svg/--png"
+        )
 
     if opts.json:
         from scorer.orbitus.report import json_text, to_json
