@@ -1,0 +1,283 @@
+"""Game records: the YAML file both games share, and the dispatch to a game by ``game:``.
+
+A record is a YAML mapping::
+
+    game: satellites            # which game: satellites or orbitus
+    players: {red: Anna, blue: Ben}   # optional; its form is the game's
+    seed: 42                    # or another way to give the start (the game's fields)
+    note: club night, table 3   # optional free text, ignored
+    moves:                      # the moves in the order they were made
+      - c1-c4
+      - a5-c5
+
+What a move looks like, and which other fields there are, is up to the game
+(``scorer.engine.<game>_replay``: ``FIELDS`` and ``replay``). This module reads
+the file (size limit, UTF-8, YAML syntax, line numbers via
+:func:`cards.loader.parse_yaml`), checks the fields every record has and hands
+the record to its game; the game returns a :class:`Replay`, rendered by
+``pnp-replay``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cards.loader import Document
+    from generator.drawing import Drawing
+
+GAMES = ("orbitus", "satellites")
+COMMON_FIELDS = ("game", "players", "moves", "note")
+MAX_RECORD_BYTES = 2_000_000
+WHAT = "a game record (YAML with game:, the start, and moves:)"
+
+
+class RecordError(Exception):
+    """The record cannot be replayed at all; ``problems`` holds one line each (exit 2)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Item:
+    """One entry of ``moves:`` as written: its position in the list, its line, its value."""
+
+    index: int  # 0-based position in the list
+    line: int
+    value: Any
+
+
+@dataclass
+class Record:
+    """A record read from a file, checked as far as every game's records go."""
+
+    path: Path
+    source: str  # the file as the user named it
+    game: str
+    doc: Document
+    data: dict[str, Any]
+    items: list[Item]  # the entries of moves:, in order
+
+    def line(self, *loc: str | int) -> int:
+        return self.doc.line_of(loc)
+
+    def at(self, *loc: str | int) -> str:
+        """``FILE:LINE`` of a field, for messages."""
+        return f"{self.source}:{self.line(*loc)}"
+
+
+@dataclass
+class Illegal:
+    """The first illegal move of a record."""
+
+    number: int  # 1-based, counting every move in the record
+    line: int
+    text: str  # as written
+    player: str
+    reason: str
+    legal: list[str]  # some of what was legal there, in notation
+    legal_count: int  # how many legal moves there were in all (of ``legal_of``)
+    legal_of: str  # whose legal moves ``legal`` lists, e.g. "R3 on c1" or "red"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "move": self.number,
+            "line": self.line,
+            "text": self.text,
+            "player": self.player,
+            "reason": self.reason,
+            "legal_of": self.legal_of,
+            "legal": self.legal,
+            "legal_count": self.legal_count,
+        }
+
+
+@dataclass
+class Replay(ABC):
+    """A replayed record: how far it got, why it stopped, the position it reached.
+
+    A game subclasses it and renders the reached position through its scorer.
+    """
+
+    game: str
+    source: str
+    players: dict[str, str]
+    start: str  # how the game started, in words ("seed 42", "the board given in setup:")
+    moves: int  # moves in the record
+    played: int  # legal moves replayed
+    over: bool
+    message: str  # the state of the game after the last move replayed, one sentence
+    illegal: Illegal | None = None
+    last_line: int | None = None  # line of the last move replayed
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    @abstractmethod
+    def valid(self) -> bool:
+        """The reached position breaks no rule (the scorer's verdict)."""
+
+    @abstractmethod
+    def score_json(self) -> dict[str, Any]:
+        """The scorer's JSON object for the reached position."""
+
+    @abstractmethod
+    def score_summary(self, colour: bool) -> str:
+        """The scorer's summary of the reached position."""
+
+    @abstractmethod
+    def picture(self) -> Drawing:
+        """The scorer's picture of the reached position."""
+
+    def legal_now(self) -> tuple[str, list[str]]:
+        """Whose moves and every legal move in the reached position (for ``--legal``)."""
+        return "", []
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.score_json()
+        out["replay"] = {
+            "file": self.source,
+            "game": self.game,
+            "players": self.players,
+            "start": self.start,
+            "moves": self.moves,
+            "played": self.played,
+            "over": self.over,
+            "message": self.message,
+            "illegal": None if self.illegal is None else self.illegal.to_json(),
+        }
+        return out
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def read_record(path: Path, shown: str | None = None) -> Record:
+    """Read and check a record file (``-``: standard input); raise :class:`RecordError`."""
+    from cards.loader import DefinitionError, parse_yaml
+
+    shown = shown or _display(path)
+    text = _read_text(path, shown)
+    try:
+        doc = parse_yaml(text, path if str(path) != "-" else Path("<stdin>"), WHAT)
+    except DefinitionError as exc:
+        raise RecordError([_reshown(p, path, shown) for p in exc.problems]) from None
+    doc.display = shown
+    data = doc.data
+    if not isinstance(data, dict):
+        raise RecordError([f"{shown}:1: expected a mapping with game:, the start and moves:, "
+                           f"got {type_name(data)}"])
+    game = data.get("game")
+    if "game" not in data:
+        raise RecordError([f"{shown}:1: game: is required; write game: satellites or "
+                           f"game: orbitus"])
+    if not isinstance(game, str) or game.strip().lower() not in GAMES:
+        raise RecordError([f"{shown}:{doc.line_of(('game',))}: game: {game!r} is not a game "
+                           f"this tool knows; write satellites or orbitus"])
+    game = game.strip().lower()
+    module = game_module(game, shown)
+    known = COMMON_FIELDS + tuple(getattr(module, "FIELDS", ()))
+    problems = [
+        f"{shown}:{doc.line_of((key,))}: unknown field {str(key)!r} "
+        f"(a {game} record has: {', '.join(known)})"
+        for key in data if key not in known
+    ]
+    note = data.get("note")
+    if note is not None and not isinstance(note, str | int | float):
+        problems.append(f"{shown}:{doc.line_of(('note',))}: note: expected text, got "
+                        f"{type_name(note)}")
+    moves = data.get("moves")
+    items: list[Item] = []
+    if moves is None:
+        pass  # "moves:" with nothing after it, or no moves at all: the start position
+    elif not isinstance(moves, list):
+        problems.append(f"{shown}:{doc.line_of(('moves',))}: moves: expected a list, one move "
+                        f"per line starting with '- ', got {type_name(moves)}")
+    else:
+        items = [Item(i, doc.line_of(("moves", i)), value) for i, value in enumerate(moves)]
+    if problems:
+        raise RecordError(problems)
+    return Record(path, shown, game, doc, data, items)
+
+
+def game_module(game: str, shown: str = "") -> ModuleType:
+    """``scorer.engine.<game>_replay``, or a :class:`RecordError` if it is not there yet."""
+    name = f"scorer.engine.{game}_replay"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        where = f"{shown}: " if shown else ""
+        raise RecordError([f"{where}replaying {game} records is not available yet (the "
+                           f"{game.capitalize()} engine is still being written)"]) from None
+
+
+def replay(record: Record, cards: Path | None = None, until: int | None = None) -> Replay:
+    """Replay ``record`` with its game's engine (the first ``until`` moves if given)."""
+    module = game_module(record.game, record.source)
+    result: Replay = module.replay(record, cards, until)
+    return result
+
+
+def type_name(value: Any) -> str:
+    """How a YAML value is described in a message."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"true/false ({value!r})"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, int | float):
+        return f"a number ({value!r})"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _display(path: Path) -> str:
+    if str(path) == "-":
+        return "<stdin>"
+    from cards.loader import display_path
+
+    return display_path(path)
+
+
+def _reshown(problem: str, path: Path, shown: str) -> str:
+    from cards.loader import display_path
+
+    name = "<stdin>" if str(path) == "-" else display_path(path)
+    return shown + problem[len(name):] if problem.startswith(name) else problem
+
+
+def _read_text(path: Path, shown: str) -> str:
+    try:
+        if str(path) == "-":
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            if not path.exists():
+                raise RecordError([f"{shown}: file not found; expected {WHAT}"])
+            if path.is_dir():
+                raise RecordError([f"{shown}: is a folder, not a file; expected {WHAT}"])
+            with path.open("rb") as handle:
+                data = handle.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise RecordError([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError([f"{shown}: larger than {MAX_RECORD_BYTES // 1_000_000} MB; a game "
+                           f"record is a page of text, is this the right file?"])
+    if b"\x00" in data:
+        raise RecordError([f"{shown}: a binary file, not text; expected {WHAT}"])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError([f"{shown}: not UTF-8 text (byte {exc.start}); save the file as "
+                           f"UTF-8 text"]) from None
+    return text.removeprefix("\ufeff")

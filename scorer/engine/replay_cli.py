@@ -1,0 +1,222 @@
+"""``pnp-replay FILE``: replay a game record and say whether every move was legal.
+
+The record's ``game:`` picks the engine (imported only then). The replay stops
+at the first illegal move and says which (number and line), why, and what was
+legal there; either way the position reached is scored through that game's
+scorer, with the scorer's output options (``--json``, ``--svg``, ``--png``,
+``--lenient``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, dump_json, fail
+
+if TYPE_CHECKING:
+    from scorer.engine.records import Replay
+
+PROG = "pnp-replay"
+SHOWN_LEGAL = 12  # legal moves listed in the summary
+
+DESCRIPTION = """\
+Replay a game record move by move with the rules engine. The replay stops at
+the first illegal move and says which move (number and line), why it is
+illegal and what was legal there; otherwise it prints the final position
+scored as pnp-score does (winner, colonies or systems, end of the game).
+
+FILE is a YAML game record:
+
+  game: satellites
+  players: {red: Anna, blue: Ben}
+  seed: 42                # the deal of pnp-setup satellites --seed 42
+  moves:                  # red first
+    - c1-c4               # a move
+    - b5-d7+              # + marks a connection move (checked)
+    - d5-d6>d8            # displacement: the satellite on d6 goes to d8
+    - pass                # only with no legal move
+
+(setup: | and the board written out instead of seed:; see the README.)
+Give '-' to read standard input.
+"""
+
+EPILOG = """\
+exit codes:
+  0  every move is legal and the position reached breaks no rule
+     (or --lenient was given)
+  1  a move is illegal, or the position reached breaks a rule
+  2  the record cannot be read (YAML, fields, a move that is not in the
+     notation), or the command was misused
+
+example:
+  pnp-replay game.yaml --png final.png
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", metavar="FILE", help="the game record (YAML; '-' for stdin)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object: the scorer's, plus a 'replay' object")
+    parser.add_argument("--svg", metavar="SVGFILE", type=Path,
+                        help="also draw the position reached, scored, as SVG here")
+    parser.add_argument("--png", metavar="PNGFILE", type=Path,
+                        help="also draw it as PNG (150 dpi) here")
+    parser.add_argument("--lenient", action="store_true",
+                        help="exit 0 even when a move is illegal or the position breaks a rule "
+                             "(both are still reported); an unreadable record still exits 2")
+    parser.add_argument("--until", metavar="N", type=_count,
+                        help="replay only the first N moves (the position after move N)")
+    parser.add_argument("--legal", action="store_true",
+                        help="also list every legal move in the position reached")
+    parser.add_argument("--cards", metavar="FOLDER", type=Path,
+                        help="definitions folder laid out like cards/, for records that start "
+                             "from a seed (default: the shipped one)")
+    return parser
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative; give 0 or more moves")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command; return the exit code. Never raises."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return fail(f"{PROG}: interrupted", 130)
+    except BrokenPipeError:
+        from scorer.satellites.cli import _silence_stdout
+
+        _silence_stdout()
+        return EXIT_OK
+    except Exception as exc:  # a bug must still not print a traceback
+        return fail(f"{PROG}: internal error ({type(exc).__name__}: {exc}); please report it "
+                    f"together with the record", EXIT_UNREADABLE)
+
+
+def _run(args: list[str]) -> int:
+    parser = _parser()
+    try:
+        opts = parser.parse_args(args)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    for flag in ("svg", "png"):
+        target: Path | None = getattr(opts, flag)
+        if target is not None and (target.is_dir() or str(target) == "-"):
+            return fail(f"{PROG}: --{flag} {target}: give a file name, e.g. final.{flag}")
+    if opts.cards is not None and not opts.cards.is_dir():
+        return fail(f"{PROG}: --cards {opts.cards}: not a folder; give a folder laid out like "
+                    f"cards/")
+
+    from scorer.engine.records import RecordError, read_record, replay
+
+    try:
+        record = read_record(Path(opts.file))
+        result = replay(record, opts.cards, opts.until)
+    except RecordError as exc:
+        for line in exc.problems:
+            fail(line)
+        return EXIT_UNREADABLE
+
+    if opts.svg is not None or opts.png is not None:
+        from scorer.common import write_picture
+
+        try:
+            write_picture(result.picture(), opts.svg, opts.png)
+        except OSError as exc:
+            where = exc.filename or opts.svg or opts.png
+            return fail(f"{PROG}: cannot write the picture {where}: {exc.strerror or exc}")
+
+    if opts.json:
+        obj = result.to_json()
+        if opts.legal:
+            whose, moves = result.legal_now()
+            obj["replay"]["legal_now"] = {"player": whose, "moves": moves}
+        text = dump_json(obj)
+    else:
+        from scorer.satellites.cli import _colour_terminal
+
+        colour = _colour_terminal()
+        text = header(result, opts.until) + "\n" + result.score_summary(colour)
+        if opts.legal:
+            text += "\n" + legal_block(result)
+    _write(text)
+    if opts.lenient or (result.illegal is None and result.valid):
+        return EXIT_OK
+    return EXIT_VIOLATIONS
+
+
+def header(result: Replay, until: int | None = None) -> str:
+    """What the replay found, before the scorer's summary of the position reached."""
+    who = ", ".join(f"{colour} {name}" for colour, name in result.players.items())
+    out = [f"Replay: {result.source} ({result.game}{', ' + who if who else ''}), "
+           f"start: {result.start}"]
+    if until is not None and until < result.moves:
+        out.append(f"Replaying only the first {until} of {result.moves} moves (--until {until})")
+    bad = result.illegal
+    if bad is not None:
+        out.append(f"ILLEGAL: move {bad.number} ({bad.player}, line {bad.line}): {bad.text}")
+        out.append(f"  {bad.reason}")
+        if bad.legal:
+            shown = ", ".join(bad.legal[:SHOWN_LEGAL])
+            more = bad.legal_count - SHOWN_LEGAL
+            out.append(f"  Legal there for {bad.legal_of} ({bad.legal_count}): {shown}"
+                       + (f" and {more} more" if more > 0 else ""))
+        elif bad.legal_of.startswith("nobody"):
+            pass
+        else:
+            out.append(f"  {bad.player} had no legal move there, so the move had to be: pass")
+        if bad.number == 1:
+            out.append("The start position:")
+        else:
+            done = f"{'the move' if bad.number == 2 else f'all {bad.number - 1} moves'} before it"
+            out.append(f"The position before move {bad.number} ({done} legal):")
+    else:
+        n = result.played
+        if result.moves == 0:
+            out.append("No moves recorded: the start position")
+        else:
+            out.append(f"{n} move{'s' if n != 1 else ''} replayed, all legal")
+        at = f"after move {n} (line {result.last_line})" if n else "at the start"
+        if result.over:
+            out.append(f"Game over {at}: {result.message}")
+        else:
+            out.append(f"The game goes on {at}: {result.message}")
+    return "\n".join(out) + "\n"
+
+
+def legal_block(result: Replay) -> str:
+    whose, moves = result.legal_now()
+    if not moves:
+        return f"Legal moves: none for {whose}\n"
+    return f"Legal moves for {whose} ({len(moves)}): {', '.join(moves)}\n"
+
+
+def _write(text: str) -> None:
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except UnicodeEncodeError:
+        data = text.encode(sys.stdout.encoding or "ascii", errors="backslashreplace")
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

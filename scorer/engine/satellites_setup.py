@@ -1,0 +1,245 @@
+"""The Satellites start position, dealt from the definitions in ``cards/`` and a seed.
+
+The rules page: each player deals their satellites at random onto the central
+cells of their two edges (red north and south, blue west and east); those of
+the inward values start one cell further in. Everything that can be is read
+from the definitions (board size, how many central cells, which values start
+inward, which edges each colour uses, the satellites themselves), so a
+designer who changes them gets the matching deal.
+
+The deal is reproducible: ``random.Random(seed)`` shuffles red's satellites
+(sorted by value) and lays them on red's start cells in order (first edge west
+to east or north to south, then the second), then does the same for blue.
+
+``pnp-setup satellites --seed N`` prints it as a board the scorer reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail
+
+if TYPE_CHECKING:
+    from cards.definitions import SatellitesDefinitions
+    from generator.drawing import Drawing
+    from scorer.engine.satellites import State
+
+MAX_SEED = 2**63 - 1
+
+
+class SetupError(Exception):
+    """The definitions do not give a start position (e.g. zones that overlap)."""
+
+
+def deal(defs: SatellitesDefinitions, seed: int) -> State:
+    """The start position for ``seed``, red to move."""
+    import random
+
+    from generator.components.satellites import setup_cells
+    from scorer.engine.satellites import COLOUR_OF, State, geometry
+
+    size = defs.board.size
+    geo = geometry(size)
+    cells = [0] * (size * size)
+    where: dict[int, str] = {}
+    rng = random.Random(seed)
+    inward_values = set(defs.board.inward_values)
+    for colour in ("red", "blue"):
+        values = sorted(
+            e.value for e in defs.satellites.satellites if e.colour == colour
+            for _ in range(e.count)
+        )
+        starts, inward = setup_cells(defs, colour, size)
+        if len(values) != len(starts):
+            raise SetupError(
+                f"{colour} has {len(values)} satellites but {len(starts)} start cells "
+                f"({defs.board.setup_zone_cells} central cells on each of its edges); the "
+                f"deal needs one start cell per satellite"
+            )
+        rng.shuffle(values)
+        sign = COLOUR_OF[colour]
+        for (col, row), (icol, irow), value in zip(starts, inward, values, strict=True):
+            c, r = (icol, irow) if value in inward_values else (col, row)
+            i = geo.index(r, c)
+            if i is None or i in where:
+                taken = f", already dealt to {where[i]}" if i in where else ""
+                raise SetupError(
+                    f"{colour}'s start cell {geo.names[i] if i is not None else (c, r)} does not "
+                    f"work on a {size} x {size} board{taken}: the setup zones "
+                    f"({defs.board.setup_zone_cells} central cells per edge, values "
+                    f"{sorted(inward_values)} one cell inward) overlap or leave the board"
+                )
+            where[i] = colour
+            cells[i] = sign * value
+    return State(geo, tuple(cells))
+
+
+def grid_text(state: State) -> str:
+    """The position as the scorer's text grid, cells aligned in columns, with the column
+    letters above and each row's number after it as ``#`` comments (the scorer skips them)."""
+    n = state.geo.size
+    names = state.geo.names
+    rows = ["# " + "  ".join(names[c][:-1] for c in range(n)) + "\n"]
+    for r in range(n):
+        tokens = []
+        for s in state.cells[r * n:(r + 1) * n]:
+            tokens.append("." if s == 0 else f"{'R' if s > 0 else 'B'}{abs(s)}")
+        rows.append("  " + " ".join(t.ljust(2) for t in tokens) + f"  # {r + 1}\n")
+    return "".join(rows)
+
+
+def picture(defs: SatellitesDefinitions, state: State, title: str) -> Drawing:
+    """The printed board (zones, trackers) with the satellites on it, a caption above."""
+    from generator.components.satellites import board_items, tokens_at
+    from generator.drawing import Drawing, Group, Text
+
+    geo, items = board_items(defs, state.geo.size)
+    n = state.geo.size
+    placed = [
+        (i % n, i // n, "red" if s > 0 else "blue", abs(s))
+        for i, s in enumerate(state.cells) if s
+    ]
+    items.extend(tokens_at(defs, geo, placed))
+    top = 14.0
+    caption = Text(geo.label, 9.0, title, 5.0, fill="#1d1d1f", bold=True)
+    return Drawing(geo.width, geo.height + top,
+                   [caption, Group(tuple(items), translate=(0.0, top))], title)
+
+
+# --- the command ------------------------------------------------------------------------------
+
+DESCRIPTION = """\
+Deal a random Satellites start position as the rules describe: each player's
+satellites at random on the central cells of their two edges (red north and
+south, blue west and east), values 1 and 2 one cell inward. The position is
+printed as a board pnp-score satellites reads ('#' lines are comments); red
+moves first.
+"""
+
+EPILOG = """\
+The same seed always deals the same position (for the same definitions):
+write 'seed: N' in a game record and pnp-replay starts from it.
+
+exit codes: 0 dealt, 1 the definitions (--cards) do not give a start
+position, 2 the command was misused or a file could not be written
+
+examples:
+  pnp-setup satellites --seed 42
+  pnp-setup satellites --seed 42 --record > game.yaml
+  pnp-setup satellites --seed 42 --png start.png
+"""
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=_seed, metavar="N",
+                        help=f"deal number, 0 to {MAX_SEED} (default: chosen at random and "
+                             f"printed)")
+    parser.add_argument("--record", action="store_true",
+                        help="print the start of a game record (YAML for pnp-replay) instead "
+                             "of the plain board: the seed, the board as comments, moves:")
+    parser.add_argument("--svg", metavar="SVGFILE", type=Path,
+                        help="also draw the board with the satellites on it as SVG here")
+    parser.add_argument("--png", metavar="PNGFILE", type=Path,
+                        help="also draw it as PNG (150 dpi) here")
+    parser.add_argument("--cards", metavar="FOLDER", type=Path,
+                        help="definitions folder laid out like cards/ (default: the shipped one)")
+    return parser
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (0 to {MAX_SEED})")
+    return value
+
+
+def run(args: list[str], prog: str = "pnp-setup satellites") -> int:
+    """``pnp-setup satellites``: return the exit code; never raises."""
+    try:
+        return _run(args, prog)
+    except KeyboardInterrupt:
+        return fail(f"{prog}: interrupted", 130)
+    except BrokenPipeError:
+        from scorer.satellites.cli import _silence_stdout
+
+        _silence_stdout()
+        return EXIT_OK
+    except Exception as exc:  # a bug must still not print a traceback
+        return fail(f"{prog}: internal error ({type(exc).__name__}: {exc}); please report it",
+                    EXIT_UNREADABLE)
+
+
+def _run(args: list[str], prog: str) -> int:
+    parser = _parser(prog)
+    try:
+        opts = parser.parse_args(args)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    for flag in ("svg", "png"):
+        target: Path | None = getattr(opts, flag)
+        if target is not None and (target.is_dir() or str(target) == "-"):
+            return fail(f"{prog}: --{flag} {target}: give a file name, e.g. start.{flag}")
+    if opts.cards is not None and not opts.cards.is_dir():
+        return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
+                    f"cards/ (with satellites/board.yaml)")
+
+    from cards.definitions import load_satellites
+    from cards.loader import DefinitionError
+
+    try:
+        defs = load_satellites(opts.cards)
+    except DefinitionError as exc:
+        for line in exc.problems:
+            fail(line)
+        return fail(f"{prog}: the Satellites definitions could not be loaded", EXIT_VIOLATIONS)
+    chosen = opts.seed is None
+    seed = secrets.randbelow(1_000_000) if chosen else opts.seed
+    try:
+        state = deal(defs, seed)
+    except SetupError as exc:
+        return fail(f"{prog}: {exc}", EXIT_VIOLATIONS)
+
+    n = state.geo.size
+    again = f"pnp-setup satellites --seed {seed}" + (
+        f" --cards {opts.cards}" if opts.cards is not None else "")
+    note = " (chosen at random)" if chosen else ""
+    board = grid_text(state)
+    if opts.record:
+        commented = "".join(f"#   {line.removeprefix('# ')}" if line.startswith("#")
+                            else f"# {line}" for line in board.splitlines(keepends=True))
+        text = (
+            f"# Satellites game record: replay it with pnp-replay FILE\n"
+            f"# start position: seed {seed}{note}, {n} x {n} board ({again})\n"
+            f"#\n{commented}#\n"
+            f"game: satellites\n"
+            f"seed: {seed}\n"
+            f"players: {{red: Red, blue: Blue}}\n"
+            f"# one move per line, red first: c1-c4, c1-c4+ (connection), d5-d6>d8\n"
+            f"# (displacement pushing the satellite on d6 to d8), pass\n"
+            f"moves:\n"
+        )
+    else:
+        text = (f"# Satellites start position: seed {seed}{note}, {n} x {n} board ({again})\n"
+                f"# red moves first\n" + board)
+    if opts.svg is not None or opts.png is not None:
+        from scorer.common import write_picture
+
+        drawing = picture(defs, state, f"Satellites start position: seed {seed}")
+        try:
+            write_picture(drawing, opts.svg, opts.png)
+        except OSError as exc:
+            where = exc.filename or opts.svg or opts.png
+            return fail(f"{prog}: cannot write the picture {where}: {exc.strerror or exc}")
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return EXIT_OK

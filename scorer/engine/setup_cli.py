@@ -1,0 +1,61 @@
+"""``pnp-setup``: deal a start position for one game, importing only that game's code.
+
+Each game's setup lives in ``scorer.engine.<game>_setup`` with ``run(args, prog) ->
+int``; a game whose module is not there yet gets a clear note and exit 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+GAMES = ("orbitus", "satellites")
+
+USAGE = """\
+Usage: pnp-setup GAME [OPTIONS]
+
+Deal a random start position as the rules describe, reproducible by its seed.
+
+Games:
+  orbitus     pnp-setup orbitus --players K --seed N: the shuffled deck,
+              the hands and the start lines
+  satellites  pnp-setup satellites --seed N: the board with every satellite
+              on its start cell (--svg/--png to draw it, --record to start a
+              game record)
+
+Run 'pnp-setup GAME --help' for the options of one game.
+Exit codes: 0 dealt, 1 the definitions do not give a start position,
+2 misuse.
+"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        sys.stdout.write(USAGE)
+        return 0 if args else 2
+    game, rest = args[0].lower(), args[1:]
+    if game not in GAMES:
+        sys.stderr.write(f"pnp-setup: unknown game {args[0]!r}; choose orbitus or satellites\n")
+        return 2
+    module_name = f"scorer.engine.{game}_setup"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        sys.stderr.write(
+            f"pnp-setup {game}: not available yet (the {game.capitalize()} engine is still "
+            f"being written); pnp-setup satellites works\n"
+        )
+        return 2
+    return int(module.run(rest, prog=f"pnp-setup {game}"))
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

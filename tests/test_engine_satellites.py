@@ -1,0 +1,675 @@
+"""The Satellites engine, rule by rule: for every rule a position where it bites and one
+where it does not. Boards are written out as the scorer reads them (row 1 at the top)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.engine.satellites import (
+    BLUE,
+    END_23,
+    END_BLOCKED,
+    END_GRACE,
+    END_LOCKED,
+    PASS,
+    RED,
+    IllegalMove,
+    NotationError,
+    State,
+    check,
+    end_message,
+    from_board,
+    geometry,
+    notation,
+    parse_move,
+)
+from scorer.satellites.board import Board
+from scorer.satellites.score import score
+
+
+def pos(text: str, to_move: int = RED, grace: int | None = None) -> State:
+    board = Board.from_tokens([line.split() for line in text.strip().splitlines()])
+    return from_board(board, to_move, grace)
+
+
+def legal(state: State) -> set[str]:
+    return {notation(state.geo, m, state.cells) for m in state.legal_moves()}
+
+
+def legal_from(state: State, cell: str) -> set[str]:
+    return {m for m in legal(state) if m.startswith(cell + "-")}
+
+
+def why(state: State, text: str) -> str | None:
+    try:
+        check(state, parse_move(text))
+    except IllegalMove as exc:
+        return exc.reason
+    return None
+
+
+def play(state: State, *moves: str) -> State:
+    for text in moves:
+        state = state.after(check(state, parse_move(text)))
+    return state
+
+
+# --- moving: 8 directions, up to the value, jumping, never onto an occupied cell ----------------
+
+LONE = """
+    .  .  .  .  .  .  .
+    .  .  .  .  .  .  .
+    .  .  .  .  .  .  .
+    .  .  .  R2 .  .  .
+    .  .  .  .  .  .  .
+    .  .  .  .  .  .  .
+    .  .  .  .  .  .  .
+"""
+
+
+def test_a_satellite_moves_up_to_its_value_in_each_of_8_directions():
+    s = pos(LONE)
+    assert legal(s) == {
+        "d4-d3", "d4-d2", "d4-e3", "d4-f2", "d4-e4", "d4-f4", "d4-e5", "d4-f6",
+        "d4-d5", "d4-d6", "d4-c5", "d4-b6", "d4-c4", "d4-b4", "d4-c3", "d4-b2",
+    }
+
+
+def test_a_move_beyond_the_value_is_refused():
+    s = pos(LONE)
+    assert why(s, "d4-d2") is None
+    assert why(s, "d4-d1") == "d4 to d1 is 3 cells, and R2 moves at most 2"
+    assert why(s, "d4-a1") == "d4 to a1 is 3 cells, and R2 moves at most 2"
+
+
+def test_a_move_off_the_lines_is_refused():
+    s = pos(LONE)
+    assert why(s, "d4-e6") == (
+        "d4 to e6 is not a straight line; satellites move along a row, a column or a diagonal")
+    assert why(s, "d4-d4") == "the move starts and ends on d4"
+    assert why(s, "d4-h4") == "h4 is not on the board (columns a to g, rows 1 to 7)"
+    assert why(s, "d0-d2") == "d0 is not on the board (columns a to g, rows 1 to 7)"
+
+
+JUMP = """
+    .  .  .  .  .  .  .
+    .  .  .  R2 .  .  .
+    .  .  .  R1 .  .  .
+    .  .  .  R3 .  .  .
+    .  .  .  .  .  .  .
+    .  .  .  .  .  .  .
+    .  .  .  .  .  .  .
+"""
+
+
+def test_a_satellite_jumps_over_others_but_never_ends_on_one():
+    s = pos(JUMP)
+    assert why(s, "d4-d1") is None  # over R1 and R2
+    assert "d4-d1" in legal(s)
+    assert why(s, "d4-d3") == "d3 is occupied by R1; a move never ends on an occupied cell"
+    assert why(s, "d4-d2") == "d2 is occupied by R2; a move never ends on an occupied cell"
+    assert not {"d4-d3", "d4-d2"} & legal(s)
+
+
+def test_only_the_player_to_move_moves_and_red_starts():
+    s = pos("""
+        .  .  .  .  .
+        .  R1 .  .  .
+        .  .  .  .  .
+        .  .  .  B1 .
+        .  .  .  .  .
+    """)
+    assert s.to_move == RED
+    assert why(s, "d4-d5") == "B1 on d4 is blue, and it is red's turn"
+    assert why(s, "a1-a2") == "there is no satellite on a1"
+    s = play(s, "b2-b3")
+    assert s.to_move == BLUE
+    assert why(s, "b3-b4") == "R1 on b3 is red, and it is blue's turn"
+    assert play(s, "d4-d5").to_move == RED
+
+
+# --- connections: exactly the value, locked, only with an empty edge -------------------------
+
+EXACT = """
+    .  .  .  .  .  .  .
+    .  .  .  .  .  .  .
+    .  .  .  .  .  .  .
+    .  .  .  .  B1 .  .
+    .  R3 .  .  .  .  .
+    .  .  .  B2 .  .  .
+    .  .  .  .  .  .  .
+"""
+
+
+def test_a_connection_move_goes_exactly_the_value():
+    s = pos(EXACT)
+    # d5 touches B2 on d6 after 2 cells: a connection, but R3 must go exactly 3
+    assert why(s, "b5-d5") == (
+        "it ends next to B2 on d6, so R3 on d5 would connect, and a connection move goes "
+        "exactly 3 cells (the satellite's value); this one goes 2")
+    # e5 touches B1 on e4 after exactly 3 cells
+    assert why(s, "b5-e5") is None
+    assert why(s, "b5-e5+") is None
+    # a move that ends unconnected may be shorter
+    assert why(s, "b5-c5") is None
+    assert legal_from(s, "b5") >= {"b5-c5", "b5-e5+"}
+    assert "b5-d5" not in legal_from(s, "b5") and "b5-d5+" not in legal_from(s, "b5")
+
+
+def test_the_plus_mark_is_checked():
+    s = pos(EXACT)
+    assert why(s, "b5-c5+") == (
+        "the move is marked + (a connection), but R3 ends on c5 touching no blue satellite; "
+        "write b5-c5")
+
+
+def test_connected_satellites_are_locked():
+    s = pos("""
+        .  .  .  .  .  .
+        .  .  .  .  .  .
+        .  .  R2 B1 .  .
+        .  .  .  .  .  .
+        .  .  .  .  R1 .
+        .  .  .  .  .  .
+    """)
+    assert why(s, "c3-c5") == (
+        "R2 on c3 is connected (to B1 on d3); connected satellites are locked and never move")
+    assert legal_from(s, "c3") == set()
+    assert why(s, "e5-e6") is None  # the unconnected one moves
+
+
+# every edge holds a satellite; the north edge only R3 on c1
+EDGES = """
+    .  .  R3 .  .  .
+    .  .  .  .  R2 .
+    B2 .  .  .  .  .
+    .  .  .  B1 .  .
+    .  .  .  .  .  B4
+    .  R1 .  .  .  .
+"""
+
+
+def test_no_connection_while_every_edge_holds_a_satellite():
+    s = pos(EDGES)
+    assert why(s, "e2-e4") == (
+        "R2 on e4 would connect to B1 on d4, but every edge (outer row or column) would still "
+        "hold a satellite; until one edge is empty, no move may end next to an opponent's "
+        "satellite")
+    assert not any(m.endswith("+") for m in legal_from(s, "e2"))
+
+
+def test_the_move_that_empties_an_edge_may_connect():
+    # R3 leaves the north edge empty and lands next to B1: the edge is empty once it is made
+    s = pos(EDGES)
+    assert why(s, "c1-c4") is None
+    assert "c1-c4+" in legal(s)
+
+
+def test_once_an_edge_is_empty_connections_are_allowed():
+    s = play(pos(EDGES), "c1-c3", "f5-f6")  # north edge now empty
+    assert why(s, "e2-e4") is None
+    assert "e2-e4+" in legal(s)
+
+
+def test_a_connection_that_fills_the_last_empty_edge_is_refused():
+    # the north edge is empty; R2 would land on it (d1) next to B1 on d2
+    s = pos("""
+        .  .  .  .  .  .
+        .  .  .  B1 .  .
+        B2 .  .  .  .  R2
+        .  .  .  .  .  .
+        .  .  .  .  .  B4
+        .  R1 .  .  .  .
+    """)
+    assert why(s, "f3-d1") is not None
+    assert "every edge (outer row or column) would still hold a satellite" in why(s, "f3-d1")
+    assert why(s, "f3-f2") is None  # not connected: a normal move anywhere
+
+
+# --- connected satellites of one colour never touch ---------------------------------------------
+
+SAME = """
+    .  .  .  .  .  .  .
+    .  .  .  .  .  .  .
+    .  .  R2 B1 .  .  .
+    .  B3 .  .  .  .  .
+    .  .  .  .  .  .  .
+    .  .  R2 .  .  .  .
+    .  .  .  .  .  .  .
+"""
+
+
+def test_a_connected_satellite_never_lands_next_to_a_connected_one_of_its_colour():
+    s = pos(SAME)
+    # R2 from c6 to c4 connects to B3 on b4 and touches R2 on c3, connected to B1
+    assert why(s, "c6-c4") == (
+        "R2 on c4 and R2 on c3 would both be connected and touch; two connected satellites of "
+        "one colour may never be orthogonally adjacent")
+    assert "c6-c4+" not in legal(s)
+
+
+def test_it_may_land_next_to_an_unconnected_one_of_its_colour():
+    s = pos(SAME.replace("B1", ". "))  # c3 is no longer connected
+    assert why(s, "c6-c4") is None
+
+
+def test_a_newly_connected_opponent_may_not_touch_a_connected_satellite_of_its_colour():
+    # R2 from f5 to d5 (2 cells) connects B1 on d4, which touches B2 on e4, connected to R3
+    # on f4; R2 itself starts unconnected (f4 above it is red)
+    s = pos("""
+        .  .  .  .  .  .  .
+        .  .  .  .  .  .  .
+        .  .  .  .  .  .  .
+        .  .  .  B1 B2 R3 .
+        .  .  .  .  .  R2 .
+        .  .  .  .  .  .  .
+        .  .  .  .  .  .  .
+    """)
+    assert why(s, "f5-d5") == (
+        "B1 on d4 and B2 on e4 would both be connected and touch; two connected satellites of "
+        "one colour may never be orthogonally adjacent")
+    s2 = pos("""
+        .  .  .  .  .  .  .
+        .  .  .  .  .  .  .
+        .  .  .  .  .  .  .
+        .  .  .  B1 B2 .  .
+        .  .  .  .  .  R2 .
+        .  .  .  .  .  .  .
+        .  .  .  .  .  .  .
+    """)
+    assert why(s2, "f5-d5") is None  # B2 is not connected: nothing touches
+
+
+# --- groups: never more than 6, colonies never merge --------------------------------------------
+
+
+def test_a_group_may_grow_to_6_but_not_to_7():
+    # the colony c3-c4-c5 (B1 R1 B1) and the pair e4-e5 (R2 B2); B3 from d7 lands on d4
+    # between R1 and R2
+    six = pos("""
+        .  .  .  .  .  .  .
+        .  .  .  .  .  .  .
+        .  .  B1 .  .  .  .
+        .  .  R1 .  R2 .  .
+        .  .  B1 .  B2 .  .
+        .  .  .  .  .  .  .
+        .  .  .  B3 .  .  .
+    """, to_move=BLUE)
+    assert why(six, "d7-d4") is None  # 3 + 2 + 1 = 6: a crowned colony
+    (colony,) = score(play(six, "d7-d4").to_board()).groups
+    assert colony.size == 6 and colony.crowned
+    seven = pos("""
+        .  .  .  .  .  .  .
+        .  .  R3 .  .  .  .
+        .  .  B1 .  .  .  .
+        .  .  R1 .  R2 .  .
+        .  .  B1 .  B2 .  .
+        .  .  .  .  .  .  .
+        .  .  .  B3 .  .  .
+    """, to_move=BLUE)
+    assert why(seven, "d7-d4") == (
+        "it would make a group of 7 (c2, c3, c4, d4, e4, c5, e5); a group holds at most 6 "
+        "satellites")
+    assert "d7-d4+" not in legal(seven)
+
+
+def test_two_pairs_may_join_but_two_colonies_never_merge():
+    pairs = pos("""
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  R1 .  R2 .  .  .
+        .  .  B1 .  B2 .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  B4 .  .  .  .
+    """, to_move=BLUE)
+    assert why(pairs, "d8-d4") is None  # two pairs and the mover: a colony of 5
+    colonies = pos("""
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  R1 .  R2 .  .  .
+        .  .  B1 .  B2 .  .  .
+        .  .  R3 .  R4 .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  B4 .  .  .  .
+    """, to_move=BLUE)
+    assert why(colonies, "d8-d4") == (
+        "it would join the colonies on c4, c5, c6 and on e4, e5, e6; two colonies may never "
+        "merge")
+    assert "d8-d4+" not in legal(colonies)
+
+
+# --- displacement ---------------------------------------------------------------------------
+
+# R2 on d5 and B3 on d6 are a connected pair; B1 on e6 is unconnected (it touches only
+# blue) and sits diagonally next to R2; R3 on h6 is exactly 3 cells from e6.
+DISPLACE = """
+    .  .  .  .  .  .  .  .
+    .  .  .  .  .  .  .  .
+    .  .  .  .  .  .  .  .
+    .  .  .  .  .  .  .  .
+    .  .  .  R2 .  .  .  .
+    .  .  .  B3 B1 .  .  R3
+    .  .  .  .  .  .  .  .
+    .  .  .  .  .  .  .  .
+"""
+PUSHES = {"e5", "e4", "f5", "g4", "f6", "g6", "f7", "g8", "e7", "e8", "d7", "c8", "c6", "c4"}
+
+
+def test_displacement_pushes_the_satellite_up_to_2_cells_and_takes_its_place():
+    s = pos(DISPLACE)
+    options = {m for m in legal(s) if ">" in m}
+    assert options == {f"h6-e6>{p}+" for p in PUSHES}
+    after = play(s, "h6-e6>e8")
+    board = after.to_board().to_text().split("\n")
+    assert board[5].split() == [".", ".", ".", "B3", "R3", ".", ".", "."]
+    assert board[7].split()[4] == "B1"
+    result = score(after.to_board())
+    assert result.valid
+    assert [g.cell_names for g in result.groups] == [["d5", "d6", "e6"]]
+
+
+def test_displacement_without_a_push_lists_where_the_satellite_may_go():
+    reason = why(pos(DISPLACE), "h6-e6")
+    assert reason.startswith("e6 is occupied by B1: to displace it, write where it goes (")
+    listed = reason.split("(")[1].rstrip(")").split(", ")
+    assert {m.split(">")[1] for m in listed} == PUSHES
+
+
+def test_the_push_goes_at_most_2_cells_in_a_straight_line_to_a_free_cell():
+    s = pos(DISPLACE)
+    assert why(s, "h6-e6>e3") == "e6 to e3 is 3 cells; the displaced B1 goes at most 2"
+    assert why(s, "h6-e6>f8") == (
+        "e6 to f8 is not a straight line; the displaced B1 goes along a row, a column or a "
+        "diagonal")
+    assert why(s, "h6-e6>d5") == "the displaced B1 cannot go to d5: it is occupied by R2"
+    assert why(s, "h6-e6>c6") is None  # over B3: pushes jump like moves
+
+
+def test_the_push_may_go_to_the_cell_the_mover_left():
+    s = pos("""
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  R2 .  .  .  .
+        .  .  .  B3 B1 .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  R2 .
+    """)
+    # R2 from g8 to e6 (2 cells diagonally); B1 is pushed 2 cells back to g8, just left
+    assert why(s, "g8-e6>g8") is None
+    assert "g8-e6>g8+" in legal(s)
+
+
+def test_no_displacement_of_a_connected_satellite():
+    s = pos(DISPLACE.replace("B1 .  .  R3", "B1 R1 .  R3"))
+    assert why(s, "h6-e6>e8") == (
+        "e6 is occupied by B1, which is connected; a move never ends on an occupied cell, and "
+        "only an unconnected satellite can be displaced")
+
+
+def test_no_displacement_away_from_the_movers_connected_satellites():
+    s = pos(DISPLACE.replace("R2", ". "))
+    assert why(s, "h6-e6>e8") == (
+        "e6 is occupied by B1; a move never ends on an occupied cell, and B1 cannot be "
+        "displaced because e6 is not next to a connected red satellite")
+
+
+def test_a_displacement_is_a_connection_move_of_exactly_the_value():
+    s = pos(DISPLACE.replace("B1 .  .  R3", "B1 .  R3 ."))
+    assert why(s, "g6-e6>e8") == (
+        "e6 is occupied by B1; a displacement is a connection move and goes exactly 3 cells "
+        "(R3's value), this one goes 2")
+
+
+def test_a_displacement_must_extend_a_colony():
+    # on e6 the mover would only pair with B4 on e7: a group of 2, no colony
+    s = pos("""
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  B3 R2 .  .  .  .
+        .  .  .  .  B1 .  .  R3
+        .  .  .  .  B4 .  .  .
+        .  .  .  .  .  .  .  .
+    """)
+    assert why(s, "h6-e6>g4") == (
+        "a displacement must leave the moving satellite in a group of 3 or more (it is allowed "
+        "only where it could extend a colony); R3 on e6 would be in a group of 2, not counting "
+        "the pushed satellite")
+    assert not any(">" in m for m in legal(s))
+
+
+def test_the_pushed_satellite_does_not_count_towards_the_colony():
+    # on e6 the mover touches no blue satellite; pushed to e5 or d6, B1 would touch it and
+    # R2, but that does not make the displacement legal
+    alone = pos("""
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  B3 R2 .  .  .  .
+        .  .  .  .  B1 .  .  R3
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+    """)
+    assert why(alone, "h6-e6>e5") == (
+        "a displacement must connect the moving satellite where it lands, but R3 on e6 would "
+        "touch no blue satellite there (the pushed one does not count)")
+    assert not any(">" in m for m in legal(alone))
+
+
+def test_a_push_that_would_break_a_rule_is_not_an_option():
+    # pushed to f5, B1 would touch R4 on f4 and become connected next to B2 on g5, which
+    # is connected to R1 on h5
+    s = pos("""
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  R3
+        .  .  .  .  .  R4 .  .
+        .  .  .  R2 .  .  B2 R1
+        .  .  .  B3 B1 .  .  .
+        .  .  .  .  .  .  .  .
+        .  .  .  .  .  .  .  .
+    """)
+    assert why(s, "h3-e6>e8") is None
+    assert why(s, "h3-e6>f5") == (
+        "B1 on f5 and B2 on g5 would both be connected and touch; two connected satellites of "
+        "one colour may never be orthogonally adjacent")
+    assert "h3-e6>e8+" in legal(s)
+    assert "h3-e6>f5+" not in legal(s)
+
+
+# --- the end of the game -----------------------------------------------------------------------
+
+# 11 connected pairs (22 connected); red R4 on a9 and blue B4 on j10 are unconnected
+TWENTY_TWO = """
+    .  .  .  .  .  .  .  .  .  .
+    .  R1 B1 .  R2 B2 .  R3 B3 .
+    .  .  .  .  .  .  .  .  .  .
+    .  R4 B4 .  R1 B1 .  R2 B2 .
+    .  .  .  .  .  .  .  .  .  .
+    .  R3 B3 .  R4 B4 .  R1 B1 .
+    .  .  .  .  .  .  .  .  .  .
+    R2 B2 .  R3 B3 .  .  .  .  .
+    R4 .  .  .  .  .  .  .  .  .
+    .  .  .  .  .  .  .  .  .  B4
+"""
+
+
+def test_23_connected_end_the_game_at_once():
+    s = pos(TWENTY_TWO)
+    assert not s.over
+    after = play(s, "a9-e9")  # joins the pair d8-e8: 23 connected
+    assert after.end_reason == END_23
+    assert after.legal_moves() == []
+    assert why(after, "j10-j9") == (
+        "the game is already over (23 satellites are connected, and the game ends at once at "
+        "23)")
+    result = score(after.to_board(), after.grace_moves_left)
+    assert result.end.over is True and result.valid
+
+
+def test_22_connected_do_not_end_the_game():
+    after = play(pos(TWENTY_TWO), "a9-a10")
+    assert not after.over and after.to_move == BLUE
+
+
+# red: 11 connected (five R-B-R chains and a pair), R4 on i9 unconnected; blue: 6 connected
+ELEVEN = """
+    .  .  .  .  .  .  .  .  .  .
+    .  R1 B1 R1 .  R2 B2 R2 .  .
+    .  .  .  .  .  .  .  .  .  .
+    .  R3 B3 R3 .  R4 B4 R4 .  .
+    .  .  .  .  .  .  .  .  .  .
+    .  R1 B2 R2 .  R3 B1 .  .  B3
+    B2 .  .  .  .  .  .  .  .  .
+    .  .  .  .  .  .  .  .  .  B4
+    B1 .  .  .  .  .  .  .  R4 .
+    .  .  B3 .  B4 .  .  .  .  .
+"""
+
+
+def test_a_player_with_all_12_connected_is_done_and_the_other_gets_3_grace_moves():
+    s = play(pos(ELEVEN), "i9-e9")  # R4 connects to B4 on e10: red has all 12 connected
+    assert (s.finished, s.to_move, s.grace_left) == (RED, BLUE, 3)
+    assert not s.over
+    assert why(s, "e9-e8") is not None  # red is done (and its satellites are locked anyway)
+    s = play(s, "a9-a10")
+    assert (s.to_move, s.grace_left, s.over) == (BLUE, 2, False)
+    s = play(s, "a10-a9")
+    assert (s.to_move, s.grace_left, s.over) == (BLUE, 1, False)
+    assert end_message(s) == (
+        "red has all 12 satellites connected; blue to move, 1 grace move left")
+    s = play(s, "a9-a10")
+    assert s.end_reason == END_GRACE
+    assert why(s, "a10-a9") == (
+        "the game is already over (red has all 12 satellites connected and blue has made its 3 "
+        "grace moves)")
+    result = score(s.to_board(), s.grace_moves_left)
+    assert (result.end.over, result.end.reason) == (True, "grace-moves-used")
+
+
+def test_grace_moves_after_the_opponent_completes_the_12():
+    # blue to move; R4 on f9 is red's last unconnected satellite, B4 on j10 goes next to it
+    s = pos(ELEVEN.replace("B1 .  .  .  .  .  .  .  R4 .", "B1 .  .  .  .  R4 .  .  .  .")
+            .replace(".  .  B3 .  B4 .  .  .  .  .", ".  .  B3 .  .  .  .  .  .  B4"),
+            to_move=BLUE)
+    assert not s.finished
+    s = play(s, "j10-f10")  # 4 cells west, under R4: red's 12th connection, made by blue
+    assert (s.finished, s.to_move, s.grace_left) == (RED, BLUE, 3)
+    s = play(s, "a9-a10", "a10-a9")
+    assert (s.to_move, s.grace_left, s.over) == (BLUE, 1, False)
+    assert play(s, "a9-a10").end_reason == END_GRACE
+
+
+# --- passing, and games nobody can continue ------------------------------------------------
+
+STUCK = """
+    .  .  .  .  .
+    .  .  .  .  .
+    .  .  R1 .  .
+    .  .  B1 .  .
+    B2 .  .  .  .
+"""
+
+
+def test_a_player_with_no_legal_move_passes_and_only_then():
+    s = pos(STUCK)  # red's only satellite is connected
+    assert s.legal_moves() == [] and not s.over
+    assert end_message(s) == "red to move, and red has no legal move, so red must pass"
+    assert check(s, parse_move("pass")) == PASS
+    s = play(s, "pass")
+    assert s.to_move == BLUE
+    assert why(s, "pass") == "blue may pass only with no legal move, and blue has 5 legal moves"
+
+
+def test_the_game_ends_when_neither_player_can_move():
+    s = pos(STUCK.replace("B2", ". "))
+    assert s.end_reason == END_BLOCKED
+    assert end_message(s) == "neither player has a legal move"
+
+
+def test_a_pass_is_a_grace_move():
+    # the turn logic alone: red is done (as if all 12 were connected) and blue, whose only
+    # satellite is locked, has no legal move during its grace moves
+    board = Board.from_tokens([line.split() for line in """
+        .  .  .  .  .
+        .  .  .  .  .
+        .  .  R1 .  .
+        .  .  B1 .  .
+        .  .  .  .  .
+    """.strip().splitlines()])
+    grace = State(geometry(5), from_board(board).cells, BLUE, finished=RED, grace_left=3)
+    assert grace.legal_moves() == [] and not grace.over  # blue must pass, not the end
+    after = play(grace, "pass")
+    assert (after.to_move, after.grace_left) == (BLUE, 2)
+    assert play(after, "pass", "pass").end_reason == END_GRACE
+
+
+def test_every_edge_holding_a_connected_satellite_ends_the_game():
+    # only from a given position: in play the last connection always leaves an edge empty
+    locked = pos("""
+        R1 B1 .  .  .
+        .  .  .  .  .
+        .  .  R2 .  .
+        .  .  .  .  B2
+        .  .  .  .  R3
+    """)
+    assert locked.end_reason == END_LOCKED
+    assert end_message(locked) == (
+        "every edge holds a connected satellite (north R1 on a1, south R3 on e5, west R1 on a1, "
+        "east B2 on e4), so no "
+        "edge can be empty again, no connection can be made and the score cannot change")
+    open_edge = pos("""
+        R1 B1 .  .  .
+        .  .  .  .  .
+        .  .  R2 .  .
+        .  .  .  .  .
+        .  .  .  .  .
+    """)
+    assert not open_edge.over
+
+
+# --- the notation ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, parts", [
+    ("c1-c4", ((0, 2), (3, 2), None, False)),
+    ("C1-C4+", ((0, 2), (3, 2), None, True)),
+    (" d5 - d6 > d8 ", ((4, 3), (5, 3), (7, 3), False)),
+    ("d5-d6>d8+", ((4, 3), (5, 3), (7, 3), True)),
+    ("j10\u2013j7", ((9, 9), (6, 9), None, False)),
+])
+def test_notation_reads_moves(text, parts):
+    w = parse_move(text)
+    assert (w.frm, w.to, w.push, w.plus) == parts
+
+
+@pytest.mark.parametrize("text", ["c1c4", "c1-", "c1-c4>", "c1-c4++", "1c-4c", "move", "c1-c4-c5",
+                                  ""])
+def test_notation_refuses_what_is_not_a_move(text):
+    with pytest.raises(NotationError) as exc:
+        parse_move(text)
+    assert "is not a move: write FROM-TO (c1-c4)" in str(exc.value)
+
+
+def test_pass_is_a_move_word():
+    assert parse_move("pass").is_pass and parse_move(" PASS ").is_pass
+
+
+def test_notation_round_trips_every_legal_move():
+    s = pos(DISPLACE)
+    for move in s.legal_moves():
+        text = notation(s.geo, move, s.cells)
+        assert check(s, parse_move(text)) == move
+
+
+def test_geometry_names_cells_like_the_scorer():
+    geo = geometry(10)
+    assert geo.names[0] == "a1" and geo.names[9] == "j1" and geo.names[99] == "j10"
+    assert geo.index(2, 3) == 23 and geo.index(10, 0) is None
