@@ -240,9 +240,14 @@ def _lean_planets(data: Any) -> tuple[str, ...]:
     ids: list[str] = []
     for item in items:
         fields = {"id", "name", "colour", "symbol"}
-        entry = _mapping(item, fields, fields)
+        entry = _mapping(item, fields | {"names"}, fields)
         ids.append(_ident(entry["id"]))
         _text(entry["name"], 1)
+        names = entry.get("names", {})
+        _need(isinstance(names, dict))
+        for lang, name in names.items():
+            _text(lang)
+            _text(name)
         _colour(entry["colour"])
         _text(entry["symbol"], 1, 2)
     _need(len(set(ids)) == len(ids))

@@ -52,20 +52,22 @@ def grow_table(
     setup: Setup | None = None,
     deck: dict[str, Card] | None = None,
     route_chance: float = 0.55,
-    planet_types: tuple[str, ...] = ("ice", "lava", "jungle", "desert", "ocean", "gas"),
+    planet_types: tuple[str, ...] | None = None,
 ) -> dict[str, Any]:
     """A layout (as the YAML file's mapping) with up to ``sectors`` sectors.
 
     With ``deck`` the sectors are cards of that deck (each used at most ``count``
-    times, turned to fit); without it they are inline sectors with random centres.
-    Growth stops early when no empty cell can take a sector any more.
+    times, turned to fit); without it they are inline sectors with random centres
+    (planets of ``planet_types``). ``setup`` and ``planet_types`` default to the
+    shipped definitions. Growth stops early when no empty cell can take a sector.
     """
     rng = random.Random(seed)
-    if setup is None:
-        default = {2: [[0, 1, 2], [3, 4, 5]], 3: [[0, 1], [2, 3], [4, 5]],
-                   4: [[0], [1], [3], [4]], 5: [[0], [1], [2], [3], [4]],
-                   6: [[0], [1], [2], [3], [4], [5]]}[players]
-        setup = Setup(tuple(tuple(x) for x in default), frozenset())
+    if setup is None or planet_types is None:
+        from scorer.orbitus.definitions import load_definitions
+
+        shipped = load_definitions()[0]
+        setup = setup or shipped.setups[players]
+        planet_types = planet_types or shipped.planet_types
     start: dict[int, int] = {s: seat for seat, sides in enumerate(setup.start_lines) for s in sides}
     routes: dict[Hex, frozenset[int]] = {}
     comps = _Components()
