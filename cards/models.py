@@ -84,7 +84,11 @@ class PlanetType(Strict):
     """A kind of planet: the scorer groups planets by this ``id``."""
 
     id: Ident = Field(description="short name used in layouts and decks, e.g. 'ice'")
-    name: str = Field(min_length=1, description="name printed in player aids")
+    name: str = Field(min_length=1, description="name printed in player aids (English)")
+    names: dict[str, str] = Field(
+        default_factory=dict,
+        description="the name in other languages, by language code (ru: Лёд), for booklets",
+    )
     colour: Colour = Field(description="fill colour of the planet disc, #rrggbb")
     symbol: str = Field(
         min_length=1, max_length=2,

@@ -70,10 +70,11 @@ def text_files(cards: Path, game: str) -> list[Path]:
 
 
 def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
-               tables: Mapping[str, TableFn],
+               tables: Callable[[str], Mapping[str, TableFn]],
                art: Mapping[str, DiagramFn]) -> list[tuple[str, Document]]:
     """The ``kind`` texts of ``game`` parsed, as ``(file stem, document)``; every problem of
-    every file raised together as one :class:`TextError`."""
+    every file raised together as one :class:`TextError`. ``tables(lang)`` gives the data
+    tables in the text's language (``rules-ru.md`` is Russian)."""
     _, root = text_folder(cards, game)
     problems: list[str] = []
     docs: list[tuple[str, Document]] = []
@@ -82,7 +83,8 @@ def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
             continue
         try:
             text = read_text(inside(root, path), f"the {game} text {path.name}")
-            docs.append((path.stem, parse(text, display_path(path), values, tables, art)))
+            lang = path.stem.rsplit("-", 1)[-1]
+            docs.append((path.stem, parse(text, display_path(path), values, tables(lang), art)))
         except DefinitionError as exc:
             problems += exc.problems
     if problems:
@@ -146,7 +148,7 @@ def _bands_table(bands: Sequence[ScoreBand], head: Sequence[str]) -> Table:
     return data_table(head, rows, ["middle", "middle"])
 
 
-def orbitus_tables(defs: OrbitusDefinitions) -> dict[str, TableFn]:
+def orbitus_tables(defs: OrbitusDefinitions, lang: str = "en") -> dict[str, TableFn]:
     scoring = defs.rules.scoring
 
     def start_lines(head: Sequence[str]) -> Table:
@@ -163,7 +165,8 @@ def orbitus_tables(defs: OrbitusDefinitions) -> dict[str, TableFn]:
     def planets(head: Sequence[str]) -> Table:
         if len(head) != 2:
             raise ValueError(f"give two column headings (symbol, planet), not {len(head)}")
-        return data_table(head, [(p.symbol, p.name) for p in defs.planets.planet_types],
+        return data_table(head, [(p.symbol, p.names.get(lang, p.name))
+                                 for p in defs.planets.planet_types],
                           ["middle", "start"])
 
     return {
@@ -190,8 +193,8 @@ def orbitus_typography(defs: OrbitusDefinitions) -> Typography:
 def orbitus_texts(defs: OrbitusDefinitions, kind: str, page: str) -> dict[str, bytes]:
     """Every Orbitus ``kind`` text ("rules" or "player-aid") as a PDF."""
     art = orbitus_art(defs)
-    docs = load_texts(defs.folder, "orbitus", kind, orbitus_values(defs), orbitus_tables(defs),
-                      art)
+    docs = load_texts(defs.folder, "orbitus", kind, orbitus_values(defs),
+                      lambda lang: orbitus_tables(defs, lang), art)
     return _render_texts("orbitus", docs, kind, page, orbitus_typography(defs), art)
 
 
@@ -249,7 +252,8 @@ def satellites_typography(defs: SatellitesDefinitions) -> Typography:
 def satellites_texts(defs: SatellitesDefinitions, kind: str, page: str) -> dict[str, bytes]:
     """Every Satellites ``kind`` text ("rules" or "player-aid") as a PDF."""
     art = satellites_art(defs)
-    docs = load_texts(defs.folder, "satellites", kind, satellites_values(defs), {}, art)
+    docs = load_texts(defs.folder, "satellites", kind, satellites_values(defs),
+                      lambda lang: {}, art)
     return _render_texts("satellites", docs, kind, page, satellites_typography(defs), art)
 
 
