@@ -48,6 +48,9 @@ Writes, under OUT (default ./output):
   satellites/tokens.pdf    the 24 satellites (red solid, blue hatched), cut circles
   satellites/board.pdf     the board with setup zones and trackers (split across pages)
   <game>/svg/*.svg         one SVG per distinct component
+  <game>/score-pad.pdf     score pads (Orbitus rows come from the scoring tables)
+  <game>/player-aid-*.pdf  one-page player aids (orbitus: en, ru; satellites: en, it)
+  <game>/rules-*.pdf       rule booklets, typeset from cards/<game>/text/*.md
   calibration.pdf          100 mm rulers and front/back crosshairs (duplex alignment)
 
 \b
