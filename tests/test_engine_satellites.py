@@ -373,9 +373,10 @@ def test_displacement_pushes_the_satellite_up_to_2_cells_and_takes_its_place():
 
 def test_displacement_without_a_push_lists_where_the_satellite_may_go():
     reason = why(pos(DISPLACE), "h6-e6")
-    assert reason.startswith("e6 is occupied by B1: to displace it, write where it goes (")
-    listed = reason.split("(")[1].rstrip(")").split(", ")
-    assert {m.split(">")[1] for m in listed} == PUSHES
+    assert reason == (
+        "e6 is occupied by B1: to displace it, write where it goes, h6-e6>CELL with CELL one "
+        "of c4, e4, g4, e5, f5, c6, f6, g6, d7, e7, f7, c8, e8, g8")
+    assert set(reason.split("one of ")[1].split(", ")) == PUSHES
 
 
 def test_the_push_goes_at_most_2_cells_in_a_straight_line_to_a_free_cell():
@@ -538,7 +539,10 @@ def test_a_player_with_all_12_connected_is_done_and_the_other_gets_3_grace_moves
     s = play(pos(ELEVEN), "i9-e9")  # R4 connects to B4 on e10: red has all 12 connected
     assert (s.finished, s.to_move, s.grace_left) == (RED, BLUE, 3)
     assert not s.over
-    assert why(s, "e9-e8") is not None  # red is done (and its satellites are locked anyway)
+    assert why(s, "a9-a10") is None  # blue moves
+    assert why(s, "e9-e8") == (
+        "red has all 12 satellites connected and moves no more; blue is making its grace moves "
+        "(3 left)")
     s = play(s, "a9-a10")
     assert (s.to_move, s.grace_left, s.over) == (BLUE, 2, False)
     s = play(s, "a10-a9")

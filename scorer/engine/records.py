@@ -21,6 +21,7 @@ the record to its game; the game returns a :class:`Replay`, rendered by
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -65,6 +66,8 @@ class Record:
     doc: Document
     data: dict[str, Any]
     items: list[Item]  # the entries of moves:, in order
+    # problems found so far (unknown fields ...): reported with the game's own, by line
+    problems: list[str] = field(default_factory=list)
 
     def line(self, *loc: str | int) -> int:
         return self.doc.line_of(loc)
@@ -86,6 +89,7 @@ class Illegal:
     legal: list[str]  # some of what was legal there, in notation
     legal_count: int  # how many legal moves there were in all (of ``legal_of``)
     legal_of: str  # whose legal moves ``legal`` lists, e.g. "R3 on c1" or "red"
+    legal_in_reason: bool = False  # the reason lists them already (the summary skips them)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -202,9 +206,7 @@ def read_record(path: Path, shown: str | None = None) -> Record:
                         f"per line starting with '- ', got {type_name(moves)}")
     else:
         items = [Item(i, doc.line_of(("moves", i)), value) for i, value in enumerate(moves)]
-    if problems:
-        raise RecordError(problems)
-    return Record(path, shown, game, doc, data, items)
+    return Record(path, shown, game, doc, data, items, problems)
 
 
 def game_module(game: str, shown: str = "") -> ModuleType:
@@ -223,8 +225,26 @@ def game_module(game: str, shown: str = "") -> ModuleType:
 def replay(record: Record, cards: Path | None = None, until: int | None = None) -> Replay:
     """Replay ``record`` with its game's engine (the first ``until`` moves if given)."""
     module = game_module(record.game, record.source)
-    result: Replay = module.replay(record, cards, until)
+    try:
+        result: Replay = module.replay(record, cards, until)
+    except RecordError as exc:
+        raise RecordError(by_line(record.problems + exc.problems)) from None
+    if record.problems:
+        raise RecordError(by_line(record.problems))
     return result
+
+
+def by_line(problems: list[str]) -> list[str]:
+    """Problems in the order of their line in the file (those without a line first)."""
+
+    def line(problem: str) -> int:
+        match = _LINE.match(problem)
+        return int(match.group(1)) if match else 0
+
+    return sorted(dict.fromkeys(problems), key=line)
+
+
+_LINE = re.compile(r"^[^\n]*?:(\d+): ")
 
 
 def type_name(value: Any) -> str:

@@ -169,7 +169,9 @@ def header(result: Replay, until: int | None = None) -> str:
     if bad is not None:
         out.append(f"ILLEGAL: move {bad.number} ({bad.player}, line {bad.line}): {bad.text}")
         out.append(f"  {bad.reason}")
-        if bad.legal:
+        if bad.legal_in_reason:
+            pass
+        elif bad.legal:
             shown = ", ".join(bad.legal[:SHOWN_LEGAL])
             more = bad.legal_count - SHOWN_LEGAL
             out.append(f"  Legal there for {bad.legal_of} ({bad.legal_count}): {shown}"

@@ -663,6 +663,10 @@ def check(state: State, written: Written) -> Move:
     x = state.to_move
     if s == 0:
         raise IllegalMove(f"there is no satellite on {name_o}")
+    if s * x < 0 and state.finished == -x:
+        left = state.grace_left
+        raise IllegalMove(f"{NAME[-x]} has all {SATELLITES_PER_COLOUR} satellites connected and "
+                          f"moves no more; {who} is making its grace moves ({left} left)")
     if s * x < 0:
         raise IllegalMove(f"{state.token(o)} is {NAME[-x]}, and it is {who}'s turn")
     info = state.info
@@ -715,8 +719,9 @@ def _check_displacement(state: State, o: int, t: int, p: int, k: int, v: int) ->
     if p < 0:
         options = _displacements(geo, cells, info, x, o, t)
         if options:
-            shown = ", ".join(notation(geo, m) for m in options)
-            raise IllegalMove(f"{held}: to displace it, write where it goes ({shown})")
+            shown = ", ".join(geo.names[m.push] for m in sorted(options))
+            raise IllegalMove(f"{held}: to displace it, write where it goes, "
+                              f"{geo.names[o]}-{name_t}>CELL with CELL one of {shown}")
         raise IllegalMove(f"{held}, and no push of it leaves a legal position")
     line = line_between(geo, t, p)
     pushed = _tok(cells[t])

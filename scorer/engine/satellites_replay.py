@@ -45,20 +45,15 @@ from scorer.engine.satellites import (
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
+    from scorer.common import Violation
     from scorer.satellites.score import Score
 
 FIELDS = ("seed", "setup", "first", "grace_moves_left")
 SHOWN_LEGAL = 12  # legal moves listed in the summary after an illegal move
 
-# an entry of moves: split into moves, separators and anything else (which is reported)
-_CELL = r"[A-Za-z]+[0-9]+"
-_SCAN = re.compile(
-    rf"(?P<sep>[\s,;]+)"
-    rf"|(?P<move>(?:pass|{_CELL}\s*[-\u2013\u2014]\s*{_CELL}(?:\s*>\s*{_CELL})?\s*\+?)"
-    rf"(?=[\s,;]|$))"
-    rf"|(?P<junk>[^\s,;]+)",
-    re.IGNORECASE,
-)
+# an entry of moves: parts separated by commas or semicolons, each one move or several
+# separated by spaces
+_PARTS = re.compile(r"[,;]")
 
 
 @dataclass
@@ -191,7 +186,14 @@ def _moves(record: Record, problems: list[str]) -> list[tuple[int, int, Written]
             problems.append(f"{where}: moves: entry {item.index + 1}: expected a move such as "
                             f"c1-c4 or pass, got {what}")
             continue
-        pieces = [m.group() for m in _SCAN.finditer(value) if m.lastgroup != "sep"]
+        pieces = []
+        for part in _PARTS.split(value):
+            words = part.split()
+            if not words:
+                continue
+            if len(words) > 1 and not all(_readable(w) for w in words):
+                words = [part.strip()]  # "c1 - c4" is one move; "a6 to e6" one unreadable
+            pieces.extend(words)
         if not pieces:
             problems.append(f"{where}: moves: entry {item.index + 1} is empty; write a move "
                             f"such as c1-c4 or pass")
@@ -204,6 +206,14 @@ def _moves(record: Record, problems: list[str]) -> list[tuple[int, int, Written]
             else:
                 out.append((number, item.line, written))
     return out
+
+
+def _readable(word: str) -> bool:
+    try:
+        parse_move(word)
+    except NotationError:
+        return False
+    return True
 
 
 def _start(record: Record, cards: Path | None, first: int | None,
@@ -262,7 +272,7 @@ _BLOCK = re.compile(r"^\s*(?:setup|\"setup\"|'setup')\s*:\s*([|>])[-+0-9]*\s*(?:
 
 def _from_setup(record: Record, first: int | None,
                 problems: list[str]) -> tuple[State, str] | None:
-    from scorer.satellites.board import parse_grid
+    from scorer.satellites.board import parse_cell, parse_grid
     from scorer.satellites.score import score
 
     raw = record.data["setup"]
@@ -295,8 +305,16 @@ def _from_setup(record: Record, first: int | None,
     except InputError as exc:
         problems.extend(exc.problems)
         return None
+    row_lines = [number for number, text in lines if text.split("#", 1)[0].split()]
+
+    def located(v: Violation, what: str) -> str:
+        cell = parse_cell(v.cell) if isinstance(v.cell, str) else None
+        at = row_lines[cell[0]] if cell is not None and 0 <= cell[0] < len(row_lines) \
+            else key_line
+        return f"{record.source}:{at}: setup: {what}{v.cell or 'board'}: {v.message}"
+
     if board_problems:
-        problems.extend(f"{where}: {v.cell or 'board'}: {v.message}" for v in board_problems)
+        problems.extend(located(v, "") for v in board_problems)
         return None
 
     grace = record.data.get("grace_moves_left")
@@ -306,8 +324,8 @@ def _from_setup(record: Record, first: int | None,
         return None
     checked = score(board, grace)
     if checked.violations:
-        problems.extend(f"{where}: the start position breaks a rule: {v.cell or 'board'}: "
-                        f"{v.message}" for v in checked.violations)
+        problems.extend(located(v, "the start position breaks a rule: ")
+                        for v in checked.violations)
         return None
     finished = checked.end.finished
     if finished and not checked.end.over and grace is None:
@@ -340,11 +358,13 @@ def _illegal(state: State, number: int, line: int, written: Written, reason: str
         t = geo.index(*written.to) if written.to is not None else None
         onto = [m for m in legal if m.frm == o and m.to == t and m.push >= 0]
         mine = [m for m in legal if m.frm == o]
-        if onto:
-            legal, legal_of = onto, f"{state.token(o)} onto {geo.names[t]}"  # type: ignore[index]
-        elif mine:
+        if onto and t is not None:
+            return Illegal(number, line, written.text.strip(), who, reason, _listed(state, onto),
+                           len(onto), f"{state.token(o)} onto {geo.names[t]}",
+                           legal_in_reason=written.push is None)
+        if mine:
             legal, legal_of = mine, state.token(o)
-        else:
+        elif not state.info.conn[o]:
             reason += f"; {state.token(o)} has no legal move at all"
     return Illegal(number, line, written.text.strip(), who, reason, _listed(state, legal),
                    len(legal), legal_of)

@@ -49,12 +49,23 @@ def deal(defs: SatellitesDefinitions, seed: int) -> State:
     where: dict[int, str] = {}
     rng = random.Random(seed)
     inward_values = set(defs.board.inward_values)
+    zones = {colour: setup_cells(defs, colour, size) for colour in ("red", "blue")}
+    red_cells = set(zones["red"][0] + zones["red"][1])
+    shared = sorted(red_cells & set(zones["blue"][0] + zones["blue"][1]),
+                    key=lambda cr: (cr[1], cr[0]))
+    if shared:
+        names = ", ".join(geo.names[r * size + c] for c, r in shared[:6])
+        raise SetupError(
+            f"red's and blue's start cells overlap on a {size} x {size} board with "
+            f"{defs.board.setup_zone_cells} central cells per edge ({names}); the rules page "
+            f"needs at least 10 x 10 for 6 central cells"
+        )
     for colour in ("red", "blue"):
         values = sorted(
             e.value for e in defs.satellites.satellites if e.colour == colour
             for _ in range(e.count)
         )
-        starts, inward = setup_cells(defs, colour, size)
+        starts, inward = zones[colour]
         if len(values) != len(starts):
             raise SetupError(
                 f"{colour} has {len(values)} satellites but {len(starts)} start cells "
