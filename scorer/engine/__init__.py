@@ -19,9 +19,9 @@ game is asked for:
   (``pnp-setup <game> ...``; returns the exit code, never raises);
 * ``scorer.engine.<game>_replay`` with ``FIELDS`` (the record's top-level keys
   the game accepts besides ``game``, ``players``, ``moves`` and ``note``) and
-  ``replay(record: Record, cards: Path | None) -> Replay`` (see
-  :mod:`.records`): it raises :class:`~.records.RecordError` for a record that
-  cannot be replayed at all (exit 2) and returns a :class:`~.records.Replay`
-  otherwise, which either ran to the end of the record or stopped at the first
-  illegal move.
+  ``replay(record: Record, cards: Path | None, until: int | None) -> Replay`` (see
+  :mod:`.records`; ``until``: replay only that many moves): it raises
+  :class:`~.records.RecordError` for a record that cannot be replayed at all
+  (exit 2) and returns a :class:`~.records.Replay` otherwise, which either ran to
+  the end of the record or stopped at the first illegal move.
 """

@@ -456,7 +456,17 @@ def _displacements(geo: Geometry, cells: tuple[int, ...], info: Analysis, x: int
                    o: int, t: int) -> list[Move]:
     """The legal pushes when the satellite on ``o`` displaces the one on ``t`` (rare: slow path)."""
     out: list[Move] = []
-    if _landing_problem(geo, cells, x, o, t) is not None:
+    # quick test first: on t (the pushed satellite gone) the mover needs opponents around it
+    # making a group of 3 or more; most candidates fail here without building a position
+    size, seen = 1, []
+    for u in geo.orth[t]:
+        if cells[u] * x < 0:
+            if not info.conn[u]:
+                size += 1
+            elif info.gid[u] not in seen:
+                seen.append(info.gid[u])
+                size += info.gsize[info.gid[u]]
+    if size < COLONY_MIN or _landing_problem(geo, cells, x, o, t) is not None:
         return out
     for ray in geo.rays[t]:
         for p in ray[:PUSH_REACH]:

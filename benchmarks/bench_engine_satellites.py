@@ -1,0 +1,135 @@
+"""Speed of the Satellites rules engine.
+
+1. Legal-move generation: every position of random games (30 deals, random legal moves
+   to the end), each analysed from scratch (connections, groups, edges) and all legal
+   moves of the player to move listed. Figure: positions per second.
+2. Applying moves and detecting the end: whole random games, moves per second.
+3. Explaining: check() of a written move (the path pnp-replay uses), moves per second.
+4. The commands, interpreter start included (median of several runs):
+   pnp-setup satellites --seed 42, pnp-replay of a 104-move record (seed: loads the card
+   definitions) and of a record with a setup: board.
+
+Run: .venv/bin/python benchmarks/bench_engine_satellites.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from cards.definitions import load_satellites
+from scorer.engine.satellites import Analysis, check, legal_moves, notation, parse_move, random_game
+from scorer.engine.satellites_setup import deal
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "tests" / "fixtures" / "records" / "satellites"
+SEEDS = range(30)
+
+
+def best_of(fn, repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def command(name: str) -> list[str]:
+    script = Path(sys.executable).with_name(name)
+    module = "scorer.engine.setup_cli" if name == "pnp-setup" else "scorer.engine.replay_cli"
+    return [str(script)] if script.exists() else [sys.executable, "-m", module]
+
+
+def wall_ms(args: list[str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=15)
+    runs = parser.parse_args().runs
+    defs = load_satellites()
+
+    games = []
+    for seed in SEEDS:
+        start = deal(defs, seed)
+        moves, _ = random_game(start, random.Random(seed))
+        games.append((start, moves))
+    states = []
+    for start, moves in games:
+        state = start
+        for move in moves:
+            states.append(state)
+            state = state.after(move)
+    n_moves = sum(len(moves) for _, moves in games)
+    legal_total = sum(len(s.legal_moves()) for s in states)
+
+    def generate() -> None:
+        for s in states:
+            legal_moves(s.geo, s.cells, Analysis(s.geo, s.cells), s.to_move)
+
+    gen = best_of(generate)
+
+    def play() -> None:
+        for start, moves in games:
+            state = start
+            for move in moves:
+                state = state.after(move)
+
+    apply = best_of(play)
+
+    def whole() -> None:
+        for seed in SEEDS:
+            random_game(deal(defs, seed), random.Random(seed))
+
+    full = best_of(whole, 1)
+
+    written = [(s, parse_move(notation(s.geo, m))) for (start, moves) in games[:5]
+               for s, m in zip(_walk(start, moves), moves, strict=True)]
+    explain = best_of(lambda: [check(s, w) for s, w in written])
+
+    print(f"Satellites engine on {platform.machine()}, Python {platform.python_version()}")
+    print(f"  {len(states)} positions from {len(games)} random games "
+          f"({n_moves} moves, {legal_total / len(states):.0f} legal moves per position)")
+    print(f"  legal-move generation, analysis included: {len(states) / gen:,.0f} positions/s "
+          f"({gen / len(states) * 1e6:.0f} us each)")
+    print(f"  applying moves with end detection: {n_moves / apply:,.0f} moves/s")
+    print(f"  random games to the end: {len(games) / full:.1f} games/s "
+          f"({n_moves / full:,.0f} moves/s, choosing among all legal moves)")
+    print(f"  check() of a written move (replay path): {len(written) / explain:,.0f} moves/s")
+
+    setup = command("pnp-setup")
+    replay = command("pnp-replay")
+    print(f"Commands, median of {runs} runs, interpreter start included:")
+    print(f"  python -c pass: {wall_ms([sys.executable, '-c', 'pass'], runs):.0f} ms")
+    print(f"  pnp-setup satellites --seed 42: "
+          f"{wall_ms([*setup, 'satellites', '--seed', '42'], runs):.0f} ms")
+    print(f"  pnp-replay random_game_seed27.yaml (104 moves, seed): "
+          f"{wall_ms([*replay, str(RECORDS / 'random_game_seed27.yaml')], runs):.0f} ms")
+    print(f"  pnp-replay displacement.yaml (setup board): "
+          f"{wall_ms([*replay, str(RECORDS / 'displacement.yaml')], runs):.0f} ms")
+    print(f"  pnp-replay random_game_seed27.yaml --json: "
+          f"{wall_ms([*replay, str(RECORDS / 'random_game_seed27.yaml'), '--json'], runs):.0f} ms")
+
+
+def _walk(start, moves):
+    state = start
+    for move in moves:
+        yield state
+        state = state.after(move)
+
+
+if __name__ == "__main__":
+    main()
