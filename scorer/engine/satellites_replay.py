@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 from scorer.engine.records import Illegal, Record, RecordError, Replay, type_name
 from scorer.engine.satellites import (
-    BLUE,
     COLOUR_OF,
     NAME,
     RED,
@@ -49,7 +48,6 @@ if TYPE_CHECKING:
     from scorer.satellites.score import Score
 
 FIELDS = ("seed", "setup", "first", "grace_moves_left")
-SHOWN_LEGAL = 12  # legal moves listed in the summary after an illegal move
 
 # an entry of moves: parts separated by commas or semicolons, each one move or several
 # separated by spaces
@@ -373,5 +371,3 @@ def _illegal(state: State, number: int, line: int, written: Written, reason: str
 def _listed(state: State, moves: list[Any]) -> list[str]:
     return [notation(state.geo, m, state.cells) for m in sorted(moves)]
 
-
-__all__ = ["BLUE", "FIELDS", "RED", "SatellitesReplay", "replay"]
