@@ -1,7 +1,8 @@
-"""Golden game records: every record in tests/fixtures/records/<game>/ is replayed with
-pnp-replay --json and compared with the outcome written beside it (NAME.expected.json):
-the exit code, how far the replay got, the first illegal move with its line and reason,
-and the position reached (board, groups, connected, winner, end)."""
+"""Golden Satellites game records: every record in tests/fixtures/records/satellites/ is
+replayed with pnp-replay --json and compared with the outcome written beside it
+(NAME.expected.json): the exit code, how far the replay got, the first illegal move with its
+line and reason, and the position reached (board, groups, connected, winner, end). The
+Orbitus records have their own test (test_records_orbitus_golden.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from scorer.engine.replay_cli import main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "records"
-RECORDS = sorted(FIXTURES.glob("*/*.yaml"))
+RECORDS = sorted(FIXTURES.glob("satellites/*.yaml"))
 
 
 def outcome(path: Path, capsys) -> dict:

@@ -552,3 +552,16 @@ def parse_layout(doc: Document, defs: Definitions) -> Layout:
         findings=tuple(reader.findings),
         deck_file=_shown(defs.deck_file),
     )
+
+
+def read_players_and_station(
+    doc: Document, defs: Definitions
+) -> tuple[tuple[str, ...], dict[int, int], frozenset[int], tuple[Finding, ...]]:
+    """The ``players`` list and the station (``start_lines``, ``barriers``) of a document
+    whose top level uses the layout's keys (a game record does), read exactly as a layout's
+    are: the players in seat order, station side -> seat, the barrier sides, and every
+    problem found (with its line). ``players`` must be a list (see :func:`deck_path`)."""
+    reader = _Reader(doc, defs)
+    players = reader.players(doc.data["players"])
+    start_lines, barriers = reader.station(doc.data, players)
+    return players, start_lines, barriers, tuple(reader.findings)

@@ -1,0 +1,334 @@
+"""``pnp-setup orbitus``: shuffle the sector deck, deal the hands, show the start lines.
+
+Everything comes from the definitions (``cards/`` or ``--cards``) through
+:func:`cards.definitions.load_orbitus`: the deck (every card as often as its
+``count``), ``hand_size``, ``min_hand`` and the start lines for the player count.
+The deal is the engine's (:func:`scorer.engine.orbitus.shuffled_deck` and
+:func:`~scorer.engine.orbitus.deal`): ``random.Random(seed)`` shuffles the deck in
+file order, then each player in seat order takes ``hand_size`` cards from the top.
+A game record with ``seed: N`` and the same players starts from this deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cards.hexgeo import SIDES
+from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail
+
+if TYPE_CHECKING:
+    from cards.definitions import OrbitusDefinitions
+    from generator.drawing import Drawing
+    from scorer.engine.orbitus import Game, State
+
+MAX_SEED = 2**63 - 1
+DECK_PER_LINE = 12
+PICTURE_FLATS_MM = 30.0
+
+
+def default_names(count: int) -> list[str]:
+    return [f"P{i + 1}" for i in range(count)]
+
+
+def dealt(models: OrbitusDefinitions, names: list[str], seed: int) -> State:
+    """The start of the game for ``seed`` with the default start lines for ``names``."""
+    from scorer.engine.orbitus import deal, game_from_definitions, shuffled_deck
+
+    game = game_from_definitions(models, names)
+    return deal(game, shuffled_deck(game, seed))
+
+
+# --- what is printed ------------------------------------------------------------------------
+
+
+def _lines(game: Game, seat: int) -> str:
+    return " ".join(SIDES[s] for s in game.start_lines_of(seat))
+
+
+def text_of(state: State, seed: int, again: str, note: str) -> str:
+    game = state.game
+    width = max(len(n) for n in game.players)
+    out = [
+        f"# Orbitus deal: seed {seed}{note}, {game.n} players, {len(state.deck)}-card deck "
+        f"({again})",
+        "",
+        f"Station (seat order; {game.players[0]} plays first, then clockwise):",
+    ]
+    for seat, name in enumerate(game.players):
+        out.append(f"  {name:<{width}}  start lines {_lines(game, seat)}")
+    barriers = " ".join(SIDES[s] for s in sorted(game.barriers)) or "none"
+    out.append(f"  barriers{' ' * max(0, width - 6)}  {barriers}")
+    out.append("")
+    out.append(f"Hands ({game.hand_size} each; the hand limit starts at {game.hand_size} and "
+               f"never drops below {game.min_hand}):")
+    id_width = max(len(c) for c in game.cards)
+    for seat, name in enumerate(game.players):
+        out.append(f"  {name}:")
+        for ident in state.hands[seat]:
+            card = game.cards[ident]
+            routes = " ".join(SIDES[s] for s in range(6) if card.routes >> s & 1)
+            out.append(f"    {ident:<{id_width}}  {card.centre:<8} routes {routes}")
+    rest = state.deck[state.drawn:]
+    out.append("")
+    out.append(f"Deck ({len(rest)} cards, top first):")
+    for i in range(0, len(rest), DECK_PER_LINE):
+        out.append("  " + " ".join(rest[i:i + DECK_PER_LINE]))
+    return "\n".join(out) + "\n"
+
+
+def record_of(state: State, seed: int, again: str, note: str) -> str:
+    game = state.game
+    hands = [f"#   {name}: {' '.join(state.hands[seat])}"
+             for seat, name in enumerate(game.players)]
+    lines = [f"#   {name}: {_lines(game, seat)}" for seat, name in enumerate(game.players)]
+    names = ", ".join(json.dumps(n, ensure_ascii=False) if _needs_quotes(n) else n
+                      for n in game.players)
+    out = [
+        "# Orbitus game record: replay it with pnp-replay FILE",
+        f"# deal: seed {seed}{note} ({again})",
+        "# start lines:",
+        *lines,
+        "# hands:",
+        *hands,
+        "game: orbitus",
+        f"players: [{names}]",
+        f"seed: {seed}",
+        f"# one action per line, {game.players[0]} first, then clockwise:",
+        "#   place S07 @0,-1 r2 | remove 1,-2 | discard S12 | pass",
+        "moves:",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def _needs_quotes(name: str) -> bool:
+    return not name.replace(" ", "").replace("-", "").replace("_", "").isalnum() \
+        or name != name.strip() or name.lower() in ("yes", "no", "true", "false", "null", "on",
+                                                     "off") or name[0].isdigit()
+
+
+def json_of(state: State, seed: int) -> dict[str, Any]:
+    game = state.game
+    return {
+        "game": "orbitus",
+        "seed": seed,
+        "players": list(game.players),
+        "first": game.players[state.to_move],
+        "start_lines": {SIDES[s]: game.players[p] for s, p in sorted(game.start_lines.items())},
+        "barriers": [SIDES[s] for s in sorted(game.barriers)],
+        "hand_size": game.hand_size,
+        "min_hand": game.min_hand,
+        "hands": {name: list(state.hands[seat]) for seat, name in enumerate(game.players)},
+        "deck": list(state.deck[state.drawn:]),
+    }
+
+
+def picture(models: OrbitusDefinitions, state: State, title: str) -> Drawing:
+    """The station with its start lines and barriers, and each player's hand beside it."""
+    from cards import hexgeo
+    from generator.components.orbitus import INK, sector_items, station_items
+    from generator.drawing import Drawing, Group, Item, Rect, Style, Text, fit_size
+
+    game = state.game
+    flats = PICTURE_FLATS_MM
+    big = flats * 1.6  # the station, drawn larger so its side labels read
+    radius = hexgeo.circumradius(flats)
+    margin, header, label, gap, bar = 10.0, 14.0, 7.0, 4.0, 4.0
+    step = 2 * radius + gap
+    row = flats + label + gap
+    station_w = 2 * hexgeo.circumradius(big) + 2 * gap
+    columns = max(len(h) for h in state.hands)
+    x0 = margin + station_w + 10.0 + bar + 4.0
+    width = x0 + max(columns, 1) * step - gap + margin
+    body = max(game.n * row, big + 2 * gap)
+    height = header + body + margin - gap
+    colours = models.station.player_colours
+    by_id = models.sectors.by_id()
+    items: list[Item] = [
+        Rect(0.0, 0.0, width, height, Style(fill="#ffffff")),
+        Text(margin, margin, title, 5.0, fill=INK, bold=True),
+    ]
+    items.append(Group(tuple(station_items(models, big, game.start_lines, game.barriers)),
+                       (margin + station_w / 2, header + body / 2 - gap / 2), cls="station"))
+    for seat, name in enumerate(game.players):
+        top = header + seat * row
+        colour = colours[seat % len(colours)]
+        text = f"{name} — start lines {_lines(game, seat)}"
+        items.append(Rect(x0 - bar - 4.0, top + 1.0, bar, flats + label - 1.0,
+                          Style(fill=colour), rx=1.0))
+        items.append(Text(x0, top + 5.0, text, fit_size(text, 4.0, width - x0 - margin),
+                          fill=INK, bold=True))
+        for i, ident in enumerate(state.hands[seat]):
+            at = (x0 + radius + i * step, top + label + flats / 2)
+            items.append(Group(tuple(sector_items(by_id[ident], models, flats)), at,
+                               cls="sector"))
+    return Drawing(width, height, items, title)
+
+
+# --- the command ------------------------------------------------------------------------------
+
+DESCRIPTION = """\
+Deal an Orbitus game as the rules describe: the sector deck shuffled, each
+player dealt the hand size (4) face down, and the station's start lines and
+barriers for the player count. The same seed and players always give the
+same deal; write 'seed: N' and the players in a game record and pnp-replay
+starts from it.
+"""
+
+EPILOG = """\
+The deal: random.Random(seed) shuffles the deck (every card of
+orbitus/sectors.yaml as often as its count, in file order); then each player
+in seat order takes 4 cards from the top. P1 plays first, then clockwise.
+
+exit codes: 0 dealt, 1 the definitions (--cards) do not give a deal (e.g. too
+few cards), 2 the command was misused or a file could not be written
+
+examples:
+  pnp-setup orbitus --players 3 --seed 42
+  pnp-setup orbitus --names Anna,Boris,Carla --seed 42 --record > game.yaml
+  pnp-setup orbitus --players 4 --seed 7 --json
+  pnp-setup orbitus --players 2 --seed 7 --png deal.png
+"""
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=_players, metavar="K",
+                        help="how many players, 2 to 6 (named P1, P2, ...)")
+    parser.add_argument("--names", type=_names, metavar="A,B,...",
+                        help="the players' names in seat order, separated by commas "
+                             "(instead of --players)")
+    parser.add_argument("--seed", type=_seed, metavar="N",
+                        help=f"deal number, 0 to {MAX_SEED} (default: chosen at random and "
+                             f"printed)")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true",
+                     help="print one JSON object: players, start lines, barriers, hands, deck")
+    out.add_argument("--record", action="store_true",
+                     help="print the start of a game record (YAML for pnp-replay): the seed, "
+                          "the players, the hands as comments, moves:")
+    parser.add_argument("--svg", metavar="SVGFILE", type=Path,
+                        help="also draw the station with its start lines and every hand as SVG")
+    parser.add_argument("--png", metavar="PNGFILE", type=Path,
+                        help="also draw it as PNG (150 dpi)")
+    parser.add_argument("--cards", metavar="FOLDER", type=Path,
+                        help="definitions folder laid out like cards/ (default: the shipped one)")
+    return parser
+
+
+def _players(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 2 <= value <= 6:
+        raise argparse.ArgumentTypeError(f"{value} players; Orbitus is played by 2 to 6")
+    return value
+
+
+def _names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",")]
+    if any(not n for n in names):
+        raise argparse.ArgumentTypeError(f"{text!r}: an empty name; separate the names with "
+                                         f"commas, e.g. Anna,Boris,Carla")
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"{text!r}: a name is given twice; every player needs "
+                                         f"their own")
+    if any(":" in n for n in names):
+        raise argparse.ArgumentTypeError(f"{text!r}: a name may not contain ':' (the move "
+                                         f"notation writes NAME: MOVE)")
+    if not 2 <= len(names) <= 6:
+        raise argparse.ArgumentTypeError(f"{len(names)} name(s); Orbitus is played by 2 to 6")
+    return names
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (0 to {MAX_SEED})")
+    return value
+
+
+def run(args: list[str], prog: str = "pnp-setup orbitus") -> int:
+    """``pnp-setup orbitus``: return the exit code; never raises."""
+    try:
+        return _run(args, prog)
+    except KeyboardInterrupt:
+        return fail(f"{prog}: interrupted", 130)
+    except BrokenPipeError:
+        from scorer.satellites.cli import _silence_stdout
+
+        _silence_stdout()
+        return EXIT_OK
+    except Exception as exc:  # a bug must still not print a traceback
+        return fail(f"{prog}: internal error ({type(exc).__name__}: {exc}); please report it",
+                    EXIT_UNREADABLE)
+
+
+def _run(args: list[str], prog: str) -> int:
+    parser = _parser(prog)
+    try:
+        opts = parser.parse_args(args)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    if opts.players is None and opts.names is None:
+        return fail(f"{prog}: say how many play: --players K (2 to 6) or --names A,B,...")
+    if opts.players is not None and opts.names is not None and opts.players != len(opts.names):
+        return fail(f"{prog}: --players {opts.players} but --names gives {len(opts.names)} "
+                    f"names; give one of them, or make them agree")
+    for flag in ("svg", "png"):
+        target: Path | None = getattr(opts, flag)
+        if target is not None and (target.is_dir() or str(target) == "-"):
+            return fail(f"{prog}: --{flag} {target}: give a file name, e.g. deal.{flag}")
+    if opts.cards is not None and not opts.cards.is_dir():
+        return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
+                    f"cards/ (with orbitus/sectors.yaml)")
+    names = opts.names or default_names(opts.players)
+
+    from cards.definitions import load_orbitus
+    from cards.loader import DefinitionError
+    from scorer.engine.orbitus import SetupError
+
+    try:
+        models = load_orbitus(opts.cards)
+    except DefinitionError as exc:
+        for line in exc.problems:
+            fail(line)
+        return fail(f"{prog}: the Orbitus definitions could not be loaded", EXIT_VIOLATIONS)
+    chosen = opts.seed is None
+    seed = secrets.randbelow(1_000_000) if chosen else opts.seed
+    try:
+        state = dealt(models, names, seed)
+    except SetupError as exc:
+        return fail(f"{prog}: {exc}", EXIT_VIOLATIONS)
+
+    who = f"--names {','.join(names)}" if opts.names else f"--players {len(names)}"
+    again = f"pnp-setup orbitus {who} --seed {seed}" + (
+        f" --cards {opts.cards}" if opts.cards is not None else "")
+    note = " (chosen at random)" if chosen else ""
+    if opts.json:
+        text = json.dumps(json_of(state, seed), ensure_ascii=False, indent=2) + "\n"
+    elif opts.record:
+        text = record_of(state, seed, again, note)
+    else:
+        text = text_of(state, seed, again, note)
+    if opts.svg is not None or opts.png is not None:
+        from scorer.common import write_picture
+
+        drawing = picture(models, state, f"Orbitus deal: seed {seed}, {len(names)} players")
+        try:
+            write_picture(drawing, opts.svg, opts.png)
+        except OSError as exc:
+            where = exc.filename or opts.svg or opts.png
+            return fail(f"{prog}: cannot write the picture {where}: {exc.strerror or exc}")
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return EXIT_OK
