@@ -324,7 +324,7 @@ def _deck(record: Record, models: OrbitusDefinitions, defs: Definitions,
         order.append(ident)
     if bad:
         return None
-    return order, "deck: as written"
+    return order, "the deck written out"
 
 
 def _card_id(item: object, known: dict[str, Any]) -> str | None:

@@ -190,7 +190,7 @@ def read_record(path: Path, shown: str | None = None) -> Record:
     known = COMMON_FIELDS + tuple(getattr(module, "FIELDS", ()))
     problems = [
         f"{shown}:{doc.line_of((key,))}: unknown field {str(key)!r} "
-        f"(a {game} record has: {', '.join(known)})"
+        f"({'an' if game[0] in 'aeiou' else 'a'} {game} record has: {', '.join(known)})"
         for key in data if key not in known
     ]
     note = data.get("note")

@@ -40,6 +40,19 @@ FILE is a YAML game record:
     - pass                # only with no legal move
 
 (setup: | and the board written out instead of seed:; see the README.)
+
+or, for Orbitus:
+
+  game: orbitus
+  players: [Anna, Boris, Carla]   # seat order; play goes clockwise
+  seed: 42                # the deal of pnp-setup orbitus --players 3 --seed 42
+  moves:                  # Anna first
+    - place S50 @0,-1 r3  # card S50 on cell 0,-1, its marker turned to S
+    - remove 0,-1         # a sector of the player's own system leaves the game
+    - discard S19         # and draw one
+    - pass                # never two turns in a row
+
+(deck: [...] the cards in order instead of seed:; see the README.)
 Give '-' to read standard input.
 """
 

@@ -18,8 +18,9 @@ Usage: pnp-setup GAME [OPTIONS]
 Deal a random start position as the rules describe, reproducible by its seed.
 
 Games:
-  orbitus     pnp-setup orbitus --players K --seed N: the shuffled deck,
-              the hands and the start lines
+  orbitus     pnp-setup orbitus --players K --seed N: the start lines, the
+              hands and the shuffled deck (--json, --record to start a game
+              record, --svg/--png to draw the station and the hands)
   satellites  pnp-setup satellites --seed N: the board with every satellite
               on its start cell (--svg/--png to draw it, --record to start a
               game record)
