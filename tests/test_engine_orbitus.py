@@ -308,6 +308,13 @@ def test_a_player_removes_only_from_their_own_system():
     assert "station's cell" in reason(s, remove((0, 0)))
 
 
+def test_a_removal_that_names_its_card_must_name_the_card_on_that_cell():
+    s = position([("LINE", (0, -1), 0)])
+    assert check(s, Action(REMOVE, "LINE", (0, -1)))
+    with pytest.raises(IllegalMove, match=r"^the sector on \[0, -1\] is LINE, not DEAD$"):
+        check(s, Action(REMOVE, "DEAD", (0, -1)))
+
+
 def test_a_removal_must_leave_the_rest_of_the_system_connected_to_the_station():
     s = position([("LINE", (0, -1), 0), ("LINE", (0, -2), 0), ("LINE", (0, -3), 0)])
     assert reason(s, remove((0, -1))) == ("removing LINE on [0, -1] would cut [0, -3] [0, -2] "
