@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,3 +53,77 @@ def fail(message: str, code: int = EXIT_UNREADABLE) -> int:
     """Print an error line to stderr and return the exit code to use."""
     sys.stderr.write(message.rstrip("\n") + "\n")
     return code
+
+
+# --- what every command-line tool of the scorers does the same way -------------------------
+
+
+def never_raises(body: Callable[[], int], prog: str, report_with: str) -> int:
+    """Run a command's ``body``; turn Ctrl-C, a closed pipe and bugs into an exit code.
+
+    A bug still gets one clear line (``report_with`` says what to attach to the report)
+    instead of a traceback; ``PNP_DEBUG=1`` lets the traceback through for developers.
+    """
+    try:
+        return body()
+    except KeyboardInterrupt:
+        return fail(f"{prog}: interrupted", 130)
+    except BrokenPipeError:
+        silence_stdout()
+        return EXIT_OK
+    except Exception as exc:  # the last resort: a clear line instead of a traceback
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        return fail(f"{prog}: internal error ({type(exc).__name__}: {exc}); please report it "
+                    f"together with {report_with} (PNP_DEBUG=1 shows the details)",
+                    EXIT_UNREADABLE)
+
+
+def silence_stdout() -> None:
+    """After a closed pipe (``| head``), point stdout at /dev/null so exit is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def colour_terminal() -> bool:
+    """Whether stdout is a terminal that wants colour (``NO_COLOR`` and dumb terminals don't)."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def whole_number(low: int, high: int | None = None,
+                 too_low: str | None = None) -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number from ``low`` to ``high``."""
+    import argparse
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low and too_low:
+            raise argparse.ArgumentTypeError(too_low.format(value=value))
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{value} is out of range ({low} to {high})")
+        return value
+
+    return parse
+
+
+def picture_target_problem(prog: str, flag: str, target: Path | None, example: str) -> str | None:
+    """Why ``--svg``/``--png`` cannot write to ``target`` (a folder or ``-``), or None."""
+    if target is None:
+        return None
+    if target.is_dir():
+        return (f"{prog}: --{flag} {target}: is a folder; give a file name, "
+                f"e.g. {target / (example + '.' + flag)}")
+    if str(target) == "-":
+        return f"{prog}: --{flag}: give a file name, not '-', e.g. {example}.{flag}"
+    return None

@@ -326,19 +326,6 @@ def test_command_misuse(tmp_path, capsys):
     assert code == 0 and "d5-d6>d8" in out
 
 
-def test_orbitus_records_wait_for_their_engine(tmp_path, capsys, monkeypatch):
-    import importlib.util
-
-    if importlib.util.find_spec("scorer.engine.orbitus_replay") is not None:
-        pytest.skip("the Orbitus engine is there")
-    monkeypatch.chdir(tmp_path)
-    record(tmp_path, "game: orbitus\nmoves: []\n")
-    code, out, err = run_replay(["game.yaml"], capsys)
-    assert (code, out) == (2, "")
-    assert err == ("game.yaml: replaying orbitus records is not available yet (the Orbitus "
-                   "engine is still being written)\n")
-
-
 MOVE_TEXT = st.text(alphabet="abcdefghijk0123456789-+>, ;pas\u2013\t", max_size=14)
 
 
@@ -456,17 +443,6 @@ def test_setup_misuse(capsys, tmp_path):
     code, _, err = run_setup(["satellites", "--png", tmp_path], capsys)
     assert code == 2 and "--png" in err
     assert run_setup(["satellites", "--help"], capsys)[0] == 0
-
-
-def test_setup_orbitus_waits_for_its_engine(capsys):
-    import importlib.util
-
-    if importlib.util.find_spec("scorer.engine.orbitus_setup") is not None:
-        pytest.skip("the Orbitus setup is there")
-    code, out, err = run_setup(["orbitus", "--players", "3", "--seed", "1"], capsys)
-    assert (code, out) == (2, "")
-    assert err == ("pnp-setup orbitus: not available yet (the Orbitus engine is still being "
-                   "written); pnp-setup satellites works\n")
 
 
 @pytest.mark.parametrize("command", ["pnp-setup", "pnp-replay"])

@@ -210,16 +210,8 @@ def read_record(path: Path, shown: str | None = None) -> Record:
 
 
 def game_module(game: str, shown: str = "") -> ModuleType:
-    """``scorer.engine.<game>_replay``, or a :class:`RecordError` if it is not there yet."""
-    name = f"scorer.engine.{game}_replay"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        where = f"{shown}: " if shown else ""
-        raise RecordError([f"{where}replaying {game} records is not available yet (the "
-                           f"{game.capitalize()} engine is still being written)"]) from None
+    """``scorer.engine.<game>_replay`` (imported only when a record of that game is read)."""
+    return importlib.import_module(f"scorer.engine.{game}_replay")
 
 
 def replay(record: Record, cards: Path | None = None, until: int | None = None) -> Replay:

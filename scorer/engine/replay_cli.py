@@ -14,7 +14,17 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, dump_json, fail
+from scorer.common import (
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_VIOLATIONS,
+    colour_terminal,
+    dump_json,
+    fail,
+    never_raises,
+    picture_target_problem,
+    whole_number,
+)
 
 if TYPE_CHECKING:
     from scorer.engine.records import Replay
@@ -82,7 +92,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--lenient", action="store_true",
                         help="exit 0 even when a move is illegal or the position breaks a rule "
                              "(both are still reported); an unreadable record still exits 2")
-    parser.add_argument("--until", metavar="N", type=_count,
+    parser.add_argument("--until", metavar="N",
+                        type=whole_number(0, too_low="{value} is negative; give 0 or more moves"),
                         help="replay only the first N moves (the position after move N)")
     parser.add_argument("--legal", action="store_true",
                         help="also list every legal move in the position reached")
@@ -92,31 +103,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative; give 0 or more moves")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the command; return the exit code. Never raises."""
     args = list(sys.argv[1:] if argv is None else argv)
-    try:
-        return _run(args)
-    except KeyboardInterrupt:
-        return fail(f"{PROG}: interrupted", 130)
-    except BrokenPipeError:
-        from scorer.satellites.cli import _silence_stdout
-
-        _silence_stdout()
-        return EXIT_OK
-    except Exception as exc:  # a bug must still not print a traceback
-        return fail(f"{PROG}: internal error ({type(exc).__name__}: {exc}); please report it "
-                    f"together with the record", EXIT_UNREADABLE)
+    return never_raises(lambda: _run(args), PROG, "the record")
 
 
 def _run(args: list[str]) -> int:
@@ -126,9 +116,9 @@ def _run(args: list[str]) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        target: Path | None = getattr(opts, flag)
-        if target is not None and (target.is_dir() or str(target) == "-"):
-            return fail(f"{PROG}: --{flag} {target}: give a file name, e.g. final.{flag}")
+        problem = picture_target_problem(PROG, flag, getattr(opts, flag), "final")
+        if problem:
+            return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
         return fail(f"{PROG}: --cards {opts.cards}: not a folder; give a folder laid out like "
                     f"cards/")
@@ -159,9 +149,7 @@ def _run(args: list[str]) -> int:
             obj["replay"]["legal_now"] = {"player": whose, "moves": moves}
         text = dump_json(obj)
     else:
-        from scorer.satellites.cli import _colour_terminal
-
-        colour = _colour_terminal()
+        colour = colour_terminal()
         text = header(result, opts.until) + "\n" + result.score_summary(colour)
         if opts.legal:
             text += "\n" + legal_block(result)

@@ -22,7 +22,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail
+from scorer.common import (
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_VIOLATIONS,
+    fail,
+    never_raises,
+    picture_target_problem,
+    whole_number,
+)
 
 if TYPE_CHECKING:
     from cards.definitions import SatellitesDefinitions
@@ -149,7 +157,7 @@ examples:
 def _parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seed", type=_seed, metavar="N",
+    parser.add_argument("--seed", type=whole_number(0, MAX_SEED), metavar="N",
                         help=f"deal number, 0 to {MAX_SEED} (default: chosen at random and "
                              f"printed)")
     parser.add_argument("--record", action="store_true",
@@ -164,30 +172,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"{value} is out of range (0 to {MAX_SEED})")
-    return value
-
-
 def run(args: list[str], prog: str = "pnp-setup satellites") -> int:
     """``pnp-setup satellites``: return the exit code; never raises."""
-    try:
-        return _run(args, prog)
-    except KeyboardInterrupt:
-        return fail(f"{prog}: interrupted", 130)
-    except BrokenPipeError:
-        from scorer.satellites.cli import _silence_stdout
-
-        _silence_stdout()
-        return EXIT_OK
-    except Exception as exc:  # a bug must still not print a traceback
-        return fail(f"{prog}: internal error ({type(exc).__name__}: {exc}); please report it",
-                    EXIT_UNREADABLE)
+    return never_raises(lambda: _run(args, prog), prog, "the command line")
 
 
 def _run(args: list[str], prog: str) -> int:
@@ -197,9 +184,9 @@ def _run(args: list[str], prog: str) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        target: Path | None = getattr(opts, flag)
-        if target is not None and (target.is_dir() or str(target) == "-"):
-            return fail(f"{prog}: --{flag} {target}: give a file name, e.g. start.{flag}")
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "start")
+        if problem:
+            return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
         return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
                     f"cards/ (with satellites/board.yaml)")

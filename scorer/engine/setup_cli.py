@@ -40,17 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if game not in GAMES:
         sys.stderr.write(f"pnp-setup: unknown game {args[0]!r}; choose orbitus or satellites\n")
         return 2
-    module_name = f"scorer.engine.{game}_setup"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        sys.stderr.write(
-            f"pnp-setup {game}: not available yet (the {game.capitalize()} engine is still "
-            f"being written); pnp-setup satellites works\n"
-        )
-        return 2
+    module = importlib.import_module(f"scorer.engine.{game}_setup")
     return int(module.run(rest, prog=f"pnp-setup {game}"))
 
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail
+from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail, never_raises
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions
@@ -112,17 +111,15 @@ def run(args: Sequence[str], prog: str = "pnp-score orbitus") -> int:
     # again and again (on a 10,000-sector table it doubled the time to read the file).
     collecting = gc.isenabled()
     gc.disable()
+
+    def body() -> int:
+        try:
+            return _run(args, prog)
+        except _Stop as stop:
+            return stop.code
+
     try:
-        return _run(args, prog)
-    except _Stop as stop:
-        return stop.code
-    except Exception as exc:  # the last resort: a clear line instead of a traceback
-        if os.environ.get("PNP_DEBUG"):
-            raise
-        return fail(
-            f"{prog}: internal error ({type(exc).__name__}: {exc}); this is a bug in the "
-            f"scorer, please report it with the layout file (PNP_DEBUG=1 shows the details)"
-        )
+        return never_raises(body, prog, "the layout file")
     finally:
         if collecting:
             gc.enable()

@@ -8,11 +8,19 @@ only, so a score prints well within the 200 ms budget.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
-from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, dump_json, fail
+from scorer.common import (
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_VIOLATIONS,
+    colour_terminal,
+    dump_json,
+    fail,
+    never_raises,
+    picture_target_problem,
+)
 
 DESCRIPTION = """\
 Score a Satellites board: groups, colonies, who controls each, connected
@@ -61,18 +69,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 
 def run(args: list[str], prog: str = "pnp-score satellites") -> int:
     """Run the command with ``args``; return the exit code. Never raises."""
-    try:
-        return _run(args, prog)
-    except KeyboardInterrupt:
-        return fail(f"{prog}: interrupted", 130)
-    except BrokenPipeError:
-        _silence_stdout()
-        return EXIT_OK
-    except Exception as exc:  # last resort: a bug must still not print a traceback
-        return fail(
-            f"{prog}: internal error ({type(exc).__name__}: {exc}); please report it "
-            f"together with the input file", EXIT_UNREADABLE
-        )
+    return never_raises(lambda: _run(args, prog), prog, "the input file")
 
 
 def _run(args: list[str], prog: str) -> int:
@@ -82,12 +79,9 @@ def _run(args: list[str], prog: str) -> int:
     except SystemExit as exc:  # argparse has printed the usage or the help
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        target: Path | None = getattr(opts, flag)
-        if target is not None and target.is_dir():
-            return fail(f"{prog}: --{flag} {target}: is a folder; give a file name, "
-                        f"e.g. {target / ('board.' + flag)}")
-        if target is not None and str(target) == "-":
-            return fail(f"{prog}: --{flag}: give a file name, not '-'")
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "board")
+        if problem:
+            return fail(problem)
 
     from scorer.satellites.board import MAX_SIZE, InputError, read_input
     from scorer.satellites.score import score
@@ -119,7 +113,7 @@ def _run(args: list[str], prog: str) -> int:
     else:
         from scorer.satellites.report import summary
 
-        text = summary(result, transcript.source, colour=_colour_terminal())
+        text = summary(result, transcript.source, colour=colour_terminal())
     _write(text)
     if result.valid or opts.lenient:
         return EXIT_OK
@@ -146,15 +140,6 @@ def _pictures(result: object, svg: Path | None, png: Path | None, source: str,
     return EXIT_OK
 
 
-def _colour_terminal() -> bool:
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def _write(text: str) -> None:
     try:
         sys.stdout.write(text)
@@ -165,10 +150,3 @@ def _write(text: str) -> None:
         sys.stdout.flush()
 
 
-def _silence_stdout() -> None:
-    """After a closed pipe (``| head``), point stdout at /dev/null so exit is quiet."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
