@@ -127,3 +127,34 @@ def picture_target_problem(prog: str, flag: str, target: Path | None, example: s
     if str(target) == "-":
         return f"{prog}: --{flag}: give a file name, not '-', e.g. {example}.{flag}"
     return None
+
+
+def read_input_text(path: Path, shown: str, what: str, max_bytes: int, too_big: str,
+                    error: Callable[[list[str]], Exception]) -> str:
+    """The UTF-8 text of an input file (``-``: standard input), or ``error([line])``.
+
+    Missing files, folders, unreadable files, files over ``max_bytes`` (``too_big`` says
+    why that is suspicious), binary files and other encodings each get their own line.
+    """
+    try:
+        if str(path) == "-":
+            data = sys.stdin.buffer.read(max_bytes + 1)
+        else:
+            if not path.exists():
+                raise error([f"{shown}: file not found; expected {what}"])
+            if path.is_dir():
+                raise error([f"{shown}: is a folder, not a file; expected {what}"])
+            with path.open("rb") as handle:
+                data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise error([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
+    if len(data) > max_bytes:
+        raise error([f"{shown}: {too_big}"])
+    if b"\x00" in data:
+        raise error([f"{shown}: a binary file, not text; expected {what}"])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error([f"{shown}: not UTF-8 text (byte {exc.start}); save the file as UTF-8 "
+                     f"text"]) from None
+    return text.removeprefix("\ufeff")

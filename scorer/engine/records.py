@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import importlib
 import re
-import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -270,26 +269,9 @@ def _reshown(problem: str, path: Path, shown: str) -> str:
 
 
 def _read_text(path: Path, shown: str) -> str:
-    try:
-        if str(path) == "-":
-            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
-        else:
-            if not path.exists():
-                raise RecordError([f"{shown}: file not found; expected {WHAT}"])
-            if path.is_dir():
-                raise RecordError([f"{shown}: is a folder, not a file; expected {WHAT}"])
-            with path.open("rb") as handle:
-                data = handle.read(MAX_RECORD_BYTES + 1)
-    except OSError as exc:
-        raise RecordError([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordError([f"{shown}: larger than {MAX_RECORD_BYTES // 1_000_000} MB; a game "
-                           f"record is a page of text, is this the right file?"])
-    if b"\x00" in data:
-        raise RecordError([f"{shown}: a binary file, not text; expected {WHAT}"])
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError([f"{shown}: not UTF-8 text (byte {exc.start}); save the file as "
-                           f"UTF-8 text"]) from None
-    return text.removeprefix("\ufeff")
+    from scorer.common import read_input_text
+
+    return read_input_text(
+        path, shown, WHAT, MAX_RECORD_BYTES,
+        f"larger than {MAX_RECORD_BYTES // 1_000_000} MB; a game record is a page of text, "
+        "is this the right file?", RecordError)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -322,32 +321,12 @@ def read_string(text: str, source: str = "<text>") -> Transcript:
 
 
 def _read_text(path: Path, shown: str) -> str:
-    try:
-        if str(path) == "-":
-            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
-        else:
-            if not path.exists():
-                raise InputError([f"{shown}: file not found; expected {WHAT}"])
-            if path.is_dir():
-                raise InputError([f"{shown}: is a folder, not a file; expected {WHAT}"])
-            with path.open("rb") as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise InputError([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(
-            [f"{shown}: larger than {MAX_FILE_BYTES // 1000} kB; a Satellites board is a few "
-             f"lines of text, is this the right file?"]
-        )
-    if b"\x00" in data:
-        raise InputError([f"{shown}: a binary file, not text; expected {WHAT}"])
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            [f"{shown}: not UTF-8 text (byte {exc.start}); save the file as UTF-8 text"]
-        ) from None
-    return text.removeprefix("\ufeff")
+    from scorer.common import read_input_text
+
+    return read_input_text(
+        path, shown, WHAT, MAX_FILE_BYTES,
+        f"larger than {MAX_FILE_BYTES // 1000} kB; a Satellites board is a few lines of text, "
+        "is this the right file?", InputError)
 
 
 _KEY_LINE = re.compile(r"^\s*[A-Za-z_]+\s*:")
