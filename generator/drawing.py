@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
 Point = tuple[float, float]
@@ -124,23 +124,8 @@ def group(items: Iterable[Item], at: Point = (0.0, 0.0), rotate: float = 0.0,
     return Group(tuple(items), at, rotate, scale, clip, cls)
 
 
-def place(drawing: Drawing, at: Point, scale: float = 1.0, rotate: float = 0.0,
-          cls: str | None = None) -> Group:
-    """The items of a component drawing as a group whose top-left lands at ``at``."""
-    return Group(tuple(drawing.items), at, rotate, scale, None, cls)
-
-
 def line(a: Point, b: Point, style: Style, cls: str | None = None) -> Polyline:
     return Polyline((a, b), style, cls)
-
-
-def regular_polygon(cx: float, cy: float, radius: float, sides: int,
-                    start_deg: float = 0.0) -> tuple[Point, ...]:
-    return tuple(
-        (cx + radius * math.cos(math.radians(start_deg + 360.0 * i / sides)),
-         cy + radius * math.sin(math.radians(start_deg + 360.0 * i / sides)))
-        for i in range(sides)
-    )
 
 
 def star(cx: float, cy: float, outer: float, inner: float, points: int = 5,
@@ -211,7 +196,3 @@ def walk(items: Iterable[Item]) -> Iterator[Item]:
         yield item
         if isinstance(item, Group):
             yield from walk(item.items)
-
-
-def with_style(item: Polygon | Circle | Rect | Polyline, style: Style) -> Item:
-    return replace(item, style=style)

@@ -201,10 +201,6 @@ def box_crop_marks(centre: Point, box: tuple[float, float], bleed: float) -> lis
     return out
 
 
-def chunk(items: Sequence[object], size: int) -> list[Sequence[object]]:
-    return [items[i:i + size] for i in range(0, len(items), size)]
-
-
 # --- splitting a large drawing across pages ------------------------------------------
 
 
