@@ -170,8 +170,22 @@ def _construct(node: yaml.Node, loc: Loc, doc: Document, problems: list[str],
     return _construct_scalar(node)
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
 def _construct_scalar(node: yaml.Node) -> Any:
     if isinstance(node, yaml.ScalarNode):
+        # the two kinds that fill definitions and layouts, read without the constructor's
+        # bookkeeping: text, and plain decimal whole numbers (the rest takes the full path)
+        tag = node.tag
+        if tag == _STR_TAG:
+            return node.value
+        if tag == _INT_TAG:
+            text = node.value
+            digits = text[1:] if text[:1] in "+-" else text
+            if digits.isdecimal() and (digits == "0" or digits[0] != "0"):
+                return int(text)
         try:
             return _SCALAR_LOADER.construct_object(node, deep=True)
         finally:
