@@ -293,22 +293,27 @@ def render(steps: list[Step]) -> Iterator[tuple[str, dict[str, bytes]]]:
 
 
 # folders one step writes completely: files there that this build did not write are stale
-WHOLE_FOLDERS = {"svg": ("*.svg",), "png": ("*.png",), "tts": ("*.png", "*.json")}
+# Families of files of which a build writes every member at once: once a build wrote one
+# member, the others on disk are left-overs of components (or texts) no longer defined.
+FAMILIES = ("svg/*.svg", "png/*.png", "tts/*.png", "tts/*.json", "rules-*.pdf",
+            "player-aid-*.pdf")
 
 
 def write_outputs(out_dir: Path, files: dict[str, bytes], games: tuple[str, ...]) -> None:
-    """Replace each file atomically; then, in each component folder this build wrote
-    (``<game>/svg``, ``png``, ``tts``), drop the files of components no longer defined."""
+    """Replace each file atomically; then, in each family of files this build wrote (a
+    game's SVGs, PNGs, TTS files, booklets, player aids), drop the members no longer made."""
+    from fnmatch import fnmatchcase
+
     for rel in sorted(files):
         write_atomic(out_dir / rel, files[rel])
     for game in games:
-        for folder, patterns in WHOLE_FOLDERS.items():
-            prefix = f"{game}/{folder}/"
-            if not any(rel.startswith(prefix) for rel in files):
+        for family in FAMILIES:
+            pattern = f"{game}/{family}"
+            if not any(fnmatchcase(rel, pattern) for rel in files):
                 continue
-            olds = {p for pattern in patterns for p in (out_dir / game / folder).glob(pattern)}
-            for old in sorted(olds):
-                if old.is_file() and f"{prefix}{old.name}" not in files:
+            for old in sorted((out_dir / game).glob(family)):
+                rel = old.relative_to(out_dir).as_posix()
+                if old.is_file() and rel not in files:
                     old.unlink()
 
 

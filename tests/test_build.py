@@ -255,3 +255,19 @@ def test_interrupted_build_keeps_previous_files(tmp_path, monkeypatch):
         build(out, games=("satellites",), opts=BuildOptions(page="letter"))
     assert (out / "satellites/board.pdf").read_bytes() == before
     assert not list(out.rglob("*.tmp"))
+
+
+def test_booklets_of_deleted_texts_are_removed(cards_copy, tmp_path):
+    import shutil
+
+    shutil.copytree(Path(__file__).resolve().parent.parent / "cards" / "orbitus" / "text",
+                    cards_copy / "orbitus" / "text")
+    out = tmp_path / "out"
+    build(out, games=("orbitus",), cards=cards_copy)
+    assert (out / "orbitus/rules-ru.pdf").exists() and (out / "orbitus/player-aid-ru.pdf").exists()
+    (cards_copy / "orbitus" / "text" / "rules-ru.md").unlink()
+    build(out, games=("orbitus",), cards=cards_copy)
+    assert not (out / "orbitus/rules-ru.pdf").exists()
+    assert (out / "orbitus/rules-en.pdf").exists()
+    assert (out / "orbitus/player-aid-ru.pdf").exists()
+    assert (out / "orbitus/sectors.pdf").exists()
