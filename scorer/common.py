@@ -158,3 +158,30 @@ def read_input_text(path: Path, shown: str, what: str, max_bytes: int, too_big: 
         raise error([f"{shown}: not UTF-8 text (byte {exc.start}); save the file as UTF-8 "
                      f"text"]) from None
     return text.removeprefix("\ufeff")
+
+
+def reshown(problem: str, loader_path: Path, shown: str) -> str:
+    """A loader problem line named the way the command names its input.
+
+    The loader names ``loader_path`` relative to the working folder; the scorers and
+    the replay name their input as the user typed it (``shown``).
+    """
+    from cards.loader import display_path
+
+    name = display_path(loader_path)
+    return shown + problem[len(name):] if problem.startswith(name) else problem
+
+
+def type_name(value: object) -> str:
+    """How a YAML value is described in a message ("a list", "a number (3)", ...)."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"true/false ({value!r})"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, int | float):
+        return f"a number ({value!r})"
+    return f"{type(value).__name__} {value!r}"

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cards.hexgeo import Hex
+from scorer.common import type_name
 from scorer.engine.orbitus import (
     DISCARD,
     PASS,
@@ -46,7 +47,7 @@ from scorer.engine.orbitus import (
     notation,
     parse_move,
 )
-from scorer.engine.records import Illegal, Record, RecordError, Replay, type_name
+from scorer.engine.records import Illegal, Record, RecordError, Replay
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions

@@ -28,6 +28,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from scorer.common import reshown, type_name
+
 if TYPE_CHECKING:
     from cards.loader import Document
     from generator.drawing import Drawing
@@ -168,10 +170,11 @@ def read_record(path: Path, shown: str | None = None) -> Record:
 
     shown = shown or _display(path)
     text = _read_text(path, shown)
+    loader_path = path if str(path) != "-" else Path("<stdin>")
     try:
-        doc = parse_yaml(text, path if str(path) != "-" else Path("<stdin>"), WHAT)
+        doc = parse_yaml(text, loader_path, WHAT)
     except DefinitionError as exc:
-        raise RecordError([_reshown(p, path, shown) for p in exc.problems]) from None
+        raise RecordError([reshown(p, loader_path, shown) for p in exc.problems]) from None
     doc.display = shown
     data = doc.data
     if not isinstance(data, dict):
@@ -238,34 +241,12 @@ def by_line(problems: list[str]) -> list[str]:
 _LINE = re.compile(r"^[^\n]*?:(\d+): ")
 
 
-def type_name(value: Any) -> str:
-    """How a YAML value is described in a message."""
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return f"true/false ({value!r})"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, int | float):
-        return f"a number ({value!r})"
-    return f"{type(value).__name__} {value!r}"
-
-
 def _display(path: Path) -> str:
     if str(path) == "-":
         return "<stdin>"
     from cards.loader import display_path
 
     return display_path(path)
-
-
-def _reshown(problem: str, path: Path, shown: str) -> str:
-    from cards.loader import display_path
-
-    name = "<stdin>" if str(path) == "-" else display_path(path)
-    return shown + problem[len(name):] if problem.startswith(name) else problem
 
 
 def _read_text(path: Path, shown: str) -> str:

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scorer.engine.records import Illegal, Record, RecordError, Replay, type_name
+from scorer.common import type_name
+from scorer.engine.records import Illegal, Record, RecordError, Replay
 from scorer.engine.satellites import (
     COLOUR_OF,
     NAME,

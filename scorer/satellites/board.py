@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scorer.common import Violation
+from scorer.common import Violation, reshown, type_name
 
 RED = "red"
 BLUE = "blue"
@@ -353,7 +353,7 @@ def _from_yaml(text: str, path: Path, shown: str) -> Transcript:
     try:
         doc = parse_yaml(text, path, WHAT)
     except DefinitionError as exc:
-        raise InputError([_reshown(p, path, shown) for p in exc.problems]) from None
+        raise InputError([reshown(p, path, shown) for p in exc.problems]) from None
     data: Any = doc.data
 
     def at(*loc: str | int) -> str:
@@ -362,7 +362,7 @@ def _from_yaml(text: str, path: Path, shown: str) -> Transcript:
     if not isinstance(data, dict):
         raise InputError(
             [f"{shown}:1: expected a mapping (game: satellites, board: |), "
-             f"got {_type_name(data)}"]
+             f"got {type_name(data)}"]
         )
     problems = [
         f"{at(key)}: unknown field {str(key)!r} (known fields: {', '.join(YAML_FIELDS)})"
@@ -406,7 +406,7 @@ def _from_yaml(text: str, path: Path, shown: str) -> Transcript:
         else:
             problems.append(
                 f"{at('board')}: board: expected the grid as text (board: | and then one row "
-                f"per line), got {_type_name(board)}"
+                f"per line), got {type_name(board)}"
             )
     if problems:
         raise InputError(problems)
@@ -431,28 +431,6 @@ def _refuse_aliases(text: str, shown: str) -> None:
                 )
     except yaml.YAMLError:
         return  # the loader reports syntax errors with their line
-
-
-def _reshown(problem: str, path: Path, shown: str) -> str:
-    """The loader names files relative to the working dir; use the scorer's name instead."""
-    from cards.loader import display_path
-
-    loader_name = display_path(path)
-    return shown + problem[len(loader_name):] if problem.startswith(loader_name) else problem
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return f"true/false ({value!r})"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, (int, float)):
-        return f"a number ({value!r})"
-    return f"{type(value).__name__} {value!r}"
 
 
 _CELL = re.compile(r"^([a-z]+)([0-9]+)$")
