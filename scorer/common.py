@@ -49,6 +49,17 @@ def write_picture(drawing: Drawing, svg: Path | None, png: Path | None, dpi: flo
         write_atomic(png, render_png(drawing, dpi)[0])
 
 
+def save_picture(prog: str, drawing: Drawing, svg: Path | None, png: Path | None) -> int | None:
+    """:func:`write_picture`, with a file that cannot be written turned into one clear
+    line; returns the exit code to stop with, or None when both files were written."""
+    try:
+        write_picture(drawing, svg, png)
+    except OSError as exc:
+        where = exc.filename or svg or png
+        return fail(f"{prog}: cannot write the picture {where}: {exc.strerror or exc}")
+    return None
+
+
 def fail(message: str, code: int = EXIT_UNREADABLE) -> int:
     """Print an error line to stderr and return the exit code to use."""
     sys.stderr.write(message.rstrip("\n") + "\n")

@@ -308,14 +308,12 @@ def _run(args: list[str], prog: str) -> int:
     else:
         text = text_of(state, seed, again, note)
     if opts.svg is not None or opts.png is not None:
-        from scorer.common import write_picture
+        from scorer.common import save_picture
 
         drawing = picture(models, state, f"Orbitus deal: seed {seed}, {len(names)} players")
-        try:
-            write_picture(drawing, opts.svg, opts.png)
-        except OSError as exc:
-            where = exc.filename or opts.svg or opts.png
-            return fail(f"{prog}: cannot write the picture {where}: {exc.strerror or exc}")
+        stop = save_picture(prog, drawing, opts.svg, opts.png)
+        if stop is not None:
+            return stop
     sys.stdout.write(text)
     sys.stdout.flush()
     return EXIT_OK

@@ -134,13 +134,11 @@ def _run(args: list[str]) -> int:
         return EXIT_UNREADABLE
 
     if opts.svg is not None or opts.png is not None:
-        from scorer.common import write_picture
+        from scorer.common import save_picture
 
-        try:
-            write_picture(result.picture(), opts.svg, opts.png)
-        except OSError as exc:
-            where = exc.filename or opts.svg or opts.png
-            return fail(f"{PROG}: cannot write the picture {where}: {exc.strerror or exc}")
+        stop = save_picture(PROG, result.picture(), opts.svg, opts.png)
+        if stop is not None:
+            return stop
 
     if opts.json:
         obj = result.to_json()

@@ -230,14 +230,12 @@ def _run(args: list[str], prog: str) -> int:
         text = (f"# Satellites start position: seed {seed}{note}, {n} x {n} board ({again})\n"
                 f"# red moves first\n" + board)
     if opts.svg is not None or opts.png is not None:
-        from scorer.common import write_picture
+        from scorer.common import save_picture
 
         drawing = picture(defs, state, f"Satellites start position: seed {seed}")
-        try:
-            write_picture(drawing, opts.svg, opts.png)
-        except OSError as exc:
-            where = exc.filename or opts.svg or opts.png
-            return fail(f"{prog}: cannot write the picture {where}: {exc.strerror or exc}")
+        stop = save_picture(prog, drawing, opts.svg, opts.png)
+        if stop is not None:
+            return stop
     sys.stdout.write(text)
     sys.stdout.flush()
     return EXIT_OK

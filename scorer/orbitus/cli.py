@@ -174,15 +174,13 @@ def _run(args: Sequence[str], prog: str) -> int:
 
         sys.stdout.write(to_text(result))
     if picture:
-        from scorer.common import write_picture
+        from scorer.common import save_picture
         from scorer.orbitus.picture import draw_table
 
         assert models is not None
-        try:
-            write_picture(draw_table(result, models), opts.svg, opts.png)
-        except OSError as exc:
-            target = exc.filename or opts.svg or opts.png
-            return fail(f"{prog}: cannot write the picture {target}: {exc.strerror or exc}")
+        stop = save_picture(prog, draw_table(result, models), opts.svg, opts.png)
+        if stop is not None:
+            return stop
     if result.valid or opts.lenient:
         return EXIT_OK
     return EXIT_VIOLATIONS

@@ -123,7 +123,7 @@ def _run(args: list[str], prog: str) -> int:
 def _pictures(result: object, svg: Path | None, png: Path | None, source: str,
               prog: str) -> int:
     from cards.loader import DefinitionError
-    from scorer.common import write_picture
+    from scorer.common import save_picture
     from scorer.satellites.picture import board_picture
 
     try:
@@ -132,12 +132,7 @@ def _pictures(result: object, svg: Path | None, png: Path | None, source: str,
         for line in exc.problems:
             fail(line)
         return fail(f"{prog}: the board colours in cards/satellites could not be loaded")
-    try:
-        write_picture(drawing, svg, png)
-    except OSError as exc:
-        where = exc.filename or svg or png
-        return fail(f"{prog}: cannot write the picture {where}: {exc.strerror or exc}")
-    return EXIT_OK
+    return save_picture(prog, drawing, svg, png) or EXIT_OK
 
 
 def _write(text: str) -> None:
