@@ -22,11 +22,9 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import statistics
-import subprocess
-import sys
-import time
 from pathlib import Path
+
+from timing import best_of, command, median_wall_ms
 
 from cards.definitions import load_orbitus
 from scorer.engine.orbitus import (
@@ -42,31 +40,6 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "fixtures" / "records" / "orbitus"
 NAMES = ["Anna", "Boris", "Carla", "Dmitri", "Elena", "Fyodor"]
 SEEDS = range(10)
-
-
-def best_of(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-def command(name: str) -> list[str]:
-    script = Path(sys.executable).with_name(name)
-    module = "scorer.engine.setup_cli" if name == "pnp-setup" else "scorer.engine.replay_cli"
-    return [str(script)] if script.exists() else [sys.executable, "-m", module]
-
-
-def wall_ms(args: list[str], runs: int, cwd: Path | None = None) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                       cwd=cwd)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def fresh(s: State) -> State:
@@ -137,10 +110,11 @@ def main() -> None:
           f"remembered where they fit: {len(states) / t_cold:,.0f} positions/s")
     print(f"applying actions (and detecting the end): {n_actions / t_play:,.0f} actions/s")
     print(f"checking written actions: {len(pairs) / t_check:,.0f} actions/s")
-    setup = wall_ms([*command("pnp-setup"), "orbitus", "--players", "4", "--seed", "42"], runs)
+    setup = median_wall_ms([*command("pnp-setup"), "orbitus", "--players", "4", "--seed", "42"],
+                           runs)
     print(f"pnp-setup orbitus --players 4 --seed 42: {setup:.0f} ms (median of {runs})")
     record = "random_game_3p_seed5.yaml"
-    replay = wall_ms([*command("pnp-replay"), record], runs, cwd=RECORDS)
+    replay = median_wall_ms([*command("pnp-replay"), record], runs, cwd=RECORDS)
     print(f"pnp-replay {record} (98 actions): {replay:.0f} ms (median of {runs})")
 
 

@@ -17,11 +17,10 @@ from __future__ import annotations
 import argparse
 import platform
 import random
-import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
+
+from timing import best_of, command, median_wall_ms
 
 from cards.definitions import load_satellites
 from scorer.engine.satellites import Analysis, check, legal_moves, notation, parse_move, random_game
@@ -30,30 +29,6 @@ from scorer.engine.satellites_setup import deal
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "fixtures" / "records" / "satellites"
 SEEDS = range(30)
-
-
-def best_of(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-def command(name: str) -> list[str]:
-    script = Path(sys.executable).with_name(name)
-    module = "scorer.engine.setup_cli" if name == "pnp-setup" else "scorer.engine.replay_cli"
-    return [str(script)] if script.exists() else [sys.executable, "-m", module]
-
-
-def wall_ms(args: list[str], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -113,15 +88,15 @@ def main() -> None:
     setup = command("pnp-setup")
     replay = command("pnp-replay")
     print(f"Commands, median of {runs} runs, interpreter start included:")
-    print(f"  python -c pass: {wall_ms([sys.executable, '-c', 'pass'], runs):.0f} ms")
+    print(f"  python -c pass: {median_wall_ms([sys.executable, '-c', 'pass'], runs):.0f} ms")
     print(f"  pnp-setup satellites --seed 42: "
-          f"{wall_ms([*setup, 'satellites', '--seed', '42'], runs):.0f} ms")
+          f"{median_wall_ms([*setup, 'satellites', '--seed', '42'], runs):.0f} ms")
     print(f"  pnp-replay random_game_seed27.yaml (104 moves, seed): "
-          f"{wall_ms([*replay, str(RECORDS / 'random_game_seed27.yaml')], runs):.0f} ms")
+          f"{median_wall_ms([*replay, str(RECORDS / 'random_game_seed27.yaml')], runs):.0f} ms")
     print(f"  pnp-replay displacement.yaml (setup board): "
-          f"{wall_ms([*replay, str(RECORDS / 'displacement.yaml')], runs):.0f} ms")
-    print(f"  pnp-replay random_game_seed27.yaml --json: "
-          f"{wall_ms([*replay, str(RECORDS / 'random_game_seed27.yaml'), '--json'], runs):.0f} ms")
+          f"{median_wall_ms([*replay, str(RECORDS / 'displacement.yaml')], runs):.0f} ms")
+    as_json = median_wall_ms([*replay, str(RECORDS / "random_game_seed27.yaml"), "--json"], runs)
+    print(f"  pnp-replay random_game_seed27.yaml --json: {as_json:.0f} ms")
 
 
 def _walk(start, moves):

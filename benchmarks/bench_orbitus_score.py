@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from timing import command, wall_ms
 
 from scorer.orbitus.definitions import load_definitions
 from scorer.orbitus.grow import grow_table
@@ -48,23 +49,6 @@ try:
     from yaml import CSafeLoader as Loader
 except ImportError:  # pragma: no cover
     sys.exit("PyYAML was built without its C loader; the benchmark compares against it")
-
-
-def command() -> list[str]:
-    """The installed ``pnp-score`` next to this interpreter, else ``python -m scorer``."""
-    script = Path(sys.executable).with_name("pnp-score")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "scorer"]
-
-
-def wall_ms(args: list[str], runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        proc = subprocess.run(args, capture_output=True, check=False)
-        times.append((time.perf_counter() - started) * 1000)
-        if proc.returncode not in (0, 1):
-            raise SystemExit(f"{' '.join(args)} failed: {proc.stderr.decode()}")
-    return times
 
 
 def layout_text(layout: dict[str, Any]) -> str:

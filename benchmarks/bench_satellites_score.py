@@ -15,11 +15,12 @@ import argparse
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from timing import command, wall_ms
 
 from scorer.satellites.board import Board, read_string
 from scorer.satellites.report import summary, to_json
@@ -30,23 +31,6 @@ BOARD_10 = ROOT / "tests" / "fixtures" / "satellites" / "end_23_connected.txt"
 YAML_10 = ROOT / "tests" / "fixtures" / "satellites" / "all_12_grace.yaml"
 COMMAND_BUDGET_MS = 200.0
 SCORE_BUDGET_MS = 20.0
-
-
-def command() -> list[str]:
-    """The installed ``pnp-score`` next to this interpreter, else ``python -m scorer``."""
-    script = Path(sys.executable).with_name("pnp-score")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "scorer"]
-
-
-def wall_ms(args: list[str], runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        proc = subprocess.run(args, capture_output=True, check=False)
-        times.append((time.perf_counter() - started) * 1000)
-        if proc.returncode not in (0, 1):
-            raise SystemExit(f"{' '.join(args)} failed: {proc.stderr.decode()}")
-    return times
 
 
 def full_board(n: int = 26) -> Board:

@@ -1,0 +1,49 @@
+"""What the benchmark scripts share: finding the commands and timing them."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+MODULES = {
+    "pnp-score": "scorer",
+    "pnp-setup": "scorer.engine.setup_cli",
+    "pnp-replay": "scorer.engine.replay_cli",
+}
+
+
+def command(name: str = "pnp-score") -> list[str]:
+    """The installed command next to this interpreter, else ``python -m`` its module."""
+    script = Path(sys.executable).with_name(name)
+    return [str(script)] if script.exists() else [sys.executable, "-m", MODULES[name]]
+
+
+def wall_ms(args: list[str], runs: int, cwd: Path | None = None) -> list[float]:
+    """Wall times (ms) of ``runs`` runs of a whole command, interpreter start included.
+    A run that fails (exit code other than 0 or 1) stops the benchmark."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        proc = subprocess.run(args, capture_output=True, check=False, cwd=cwd)
+        times.append((time.perf_counter() - started) * 1000)
+        if proc.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(args)} failed: {proc.stderr.decode()}")
+    return times
+
+
+def median_wall_ms(args: list[str], runs: int, cwd: Path | None = None) -> float:
+    return statistics.median(wall_ms(args, runs, cwd))
+
+
+def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
+    """The fastest of ``repeat`` calls of ``fn``, in seconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
