@@ -8,11 +8,18 @@ raised together in one :class:`~cards.loader.DefinitionError`, one line each.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from cards.files import (
+    DEFAULT_CARDS,
+    ORBITUS_FILES,
+    SATELLITES_FILES,
+    game_files,
+)
 from cards.loader import (
     DefinitionError,
     Document,
@@ -30,27 +37,18 @@ from cards.models import (
     PlanetsFile,
     RulesFile,
     SatellitesFile,
+    SatRulesFile,
     SectorDef,
     SectorsFile,
     StationFile,
     TrackersFile,
 )
 
-DEFAULT_CARDS = Path(__file__).resolve().parent
+if TYPE_CHECKING:
+    from rules.orbitus.ruleset import Ruleset as OrbitusRuleset
+    from rules.satellites.ruleset import Ruleset as SatellitesRuleset
+
 M = TypeVar("M")
-
-ORBITUS_FILES: dict[str, str] = {
-    "planets": "the Orbitus planet types",
-    "sectors": "the Orbitus sector deck",
-    "station": "the Orbitus station",
-    "rules": "the Orbitus hand sizes, start lines and scoring tables",
-}
-SATELLITES_FILES: dict[str, str] = {
-    "board": "the Satellites board",
-    "satellites": "the Satellites satellite tokens",
-    "trackers": "the Satellites trackers",
-}
-
 
 @dataclass(frozen=True)
 class OrbitusDefinitions:
@@ -59,9 +57,17 @@ class OrbitusDefinitions:
     station: StationFile
     rules: RulesFile
     folder: Path
+    files: dict[str, Path] = field(default_factory=dict, compare=False)  # role -> file read
 
     def sector(self, ident: str) -> SectorDef:
         return self.sectors.by_id()[ident]
+
+    @cached_property
+    def ruleset(self) -> OrbitusRuleset:
+        """The rules core's view of these definitions (every rule number comes from it)."""
+        from cards.ruleset import orbitus_ruleset
+
+        return orbitus_ruleset(self)
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,15 @@ class SatellitesDefinitions:
     satellites: SatellitesFile
     trackers: TrackersFile
     folder: Path
+    rules: SatRulesFile = SatRulesFile()
+    files: dict[str, Path] = field(default_factory=dict, compare=False)
+
+    @cached_property
+    def ruleset(self) -> SatellitesRuleset:
+        """The rules core's view of these definitions (every rule number comes from it)."""
+        from cards.ruleset import satellites_ruleset
+
+        return satellites_ruleset(self)
 
 
 def inside(folder: Path, path: Path) -> Path:
@@ -83,8 +98,8 @@ def inside(folder: Path, path: Path) -> Path:
     return path
 
 
-def _load(folder: Path, game: str, name: str, what: str, model: type[M]) -> tuple[Document, M]:
-    doc = load_yaml(inside(folder, folder / game / f"{name}.yaml"), what)
+def _load(path: Path, what: str, model: type[M]) -> tuple[Document, M]:
+    doc = load_yaml(inside(path.parent, path), what)
     return doc, validate(doc, model)
 
 
@@ -107,7 +122,7 @@ def _duplicates(doc: Document, key: str, ids: Sequence[str], what: str) -> list[
 
 
 def load_sectors_file(path: Path, planets: PlanetsFile) -> SectorsFile:
-    """Load one sector deck file (a layout may name its own) and check it against ``planets``."""
+    """Load one sector deck file and check it against ``planets``."""
     doc = load_yaml(path, ORBITUS_FILES["sectors"])
     deck = validate(doc, SectorsFile)
     problems = _duplicates(doc, "sectors", [s.id for s in deck.sectors], "sector")
@@ -126,12 +141,17 @@ def load_sectors_file(path: Path, planets: PlanetsFile) -> SectorsFile:
     return deck
 
 
-def load_orbitus(folder: Path | None = None) -> OrbitusDefinitions:
-    """Load and cross-check the Orbitus definitions in ``folder`` (default: shipped)."""
-    folder = (folder or DEFAULT_CARDS).resolve()
+def load_orbitus(folder: Path | None = None, deck_file: Path | None = None) -> OrbitusDefinitions:
+    """Load and cross-check the Orbitus definitions in ``folder`` (default: shipped), with
+    the deck ``deck_file`` if given (see :func:`game_files`)."""
+    root = (folder or DEFAULT_CARDS).resolve()
+    files = game_files("orbitus", root, deck_file)
+    for path in files.values():
+        if path.parent == root / "orbitus":
+            inside(root, path)
 
     def planets() -> PlanetsFile:
-        doc, model = _load(folder, "orbitus", "planets", ORBITUS_FILES["planets"], PlanetsFile)
+        doc, model = _load(files["planets"], ORBITUS_FILES["planets"], PlanetsFile)
         problems = _duplicates(
             doc, "planet_types", [p.id for p in model.planet_types], "planet type"
         )
@@ -141,22 +161,22 @@ def load_orbitus(folder: Path | None = None) -> OrbitusDefinitions:
 
     planets_model, station, rules = collect(
         planets,
-        lambda: _load(folder, "orbitus", "station", ORBITUS_FILES["station"], StationFile)[1],
-        lambda: _load(folder, "orbitus", "rules", ORBITUS_FILES["rules"], RulesFile)[1],
+        lambda: _load(files["station"], ORBITUS_FILES["station"], StationFile)[1],
+        lambda: _load(files["rules"], ORBITUS_FILES["rules"], RulesFile)[1],
     )
-    sectors = load_sectors_file(inside(folder, folder / "orbitus" / "sectors.yaml"),
-                                planets_model)
-    return OrbitusDefinitions(planets_model, sectors, station, rules, folder)
+    sectors = load_sectors_file(inside(files["sectors"].parent, files["sectors"]), planets_model)
+    return OrbitusDefinitions(planets_model, sectors, station, rules, root, files)
 
 
 def load_satellites(folder: Path | None = None) -> SatellitesDefinitions:
     """Load and cross-check the Satellites definitions in ``folder`` (default: shipped)."""
-    folder = (folder or DEFAULT_CARDS).resolve()
+    root = (folder or DEFAULT_CARDS).resolve()
+    files = game_files("satellites", root)
+    for path in files.values():
+        inside(root, path)
 
     def satellites() -> SatellitesFile:
-        doc, model = _load(
-            folder, "satellites", "satellites", SATELLITES_FILES["satellites"], SatellitesFile
-        )
+        doc, model = _load(files["satellites"], SATELLITES_FILES["satellites"], SatellitesFile)
         problems = []
         for colour in ("red", "blue"):
             for value in SAT_VALUES:
@@ -175,11 +195,58 @@ def load_satellites(folder: Path | None = None) -> SatellitesDefinitions:
             raise DefinitionError(problems)
         return model
 
-    board, sats, trackers = collect(
-        lambda: _load(folder, "satellites", "board", SATELLITES_FILES["board"], BoardFile)[1],
+    def rules() -> tuple[Document | None, SatRulesFile]:
+        path = files["rules"]
+        if not path.exists() and not path.is_symlink():
+            return None, SatRulesFile()
+        return _load(path, SATELLITES_FILES["rules"], SatRulesFile)
+
+    board, sats, (tdoc, tracks), (rdoc, numbers) = collect(
+        lambda: _load(files["board"], SATELLITES_FILES["board"], BoardFile)[1],
         satellites,
-        lambda: _load(
-            folder, "satellites", "trackers", SATELLITES_FILES["trackers"], TrackersFile
-        )[1],
+        lambda: _load(files["trackers"], SATELLITES_FILES["trackers"], TrackersFile),
+        rules,
     )
-    return SatellitesDefinitions(board, sats, trackers, folder)
+    problems = _satellites_across(sats, tdoc, tracks, rdoc, numbers)
+    if problems:
+        raise DefinitionError(problems)
+    return SatellitesDefinitions(board, sats, tracks, root, numbers, files)
+
+
+LOADERS: dict[str, Callable[..., Any]] = {"orbitus": load_orbitus,
+                                          "satellites": load_satellites}
+
+
+def _satellites_across(sats: SatellitesFile, tdoc: Document, tracks: TrackersFile,
+                       rdoc: Document | None, numbers: SatRulesFile) -> list[str]:
+    """What spans the Satellites files: the rule numbers against the satellites there are
+    and against the trackers that print them."""
+    problems: list[str] = []
+    total = sum(e.count for e in sats.satellites)
+    if rdoc is not None:
+        for key in ("end_connected", "colony_max"):
+            value = getattr(numbers, key)
+            if value > total:
+                problems.append(format_problem(
+                    rdoc, (key,), f"{value} is more than the {total} satellites there are "
+                    f"(satellites.yaml)"))
+    marked = tracks.connected.marked
+    if marked is not None and marked != [numbers.end_connected]:
+        problems.append(format_problem(
+            tdoc, ("connected", "marked"),
+            f"{marked} disagrees with end_connected {numbers.end_connected} of "
+            f"satellites/rules.yaml; the track marks the end count given there, so remove "
+            f"marked (or make it [{numbers.end_connected}])"))
+    steps = tracks.grace.steps
+    if steps is not None and steps != numbers.grace_moves:
+        problems.append(format_problem(
+            tdoc, ("grace", "steps"),
+            f"{steps} disagrees with grace_moves {numbers.grace_moves} of "
+            f"satellites/rules.yaml; the track has as many steps as there are grace moves, so "
+            f"remove steps (or make it {numbers.grace_moves})"))
+    if tracks.connected.max < numbers.end_connected:
+        problems.append(format_problem(
+            tdoc, ("connected", "max"),
+            f"{tracks.connected.max} is below end_connected {numbers.end_connected} of "
+            f"satellites/rules.yaml; the track must reach the count that ends the game"))
+    return problems

@@ -19,7 +19,7 @@ from pydantic import (
     model_validator,
 )
 
-from cards.hexgeo import SIDES, side_index
+from rules.hexgeo import SIDES, side_index
 
 # --- shared pieces -----------------------------------------------------------------
 
@@ -347,28 +347,52 @@ class SatellitesFile(Strict):
     satellites: list[SatelliteEntry]
 
 
+class SatRulesFile(Strict):
+    """``cards/satellites/rules.yaml``: the Satellites rule numbers (optional file; without
+    it the numbers of the rules page apply)."""
+
+    colony_min: int = Field(default=3, ge=2, description="satellites in a group that make it "
+                            "a colony")
+    colony_max: int = Field(default=6, ge=2, description="the most a colony may hold; a colony "
+                            "this size is crowned")
+    end_connected: int = Field(default=23, ge=2, description="connected satellites (both "
+                               "colours) that end the game at once")
+    grace_moves: int = Field(default=3, ge=0, le=20, description="moves the other player makes "
+                             "once one player has every satellite connected")
+    first: Colourname = Field(default="red", description="the colour that moves first")
+    push_reach: int = Field(default=2, ge=1, le=4, description="how many cells a displaced "
+                            "satellite may be pushed, at most")
+
+    @model_validator(mode="after")
+    def _sizes(self) -> SatRulesFile:
+        if self.colony_max < self.colony_min:
+            raise ValueError(f"colony_max {self.colony_max} is below colony_min "
+                             f"{self.colony_min}")
+        return self
+
+
 class ConnectedTrack(Strict):
-    max: int = Field(default=24, ge=1)
-    marked: list[int] = Field(default_factory=lambda: [23])
+    max: int = Field(default=24, ge=1, description="the last number on the track")
+    marked: list[int] | None = Field(
+        default=None,
+        description="no longer needed: the track marks end_connected of rules.yaml; if "
+                    "given, it must be exactly that number")
 
 
 class GraceTrack(Strict):
-    steps: int = Field(default=3, ge=1)
+    steps: int | None = Field(
+        default=None, ge=0,
+        description="no longer needed: the track has grace_moves of rules.yaml steps; if "
+                    "given, it must be that number")
     symbol: str = "⚡"
 
 
 class TrackersFile(Strict):
-    """``cards/satellites/trackers.yaml``."""
+    """``cards/satellites/trackers.yaml``: how the trackers beside the board look (their
+    numbers come from ``rules.yaml``)."""
 
     connected: ConnectedTrack = ConnectedTrack()
     grace: GraceTrack = GraceTrack()
-
-    @model_validator(mode="after")
-    def _marks(self) -> TrackersFile:
-        for m in self.connected.marked:
-            if not 0 <= m <= self.connected.max:
-                raise ValueError(f"connected.marked: {m} is outside 0-{self.connected.max}")
-        return self
 
 
 # the schema files shipped in cards/schema, by file name
@@ -380,4 +404,5 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "satellites-board": BoardFile,
     "satellites-satellites": SatellitesFile,
     "satellites-trackers": TrackersFile,
+    "satellites-rules": SatRulesFile,
 }

@@ -216,8 +216,7 @@ def satellites_values(defs: SatellitesDefinitions) -> dict[str, str]:
     n = b.size
     first = (n - b.setup_zone_cells) // 2
     last = first + b.setup_zone_cells - 1
-    per_player = sum(e.count for e in defs.satellites.satellites if e.colour == "red")
-    marked = defs.trackers.connected.marked
+    numbers = defs.ruleset
     return {
         "board_size": str(n),
         "last_col": sat.column_name(n - 1),
@@ -230,9 +229,9 @@ def satellites_values(defs: SatellitesDefinitions) -> dict[str, str]:
         "inner_row_n": "2",
         "inner_row_s": str(n - 1),
         "inward_values": ", ".join(str(v) for v in b.inward_values),
-        "per_player": str(per_player),
-        "end_connected": str(marked[0] if marked else 23),
-        "grace_moves": str(defs.trackers.grace.steps),
+        "per_player": str(numbers.red.count),
+        "end_connected": str(numbers.end_connected),
+        "grace_moves": str(numbers.grace_moves),
         "grace_symbol": defs.trackers.grace.symbol,
     }
 

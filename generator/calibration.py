@@ -26,7 +26,7 @@ from generator.drawing import Circle, Drawing, Group, Item, Polyline, Style, Tex
 from generator.sheets import MARGIN_MM, page_size
 
 if TYPE_CHECKING:
-    from generator.build import BuildOptions, Step
+    from generator.options import BuildOptions, Step
 
 INK = "#1d1d1f"
 BACK_INK = "#b3261e"

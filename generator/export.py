@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from generator.build import BuildOptions, Step
-
-TITLES = {"orbitus": "Orbitus", "satellites": "Satellites"}
+    from generator.options import BuildOptions, Step
 
 
 def export_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
+    from generator.products import product
+
+    title = product(game).TITLE
     steps: list[Step] = []
     if opts.png_dpi is not None:
         dpi = opts.png_dpi
@@ -25,7 +26,7 @@ def export_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
 
             return component_pngs(game, defs, dpi)
 
-        steps.append((f"{TITLES[game]} PNG", png))
+        steps.append((f"{title} PNG", png))
     if opts.tts:
         if opts.out_root is None:
             raise ValueError("the Tabletop Simulator export needs the absolute output folder "
@@ -33,9 +34,8 @@ def export_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
         root = opts.out_root
 
         def tts() -> dict[str, bytes]:
-            from generator.tts import tts_files
+            files: dict[str, bytes] = product(game).tts_files(defs, root)
+            return files
 
-            return tts_files(game, defs, root)
-
-        steps.append((f"{TITLES[game]} TTS", tts))
+        steps.append((f"{title} TTS", tts))
     return steps

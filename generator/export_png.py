@@ -20,9 +20,10 @@ MAX_DPI = 1200.0
 
 
 def components(game: str, defs: Any) -> dict[str, Drawing]:
-    from generator.build import orbitus_components, satellites_components
+    from generator.products import product
 
-    return orbitus_components(defs) if game == "orbitus" else satellites_components(defs)
+    drawings: dict[str, Drawing] = product(game).components(defs)
+    return drawings
 
 
 def component_pngs(game: str, defs: Any, dpi: float = DEFAULT_DPI) -> dict[str, bytes]:

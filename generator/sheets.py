@@ -16,7 +16,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cards import hexgeo
 from generator.drawing import (
     Circle,
     Drawing,
@@ -27,6 +26,7 @@ from generator.drawing import (
     Style,
     Text,
 )
+from rules import hexgeo
 
 MM_PER_PT = 25.4 / 72.0
 PAGE_SIZES_MM: dict[str, tuple[float, float]] = {

@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cards import hexgeo
 from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
 from generator.backends.pdf import render_pdf
 from generator.backends.png import pdf_to_pngs
 from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import Drawing, Group, Item, Polygon, Rect, Style, offset_polygon
+from rules import hexgeo
 
 MAX_COLS = 10
 MAX_ROWS = 7
@@ -218,7 +218,7 @@ def _describe(defs: OrbitusDefinitions, sector: Any) -> str:
 
 def orbitus_tts(defs: OrbitusDefinitions, root: Path) -> dict[str, bytes]:
     """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder."""
-    from generator.build import marker_counts
+    from generator.products.orbitus import marker_counts
 
     folder = "orbitus/tts"
     flats = defs.sectors.hex_across_flats_mm
@@ -361,6 +361,3 @@ def satellites_tts(defs: SatellitesDefinitions, root: Path) -> dict[str, bytes]:
     out[f"{folder}/Satellites.png"] = thumb
     return out
 
-
-def tts_files(game: str, defs: Any, root: Path) -> dict[str, bytes]:
-    return orbitus_tts(defs, root) if game == "orbitus" else satellites_tts(defs, root)

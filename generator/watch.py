@@ -29,15 +29,8 @@ from typing import Any
 
 from cards.definitions import DEFAULT_CARDS
 from cards.loader import DefinitionError
-from generator.build import (
-    GAMES,
-    LOADERS,
-    BuildOptions,
-    Step,
-    common_steps,
-    game_steps,
-    write_outputs,
-)
+from generator.build import GAMES, common_steps, game_steps, load, write_outputs
+from generator.options import BuildOptions, Step
 
 EVERYTHING = "*"
 FOLDER = "folder"  # the definitions' folder field: steps that read other files through it
@@ -121,9 +114,9 @@ def changed_files(before: Snapshot, after: Snapshot) -> list[str]:
 def parts_changed(files: Iterable[str], games: tuple[str, ...]) -> dict[str, set[str]]:
     """For each game, the definition parts the changed ``files`` stand for (``FOLDER`` for
     a file that is not one of its definition files)."""
-    from cards.definitions import ORBITUS_FILES, SATELLITES_FILES
+    from cards.files import GAME_FILES
 
-    known = {"orbitus": set(ORBITUS_FILES), "satellites": set(SATELLITES_FILES)}
+    known = {game: set(files) for game, files in GAME_FILES.items()}
     out: dict[str, set[str]] = {}
     for rel in files:
         head, _, rest = rel.partition("/")
@@ -165,7 +158,7 @@ def rebuild_game(game: str, cards: Path | None, opts: BuildOptions, state: GameS
     build). Returns the files written, or None when a problem was reported instead."""
     state.pending |= changed
     try:
-        defs = LOADERS[game](cards)
+        defs = load(game, cards)
     except DefinitionError as exc:
         for line in exc.problems:
             report(line)

@@ -11,12 +11,13 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from cards.definitions import load_orbitus
-from cards.hexgeo import circumradius
-from generator.build import BuildOptions, build, sector_sheets
+from generator.build import BuildOptions, build
 from generator.cli import app
 from generator.drawing import Group
 from generator.fonts import string_width
+from generator.products.orbitus import sector_sheets
 from generator.sheets import MARGIN_MM, _extent, honeycomb_slots, page_size
+from rules.hexgeo import circumradius
 
 PT = 72 / 25.4
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
@@ -245,12 +246,12 @@ def test_interrupted_build_keeps_previous_files(tmp_path, monkeypatch):
     build(out, games=("satellites",))
     before = (out / "satellites/board.pdf").read_bytes()
 
-    import generator.build as gb
+    import generator.products.satellites as products
 
     def broken(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(gb, "board_pages", broken)
+    monkeypatch.setattr(products, "board_pages", broken)
     with pytest.raises(KeyboardInterrupt):
         build(out, games=("satellites",), opts=BuildOptions(page="letter"))
     assert (out / "satellites/board.pdf").read_bytes() == before

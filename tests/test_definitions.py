@@ -9,10 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cards.definitions import load_orbitus, load_satellites
-from cards.hexgeo import SIDES
 from cards.models import SCHEMAS
 from cards.schema import SCHEMA_DIR, schema_text
 from generator.cli import app
+from rules.hexgeo import SIDES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,8 +27,8 @@ def test_shipped_definitions_load():
     assert sat.board.size == 10 and sat.board.cell_mm == 30
     assert sat.satellites.diameter_mm == 25
     assert sum(e.count for e in sat.satellites.satellites) == 24
-    assert sat.trackers.connected.max == 24 and sat.trackers.connected.marked == [23]
-    assert sat.trackers.grace.steps == 3
+    assert sat.trackers.connected.max == 24
+    assert sat.ruleset.end_connected == 23 and sat.ruleset.grace_moves == 3
 
 
 def test_default_deck_composition():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from cards.hexgeo import SIDE_INDEX
+from rules.hexgeo import SIDE_INDEX
 from scorer.engine.orbitus import (
     DISCARD,
     END_ROUND,

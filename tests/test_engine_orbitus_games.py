@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cards.definitions import load_orbitus
-from cards.hexgeo import DIRECTIONS, SIDE_INDEX, neighbours, opposite, rotate_sides
+from rules.hexgeo import DIRECTIONS, SIDE_INDEX, neighbours, opposite, rotate_sides
 from scorer.engine.orbitus import (
     DISCARD,
     END_ROUND,

@@ -10,8 +10,10 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from cards.definitions import load_orbitus, load_satellites
-from generator.build import BuildOptions, build, orbitus_components, satellites_components
+from generator.build import BuildOptions, build
 from generator.cli import app
+from generator.products.orbitus import components as orbitus_components
+from generator.products.satellites import components as satellites_components
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,9 @@ from PIL import Image, ImageChops, ImageStat
 from typer.testing import CliRunner
 
 from cards.definitions import load_orbitus, load_satellites
-from generator.build import BuildOptions, build, marker_counts
+from generator.build import BuildOptions, build
 from generator.cli import app
+from generator.products.orbitus import marker_counts
 from generator.tts import MAX_COLS, MAX_PX, MAX_ROWS, deck_layouts
 
 HEX_ASPECT = 50.0 / 57.735026918962575  # across flats / across corners

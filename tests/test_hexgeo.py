@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cards import hexgeo
+from rules import hexgeo
 
 cells = st.tuples(st.integers(-60, 60), st.integers(-60, 60))
 sides = st.integers(0, 5)

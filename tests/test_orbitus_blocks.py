@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cards.hexgeo import DIRECTIONS, Hex, distance, neighbours, side_towards
+from rules.hexgeo import DIRECTIONS, Hex, distance, neighbours, side_towards
 from scorer.orbitus.blocks import closed_loops
 
 

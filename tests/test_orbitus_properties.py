@@ -18,7 +18,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cards.hexgeo import DIRECTIONS, SIDES, rotate_cell
+from rules.hexgeo import DIRECTIONS, SIDES, rotate_cell
 from scorer.orbitus.cli import score_file
 from scorer.orbitus.definitions import load_definitions
 from scorer.orbitus.grow import grow_table

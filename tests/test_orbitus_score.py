@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from cards.hexgeo import SIDES, Hex, neighbours, side_towards
+from rules.hexgeo import SIDES, Hex, neighbours, side_towards
 from scorer.orbitus.cli import score_file
 from scorer.orbitus.report import to_json
 from scorer.orbitus.score import Result

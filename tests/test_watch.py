@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from cards.definitions import load_orbitus
-from generator.build import BuildOptions, orbitus_steps
+from generator.build import BuildOptions
+from generator.products.orbitus import steps as orbitus_steps
 from generator.watch import FOLDER, Recorder, parts_changed, recording, watch
 
 TIMEOUT = 60.0

@@ -19,7 +19,6 @@ import math
 import random
 from collections.abc import Sequence
 
-from cards import hexgeo
 from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
 from cards.models import SectorDef
 from generator.components import orbitus as orb
@@ -36,6 +35,7 @@ from generator.drawing import (
     text_centred,
 )
 from generator.typeset import Art, signed
+from rules import hexgeo
 
 INK = "#1d1d1f"
 MUTED = "#5a5a5a"

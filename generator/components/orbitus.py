@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from cards import hexgeo
 from cards.definitions import OrbitusDefinitions
 from cards.models import PlanetType, SectorDef
 from generator.drawing import (
@@ -27,6 +26,7 @@ from generator.drawing import (
     offset_polygon,
     text_centred,
 )
+from rules import hexgeo
 
 INK = "#1d1d1f"
 WHITE = "#ffffff"

@@ -207,13 +207,14 @@ def _track_box(defs: SatellitesDefinitions, n: int, cell: float) -> float:
 def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry) -> list[Item]:
     """The connected-satellites track (0..max, marked values) and the grace-move track."""
     t = defs.trackers
+    numbers = defs.ruleset
     box = _track_box(defs, geo.size, geo.cell)
     x0 = geo.label
     y = geo.track_top + 4.0
     items: list[Item] = [
         Text(x0, y - 1.2, "Connected satellites (both colours)", 3.2, fill=INK, bold=True),
     ]
-    marked = set(t.connected.marked)
+    marked = {numbers.end_connected}
     for v in range(t.connected.max + 1):
         x = x0 + v * box
         hot = v in marked
@@ -231,10 +232,11 @@ def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry) -> list[Item]
                           anchor="end"))
     y2 = y + box + 6.0
     items.append(Text(x0, y2 - 1.2,
-                      f"{t.grace.symbol} Grace moves left (after one player has all 12 connected)",
-                      3.2, fill=INK, bold=True))
-    for i in range(t.grace.steps, -1, -1):
-        x = x0 + (t.grace.steps - i) * box * 1.6
+                      f"{t.grace.symbol} Grace moves left (after one player has all "
+                      f"{numbers.red.count} connected)", 3.2, fill=INK, bold=True))
+    steps = numbers.grace_moves
+    for i in range(steps, -1, -1):
+        x = x0 + (steps - i) * box * 1.6
         items.append(Rect(x, y2, box * 1.6, box, Style(fill=WHITE, stroke=INK, width=0.3),
                           cls="track-grace"))
         label = f"{t.grace.symbol}{i}" if i else "end"

@@ -1,6 +1,6 @@
 """The Orbitus rules engine: the deck, the deal, hands, turns, legal actions, the end.
 
-Pure and self-contained (standard library, the hex geometry of :mod:`cards.hexgeo`
+Pure and self-contained (standard library, the hex geometry of :mod:`rules.hexgeo`
 and, to hand a position to the scorer, its layout types). The rules are
 ``shared/rules/orbitus.md``; where that page is silent this engine decides, and
 every decision is listed in the README (section *Rules engines*, Orbitus):
@@ -43,7 +43,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from cards.hexgeo import DIRECTIONS, SIDE_INDEX, SIDES, Hex
+from rules.hexgeo import DIRECTIONS, SIDE_INDEX, SIDES, Hex
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cards.hexgeo import Hex
+from rules.hexgeo import Hex
 from scorer.common import type_name
 from scorer.engine.orbitus import (
     DISCARD,
@@ -456,7 +456,7 @@ def record_text(start: State, actions: list[Action], seed: int | None = None,
     else its deck is written out), which ``pnp-replay`` replays to the same end."""
     import json
 
-    from cards.hexgeo import SIDES
+    from rules.hexgeo import SIDES
 
     game = start.game
 

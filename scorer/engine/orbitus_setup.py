@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cards.hexgeo import SIDES
+from rules.hexgeo import SIDES
 from scorer.common import (
     EXIT_OK,
     EXIT_UNREADABLE,
@@ -137,9 +137,9 @@ def json_of(state: State, seed: int) -> dict[str, Any]:
 
 def picture(models: OrbitusDefinitions, state: State, title: str) -> Drawing:
     """The station with its start lines and barriers, and each player's hand beside it."""
-    from cards import hexgeo
     from generator.components.orbitus import INK, sector_items, station_items
     from generator.drawing import Drawing, Group, Item, Rect, Style, Text, fit_size
+    from rules import hexgeo
 
     game = state.game
     flats = PICTURE_FLATS_MM

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from cards.hexgeo import DIRECTIONS, Hex
+from rules.hexgeo import DIRECTIONS, Hex
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import cards  # the package only, for its folder: no models are imported
-from cards.hexgeo import SIDE_INDEX
+from rules.hexgeo import SIDE_INDEX
 
 if TYPE_CHECKING:  # the pydantic models are imported only on the slow path
     from cards.definitions import OrbitusDefinitions

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cards.hexgeo import DIRECTIONS, SIDES, Hex, rotate_sides
+from rules.hexgeo import DIRECTIONS, SIDES, Hex, rotate_sides
 from scorer.orbitus.definitions import Card, Setup
 
 STATION: Hex = (0, 0)

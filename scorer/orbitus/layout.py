@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cards.hexgeo import SIDE_INDEX, SIDES, Hex, rotate_sides
 from cards.loader import Document, UnreadableInput, display_path
+from rules.hexgeo import SIDE_INDEX, SIDES, Hex, rotate_sides
 from scorer.common import Violation
 from scorer.orbitus.definitions import Definitions
 

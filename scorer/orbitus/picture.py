@@ -11,9 +11,7 @@ check the file against the table. Cells named by a violation get a red rim.
 
 from __future__ import annotations
 
-from cards import hexgeo
 from cards.definitions import OrbitusDefinitions
-from cards.hexgeo import SIDES, Hex
 from cards.models import SectorDef
 from generator.components.orbitus import INK, sector_items, station_items
 from generator.drawing import (
@@ -28,6 +26,8 @@ from generator.drawing import (
     text_centred,
     text_width,
 )
+from rules import hexgeo
+from rules.hexgeo import SIDES, Hex
 from scorer.orbitus.layout import STATION, Sector
 from scorer.orbitus.score import Result
 

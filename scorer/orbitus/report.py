@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cards.hexgeo import SIDES, Hex
+from rules.hexgeo import SIDES, Hex
 from scorer.orbitus.layout import cell_text
 from scorer.orbitus.score import PlayerScore, Result
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cards.hexgeo import DIRECTIONS, SIDES, Hex
+from rules.hexgeo import DIRECTIONS, SIDES, Hex
 from scorer.orbitus.blocks import loops_of
 from scorer.orbitus.definitions import Scoring
 from scorer.orbitus.layout import Finding, Layout, Sector, cell_text

@@ -1,0 +1,48 @@
+"""Which files make a game's definitions, and where they are (standard library only, so
+the fast paths can find the files without importing the models)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DEFAULT_CARDS = Path(__file__).resolve().parent
+
+ORBITUS_FILES: dict[str, str] = {
+    "planets": "the Orbitus planet types",
+    "sectors": "the Orbitus sector deck",
+    "station": "the Orbitus station",
+    "rules": "the Orbitus hand sizes, start lines and scoring tables",
+}
+SATELLITES_FILES: dict[str, str] = {
+    "board": "the Satellites board",
+    "satellites": "the Satellites satellite tokens",
+    "trackers": "the Satellites trackers",
+    "rules": "the Satellites rule numbers",
+}
+OPTIONAL_FILES = {("satellites", "rules")}  # without it, the rules page's numbers apply
+
+
+GAME_FILES: dict[str, dict[str, str]] = {"orbitus": ORBITUS_FILES,
+                                         "satellites": SATELLITES_FILES}
+
+
+def game_files(game: str, folder: Path | None = None,
+               deck_file: Path | None = None) -> dict[str, Path]:
+    """Every definition file of ``game``, role -> path, in ``folder`` (default: shipped).
+
+    ``deck_file`` (Orbitus) is a deck that a layout or a record names: it replaces the
+    folder's ``sectors.yaml``, and each other file that lies beside it (``planets.yaml``,
+    ``rules.yaml``, ...) replaces the folder's too, so a deck kept in its own definitions
+    folder brings that folder's planet types and rules with it.
+    """
+    root = (folder or DEFAULT_CARDS).resolve()
+    files = {role: root / game / f"{role}.yaml" for role in GAME_FILES[game]}
+    if deck_file is not None:
+        files["sectors"] = deck_file
+        beside = deck_file.parent
+        for role in files:
+            if role != "sectors" and (beside / f"{role}.yaml").is_file():
+                files[role] = beside / f"{role}.yaml"
+    return files
+
+

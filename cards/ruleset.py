@@ -1,0 +1,228 @@
+"""Definitions folder -> validated -> the rules core's ``Ruleset``, with a cache.
+
+There is one way from YAML to a ruleset: :func:`cards.definitions.load_orbitus` /
+:func:`~cards.definitions.load_satellites` read and validate every file through the
+pydantic models, and :func:`orbitus_ruleset` / :func:`satellites_ruleset` turn the
+validated models into the plain dataclasses of :mod:`rules`.
+
+Importing pydantic and validating costs about 150 ms, too much for a scorer that must
+answer at once, so :func:`load_ruleset` keeps the validated ruleset in a cache: a JSON
+file in the user's cache folder (``$PNP_CACHE_DIR``, else ``$XDG_CACHE_HOME/orbitus-pnp``,
+else ``~/.cache/orbitus-pnp``) named by a hash of every definition file the ruleset comes
+from and of the code that validates them. A hit means these exact files passed this exact
+validation before; anything else (a miss, an unreadable or stale entry, no cache folder)
+takes the validated path again. The cache is safe to delete at any time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rules.hexgeo import SIDE_INDEX
+from rules.orbitus import ruleset as orb
+from rules.satellites import ruleset as sat
+
+if TYPE_CHECKING:
+    from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
+    from cards.models import ScoreBand
+
+CACHE_FORMAT = 1
+CACHE_KEEP = 64  # entries kept; older ones are removed when a new one is written
+MAX_DEFINITION_BYTES = 4_000_000
+_CODE = ("models.py", "definitions.py", "loader.py", "ruleset.py")
+
+
+# --- models -> ruleset --------------------------------------------------------------------
+
+
+def _bands(items: list[ScoreBand]) -> tuple[orb.Band, ...]:
+    return tuple(orb.Band(b.min, b.max, b.points) for b in items)
+
+
+def orbitus_ruleset(defs: OrbitusDefinitions) -> orb.Ruleset:
+    """The rules core's Orbitus ruleset of validated definitions."""
+    rules = defs.rules
+    return orb.Ruleset(
+        planet_types=tuple(p.id for p in defs.planets.planet_types),
+        deck=tuple(orb.Card(s.id, orb.mask_of(s.route_sides), s.planet, s.pirate, s.count)
+                   for s in defs.sectors.sectors),
+        hand_size=rules.hand_size,
+        min_hand=rules.min_hand,
+        start_lines=tuple(
+            orb.StartLines(s.players,
+                           tuple(tuple(SIDE_INDEX[x] for x in lines) for lines in s.start_lines),
+                           tuple(SIDE_INDEX[x] for x in s.barriers))
+            for s in sorted(rules.start_lines, key=lambda s: s.players)),
+        scoring=orb.Scoring(_bands(rules.scoring.planet_groups), rules.scoring.pirate,
+                            rules.scoring.open_route, _bands(rules.scoring.closed_blocks)),
+    )
+
+
+def satellites_ruleset(defs: SatellitesDefinitions) -> sat.Ruleset:
+    """The rules core's Satellites ruleset of validated definitions."""
+    board, numbers = defs.board, defs.rules
+
+    def colour(name: str) -> sat.Colour:
+        player = board.red if name == sat.RED else board.blue
+        values = sorted(e.value for e in defs.satellites.satellites if e.colour == name
+                        for _ in range(e.count))
+        return sat.Colour(name, tuple(player.edges), tuple(values))
+
+    return sat.Ruleset(
+        size=board.size,
+        setup_zone_cells=board.setup_zone_cells,
+        inward_values=tuple(board.inward_values),
+        red=colour(sat.RED),
+        blue=colour(sat.BLUE),
+        colony_min=numbers.colony_min,
+        colony_max=numbers.colony_max,
+        end_connected=numbers.end_connected,
+        grace_moves=numbers.grace_moves,
+        first=numbers.first,
+        push_reach=numbers.push_reach,
+    )
+
+
+def shown_deck(path: Path) -> str:
+    """A deck file as messages name it: the shipped deck by its place in the project."""
+    from cards.definitions import DEFAULT_CARDS
+    from cards.loader import display_path
+
+    if path.resolve() == (DEFAULT_CARDS / "orbitus" / "sectors.yaml").resolve():
+        return "cards/orbitus/sectors.yaml"
+    return display_path(path)
+
+
+# --- the cache ------------------------------------------------------------------------------
+
+
+def cache_folder() -> Path | None:
+    """Where validated rulesets are kept, or None when there is no usable place."""
+    given = os.environ.get("PNP_CACHE_DIR")
+    if given:
+        return Path(given)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return Path(xdg) / "orbitus-pnp"
+    try:
+        return Path.home() / ".cache" / "orbitus-pnp"
+    except (RuntimeError, KeyError):  # no home folder known
+        return None
+
+
+@dataclass(frozen=True)
+class Source:
+    """The definition files one ruleset is made of, role -> path, and their bytes."""
+
+    game: str
+    files: dict[str, Path]
+    contents: dict[str, bytes]
+
+    def key(self) -> str:
+        digest = hashlib.sha256(f"{CACHE_FORMAT}:{self.game}".encode())
+        here = Path(__file__).resolve().parent
+        for name in _CODE:
+            digest.update((here / name).read_bytes())
+        for role in sorted(self.contents):
+            digest.update(f"\0{role}\0{len(self.contents[role])}\0".encode())
+            digest.update(self.contents[role])
+        return digest.hexdigest()[:40]
+
+
+def _read_all(game: str, files: dict[str, Path]) -> Source | None:
+    """The bytes of every file, or None when one cannot be read as plainly as the validated
+    path would (it then reports the problem)."""
+    import stat
+
+    contents: dict[str, bytes] = {}
+    for role, path in files.items():
+        try:
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_DEFINITION_BYTES:
+                return None
+            with path.open("rb") as handle:
+                contents[role] = handle.read(MAX_DEFINITION_BYTES + 1)
+        except FileNotFoundError:
+            contents[role] = b"\0missing"  # an optional file that is not there
+        except OSError:
+            return None
+    return Source(game, files, contents)
+
+
+def _cached(folder: Path, key: str, game: str) -> dict[str, Any] | None:
+    try:
+        with (folder / f"{game}-{key}.json").open(encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT \
+            or not isinstance(data.get("ruleset"), dict):
+        return None
+    found: dict[str, Any] = data["ruleset"]
+    return found
+
+
+def _store(folder: Path, key: str, game: str, data: dict[str, Any]) -> None:
+    """Write one entry (through a temporary file and a rename); never fails the caller."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / f"{game}-{key}.json"
+        temp = folder / f".{game}-{key}.{os.getpid()}.tmp"
+        temp.write_text(json.dumps({"format": CACHE_FORMAT, "game": game, "ruleset": data},
+                                   separators=(",", ":")), encoding="utf-8")
+        os.replace(temp, target)
+        entries = sorted((p for p in folder.glob("*-*.json") if p.name.split("-")[0]
+                          in ("orbitus", "satellites")), key=lambda p: p.stat().st_mtime)
+        for old in entries[:-CACHE_KEEP]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def load_ruleset(game: str, folder: Path | None = None,
+                 deck_file: Path | None = None) -> orb.Ruleset | sat.Ruleset:
+    """The validated ruleset of ``game`` from a definitions folder (default: the shipped
+    ``cards/``); for Orbitus, ``deck_file`` is a deck a layout or record names, whose own
+    folder supplies the other files it holds.
+
+    Raises :class:`cards.loader.DefinitionError` (or ``UnreadableInput``) with one line per
+    problem, exactly as the validated path reports them.
+    """
+    from cards.files import game_files
+
+    files = game_files(game, folder, deck_file)
+    source = _read_all(game, files)
+    where = cache_folder() if source is not None else None
+    key = source.key() if source is not None else ""
+    if where is not None:
+        data = _cached(where, key, game)
+        if data is not None:
+            try:
+                return RULESETS[game].from_data(data)
+            except (KeyError, TypeError, ValueError):
+                pass  # an entry of another shape: validate again and replace it
+    ruleset: orb.Ruleset | sat.Ruleset = load_definitions(game, folder, deck_file).ruleset
+    if where is not None:
+        _store(where, key, game, ruleset.to_data())
+    return ruleset
+
+
+RULESETS: dict[str, type[orb.Ruleset] | type[sat.Ruleset]] = {
+    "orbitus": orb.Ruleset, "satellites": sat.Ruleset,
+}
+
+
+def load_definitions(game: str, folder: Path | None = None,
+                     deck_file: Path | None = None) -> OrbitusDefinitions | SatellitesDefinitions:
+    """The validated models of ``game`` (the slow, authoritative path)."""
+    from cards.definitions import LOADERS
+
+    loader = LOADERS[game]
+    defs: OrbitusDefinitions | SatellitesDefinitions = (
+        loader(folder, deck_file) if deck_file is not None else loader(folder))
+    return defs

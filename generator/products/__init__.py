@@ -1,0 +1,24 @@
+"""Each game's printables, one module per game named as in :func:`rules.names`.
+
+A product module offers:
+
+- ``TITLE``: the game's name as progress lines print it;
+- ``load(cards)``: the game's validated definitions from a folder (default: shipped);
+- ``steps(defs, opts)``: the build steps of its printables (PDFs, SVGs, aids);
+- ``components(defs)``: every distinct component as a standalone drawing (SVG, PNG);
+- ``tts_files(defs, root)``: the Tabletop Simulator export.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+import rules
+
+
+def product(game: str) -> ModuleType:
+    """The product module of ``game`` (``KeyError`` for a game that does not exist)."""
+    if game not in rules.names():
+        raise KeyError(f"{game!r} is not a game (known: {', '.join(rules.names())})")
+    return importlib.import_module(f"generator.products.{game}")
