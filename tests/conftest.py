@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "cards"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The tests keep validated rulesets in a cache folder of their own (commands started
+    by the tests inherit it), never in the user's."""
+    before = os.environ.get("PNP_CACHE_DIR")
+    os.environ["PNP_CACHE_DIR"] = str(tmp_path_factory.mktemp("pnp-cache"))
+    yield
+    if before is None:
+        os.environ.pop("PNP_CACHE_DIR", None)
+    else:
+        os.environ["PNP_CACHE_DIR"] = before
 
 
 @pytest.fixture
