@@ -98,6 +98,28 @@ def shown_deck(path: Path) -> str:
     return display_path(path)
 
 
+# Which definition file each part of a ruleset comes from (``pnp-build --watch`` rebuilds a
+# step that read ``ruleset.hand_size`` when ``rules.yaml`` changes, and only then). Names
+# not listed (methods that read several parts) count as reading every part.
+RULESET_PARTS: dict[str, dict[str, tuple[str, ...]]] = {
+    "orbitus": {
+        "planet_types": ("planets",),
+        "deck": ("sectors",), "cards": ("sectors",), "deck_size": ("sectors",),
+        "full_deck": ("sectors",),
+        "hand_size": ("rules",), "min_hand": ("rules",), "start_lines": ("rules",),
+        "scoring": ("rules",), "setup_for": ("rules",), "player_counts": ("rules",),
+    },
+    "satellites": {
+        "size": ("board",), "setup_zone_cells": ("board",), "inward_values": ("board",),
+        "red": ("board", "satellites"), "blue": ("board", "satellites"),
+        "colour": ("board", "satellites"), "values": ("satellites",),
+        "max_value": ("satellites",), "total": ("satellites",),
+        "colony_min": ("rules",), "colony_max": ("rules",), "end_connected": ("rules",),
+        "grace_moves": ("rules",), "first": ("rules",), "push_reach": ("rules",),
+    },
+}
+
+
 # --- the cache ------------------------------------------------------------------------------
 
 

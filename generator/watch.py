@@ -60,13 +60,16 @@ _RECORDING: dict[type, type] = {}
 
 
 def recording(defs: Any, recorder: Recorder) -> Any:
-    """A copy of ``defs`` (a definitions dataclass) that tells ``recorder`` each field read."""
+    """A copy of ``defs`` (a definitions dataclass) that tells ``recorder`` each field read;
+    its ``ruleset`` tells which file each rule number read comes from."""
     cls = type(defs)
     names = frozenset(f.name for f in fields(defs))
     sub = _RECORDING.get(cls)
     if sub is None:
 
         def __getattribute__(self: Any, name: str) -> Any:  # noqa: N807
+            if name == "ruleset":
+                return _recorded_ruleset(self)
             if name in names:
                 object.__getattribute__(self, "_recorder").note(name)
             return object.__getattribute__(self, name)
@@ -75,7 +78,30 @@ def recording(defs: Any, recorder: Recorder) -> Any:
         _RECORDING[cls] = sub
     copy = sub(**{f.name: getattr(defs, f.name) for f in fields(defs)})
     object.__setattr__(copy, "_recorder", recorder)
+    object.__setattr__(copy, "_ruleset", defs.ruleset)
     return copy
+
+
+class _RulesetReads:
+    """A ruleset that notes, for every attribute read, the definition files it comes from."""
+
+    def __init__(self, ruleset: Any, parts: dict[str, tuple[str, ...]],
+                 every: tuple[str, ...], recorder: Recorder) -> None:
+        self._ruleset, self._parts, self._every, self._recorder = ruleset, parts, every, recorder
+
+    def __getattr__(self, name: str) -> Any:
+        for part in self._parts.get(name, self._every):
+            self._recorder.note(part)
+        return getattr(self._ruleset, name)
+
+
+def _recorded_ruleset(defs: Any) -> _RulesetReads:
+    from cards.ruleset import RULESET_PARTS
+
+    ruleset = object.__getattribute__(defs, "_ruleset")
+    parts = RULESET_PARTS[ruleset.GAME]
+    every = tuple(sorted({p for names in parts.values() for p in names}))
+    return _RulesetReads(ruleset, parts, every, object.__getattribute__(defs, "_recorder"))
 
 
 # --- which file is which part --------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 ALL_SIDES = 63
 
@@ -113,6 +113,8 @@ class StartLines:
 @dataclass(frozen=True)
 class Ruleset:
     """One definitions folder's Orbitus: deck, planet types, hands, start lines, scoring."""
+
+    GAME: ClassVar[str] = "orbitus"
 
     planet_types: tuple[str, ...]
     deck: tuple[Card, ...]  # in the deck file's order

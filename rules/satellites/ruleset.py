@@ -9,7 +9,7 @@ and how far a displaced satellite may be pushed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 RED = "red"
 BLUE = "blue"
@@ -36,6 +36,8 @@ class Colour:
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """One definitions folder's Satellites."""
+
+    GAME: ClassVar[str] = "satellites"
 
     size: int
     setup_zone_cells: int
