@@ -83,7 +83,7 @@ def test_setup_json_is_the_deal_the_engine_makes(capsys):
                           "hand_size", "min_hand", "hands", "deck"]
     assert data["start_lines"] == {"N": "Anna", "NE": "Boris", "S": "Carla", "SW": "Dmitri"}
     assert data["barriers"] == ["SE", "NW"]
-    state = dealt(load_orbitus(), ["Anna", "Boris", "Carla", "Dmitri"], 7)
+    state = dealt(load_orbitus().ruleset, ["Anna", "Boris", "Carla", "Dmitri"], 7)
     assert data["hands"] == {n: list(h) for n, h in zip(state.game.players, state.hands,
                                                          strict=True)}
     assert len(data["deck"]) == 72 - 16
