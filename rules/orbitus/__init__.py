@@ -121,6 +121,10 @@ class Orbitus:
                      out)
 
 
+    def describe(self, state: State) -> str:
+        return state.describe()
+
+
 GAME = Orbitus()
 
 __all__ = ["GAME", "Orbitus"]

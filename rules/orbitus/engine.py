@@ -460,6 +460,22 @@ class State:
 
         return score(self.to_table(), self.game.ruleset.scoring)
 
+    def describe(self) -> str:
+        """The whole position in a few lines: the table in the order it was laid (``q,r
+        CARD rN``), every hand with its limit, the deck, the cards out of the game."""
+        game = self.game
+        table = " ".join(f"{q},{r}:{p.card}r{p.rot}" for (q, r), p in self.board.items())
+        lines = [f"table: {table or '(empty)'}"]
+        for seat, name in enumerate(game.players):
+            notes = [f"limit {self.limits[seat]}"]
+            if self.passed[seat]:
+                notes.append("passed last turn")
+            lines.append(f"hand {name}: {' '.join(self.hands[seat]) or '-'} "
+                         f"({', '.join(notes)})")
+        lines.append(f"deck: {self.deck_left} left; out of the game: "
+                     f"{' '.join(self.out) or '-'}")
+        return "\n".join(lines)
+
     def where_is(self, ident: str) -> str:
         """Where the copies of a card are now, in words (for messages)."""
         places = [f"on the table at {cell_text(c)}" for c, p in self.board.items()

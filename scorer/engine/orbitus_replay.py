@@ -38,7 +38,7 @@ from rules.orbitus.notation import Written, notation, parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.table import cell_text
 from scorer.common import type_name
-from scorer.engine.records import Illegal, Record, RecordError, Replay
+from scorer.engine.records import Illegal, Record, RecordError, Replay, Step
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
@@ -154,6 +154,8 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
     played, last_line = 0, None
     lines: dict[Hex, int] = {}
     skips: list[str] = []
+    first = state
+    history: list[Step] = []
     for number, line, written in moves:
         try:
             action = _checked(state, written)
@@ -161,6 +163,7 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
             illegal = _illegal(state, number, line, written, exc.reason)
             break
         state = state.after(action)
+        history.append(Step(number, line, written.text.strip(), state))
         if action.kind == PLACE:
             lines[action.cell] = line
         played, last_line = number, line
@@ -182,6 +185,8 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
         illegal=illegal,
         last_line=last_line,
         notes=skips,
+        start_state=first,
+        history=history,
         state=state,
         result=score(layout, ruleset.scoring),
         cards=cards,

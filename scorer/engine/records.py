@@ -108,6 +108,16 @@ class Illegal:
         }
 
 
+@dataclass(frozen=True)
+class Step:
+    """One move replayed: its number, line and text as written, and the state after it."""
+
+    number: int
+    line: int
+    text: str
+    state: Any
+
+
 @dataclass
 class Replay(ABC):
     """A replayed record: how far it got, why it stopped, the position it reached.
@@ -126,6 +136,8 @@ class Replay(ABC):
     illegal: Illegal | None = None
     last_line: int | None = None  # line of the last move replayed
     notes: list[str] = field(default_factory=list)
+    start_state: Any = None  # the rules core's state before the first move
+    history: list[Step] = field(default_factory=list)  # every move replayed, in order
 
     @property
     @abstractmethod
