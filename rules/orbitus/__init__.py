@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Sequence
 
 from rules.game import Outcome
-from rules.orbitus.actions import Action
+from rules.orbitus.actions import REMOVE, Action
 from rules.orbitus.engine import Placed, State, check, match, new_game
 from rules.orbitus.notation import notation, parse_move
 from rules.orbitus.ruleset import Ruleset
@@ -73,8 +73,12 @@ class Orbitus:
         return notation(action)
 
     def parse_action(self, state: State, text: str) -> Action:
-        written = parse_move(text)
-        return check(state, written.action())
+        """The legal action ``text`` writes (as ``legal_actions`` lists it); raises
+        ``NotationError`` or ``IllegalAction``."""
+        action = check(state, parse_move(text).action())
+        if action.kind == REMOVE:  # the notation may leave out the card on the cell
+            action = action._replace(card=state.board[action.cell].card)
+        return action
 
     def encode(self, state: State) -> bytes:
         """The state as bytes: a JSON header (players, station, counters) and the cards as
