@@ -160,25 +160,32 @@ class Analysis:
         every start line at once, seats in order, so a sector two systems reach goes to the
         nearer one; and the sectors in the order they were reached."""
         owner = [-1] * len(self.cells)
-        near, joined, routes = self.near, self.joined, self.routes
+        routes = self.routes
         queue: list[int] = []
         for side, seat in sorted(self.start_lines.items(), key=lambda item: (item[1], item[0])):
             i = self.around[side]
             if i >= 0 and routes[i] >> OPP[side] & 1 and owner[i] < 0:
                 owner[i] = seat
                 queue.append(i)
+        return owner, self._spread(owner, queue)
+
+    def _spread(self, mark: list[int], queue: list[int]) -> list[int]:
+        """Grow from the sectors in ``queue`` over joined routes, breadth first: every
+        sector reached (``mark`` below 0 until then) takes the mark of the sector it was
+        reached from. Returns ``queue``, now every sector reached, in order."""
+        near, joined = self.near, self.joined
         head = 0
         while head < len(queue):
             i = queue[head]
             head += 1
-            seat = owner[i]
+            m = mark[i]
             base = 6 * i
             for side in BITS[joined[i]]:
                 j = near[base + side]
-                if owner[j] < 0:
-                    owner[j] = seat
+                if mark[j] < 0:
+                    mark[j] = m
                     queue.append(j)
-        return owner, queue
+        return queue
 
     def meetings(self) -> list[tuple[int, int, int]]:
         """Every place where two systems are joined by routes: ``(i, side, j)``, sector ``i``
@@ -218,27 +225,15 @@ class Analysis:
         return self._zone_of
 
     def _find_zones(self) -> None:
-        near, joined, owner = self.near, self.joined, self.owner
+        owner = self.owner
         zone_of = [-1] * len(owner)
         zones: list[list[int]] = []
         for start in range(len(owner)):
             if owner[start] >= 0 or zone_of[start] >= 0:
                 continue
-            z = len(zones)
-            zone_of[start] = z
-            zone = [start]
-            stack = [start]
-            while stack:
-                i = stack.pop()
-                base = 6 * i
-                for side in BITS[joined[i]]:
-                    j = near[base + side]
-                    if zone_of[j] < 0:
-                        zone_of[j] = z
-                        zone.append(j)
-                        stack.append(j)
-            zone.sort()
-            zones.append(zone)
+            # a sector joined to a system is in it: a neutral sector reaches only neutral ones
+            zone_of[start] = len(zones)
+            zones.append(sorted(self._spread(zone_of, [start])))
         self._zone_of, self._zones = zone_of, zones
 
     # --- open routes (O-24, O-36, O-57) ---------------------------------------------------
