@@ -149,6 +149,10 @@ class SectorsFile(Strict):
     background: Colour = Field(default="#f6f3ea", description="front background colour")
     route_colour: Colour = "#2b3550"
     back: CardBack = CardBack()
+    markers: bool = Field(
+        default=True,
+        description="print a machine-readable marker on every sector (its card ID and "
+                    "rotation), so pnp-score --photo can read a table from a photo")
     sectors: list[SectorDef] = Field(min_length=1)
 
     def by_id(self) -> dict[str, SectorDef]:
@@ -170,6 +174,10 @@ class StationFile(Strict):
         min_length=6, max_length=6, description="seat colours P1..P6 for start-line markers"
     )
     barrier_colour: Colour = "#5b5b5b"
+    markers: bool = Field(
+        default=True,
+        description="print a machine-readable marker at the station's centre (the table's "
+                    "origin and orientation for pnp-score --photo)")
 
 
 class StartLineSetup(Strict):
@@ -293,6 +301,10 @@ class BoardFile(Strict):
     )
     background: Colour = "#fbfaf6"
     grid: Colour = "#3a3a3a"
+    markers: bool = Field(
+        default=True,
+        description="print a machine-readable marker in each corner of the board (its grid "
+                    "for pnp-score satellites --photo)")
     red: SatPlayer
     blue: SatPlayer
 
@@ -328,6 +340,10 @@ class SatellitesFile(Strict):
     """``cards/satellites/satellites.yaml``: the 24 satellite tokens."""
 
     diameter_mm: PositiveMM = 25.0
+    markers: bool = Field(
+        default=True,
+        description="print a machine-readable marker (colour and value) on every satellite, "
+                    "so pnp-score satellites --photo can read a board from a photo")
     satellites: list[SatelliteEntry]
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from cards.definitions import OrbitusDefinitions
 from cards.models import PlanetType, SectorDef
+from generator.components.markers import sector_marker_items, station_marker_items
 from generator.drawing import (
     Circle,
     Drawing,
@@ -102,13 +103,15 @@ def void_hub(radius: float, colour: str, background: str) -> list[Item]:
 
 def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: float | None = None,
                  rot: int = 0, *, show_id: bool = True, show_marker: bool = True,
-                 outline: bool = True, tint: str | None = None) -> list[Item]:
+                 outline: bool = True, tint: str | None = None,
+                 fiducial: bool = True) -> list[Item]:
     """One sector face centred on (0, 0).
 
     ``rot`` turns the card ``rot * 60`` degrees clockwise as it would lie on the
     table (the ID and marker turn with it). ``tint`` replaces the background
     (the scorer tints sectors by owner). ``outline`` draws the cut line, the one
-    polygon of class ``sector-outline``.
+    polygon of class ``sector-outline``. ``fiducial``: the card's photo marker, when the
+    deck prints them (:mod:`generator.components.markers`).
     """
     flats = across_flats or defs.sectors.hex_across_flats_mm
     deck = defs.sectors
@@ -133,6 +136,8 @@ def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: floa
         face.append(_id_label(sector.id, flats, background))
     if show_marker:
         face.append(orientation_marker(flats))
+    if fiducial:
+        face.extend(sector_marker_items(sector, defs, flats))
     if outline:
         face.append(Polygon(hex_points(flats), Style(stroke=INK, width=0.3 * s),
                             cls="sector-outline"))
@@ -177,11 +182,14 @@ def back_items(defs: OrbitusDefinitions, across_flats: float | None = None,
 
 def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
                   start_lines: dict[int, int] | None = None,
-                  barriers: Iterable[int] = ()) -> list[Item]:
+                  barriers: Iterable[int] = (), fiducial: bool = True) -> list[Item]:
     """The station hex: its name, the six side labels and the start-line stubs.
 
     ``start_lines`` (side -> seat index) and ``barriers`` are drawn when given (the
-    scorer's picture of a table); the printed station shows all six sides open.
+    scorer's picture of a table); the printed station shows all six sides open. With
+    its photo marker (``markers: true`` in station.yaml) the marker takes the centre
+    and the names move next to the N and S sides, where start-line markers leave them
+    visible.
     """
     flats = across_flats or defs.sectors.hex_across_flats_mm
     st = defs.station
@@ -203,16 +211,26 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
             colour = st.player_colours[start_lines[side] % len(st.player_colours)]
             items.append(_side_band(flats, side, colour, f"start-line seat-{start_lines[side]}"))
         items.append(Polyline((inner, end), Style(stroke=colour, width=7.0 * s), cls="start-stub"))
+    marked = station_marker_items(defs, flats) if fiducial else []
+    label_at = 0.532 if marked else 0.5  # of the way to each side's midpoint
     for side in range(6):
         mid = hexgeo.side_midpoint((0.0, 0.0), flats, side)
-        lx, ly = mid[0] * 0.5, mid[1] * 0.5
+        lx, ly = mid[0] * label_at, mid[1] * label_at
         items.append(text_centred(lx, ly, hexgeo.SIDES[side], 2.8 * s, fill=WHITE, bold=True,
                                   cls="side-label"))
-    name_size = fit_size(st.name, 4.2 * s, 21.0 * s, bold=True)
-    items.append(text_centred(0.0, -1.0 * s, st.name, name_size, fill=st.accent, bold=True,
-                              cls="station-name"))
-    en = fit_size(st.name_en, 2.4 * s, 18.0 * s)
-    items.append(text_centred(0.0, 3.4 * s, st.name_en, en, fill=WHITE))
+    if marked:  # the marker takes the centre, the names sit above and below it
+        items.extend(marked)
+        name_size = fit_size(st.name, 2.6 * s, 13.0 * s, bold=True)
+        items.append(text_centred(0.0, -9.6 * s, st.name, name_size, fill=st.accent,
+                                  bold=True, cls="station-name"))
+        en = fit_size(st.name_en, 2.2 * s, 13.0 * s)
+        items.append(text_centred(0.0, 9.6 * s, st.name_en, en, fill=WHITE))
+    else:
+        name_size = fit_size(st.name, 4.2 * s, 21.0 * s, bold=True)
+        items.append(text_centred(0.0, -1.0 * s, st.name, name_size, fill=st.accent,
+                                  bold=True, cls="station-name"))
+        en = fit_size(st.name_en, 2.4 * s, 18.0 * s)
+        items.append(text_centred(0.0, 3.4 * s, st.name_en, en, fill=WHITE))
     items.append(Polygon(hex_points(flats), Style(stroke=INK, width=0.3 * s),
                          cls="station-outline"))
     return items

@@ -1,0 +1,15 @@
+"""Reading a finished table from one photo, through the markers printed on the components.
+
+``photo.codes`` and ``photo.markers`` (which marker is which component) need only the
+standard library and are used by the printables too; everything that looks at pixels
+needs the optional extra: ``pip install 'orbitus-pnp[photo]'`` (OpenCV and NumPy).
+"""
+
+from __future__ import annotations
+
+import os
+
+# the reader multiplies many small matrices: BLAS threads only wait for each other there
+# (and fight other work for the cores); set before NumPy is first imported
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
