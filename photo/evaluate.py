@@ -1,0 +1,96 @@
+"""How well a reading of a synthetic photo matches the table photographed (tests, benchmark).
+
+For every card of the source layout: fully visible cards must be read on the right cell
+with the right card and rotation; partly covered ones read so or reported unread; no
+card may be read wrong, read where there is none, and no empty cell reported unread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from photo.synth import Shot
+
+Hex = tuple[int, int]
+
+
+@dataclass
+class Outcome:
+    visible: int = 0  # cards fully visible
+    visible_read: int = 0  # ... read right
+    partly: int = 0  # cards partly covered
+    partly_read: int = 0  # ... read right
+    partly_unread: int = 0  # ... reported unread
+    wrong: list[str] = field(default_factory=list)  # read as another card or rotation
+    missed: list[str] = field(default_factory=list)  # neither read nor reported
+    phantom: list[str] = field(default_factory=list)  # read where no card lies
+    false_unread: list[str] = field(default_factory=list)  # reported where no card lies
+    findings: list[str] = field(default_factory=list)  # other findings of the reading
+    complete: bool = False  # every card read, nothing reported
+    scores_equal: bool | None = None  # the read layout scores as the source (if complete)
+
+    @property
+    def ok(self) -> bool:
+        return (self.visible_read == self.visible and not self.wrong and not self.missed
+                and not self.phantom and not self.false_unread
+                and self.scores_equal is not False)
+
+
+def evaluate_orbitus(shot: Shot, placed: dict[Hex, tuple[str, int]], unread: list[Hex],
+                     findings: list[tuple[str, Hex | None]]) -> Outcome:
+    """Compare a reading (``placed``: cell -> (card, rot); ``unread`` cells; other
+    findings as (rule, cell)) with the shot's truth."""
+    out = Outcome()
+    truth = {s.piece.cell: s for s in shot.seen if s.piece.kind == "sector"}
+    for cell, seen in truth.items():
+        got = placed.get(cell)
+        fully = seen.covered == 0.0
+        if fully:
+            out.visible += 1
+        else:
+            out.partly += 1
+        right = got is not None and got == (seen.piece.name, seen.piece.rot)
+        where = f"{seen.piece.name}@{list(cell)}"
+        if right:
+            if fully:
+                out.visible_read += 1
+            else:
+                out.partly_read += 1
+        elif got is not None:
+            out.wrong.append(f"{where} rot {seen.piece.rot} read as {got[0]} rot {got[1]}")
+        elif cell in unread:
+            if not fully:
+                out.partly_unread += 1
+            else:
+                out.missed.append(f"{where} fully visible, reported unread")
+        else:
+            out.missed.append(f"{where} (covered {seen.covered:.0%}) neither read nor "
+                              f"reported")
+    for cell, (card, rot) in placed.items():
+        if cell not in truth:
+            out.phantom.append(f"{card} rot {rot} read at {list(cell)}, an empty cell")
+    for cell in unread:
+        if cell not in truth:
+            out.false_unread.append(f"{list(cell)} reported unread, but no card lies there")
+    out.findings = [f"{rule} {list(cell) if cell else ''}" for rule, cell in findings]
+    out.complete = not unread and not findings and len(placed) == len(truth)
+    return out
+
+
+def orbitus_totals(layout: dict[str, Any], cards: Any = None) -> tuple[int, ...]:
+    """The total of every player (seat order) when ``layout`` (a layout file's mapping) is
+    scored, with the definitions folder ``cards`` (default: the shipped ones)."""
+    from pathlib import Path
+
+    from cards.loader import Document
+    from cards.ruleset import load_ruleset
+    from rules.orbitus.ruleset import Ruleset
+    from rules.orbitus.score import score
+    from scorer.orbitus.layout import parse_layout
+
+    ruleset = load_ruleset("orbitus", cards)
+    assert isinstance(ruleset, Ruleset)
+    doc = Document(Path("photo.yaml"), "photo.yaml", layout)
+    table = parse_layout(doc, ruleset, "")
+    return score(table, ruleset.scoring, table.findings).totals

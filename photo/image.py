@@ -1,0 +1,95 @@
+"""Opening a photo: the bytes checked before anything is decoded, one clear line when not.
+
+Pillow reads the header first (format and size, without decoding), so a file that is
+not an image, is empty, or would be 200 megapixels is refused before it costs memory.
+Then it decodes it, which also finds a truncated file, and turns it upright as the
+phone's EXIF orientation says. Large JPEGs can be decoded at a half, quarter or eighth
+of their size straight from the compressed data (much faster), when that still leaves
+enough pixels to read.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_PIXELS = 64_000_000  # a 50 MP phone photo still reads; 200 MP is refused
+MIN_SIDE = 64
+FORMATS = ("JPEG", "PNG", "WEBP", "BMP", "TIFF", "MPO")
+
+
+class PhotoError(Exception):
+    """A photo that cannot be read at all; the message says why, in one line."""
+
+
+@dataclass
+class Photo:
+    """A decoded photo: BGR pixels (as OpenCV keeps them), and how much smaller than the
+    file's full size they are (1: full size, 2: half ...)."""
+
+    bgr: np.ndarray
+    reduced: int
+    width: int  # the full size, as the file says
+    height: int
+    format: str
+
+
+def header(data: bytes, source: str) -> tuple[str, int, int]:
+    """The format and full size of the image in ``data``, or :class:`PhotoError`."""
+    from PIL import Image, UnidentifiedImageError
+
+    if not data:
+        raise PhotoError(f"{source}: the file is empty (0 bytes); expected a photo "
+                         f"(JPEG or PNG)")
+    if data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftyphevc", b"ftypavif"):
+        raise PhotoError(f"{source}: a HEIC/AVIF photo, which this version cannot decode; "
+                         f"save or export it as JPEG (most phones: Settings > Camera > "
+                         f"Formats > Most Compatible)")
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            fmt = img.format or "?"
+            width, height = img.size
+    except UnidentifiedImageError:
+        raise PhotoError(f"{source}: not an image (or a format this version does not read); "
+                         f"expected a photo as JPEG or PNG") from None
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise PhotoError(f"{source}: a damaged image ({exc}); take or export the photo "
+                         f"again") from None
+    if fmt not in FORMATS:
+        raise PhotoError(f"{source}: a {fmt} image; expected a photo as JPEG or PNG")
+    if width * height > MAX_PIXELS:
+        raise PhotoError(f"{source}: {width} x {height} pixels ({width * height / 1e6:.0f} "
+                         f"megapixels) is more than the {MAX_PIXELS // 1_000_000} megapixels "
+                         f"this command reads; save it smaller (12-24 megapixels is plenty)")
+    if min(width, height) < MIN_SIDE:
+        raise PhotoError(f"{source}: {width} x {height} pixels is far too small to read "
+                         f"markers in; use the camera's full resolution")
+    return fmt, width, height
+
+
+def decode(data: bytes, source: str, reduce: int = 1) -> Photo:
+    """Decode ``data`` (at 1/``reduce`` of its size where the format allows); raise
+    :class:`PhotoError` for anything that is not a complete, readable photo."""
+    from PIL import Image, ImageOps
+
+    fmt, width, height = header(data, source)
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            factor = 1
+            if reduce > 1 and fmt in ("JPEG", "MPO"):
+                img.draft("RGB", (width // reduce, height // reduce))
+                factor = max(1, round(width / img.size[0]))
+            img.load()
+            upright = ImageOps.exif_transpose(img)
+            rgb = np.asarray(upright.convert("RGB"))
+    except (OSError, ValueError, SyntaxError) as exc:
+        text = str(exc)
+        if "truncated" in text.lower():
+            raise PhotoError(f"{source}: the image is truncated (the file ends before the "
+                             f"picture does); copy the photo again") from None
+        raise PhotoError(f"{source}: the image cannot be decoded ({text}); take or export "
+                         f"the photo again") from None
+    bgr = np.ascontiguousarray(rgb[..., ::-1])
+    return Photo(bgr, factor, width, height, fmt)

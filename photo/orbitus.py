@@ -1,0 +1,511 @@
+"""Reading an Orbitus table from a photo: which card lies on which cell, turned how.
+
+1. Every dark square of the photo is read as a marker (:mod:`photo.detect`).
+2. The station's marker fixes the table's origin, scale and orientation: a first
+   homography from the table plane (mm, the station at (0, 0)) to the photo.
+3. Cards whose markers read with certainty are laid on the grid outwards from the
+   station: each marker's pose gives its card's centre and turn, snapped to the nearest
+   cell and rotation, and the homography is fitted again to all of them, so it stays
+   exact far from the station too.
+4. Every free cell next to the station or a card is then looked at where its card's
+   marker must be, in each of the six rotations, and read there; what still cannot be
+   read with certainty is compared with the printed art of every card (rendered from
+   the definitions), and the marker decides between the cards the art allows.
+5. What remains uncertain is reported, never guessed: a card seen but not read, two
+   cards on one cell, a card between cells or between rotations, no station.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from photo.detect import Codebook, Reading, read_all, read_at
+from photo.markers import MarkerMap
+from rules import hexgeo
+from rules.hexgeo import Hex
+
+# a marker read with this score and margin over the next code, within these millimetres
+# and degrees of a cell and rotation, is certain on its own
+STRONG = (0.8, 0.1)
+EXACT_MM, EXACT_DEG = 6.0, 8.0
+NEAR = 0.2  # of the hex size: a marker's card further from any cell's centre is "between"
+TURN_TOLERANCE = 12.0  # degrees: further from a rotation is "between rotations"
+# where the marker alone is not certain, the printed art decides together with it
+ART_CARD = 0.68  # the art a card needs to be read from art and marker together
+MARKER_MIN = 0.5  # and its marker's score at the place the art says
+COMBINED_MARGIN = 0.1  # over the next card or rotation (art + marker)
+ART_VERIFY = 0.6  # the art a card read at its place by its marker needs to agree
+UNREAD_ART = 0.78  # a cell that looks this much like a card but is not read: reported
+GAIN_CARD = 0.5  # ... if its light and shade are at least this share of the cards' read
+
+
+@dataclass
+class Placed:
+    """A card read on the table."""
+
+    cell: Hex
+    card: str
+    rot: int
+    how: str  # "marker", "marker at its place", "art and marker"
+    corners: np.ndarray | None = None  # its marker in the photo (working px)
+    score: float = 0.0
+
+
+@dataclass
+class Finding:
+    rule: str
+    cell: Hex | None
+    message: str
+
+
+@dataclass
+class TableReading:
+    """What the photo shows, in the photo's working pixels."""
+
+    placed: dict[Hex, Placed] = field(default_factory=dict)
+    unread: list[Hex] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    homography: np.ndarray | None = None  # table mm -> working px
+    station: np.ndarray | None = None  # the station marker's corners
+    flats: float = 50.0
+    log: list[dict[str, Any]] = field(default_factory=list)  # every cell decided, and why
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), h)
+    return p.reshape(-1, 2)
+
+
+def _turned(points: list[tuple[float, float]], centre: tuple[float, float],
+            turn_deg: float) -> np.ndarray:
+    """Component-frame points on the table, the component's centre at ``centre`` and
+    turned ``turn_deg`` clockwise."""
+    a = math.radians(turn_deg)
+    ca, sa = math.cos(a), math.sin(a)
+    return np.array([(centre[0] + x * ca - y * sa, centre[1] + x * sa + y * ca)
+                     for x, y in points])
+
+
+def _axial_round(q: float, r: float) -> Hex:
+    x, z = q, r
+    y = -x - z
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy <= dz:
+        rz = -rx - ry
+    return (int(rx), int(rz))
+
+
+def cell_at(x: float, y: float, flats: float) -> Hex:
+    """The cell whose hex holds the table point (x, y) mm."""
+    size = hexgeo.circumradius(flats)
+    q = (2.0 / 3.0 * x) / size
+    r = (-1.0 / 3.0 * x + math.sqrt(3) / 3.0 * y) / size
+    return _axial_round(q, r)
+
+
+@dataclass
+class _Pose:
+    reading: Reading
+    cell: Hex
+    rot: int
+    off: float  # mm from the cell's centre
+    turn_off: float  # degrees from the rotation
+
+    @property
+    def strong(self) -> bool:
+        return self.reading.score >= STRONG[0] and self.reading.margin >= STRONG[1]
+
+    @property
+    def exact(self) -> bool:
+        return self.off <= EXACT_MM and abs(self.turn_off) <= EXACT_DEG
+
+
+class OrbitusReader:
+    """Reads photos against one Orbitus marker map (and, where markers alone are not
+    enough, the printed art of the definitions' cards)."""
+
+    def __init__(self, mmap: MarkerMap, defs: Any = None) -> None:
+        self.map = mmap
+        self.defs = defs
+        self.flats = mmap.hex_across_flats_mm
+        self.book = Codebook([m.id for m in mmap.markers])
+        self.sectors = {m.id: m for m in mmap.of_kind("sector")}
+        self.station = next(iter(mmap.of_kind("station")), None)
+        self.card_marker = {m.name: m for m in self.sectors.values()}
+        self.template = next(iter(self.sectors.values()), None)  # placement of every card
+        self._art: Any = None
+        self._gain = 0.0
+
+    @property
+    def art(self) -> Any:
+        """The printed faces (rendered on first use, then cached on disk)."""
+        if self._art is None and self.defs is not None:
+            from photo.art import HexArt
+
+            self._art = HexArt.for_orbitus(self.defs)
+        return self._art
+
+    # --- geometry ----------------------------------------------------------------------
+
+    def pose(self, reading: Reading, h: np.ndarray) -> _Pose | None:
+        """Where the card whose marker is ``reading`` lies (None: not a card's marker, or
+        a square of the wrong size to be one)."""
+        marker = self.sectors.get(reading.id)
+        if marker is None:
+            return None
+        t = _apply(np.linalg.inv(h), reading.corners)
+        side = float(np.mean([np.linalg.norm(t[i] - t[(i + 1) % 4]) for i in range(4)]))
+        if not 0.75 * marker.size <= side <= 1.3 * marker.size:
+            return None
+        top, bottom = (t[0] + t[1]) / 2, (t[3] + t[2]) / 2
+        up = top - bottom
+        angle = math.degrees(math.atan2(up[0], -up[1]))  # clockwise from north
+        turn = angle - marker.rotate
+        rot = round(turn / 60.0) % 6
+        off = (turn - 60.0 * round(turn / 60.0) + 180.0) % 360.0 - 180.0
+        a = math.radians(turn)
+        mc = t.mean(axis=0)
+        cx = mc[0] - (marker.x * math.cos(a) - marker.y * math.sin(a))
+        cy = mc[1] - (marker.x * math.sin(a) + marker.y * math.cos(a))
+        cell = cell_at(cx, cy, self.flats)
+        ideal = hexgeo.centre(cell, self.flats)
+        return _Pose(reading, cell, rot, math.hypot(cx - ideal[0], cy - ideal[1]), off)
+
+    def marker_corners(self, card: str | None, cell: Hex, rot: int) -> np.ndarray:
+        """Where the marker of a card lying on ``cell`` turned ``rot`` is on the table."""
+        marker = self.card_marker[card] if card is not None else self.template
+        return _turned(marker.corners(), hexgeo.centre(cell, self.flats), 60.0 * rot)
+
+    @staticmethod
+    def _fit(pairs: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        src = np.concatenate([p[0] for p in pairs]).astype(np.float64)
+        dst = np.concatenate([p[1] for p in pairs]).astype(np.float64)
+        h, _ = cv2.findHomography(src, dst, 0)
+        return h
+
+    def _pairs(self, station: tuple[np.ndarray, np.ndarray],
+               placed: dict[Hex, Placed]) -> list[tuple[np.ndarray, np.ndarray]]:
+        return [station] + [(self.marker_corners(p.card, p.cell, p.rot), p.corners)
+                            for p in placed.values() if p.corners is not None]
+
+    # --- the whole reading -------------------------------------------------------------------
+
+    def sizes(self) -> dict[int, float]:
+        """The printed side of every marker, mm."""
+        return {m.id: m.size for m in self.map.markers}
+
+    def read_bytes(self, data: bytes, source: str) -> tuple[TableReading, Any]:
+        """Read a photo file's bytes (at the resolution it reads best at); returns the
+        reading and the :class:`photo.working.Working` photo it was made on."""
+        from photo.working import look
+
+        work = look(data, source, self.book, self.sizes())
+        return self.read(work.bgr, work.readings), work
+
+    def read(self, bgr: np.ndarray, readings: list[Reading] | None = None) -> TableReading:
+        """Read the table in ``bgr`` (``readings``: its markers, when already read)."""
+        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+        out = TableReading(flats=self.flats)
+        if self.station is None or not self.sectors:
+            which = "station.yaml" if self.station is None else "sectors.yaml"
+            out.findings.append(Finding("photo-no-markers", None, f"the deck was printed "
+                                        f"without markers (markers: false in {which})"))
+            return out
+        if readings is None:
+            readings = read_all(gray, self.book)
+        stations = [r for r in readings if r.id == self.station.id and r.score >= STRONG[0]
+                    and r.margin >= STRONG[1] * 0.6]
+        if not stations:
+            out.findings.append(Finding(
+                "photo-no-station", None,
+                "the station's marker is not visible or cannot be read in the photo; the "
+                "station fixes where every cell is, so no card was placed (photograph the "
+                "whole table with the station uncovered)"))
+            return out
+        st = max(stations, key=lambda r: r.score)
+        out.station = st.corners
+        station = (np.array(self.station.corners()), st.corners)
+        h = self._fit([station])
+        cands = [r for r in readings if r.id in self.sectors and r.score >= 0.5]
+        h = self._bootstrap(h, station, cands)
+        used: set[int] = set()
+        # A: the cards whose markers read with certainty, ring by ring from the station
+        while True:
+            frontier = self._frontier(out.placed, set())
+            poses = [p for r in cands if id(r) not in used and (p := self.pose(r, h))]
+            added = 0
+            for cell in sorted(frontier, key=lambda c: math.hypot(*hexgeo.centre(c, self.flats))):
+                found = self._certain(cell, poses, used)
+                if found is not None:
+                    out.placed[cell] = found
+                    added += 1
+            if not added:
+                break
+            h = self._fit(self._pairs(station, out.placed))
+        # B: every free cell next to the table, looked at closely, once the grid is exact
+        self._gain = self._typical_gain(bgr, h, out) if self.defs is not None else 0.0
+        decided: set[Hex] = set()
+        todo = sorted(self._frontier(out.placed, decided))
+        poses = [p for r in cands if id(r) not in used and (p := self.pose(r, h))]
+        while todo:
+            cell = todo.pop(0)
+            if cell in decided or cell in out.placed:
+                continue
+            decided.add(cell)
+            unread = len(out.unread)
+            found = self._certain(cell, poses, used) or self._decide(bgr, gray, h, cell, out)
+            if found is not None or len(out.unread) > unread:  # a card: look round it too
+                todo += sorted(self._frontier({cell: found}, decided | set(out.placed)))
+            if found is not None:
+                out.placed[cell] = found
+                if len(out.placed) % 6 == 0:
+                    h = self._fit(self._pairs(station, out.placed))
+                    poses = [p for r in cands if id(r) not in used and (p := self.pose(r, h))]
+        self._leftovers(cands, used, h, out)
+        out.homography = self._fit(self._pairs(station, out.placed))
+        return out
+
+    def _certain(self, cell: Hex, poses: list[_Pose], used: set[int]) -> Placed | None:
+        """The card on ``cell`` if a marker read with certainty puts it there exactly."""
+        here = [p for p in poses if p.cell == cell and id(p.reading) not in used
+                and p.strong and p.exact]
+        if not here:
+            return None
+        p = max(here, key=lambda p: p.reading.score)
+        used.add(id(p.reading))
+        return Placed(cell, self.sectors[p.reading.id].name, p.rot, "marker", p.reading.corners,
+                      p.reading.score)
+
+    def _typical_gain(self, bgr: np.ndarray, h: np.ndarray, out: TableReading) -> float:
+        """How strongly cards read here show their art (light and shade), for telling a
+        card from a faint texture of the table: the median over a few cards read."""
+        art = self.art
+        gains = []
+        for p in list(out.placed.values())[:8]:
+            centre = hexgeo.centre(p.cell, self.flats)
+            patch = art.patch(bgr, h, centre, self._local_scale(h, centre))
+            gains.append(art.gain(patch, art.names.index(p.card), p.rot))
+        return float(np.median(gains)) if gains else 0.0
+
+    def _bootstrap(self, h: np.ndarray, station: tuple[np.ndarray, np.ndarray],
+                   cands: list[Reading]) -> np.ndarray:
+        """The station's marker alone gives the grid only roughly (a small square, a few
+        pixels in a coarse photo): fit it again to the certain cards round the station,
+        which even a rough grid places on the right cell, widening the ring twice."""
+        for reach, near, turn in ((1, 0.35, 20.0), (2, NEAR, TURN_TOLERANCE)):
+            pairs = [station]
+            seen: set[Hex] = set()
+            for r in sorted(cands, key=lambda r: -r.score):
+                p = self.pose(r, h)
+                if p is None or not p.strong or p.cell in seen or p.cell == (0, 0):
+                    continue
+                if hexgeo.distance(p.cell, (0, 0)) > reach or p.off > near * self.flats \
+                        or abs(p.turn_off) > turn:
+                    continue
+                seen.add(p.cell)
+                pairs.append((self.marker_corners(self.sectors[r.id].name, p.cell, p.rot),
+                              r.corners))
+            if len(pairs) >= 3:
+                h = self._fit(pairs)
+        return h
+
+    def _frontier(self, placed: dict[Hex, Any], decided: set[Hex]) -> set[Hex]:
+        """The free cells next to the station or to ``placed`` cells."""
+        cells: set[Hex] = set()
+        for c in [(0, 0), *placed]:
+            for _, n in hexgeo.neighbours(c):
+                if n != (0, 0) and n not in placed and n not in decided:
+                    cells.add(n)
+        return cells
+
+    def _decide(self, bgr: np.ndarray, gray: np.ndarray, h: np.ndarray, cell: Hex,
+                out: TableReading) -> Placed | None:
+        """What lies on ``cell`` when no marker put a card there with certainty: its marker
+        read where the grid says it must be, else the printed art and that marker together;
+        a card seen but not read is added to ``out.unread``."""
+        entry: dict[str, Any] = {"cell": cell}
+        out.log.append(entry)
+        ids = self.book.ids
+        marks = np.full((len(ids), 6), -1.0, np.float32)
+        fines: list[np.ndarray | None] = [None] * 6
+        for rot in range(6):
+            corners = _apply(h, self.marker_corners(None, cell, rot))
+            if float(np.linalg.norm(corners[1] - corners[0])) < 5.0 or \
+                    not self._inside(gray, corners):
+                continue
+            fine, scores = read_at(gray, corners, self.book, turn=0)
+            marks[:, rot] = scores[:, 0]
+            fines[rot] = fine
+        n, rot = np.unravel_index(int(np.argmax(marks)), marks.shape)
+        best = float(marks[n, rot])
+        rest = marks.copy()
+        rest[n, rot] = -1.0
+        margin = best - float(rest.max())
+        entry.update(guided_id=ids[int(n)], guided_rot=int(rot), guided=best,
+                     guided_margin=margin)
+        art = self.art
+        if art is None:
+            return None
+        centre = hexgeo.centre(cell, self.flats)
+        patch = art.patch(bgr, h, centre, self._local_scale(h, centre))
+        looks = art.scores(patch)  # cards x 6
+        i0, k0 = np.unravel_index(int(np.argmax(looks)), looks.shape)
+        presence = float(looks[i0, k0])
+        gain = art.gain(patch, int(i0), int(k0)) / self._gain if self._gain > 0 else 0.0
+        entry.update(art=presence, gain=gain)
+        if ids[int(n)] in self.sectors and best >= STRONG[0] and margin >= STRONG[1]:
+            # certain where the grid puts it, if the card's art is there too
+            name = self.sectors[ids[int(n)]].name
+            j = art.names.index(name)
+            agree = float(looks[j, int(rot)])
+            entry["guided_art"] = agree
+            if gain >= GAIN_CARD and agree >= ART_VERIFY and agree >= presence - 0.1:
+                entry.update(how="marker at its place", card=name, rot=int(rot))
+                return Placed(cell, name, int(rot), "marker at its place", fines[int(rot)],
+                              best)
+        # the marker's score for each card (its own code) in each rotation
+        rows = [ids.index(self.card_marker[name].id) for name in art.names]
+        marker_of = marks[rows, :]  # cards x 6
+        combined = looks + marker_of
+        i, k = np.unravel_index(int(np.argmax(combined)), combined.shape)
+        top = float(combined[i, k])
+        others = combined.copy()
+        others[i, k] = -9.0
+        c_margin = top - float(others.max())
+        entry.update(art_card=art.names[int(i)], art_rot=int(k), art_score=float(looks[i, k]),
+                     art_marker=float(marker_of[i, k]), combined_margin=c_margin)
+        if gain >= GAIN_CARD and looks[i, k] >= ART_CARD and marker_of[i, k] >= MARKER_MIN \
+                and c_margin >= COMBINED_MARGIN:
+            entry.update(how="art and marker", card=art.names[int(i)], rot=int(k))
+            return Placed(cell, art.names[int(i)], int(k), "art and marker", fines[int(k)],
+                          float(marker_of[i, k]))
+        if presence >= UNREAD_ART and gain >= GAIN_CARD:
+            entry["how"] = "unread"
+            out.unread.append(cell)
+        else:
+            entry["how"] = "empty"
+        return None
+
+    @staticmethod
+    def _local_scale(h: np.ndarray, centre: tuple[float, float]) -> float:
+        pts = _apply(h, np.array([centre, (centre[0] + 10.0, centre[1]),
+                                  (centre[0], centre[1] + 10.0)]))
+        return float(max(np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[2] - pts[0]))
+                     / 10.0)
+
+    def _leftovers(self, cands: list[Reading], used: set[int], h: np.ndarray,
+                   out: TableReading) -> None:
+        """Certain markers that were not placed: a card on a cell already read, between
+        cells, between rotations, on the station, or lying apart from the table."""
+        for r in cands:
+            if id(r) in used:
+                continue
+            p = self.pose(r, h)
+            if p is None or not p.strong or p.off > 0.45 * self.flats:
+                continue  # not a card's marker for certain, or far off any cell
+            name = self.sectors[r.id].name
+            where = f"[{p.cell[0]}, {p.cell[1]}]"
+            there = out.placed.get(p.cell)
+            if there is not None and there.card == name:
+                continue  # the same card, read twice
+            if p.cell == (0, 0):
+                out.findings.append(Finding("photo-on-station", p.cell, f"card {name} lies "
+                                            f"on the station; a card cannot lie there"))
+            elif p.off > NEAR * self.flats:
+                out.findings.append(Finding(
+                    "photo-between-cells", p.cell,
+                    f"card {name} lies between cells, {p.off:.0f} mm from the centre of "
+                    f"{where}, the nearest; push it onto its cell and photograph again, or "
+                    f"write it into the layout by hand"))
+            elif abs(p.turn_off) > TURN_TOLERANCE:
+                out.findings.append(Finding(
+                    "photo-between-rotations", p.cell,
+                    f"card {name} on {where} is turned {abs(p.turn_off):.0f} degrees off its "
+                    f"nearest rotation; straighten it and photograph again"))
+            elif there is not None:
+                out.findings.append(Finding(
+                    "photo-cell-twice", p.cell,
+                    f"two cards' markers on {where}: {there.card} and {name}; only one card "
+                    f"can lie on a cell (is one lying on top of the other?)"))
+            elif p.exact:  # a card apart from the table (the rules allow it: it is neutral)
+                out.placed[p.cell] = Placed(p.cell, name, p.rot, "marker", r.corners,
+                                            r.score)
+                used.add(id(r))
+
+    @staticmethod
+    def _inside(gray: np.ndarray, corners: np.ndarray) -> bool:
+        hgt, wid = gray.shape[:2]
+        return bool(np.all(corners[:, 0] > 2) and np.all(corners[:, 0] < wid - 3)
+                    and np.all(corners[:, 1] > 2) and np.all(corners[:, 1] < hgt - 3))
+
+
+def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
+    """The debug image of a reading (see :mod:`photo.debug`)."""
+    from photo import debug
+
+    img, k = debug.scaled(bgr)
+    h = reading.homography
+    size = max(0.4, min(1.2, img.shape[1] / 2600.0))
+    if h is None:
+        debug.legend(img, [("station not found: nothing could be placed", debug.RED)], size)
+        return img
+    hs = np.diag([k, k, 1.0]) @ h
+    flats = reading.flats
+
+    def outline(cell: Hex, shrink: float = 0.0) -> np.ndarray:
+        return _apply(hs, np.array(hexgeo.corners(hexgeo.centre(cell, flats), flats - shrink)))
+
+    scale = float(np.linalg.norm(outline((0, 0))[0] - outline((0, 0))[3])) / flats  # px/mm
+    text = max(0.3, min(1.0, scale * flats / 160.0))
+    width = max(1, int(round(scale * 0.8)))
+    debug._poly(img, outline((0, 0), 1.0), debug.WHITE, width + 1)
+    debug._text(img, "station", tuple(outline((0, 0)).mean(0)), text, debug.WHITE)
+    for cell, p in reading.placed.items():
+        colour = debug.COLOURS.get(p.how, debug.GREEN)
+        pts = outline(cell, 1.5)
+        debug._poly(img, pts, colour, width + 1)
+        if p.corners is not None:
+            debug._poly(img, p.corners * k, colour, width)
+        c = pts.mean(0)
+        debug._text(img, p.card, (c[0], c[1] - 9 * text * 1.6), text, debug.WHITE)
+        debug._text(img, f"[{cell[0]},{cell[1]}] {hexgeo.SIDES[p.rot]}",
+                    (c[0], c[1] + 9 * text * 1.6), text * 0.8, colour)
+    for cell in reading.unread:
+        pts = outline(cell, 1.5)
+        debug._hatch(img, pts, debug.RED, max(4, int(scale * 4)))
+        debug._poly(img, pts, debug.RED, width + 2)
+        c = pts.mean(0)
+        debug._text(img, "?", (c[0], c[1] - 12 * text), text * 2.0, debug.RED)
+        debug._text(img, f"[{cell[0]},{cell[1]}] unread", (c[0], c[1] + 14 * text), text * 0.8,
+                    debug.WHITE)
+    for f in reading.findings:
+        if f.cell is None or f.rule == "photo-unread":
+            continue
+        pts = outline(f.cell, 4.0)
+        debug._poly(img, pts, debug.ORANGE, width + 2)
+        c = pts.mean(0)
+        debug._text(img, f.rule.removeprefix("photo-"), (c[0], c[1] + 30 * text), text * 0.8,
+                    debug.ORANGE)
+    counts: dict[str, int] = {}
+    for p in reading.placed.values():
+        counts[p.how] = counts.get(p.how, 0) + 1
+    lines = [(f"{n} card(s) read by their marker" if how == "marker" else
+              f"{n} card(s) read by the marker where the grid puts it"
+              if how == "marker at its place" else
+              f"{n} card(s) read by art and marker together", debug.COLOURS.get(how, debug.GREEN))
+             for how, n in counts.items()]
+    if reading.unread:
+        lines.append((f"{len(reading.unread)} card(s) seen but not read (red ?)", debug.RED))
+    others = [f for f in reading.findings if f.cell is not None and f.rule != "photo-unread"]
+    if others:
+        lines.append((f"{len(others)} other problem(s) (orange)", debug.ORANGE))
+    debug.legend(img, lines, size)
+    return img
