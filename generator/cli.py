@@ -25,6 +25,7 @@ app = typer.Typer(
 )
 
 MAX_BACK_OFFSET_MM = 20.0
+MAX_GUTTER_MM = 20.0
 
 
 class Page(StrEnum):
@@ -104,6 +105,14 @@ def main(
     no_bleed: Annotated[
         bool, typer.Option("--no-bleed", help="No 3 mm bleed around the components.")
     ] = False,
+    gutter: Annotated[
+        float, typer.Option("--gutter", metavar="MM", min=0, max=MAX_GUTTER_MM,
+                            help="Space sector hexes MM apart, each with its own bleed and "
+                                 "crop marks (6 gives each hex its full 3 mm bleed): for a "
+                                 "cutting machine, or a knife with room for error. Default 0: "
+                                 "neighbours share their cut lines (fewer cuts, more cards "
+                                 "per sheet).")
+    ] = 0.0,
     fit: Annotated[
         bool, typer.Option("--fit", help="Scale the Satellites board onto one page instead of "
                                          "splitting it across pages at 100 %.")
@@ -154,7 +163,8 @@ def main(
     games = GAMES if game is Game.both else (game.value,)
     from generator.export_png import DEFAULT_DPI
 
-    opts = BuildOptions(page=page.value, bleed=not no_bleed, fit=fit, back_offset=offset,
+    opts = BuildOptions(page=page.value, bleed=not no_bleed, gutter=gutter, fit=fit,
+                        back_offset=offset,
                         png_dpi=dpi if dpi is not None else (DEFAULT_DPI if png else None),
                         tts=tts, out_root=out.resolve())
     if watch:

@@ -16,6 +16,7 @@ CAPTION = "#444444"
 class BuildOptions:
     page: str = "a4"
     bleed: bool = True
+    gutter: float = 0.0  # mm between sector hexes (0: neighbours share their cut lines)
     fit: bool = False
     # (x, y) mm added to every duplex back (sector backs, calibration back): printer compensation
     back_offset: tuple[float, float] = (0.0, 0.0)

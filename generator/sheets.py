@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from generator.drawing import (
     Circle,
@@ -63,51 +64,66 @@ class HexSheet:
     centres: tuple[Point, ...]
     across_flats: float
     bleed: float
+    gutter: float = 0.0
 
 
-def _column_centres(cols: int, rows_even: int, rows_odd: int, flats: float) -> list[Point]:
-    r = hexgeo.circumradius(flats)
+def _column_centres(cols: int, rows_even: int, rows_odd: int, pitch: float) -> list[Point]:
+    """Centres of a honeycomb whose cells are ``pitch`` across flats (the hex plus the
+    gutter), in columns, each odd column half a cell lower."""
+    r = hexgeo.circumradius(pitch)
     out: list[Point] = []
     for c in range(cols):
         n = rows_even if c % 2 == 0 else rows_odd
         for k in range(n):
-            out.append((r + 1.5 * r * c, flats / 2.0 + (flats / 2.0 if c % 2 else 0.0) + flats * k))
+            out.append((r + 1.5 * r * c, pitch / 2.0 + (pitch / 2.0 if c % 2 else 0.0) + pitch * k))
     return out
 
 
-def _extent(centres: Sequence[Point], flats: float, bleed: float) -> tuple[float, float, float,
-                                                                            float]:
+def _extent(centres: Sequence[Point], flats: float, bleed: float,
+            gutter: float = 0.0) -> tuple[float, float, float, float]:
+    """Bounding box of the hexes with their bleed and crop marks."""
     xs: list[float] = []
     ys: list[float] = []
     for x, y in centres:
-        for px, py in hexgeo.corners((x, y), flats):
+        for px, py in offset_hex((x, y), flats, bleed):
             xs.append(px)
             ys.append(py)
-    for (x0, y0), (x1, y1) in _mark_segments(centres, flats, bleed):
+    for (x0, y0), (x1, y1) in _mark_segments(centres, flats, bleed, gutter):
         xs += [x0, x1]
         ys += [y0, y1]
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def honeycomb_slots(page: tuple[float, float], flats: float, bleed: float) -> HexSheet:
+def offset_hex(centre: Point, flats: float, grow: float) -> list[Point]:
+    """The corners of a hex grown by ``grow`` mm on every side."""
+    return hexgeo.corners(centre, flats + 2 * grow)
+
+
+def honeycomb_slots(page: tuple[float, float], flats: float, bleed: float,
+                    gutter: float = 0.0) -> HexSheet:
     """The largest honeycomb of hexes (with bleed and crop marks) that fits inside the margins,
-    centred on the page."""
+    centred on the page. ``gutter`` 0: neighbours share their cut lines; otherwise the hexes
+    stand ``gutter`` mm apart, each with its own bleed and crop marks."""
     pw, ph = page[0] - 2 * MARGIN_MM, page[1] - 2 * MARGIN_MM
-    r = hexgeo.circumradius(flats)
+    pitch = flats + gutter
+    r = hexgeo.circumradius(pitch)
     best: list[Point] = []
     best_box = (0.0, 0.0, 0.0, 0.0)
     max_cols = int(pw // (1.5 * r)) + 1
-    max_rows = int(ph // flats) + 1
+    max_rows = int(ph // pitch) + 1
     for cols in range(1, max_cols + 1):
         for rows_even in range(1, max_rows + 1):
             for rows_odd in (rows_even, rows_even - 1):
                 if cols > 1 and rows_odd < 1:
                     continue
-                centres = _column_centres(cols, rows_even, rows_odd, flats)
-                box = _extent(centres, flats, bleed)
+                if cols * rows_even <= len(best) - cols:
+                    continue
+                centres = _column_centres(cols, rows_even, rows_odd, pitch)
+                if len(centres) <= len(best):
+                    continue
+                box = _extent(centres, flats, bleed, gutter)
                 if box[2] - box[0] <= pw + 1e-6 and box[3] - box[1] <= ph + 1e-6:
-                    if len(centres) > len(best):
-                        best, best_box = centres, box
+                    best, best_box = centres, box
     if not best:
         raise ValueError(
             f"a hex {flats:g} mm across flats does not fit on a page of "
@@ -115,48 +131,92 @@ def honeycomb_slots(page: tuple[float, float], flats: float, bleed: float) -> He
         )
     dx = (page[0] - (best_box[2] - best_box[0])) / 2.0 - best_box[0]
     dy = (page[1] - (best_box[3] - best_box[1])) / 2.0 - best_box[1]
-    return HexSheet(tuple((x + dx, y + dy) for x, y in best), flats, bleed)
+    return HexSheet(tuple((x + dx, y + dy) for x, y in best), flats, bleed, gutter)
 
 
 def _key(p: Point) -> tuple[int, int]:
     return (round(p[0] * 100), round(p[1] * 100))
 
 
-def _mark_segments(centres: Sequence[Point], flats: float, bleed: float) -> list[tuple[Point,
-                                                                                     Point]]:
-    """Crop marks: at every corner on the edge of the packing, a short line outside the bleed.
+_NORMALS = tuple((math.cos(math.radians(a)), math.sin(math.radians(a)))
+                 for a in (-90, -30, 30, 90, 150, 210))
 
-    Where two hexes meet at an edge corner, the mark continues their shared cut line;
-    where a corner belongs to one hex only, it points away from that hex's centre.
-    """
-    owners: dict[tuple[int, int], list[Point]] = {}
-    where: dict[tuple[int, int], Point] = {}
+
+def _ray_entry(p0: Point, u: Point, centre: Point, flats: float, pad: float) -> float:
+    """How far along the ray ``p0 + t u`` (t >= 0) it enters the flat-top hex at ``centre``
+    grown by ``pad`` on every side; ``inf`` if it never does."""
+    t_in, t_out = 0.0, math.inf
+    h = flats / 2.0 + pad
+    for nx, ny in _NORMALS:
+        a = nx * (p0[0] - centre[0]) + ny * (p0[1] - centre[1])  # where p0 lies
+        b = nx * u[0] + ny * u[1]  # how the ray moves against this side
+        if abs(b) < 1e-12:
+            if a > h:
+                return math.inf
+            continue
+        t = (h - a) / b
+        if b > 0:
+            t_out = min(t_out, t)
+        else:
+            t_in = max(t_in, t)
+        if t_in > t_out:
+            return math.inf
+    return t_in
+
+
+def _mark_segments(centres: Sequence[Point], flats: float, bleed: float,
+                   gutter: float = 0.0) -> list[tuple[Point, Point]]:
+    """Crop marks: short lines that continue the cut edges past their ends, outside the bleed.
+
+    Shared edges (``gutter`` 0): at every corner on the outline of the packing, each cut
+    edge ending there whose line runs on into empty paper is continued (two marks at a
+    corner of one hex, the shared cut line at a corner of two). With a gutter every hex is
+    cut on its own, so each of its edges is continued at both ends, as far as the gap to the
+    neighbouring hexes allows (a mark never comes within 0.5 mm of another card)."""
+    return list(_marks(tuple(centres), flats, bleed, gutter))
+
+
+@lru_cache(maxsize=64)
+def _marks(centres: tuple[Point, ...], flats: float, bleed: float,
+           gutter: float) -> tuple[tuple[Point, Point], ...]:
+    start = bleed / math.sin(math.radians(60)) + MARK_GAP_MM if bleed else MARK_GAP_MM + 0.4
+    end = start + MARK_LEN_MM
+    r = hexgeo.circumradius(flats)
+    corner_count: dict[tuple[int, int], int] = {}
     for c in centres:
         for corner in hexgeo.corners(c, flats):
             k = _key(corner)
-            owners.setdefault(k, []).append(c)
-            where[k] = corner
-    start = bleed / math.sin(math.radians(60)) + MARK_GAP_MM if bleed else MARK_GAP_MM + 0.4
+            corner_count[k] = corner_count.get(k, 0) + 1
     segments: list[tuple[Point, Point]] = []
-    for k in sorted(owners):
-        cs = owners[k]
-        if len(cs) >= 3:
-            continue
-        corner = where[k]
-        ox = sum(p[0] for p in cs) / len(cs)
-        oy = sum(p[1] for p in cs) / len(cs)
-        dx, dy = corner[0] - ox, corner[1] - oy
-        length = math.hypot(dx, dy)
-        ux, uy = dx / length, dy / length
-        segments.append(((corner[0] + ux * start, corner[1] + uy * start),
-                         (corner[0] + ux * (start + MARK_LEN_MM),
-                          corner[1] + uy * (start + MARK_LEN_MM))))
-    return segments
+    seen: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    reach = 2 * r + end + 1.0
+    for c in centres:
+        pts = hexgeo.corners(c, flats)
+        for i, corner in enumerate(pts):
+            if corner_count[_key(corner)] >= 3:
+                continue  # inside the packing: every edge there is shared
+            near = [o for o in centres if math.dist(o, corner) < reach]
+            for other in (pts[i - 1], pts[(i + 1) % 6]):
+                length = math.dist(corner, other)
+                u = ((corner[0] - other[0]) / length, (corner[1] - other[1]) / length)
+                key = (_key(corner), (round(u[0] * 1000), round(u[1] * 1000)))
+                if key in seen:
+                    continue
+                # as far as the line runs clear of every card (0.5 mm), the corner's own too
+                p0 = (corner[0] + u[0] * start, corner[1] + u[1] * start)
+                stop = min([end] + [start + _ray_entry(p0, u, o, flats, 0.5) for o in near])
+                if stop - start < 0.9:
+                    continue
+                seen.add(key)
+                segments.append(((corner[0] + u[0] * start, corner[1] + u[1] * start),
+                                 (corner[0] + u[0] * stop, corner[1] + u[1] * stop)))
+    return tuple(segments)
 
 
-def hex_crop_marks(centres: Sequence[Point], flats: float, bleed: float) -> list[Item]:
+def hex_crop_marks(centres: Sequence[Point], flats: float, bleed: float,
+                   gutter: float = 0.0) -> list[Item]:
     return [Polyline(seg, MARK_STYLE, cls="crop-mark")
-            for seg in _mark_segments(centres, flats, bleed)]
+            for seg in _mark_segments(centres, flats, bleed, gutter)]
 
 
 # --- grid packing of boxes (tokens, markers) ------------------------------------------
@@ -299,42 +359,47 @@ def fit_page(drawing: Drawing, page: tuple[float, float], label: str) -> Drawing
     ], label)
 
 
-def hex_obstacles(centres: Sequence[Point], flats: float,
-                  bleed: float) -> list[tuple[float, float, float, float]]:
+def hex_obstacles(centres: Sequence[Point], flats: float, bleed: float,
+                  gutter: float = 0.0) -> list[tuple[float, float, float, float]]:
     """Bounding boxes of the hexes (with bleed) and crop marks on a sheet."""
     r = hexgeo.circumradius(flats) + bleed / math.sin(math.radians(60))
     half = flats / 2.0 + bleed
     boxes = [(x - r, y - half, x + r, y + half) for x, y in centres]
-    for (x0, y0), (x1, y1) in _mark_segments(centres, flats, bleed):
+    for (x0, y0), (x1, y1) in _mark_segments(centres, flats, bleed, gutter):
         boxes.append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
     return boxes
 
 
 def caption_lines(page: tuple[float, float], lines: Sequence[str],
                   obstacles: Sequence[tuple[float, float, float, float]],
-                  size: float = 2.4) -> list[Item]:
-    """Caption lines in the page's bottom-left corner, only as wide as the free space there
-    (smaller text if needed; none if there is no room at all)."""
+                  size: float = 2.4, min_size: float = 1.6) -> list[Item]:
+    """Caption lines in the widest free stretch along the page's bottom or top margin (the
+    bottom first), only as wide as that space (smaller text if needed, not below
+    ``min_size``); none if there is no room at all."""
     from generator.drawing import fit_size
 
     line_h = size * 1.3
-    y1 = page[1] - MARGIN_MM
-    y0 = y1 - line_h * len(lines)
-    x0 = MARGIN_MM
-    limit = page[0] - MARGIN_MM
-    for bx0, by0, bx1, by1 in obstacles:
-        if by1 > y0 and by0 < y1:
-            if bx1 <= x0:
+    height = line_h * len(lines)
+    best: tuple[float, float, float] | None = None  # (size, x, top)
+    for top in (page[1] - MARGIN_MM - height, MARGIN_MM):
+        blocked = sorted((bx0, bx1) for bx0, by0, bx1, by1 in obstacles
+                         if by1 > top - 0.5 and by0 < top + height + 0.5)
+        x = MARGIN_MM
+        spans: list[tuple[float, float]] = []
+        for bx0, bx1 in blocked:
+            if bx0 - 1.0 > x:
+                spans.append((x, bx0 - 1.0))
+            x = max(x, bx1 + 1.0)
+        if page[0] - MARGIN_MM > x:
+            spans.append((x, page[0] - MARGIN_MM))
+        for x0, x1 in spans:
+            if x1 - x0 <= 10:
                 continue
-            limit = min(limit, bx0 - 1.0)
-    width = limit - x0
-    if width <= 10:
+            fitted = min(fit_size(line, size, x1 - x0) for line in lines)
+            if fitted >= min_size and (best is None or fitted > best[0] + 1e-9):
+                best = (fitted, x0, top)
+    if best is None:
         return []
-    fitted = min(fit_size(line, size, width) for line in lines)
-    if fitted < 1.6:
-        return []
-    out: list[Item] = []
-    for i, line in enumerate(lines):
-        out.append(Text(x0, y0 + line_h * (i + 1) - size * 0.3, line, fitted, fill="#444444",
-                        cls="page-caption"))
-    return out
+    fitted, x0, top = best
+    return [Text(x0, top + line_h * (i + 1) - size * 0.3, line, fitted, fill="#444444",
+                 cls="page-caption") for i, line in enumerate(lines)]

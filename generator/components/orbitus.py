@@ -141,6 +141,28 @@ def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: floa
     return face
 
 
+def sector_bleed_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: float,
+                       bleed: float) -> list[Item]:
+    """What of a sector lies beyond its cut line: the background grown by ``bleed`` and each
+    route carried on past its side for ``bleed`` mm, so a cut that misses by up to that
+    shows the card's own art (drawn under the card, whose face covers the rest)."""
+    flats = across_flats
+    deck = defs.sectors
+    s = flats / 50.0
+    items: list[Item] = [Polygon(offset_polygon(hex_points(flats), bleed),
+                                 Style(fill=deck.background), cls="bleed")]
+    for side in sorted(sector.route_sides):
+        # the whole route from the centre on, so its dashes run on in step past the side
+        mx, my = hexgeo.side_midpoint((0.0, 0.0), flats, side)
+        ux, uy = mx / (flats / 2.0), my / (flats / 2.0)
+        a = (0.0, 0.0)
+        b = (mx + ux * (bleed + 0.2), my + uy * (bleed + 0.2))
+        items.append(Polyline((a, b), Style(stroke=deck.route_colour, width=7.0 * s)))
+        items.append(Polyline((a, b), Style(stroke=deck.background, width=7.0 * s * 0.16,
+                                            dash=(1.6, 1.2))))
+    return items
+
+
 def _id_label(ident: str, flats: float, background: str) -> Text:
     s = flats / 50.0
     r = hexgeo.circumradius(flats)

@@ -38,36 +38,63 @@ def load(cards: Path | None) -> OrbitusDefinitions:
 
 
 
+def _print_note(n: int, total: int) -> list[str]:
+    return [f"Orbitus sectors: sheet {n} of {total}, fronts", "print at 100 %, two-sided,",
+            "flip on the long edge"]
+
+
+def sector_slots(defs: OrbitusDefinitions, opts: BuildOptions) -> tuple[tuple[float, float],
+                                                                        ...]:
+    """Where the hexes of a sector sheet go: the largest honeycomb that fits and still leaves
+    room for the printing note (a hex gives way to it if there is none)."""
+    page = page_size(opts.page)
+    flats = defs.sectors.hex_across_flats_mm
+    sheet = honeycomb_slots(page, flats, opts.bleed_mm, opts.gutter)
+    centres = list(sheet.centres)
+    note = _print_note(99, 99)
+    while len(centres) > 1 and not caption_lines(
+            page, note, hex_obstacles(centres, flats, opts.bleed_mm, opts.gutter)):
+        centres.pop()
+    return tuple(centres)
+
+
 def sector_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]:
-    """Fronts and backs on alternate pages; each back sits behind its front (long-edge duplex)."""
+    """Fronts and backs on alternate pages; each back sits behind its front (long-edge duplex).
+
+    Every hex carries its own bleed (background and route ends carried past the cut line),
+    drawn under all the cards of the page: where neighbours share a cut line, each card's
+    face covers its neighbour's bleed, so every card (and every back) is cut out whole."""
     page = page_size(opts.page)
     flats = defs.sectors.hex_across_flats_mm
     bleed = opts.bleed_mm
-    sheet = honeycomb_slots(page, flats, bleed)
+    slots = sector_slots(defs, opts)
     copies = [s for s in defs.sectors.sectors for _ in range(s.count)]
-    per_page = len(sheet.centres)
+    per_page = len(slots)
     sheets = [copies[i:i + per_page] for i in range(0, len(copies), per_page)]
     pages: list[Drawing] = []
-    back = orb.back_items(defs, flats, bleed)
+    back = orb.back_items(defs, flats)
+    back_bleed = Polygon(offset_polygon(orb.hex_points(flats), bleed),
+                         Style(fill=defs.sectors.back.colour), cls="bleed") if bleed else None
     for n, cards in enumerate(sheets, start=1):
-        centres = sheet.centres[:len(cards)]
+        centres = slots[:len(cards)]
         front = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} fronts")
         if bleed:
-            for c in centres:
-                front.add(Polygon(offset_polygon(orb.hex_points(flats, c), bleed),
-                                  Style(fill=defs.sectors.background), cls="bleed"))
+            for c, sector in zip(centres, cards, strict=True):
+                front.add(Group(tuple(orb.sector_bleed_items(sector, defs, flats, bleed)), c,
+                                cls="bleed"))
         for c, sector in zip(centres, cards, strict=True):
             front.add(Group(tuple(orb.sector_items(sector, defs, flats)), c, cls="sector"))
-        front.extend(hex_crop_marks(centres, flats, bleed))
-        obstacles = hex_obstacles(centres, flats, bleed)
-        front.extend(caption_lines(page, [f"Orbitus sectors: sheet {n} of {len(sheets)}, fronts",
-                                          "print at 100 %, two-sided,",
-                                          "flip on the long edge"], obstacles))
+        front.extend(hex_crop_marks(centres, flats, bleed, opts.gutter))
+        obstacles = hex_obstacles(centres, flats, bleed, opts.gutter)
+        front.extend(caption_lines(page, _print_note(n, len(sheets)), obstacles))
         back_page = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} backs")
-        for c in centres:
-            x, y = mirror_x(c, page[0])
-            back_page.add(Group(tuple(back), (x + opts.back_offset[0], y + opts.back_offset[1]),
-                                cls="sector-back"))
+        places = [mirror_x(c, page[0]) for c in centres]
+        places = [(x + opts.back_offset[0], y + opts.back_offset[1]) for x, y in places]
+        if back_bleed is not None:
+            for x, y in places:
+                back_page.add(Group((back_bleed,), (x, y), cls="bleed"))
+        for x, y in places:
+            back_page.add(Group(tuple(back), (x, y), cls="sector-back"))
         pages += [front, back_page]
     return pages
 
