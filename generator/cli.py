@@ -33,6 +33,11 @@ class Page(StrEnum):
     letter = "letter"
 
 
+class SvgText(StrEnum):
+    font = "font"
+    outline = "outline"
+
+
 class Game(StrEnum):
     orbitus = "orbitus"
     satellites = "satellites"
@@ -124,6 +129,15 @@ def main(
                                "printer's misalignment; read X,Y off calibration.pdf. Negative "
                                "first value: --back-offset=-1,0.5")
     ] = "0,0",
+    svg_text: Annotated[
+        SvgText, typer.Option("--svg-text",
+                              help="How the SVGs carry their letters: 'font' keeps them as "
+                                   "text set in DejaVu Sans (small, selectable; a machine "
+                                   "without that font substitutes another and the lines run "
+                                   "longer or shorter); 'outline' draws every letter as a "
+                                   "path, so the SVGs look the same everywhere. Symbols (☠ ⚡ "
+                                   "★ ✂ ✔) are paths either way.")
+    ] = SvgText.font,
     png: Annotated[
         bool, typer.Option("--png", help="Also write <game>/png/: every distinct component "
                                          "as a PNG (300 dpi unless --dpi).")
@@ -164,7 +178,7 @@ def main(
     from generator.export_png import DEFAULT_DPI
 
     opts = BuildOptions(page=page.value, bleed=not no_bleed, gutter=gutter, fit=fit,
-                        back_offset=offset,
+                        back_offset=offset, svg_text=svg_text.value,
                         png_dpi=dpi if dpi is not None else (DEFAULT_DPI if png else None),
                         tts=tts, out_root=out.resolve())
     if watch:

@@ -170,8 +170,9 @@ def components(defs: OrbitusDefinitions) -> dict[str, Drawing]:
     return out
 
 
-def svgs(defs: OrbitusDefinitions) -> dict[str, bytes]:
-    return {f"orbitus/svg/{name}.svg": render_svg(drawing)
+def svgs(defs: OrbitusDefinitions, outline: bool = False) -> dict[str, bytes]:
+    """One SVG per component; ``outline``: every letter drawn as a path (--svg-text)."""
+    return {f"orbitus/svg/{name}.svg": render_svg(drawing, outline)
             for name, drawing in components(defs).items()}
 
 
@@ -181,7 +182,7 @@ def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
             sector_sheets(defs, opts), "Orbitus sectors", "print-and-play sector deck")}),
         ("Orbitus station", lambda: {"orbitus/station.pdf": render_pdf(
             station_sheet(defs, opts), "Orbitus station", "station and start-line markers")}),
-        ("Orbitus SVG", lambda: svgs(defs)),
+        ("Orbitus SVG", lambda: svgs(defs, opts.svg_text == "outline")),
         *aids.orbitus_aid_steps(defs, opts.page),  # score pad, player aids, rule booklets
     ]
 

@@ -67,8 +67,9 @@ def components(defs: SatellitesDefinitions) -> dict[str, Drawing]:
     return out
 
 
-def svgs(defs: SatellitesDefinitions) -> dict[str, bytes]:
-    return {f"satellites/svg/{name}.svg": render_svg(drawing)
+def svgs(defs: SatellitesDefinitions, outline: bool = False) -> dict[str, bytes]:
+    """One SVG per component; ``outline``: every letter drawn as a path (--svg-text)."""
+    return {f"satellites/svg/{name}.svg": render_svg(drawing, outline)
             for name, drawing in components(defs).items()}
 
 
@@ -78,7 +79,7 @@ def steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
             token_sheet(defs, opts), "Satellites tokens", "24 satellites")}),
         ("Satellites board", lambda: {"satellites/board.pdf": render_pdf(
             board_pages(defs, opts), "Satellites board", "board and trackers")}),
-        ("Satellites SVG", lambda: svgs(defs)),
+        ("Satellites SVG", lambda: svgs(defs, opts.svg_text == "outline")),
         *aids.satellites_aid_steps(defs, opts.page),  # score pad, player aids, rule booklets
     ]
 
