@@ -346,17 +346,23 @@ def tile_pages(drawing: Drawing, page: tuple[float, float], label: str) -> list[
     return pages
 
 
-def fit_page(drawing: Drawing, page: tuple[float, float], label: str) -> Drawing:
-    """``drawing`` scaled down (never up) onto one page, centred, with its scale printed."""
+def fit_scale(size: tuple[float, float], page: tuple[float, float]) -> float:
+    """The scale (at most 1) at which a drawing of ``size`` fits one page with its caption."""
     printable = (page[0] - 2 * MARGIN_MM, page[1] - 2 * MARGIN_MM - 4.0)
-    scale = min(1.0, printable[0] / drawing.width, printable[1] / drawing.height)
+    return min(1.0, printable[0] / size[0], printable[1] / size[1])
+
+
+def fit_page(drawing: Drawing, page: tuple[float, float], caption: str) -> Drawing:
+    """``drawing`` scaled down (never up) onto one page, centred, under a one-line
+    ``caption`` (which should say the scale: see :func:`fit_scale`)."""
+    printable = (page[0] - 2 * MARGIN_MM, page[1] - 2 * MARGIN_MM - 4.0)
+    scale = fit_scale((drawing.width, drawing.height), page)
     x = (page[0] - drawing.width * scale) / 2.0
     y = MARGIN_MM + 4.0 + (printable[1] - drawing.height * scale) / 2.0
-    caption = f"{label} — scaled to {scale * 100:.0f} % to fit one page (--fit)"
     return Drawing(page[0], page[1], [
         Group(tuple(drawing.items), (x, y), scale=scale),
         Text(MARGIN_MM, MARGIN_MM + 2.6, caption, 2.6, fill="#444444", cls="page-caption"),
-    ], label)
+    ], drawing.title)
 
 
 def hex_obstacles(centres: Sequence[Point], flats: float, bleed: float,

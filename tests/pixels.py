@@ -108,7 +108,10 @@ def text_lines(doc: pdfium.PdfDocument, index: int) -> list[Line]:
     chars: list[tuple[float, float, float, float, float, str]] = []
     for i in range(tp.count_chars()):
         ch = chr(raw.FPDFText_GetUnicode(tp, i))
-        size = raw.FPDFText_GetFontSize(tp, i) * MM_PER_PT
+        matrix = raw.FS_MATRIX()
+        raw.FPDFText_GetMatrix(tp, i, matrix)
+        scale = math.hypot(matrix.c, matrix.d) or 1.0
+        size = raw.FPDFText_GetFontSize(tp, i) * scale * MM_PER_PT
         left, bottom, right, top = tp.get_charbox(i, loose=False)
         ox, oy = _origin(tp, i)
         if ch in "\r\n\ufffe\x02":

@@ -44,6 +44,7 @@ GRID = "#8c8c8c"
 HEAD_FILL = "#eceef3"
 COUNT_FILL = "#f4f4f1"
 TOTAL_FILL = "#e3e6ee"
+CUT = "#6d6d6d"  # cut lines between games
 MARGIN = 10.0
 SEATS = 6
 
@@ -225,8 +226,8 @@ def orbitus_pad(defs: OrbitusDefinitions, page: tuple[float, float]) -> list[Dra
 
 def _cut_line(width: float, y: float) -> list[Item]:
     return [Polyline(((MARGIN + 6.0, y), (width - MARGIN, y)),
-                     Style(stroke="#9a9a9a", width=0.25, dash=(2.0, 1.5))),
-            Text(MARGIN, y + 1.4, "✂", 4.0, fill="#9a9a9a")]
+                     Style(stroke=CUT, width=0.25, dash=(2.0, 1.5)), cls="cut-line"),
+            Text(MARGIN, y + 1.4, "✂", 4.0, fill=CUT)]
 
 
 # --- Satellites -------------------------------------------------------------------------
@@ -235,7 +236,7 @@ SAT_ROWS: tuple[tuple[str, str], ...] = (
     ("Player", ""),
     ("Colonies controlled", "more colonies wins"),
     ("Lowest controlled colony", "its total value, both colours; the lower one wins a tie"),
-    ("Winner", "tick one; a tie again, or no colony controlled: a draw"),
+    ("Winner", "tick one colour, or Draw"),
 )
 SAT_HEAD_H = 10.0
 
@@ -263,8 +264,10 @@ def _satellites_block(defs: SatellitesDefinitions, w: float, row_h: float) -> tu
     y = head_h
     thin = Style(stroke=GRID, width=0.18)
     measure = Measure()
+    draw_w = text_width("Draw", 3.0, True) + 1.2 + 5.2 + 2.0  # the draw box and its word
     for label, rule in SAT_ROWS:
-        lines = wrap((Run(rule),), 2.3, label_w - 4.0, measure) if rule else []
+        room = label_w - 4.0 - (draw_w + 1.0 if label == "Winner" else 0.0)
+        lines = wrap((Run(rule),), 2.3, room, measure) if rule else []
         block_h = 3.0 * CAP_HEIGHT + len(lines) * 2.3 * 1.3
         base = y + (row_h - block_h) / 2.0 + 3.0 * CAP_HEIGHT
         items.append(Text(2.0, base, label, 3.0, fill=INK, bold=True, cls="pad-row"))
@@ -276,6 +279,12 @@ def _satellites_block(defs: SatellitesDefinitions, w: float, row_h: float) -> tu
                 cx = label_w + k * col_w + col_w / 2.0
                 items.append(Rect(cx - 2.6, y + row_h / 2.0 - 2.6, 5.2, 5.2,
                                   Style(stroke=INK, width=0.35), rx=0.5, cls="tick-box"))
+            # a draw is ticked here, at the end of the label cell
+            bx = label_w - 2.0 - 5.2
+            items.append(Rect(bx, y + row_h / 2.0 - 2.6, 5.2, 5.2,
+                              Style(stroke=INK, width=0.35), rx=0.5, cls="tick-box draw"))
+            items.append(Text(bx - 1.2, y + row_h / 2.0 + 3.0 * CAP_HEIGHT / 2.0, "Draw", 3.0,
+                              fill=INK, bold=True, anchor="end", cls="pad-row draw"))
         y += row_h
         items.append(Polyline(((0.0, y), (w, y)), thin))
     for x in (label_w, label_w + col_w):
@@ -310,4 +319,17 @@ def satellites_pad(defs: SatellitesDefinitions, page: tuple[float, float]) -> li
         for c in range(2):
             x = MARGIN + c * (block_w + gap_x)
             items.append(Group(tuple(block), (x, top + r * (block_h + gap_y)), cls="pad-game"))
+    # cut lines through the middle of the gaps between the games
+    bottom = top + games * block_h + (games - 1) * gap_y
+    x_mid = MARGIN + block_w + gap_x / 2.0
+    items += _dashed(((x_mid, top - 2.0), (x_mid, bottom + 2.0)), scissors=False)
+    for r in range(1, games):
+        y_mid = top + r * block_h + (r - 0.5) * gap_y
+        items += _dashed(((MARGIN + 6.0, y_mid), (page[0] - MARGIN, y_mid)))
+        items.append(Text(MARGIN, y_mid + 1.4, "✂", 4.0, fill=CUT))
     return [Drawing(page[0], page[1], items, "Satellites score pad")]
+
+
+def _dashed(points: tuple[tuple[float, float], tuple[float, float]],
+            scissors: bool = True) -> list[Item]:
+    return [Polyline(points, Style(stroke=CUT, width=0.25, dash=(2.0, 1.5)), cls="cut-line")]

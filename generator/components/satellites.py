@@ -47,10 +47,32 @@ def player(defs: SatellitesDefinitions, colour: str) -> SatPlayer:
     return defs.board.red if colour == "red" else defs.board.blue
 
 
+def shade(colour: str, k: float) -> str:
+    """``colour`` darkened towards black by the fraction ``k`` (0: as is, 1: black)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#{:02x}{:02x}{:02x}".format(*(round(v * (1 - k)) for v in (r, g, b)))
+
+
+CUT_WIDTH_MM = 0.25
+
+
+def cut_circle(radius: float) -> list[Item]:
+    """The cut line of a round piece: white and black dashes, so it reads on light and on
+    dark colours alike (3:1 or better against either); class ``cut-circle``."""
+    return [
+        Circle(0, 0, radius, Style(stroke=WHITE, width=CUT_WIDTH_MM), cls="cut-circle"),
+        Circle(0, 0, radius, Style(stroke="#000000", width=CUT_WIDTH_MM, dash=(1.2, 1.2))),
+    ]
+
+
 def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
                     diameter: float | None = None, bleed: float = 0.0,
                     cut_line: bool = True) -> list[Item]:
-    """One satellite centred on (0, 0): numeral, ``value`` pips, colour and pattern."""
+    """One satellite centred on (0, 0): numeral, ``value`` pips, colour and pattern.
+
+    The token's edge colour runs on into the bleed (solid red, and blue's ring), so a cut
+    that misses by up to ``bleed`` shows no paper; the only thin high-contrast ring is the
+    dashed cut line."""
     d = diameter or defs.satellites.diameter_mm
     r = d / 2.0
     look = player(defs, colour)
@@ -58,26 +80,54 @@ def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
     items: list[Item] = []
     if look.pattern == "solid":
         items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
-        items.append(Circle(0, 0, r - 1.6 * s, Style(stroke=WHITE, width=0.5 * s)))
+        # a darker band inside the edge: a frame, not a second cut line
+        items.append(Circle(0, 0, r - 2.0 * s, Style(stroke=shade(look.colour, 0.3),
+                                                     width=0.9 * s)))
         ink, pip_fill = WHITE, WHITE
     else:
-        items.append(Circle(0, 0, r + bleed, Style(fill=WHITE), cls=f"satellite {colour}"))
+        # the ring is the token's edge: it runs on into the bleed
+        items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
+        inner = r - 2.5 * s
+        items.append(Circle(0, 0, inner, Style(fill=WHITE)))
         hatch: list[Item] = []
         step = 2.2 * s
-        k = -2 * r
-        while k <= 2 * r:
-            hatch.append(Polyline(((k - r, r), (k + r, -r)),
+        k = -2 * inner
+        while k <= 2 * inner:
+            hatch.append(Polyline(((k - inner, inner), (k + inner, -inner)),
                                   Style(stroke=look.colour, width=0.45 * s, opacity=0.55)))
             k += step
-        items.append(Group(tuple(hatch), clip=Circle(0, 0, r, Style())))
-        items.append(Circle(0, 0, r - 1.3 * s, Style(stroke=look.colour, width=2.4 * s)))
+        items.append(Group(tuple(hatch), clip=Circle(0, 0, inner, Style())))
         items.append(Circle(0, 0, 6.4 * s, Style(fill=WHITE)))
         ink, pip_fill = look.colour, look.colour
     items.append(text_centred(0, -0.4 * s, str(value), 9.5 * s, fill=ink, bold=True,
                               cls="satellite-value"))
     items.extend(_pips(value, 8.4 * s, 1.05 * s, pip_fill, ink))
     if cut_line:
-        items.append(Circle(0, 0, r, Style(stroke="#6d6d6d", width=0.2 * s), cls="cut-circle"))
+        items.extend(cut_circle(r))
+    return items
+
+
+def track_marker(defs: SatellitesDefinitions, kind: str, diameter: float,
+                 bleed: float = 0.0) -> list[Item]:
+    """A round marker for a tracker beside the board, centred on (0, 0): ``connected``
+    (half red, half blue, with two linked rings: it counts both colours) or ``grace``
+    (the grace symbol on dark ink). Class ``track-marker KIND`` goes on the group."""
+    r = diameter / 2.0
+    outer = r + bleed
+    items: list[Item] = []
+    if kind == "connected":
+        halves = (Rect(-outer, -outer, outer, 2 * outer, Style(fill=defs.board.red.colour)),
+                  Rect(0.0, -outer, outer, 2 * outer, Style(fill=defs.board.blue.colour)))
+        items.append(Group(halves, clip=Circle(0, 0, outer, Style())))
+        items.append(Circle(0, 0, r * 0.62, Style(fill=WHITE)))
+        ring = Style(stroke=INK, width=r * 0.11)
+        items.append(Circle(-r * 0.17, 0, r * 0.27, ring))
+        items.append(Circle(r * 0.17, 0, r * 0.27, ring))
+    else:
+        items.append(Circle(0, 0, outer, Style(fill=INK)))
+        items.append(text_centred(0, 0, defs.trackers.grace.symbol, r * 1.6, fill="#f1d36b",
+                                  bold=True))
+    items.extend(cut_circle(r))
     return items
 
 
@@ -121,8 +171,8 @@ def board_geometry(defs: SatellitesDefinitions, size: int | None = None,
     cell = defs.board.cell_mm
     label = max(9.0, cell * 0.4)
     grid_end = label + n * cell + label
-    track_box = _track_box(defs, n, cell)
-    track_h = (track_box * 2 + 16.0) if trackers else 0.0
+    box = track_box(defs, n, cell)
+    track_h = (box * 2 + 16.0) if trackers else 0.0
     return BoardGeometry(n, cell, label, grid_end + 4.0, grid_end,
                          grid_end + track_h)
 
@@ -199,7 +249,7 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
     return geo, items
 
 
-def _track_box(defs: SatellitesDefinitions, n: int, cell: float) -> float:
+def track_box(defs: SatellitesDefinitions, n: int, cell: float) -> float:
     available = n * cell
     return min(12.0, available / (defs.trackers.connected.max + 1))
 
@@ -208,7 +258,7 @@ def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry) -> list[Item]
     """The connected-satellites track (0..max, marked values) and the grace-move track."""
     t = defs.trackers
     numbers = defs.ruleset
-    box = _track_box(defs, geo.size, geo.cell)
+    box = track_box(defs, geo.size, geo.cell)
     x0 = geo.label
     y = geo.track_top + 4.0
     items: list[Item] = [

@@ -15,9 +15,9 @@ from generator.backends.pdf import render_pdf
 from generator.backends.svg import render_svg
 from generator.components import orbitus as orb
 from generator.components import satellites as sat
-from generator.drawing import Drawing, Group
+from generator.drawing import Drawing, Group, Item
 from generator.options import BuildOptions, Step, caption
-from generator.sheets import fit_page, grid_slots, page_size, tile_pages
+from generator.sheets import fit_page, fit_scale, grid_slots, page_size, tile_pages
 
 TITLE = "Satellites"
 
@@ -27,21 +27,43 @@ def load(cards: Path | None) -> SatellitesDefinitions:
 
 
 
+def print_scale(defs: SatellitesDefinitions, opts: BuildOptions) -> float:
+    """The scale the board prints at (1, or less with --fit): the tokens follow it."""
+    if not opts.fit:
+        return 1.0
+    geo = sat.board_geometry(defs)
+    return fit_scale((geo.width, geo.height), page_size(opts.page))
+
+
 def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing]:
+    """The 24 satellites and a marker for each tracker, at the board's scale (--fit prints
+    them smaller, as the board, and says so)."""
     page = page_size(opts.page)
-    diameter = defs.satellites.diameter_mm
+    scale = print_scale(defs, opts)
+    diameter = defs.satellites.diameter_mm * scale
+    geo = sat.board_geometry(defs)
+    marker = (sat.track_box(defs, geo.size, geo.cell) - 1.0) * scale
     bleed = opts.bleed_mm
-    tokens = [(e.colour, e.value) for e in defs.satellites.satellites for _ in range(e.count)]
+    pieces: list[tuple[str, list[Item]]] = [
+        ("satellite", sat.satellite_token(defs, e.colour, e.value, diameter, bleed))
+        for e in defs.satellites.satellites for _ in range(e.count)]
+    pieces += [(f"track-marker {kind}", sat.track_marker(defs, kind, marker, bleed))
+               for kind in ("connected", "grace")]
     slots = grid_slots(page, (diameter, diameter), 2 * bleed + 2.0, bleed)
+    if scale < 1:
+        note = (f"Satellites tokens — printed at {scale * 100:.0f} % to match the board "
+                "printed with --fit. Cut along the dashed circles. Red: solid; blue: ring "
+                "and hatching.")
+    else:
+        note = ("Satellites tokens — print at 100 %, cut along the dashed circles. Red: "
+                "solid; blue: ring and hatching. Small discs: the tracker markers.")
     pages: list[Drawing] = []
     per = len(slots)
-    for n in range(0, len(tokens), per):
+    for n in range(0, len(pieces), per):
         d = Drawing(page[0], page[1], title="Satellites tokens")
-        for c, (colour, value) in zip(slots, tokens[n:n + per], strict=False):
-            d.add(Group(tuple(sat.satellite_token(defs, colour, value, diameter, bleed)), c,
-                        cls="satellite"))
-        d.add(caption(page, "Satellites tokens — print at 100 %, cut along the grey circles. "
-                             "Red: solid; blue: ring and hatching."))
+        for c, (cls, items) in zip(slots, pieces[n:n + per], strict=False):
+            d.add(Group(tuple(items), c, cls=cls))
+        d.add(caption(page, note))
         pages.append(d)
     return pages
 
@@ -50,7 +72,10 @@ def board_pages(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing
     page = page_size(opts.page)
     board = sat.board_drawing(defs)
     if opts.fit:
-        return [fit_page(board, page, "Satellites board")]
+        scale = print_scale(defs, opts)
+        return [fit_page(board, page, f"Satellites board — scaled to {scale * 100:.0f} % to "
+                                      "fit one page (--fit); tokens.pdf is printed at the "
+                                      "same scale")]
     return tile_pages(board, page, "Satellites board")
 
 
