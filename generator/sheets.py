@@ -6,8 +6,8 @@
 - :func:`grid_slots` packs boxes (tokens, markers) in rows with room for bleed.
 - :func:`mirror_x` is where a back goes so that a long-edge duplex print puts
   it exactly behind its front.
-- :func:`tile_pages` splits a drawing larger than the printable area across
-  pages with an overlap strip and alignment marks.
+- :func:`fit_page` scales a drawing larger than the printable area onto one page
+  (:mod:`generator.tiling` splits a board across pages at 100 % instead).
 """
 
 from __future__ import annotations
@@ -18,12 +18,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from generator.drawing import (
-    Circle,
     Drawing,
     Group,
     Item,
     Polyline,
-    Rect,
     Style,
     Text,
 )
@@ -39,7 +37,6 @@ MARGIN_MM = 5.0
 BLEED_MM = 3.0
 MARK_GAP_MM = 0.5  # crop marks start this far outside the bleed
 MARK_LEN_MM = 2.0
-OVERLAP_MM = 10.0
 MARK_STYLE = Style(stroke="#000000", width=0.2)
 
 Point = tuple[float, float]
@@ -261,89 +258,7 @@ def box_crop_marks(centre: Point, box: tuple[float, float], bleed: float) -> lis
     return out
 
 
-# --- splitting a large drawing across pages ------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tile:
-    col: int
-    row: int
-    x: float  # the tile's top-left in the big drawing's coordinates
-    y: float
-
-
-def tiles_for(size: tuple[float, float], printable: tuple[float, float],
-              overlap: float = OVERLAP_MM) -> list[Tile]:
-    """Tiles covering ``size`` with pages of ``printable`` area overlapping by ``overlap``."""
-    w, h = size
-    pw, ph = printable
-    cols = 1 if w <= pw else math.ceil((w - overlap) / (pw - overlap))
-    rows = 1 if h <= ph else math.ceil((h - overlap) / (ph - overlap))
-    return [Tile(c, r, c * (pw - overlap), r * (ph - overlap))
-            for r in range(rows) for c in range(cols)]
-
-
-def alignment_marks(size: tuple[float, float], tiles: Sequence[Tile],
-                    printable: tuple[float, float], overlap: float = OVERLAP_MM) -> list[Item]:
-    """Crosshairs in the middle of every overlap strip, in the big drawing's coordinates;
-    both pages that share a strip print them, so laying one over the other lines them up."""
-    w, h = size
-    pw, ph = printable
-    xs = sorted({t.x + overlap / 2.0 for t in tiles if t.col > 0})
-    ys = sorted({t.y + overlap / 2.0 for t in tiles if t.row > 0})
-    items: list[Item] = []
-    for x in xs:
-        strip = Rect(x - overlap / 2.0, 0, overlap, h, Style(fill="#7a7a7a", opacity=0.08),
-                     cls="overlap-strip")
-        items.append(strip)
-        for y in _spread(h, ph):
-            items.extend(_crosshair((x, y)))
-    for y in ys:
-        items.append(Rect(0, y - overlap / 2.0, w, overlap, Style(fill="#7a7a7a", opacity=0.08),
-                          cls="overlap-strip"))
-        for x in _spread(w, pw):
-            items.extend(_crosshair((x, y)))
-    return items
-
-
-def _spread(length: float, page: float) -> list[float]:
-    count = max(2, math.ceil(length / (page / 2.0)))
-    return [length * (i + 0.5) / count for i in range(count)]
-
-
-def _crosshair(p: Point) -> list[Item]:
-    x, y = p
-    s = Style(stroke="#000000", width=0.25)
-    return [
-        Circle(x, y, 2.2, s, cls="alignment-mark"),
-        Polyline(((x - 3.5, y), (x + 3.5, y)), s),
-        Polyline(((x, y - 3.5), (x, y + 3.5)), s),
-    ]
-
-
-def tile_pages(drawing: Drawing, page: tuple[float, float], label: str) -> list[Drawing]:
-    """``drawing`` at 100 % split across pages (overlap strips and alignment marks added)."""
-    printable = (page[0] - 2 * MARGIN_MM, page[1] - 2 * MARGIN_MM - 4.0)
-    size = (drawing.width, drawing.height)
-    tiles = tiles_for(size, printable)
-    marks = alignment_marks(size, tiles, printable) if len(tiles) > 1 else []
-    content = tuple(drawing.items) + tuple(marks)
-    ncols = max(t.col for t in tiles) + 1
-    nrows = max(t.row for t in tiles) + 1
-    pages: list[Drawing] = []
-    for i, t in enumerate(tiles, start=1):
-        tw = min(printable[0], size[0] - t.x)
-        th = min(printable[1], size[1] - t.y)
-        body = Group(content, (MARGIN_MM - t.x, MARGIN_MM + 4.0 - t.y),
-                     clip=Rect(t.x, t.y, tw, th, Style()))
-        caption = (f"{label} — page {i} of {len(tiles)} (row {t.row + 1} of {nrows}, "
-                   f"column {t.col + 1} of {ncols}); print at 100 %, overlap the grey strips "
-                   "so the crosshairs meet" if len(tiles) > 1 else f"{label} — print at 100 %")
-        pages.append(Drawing(page[0], page[1], [
-            body,
-            Text(MARGIN_MM, MARGIN_MM + 2.6, caption, 2.6, fill="#444444", cls="page-caption"),
-        ], f"{label} {i}"))
-    return pages
+# --- one drawing scaled onto one page ------------------------------------------------
 
 
 def fit_scale(size: tuple[float, float], page: tuple[float, float]) -> float:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import math
 
 import pytest
+from PIL import Image, ImageChops
 from pixels import close, contrast, open_pdf, pixel_mm, text_lines, window
 
 from cards.definitions import load_satellites
 from generator.backends.pdf import render_pdf
 from generator.components import satellites as sat
 from generator.components.pads import satellites_pad
-from generator.drawing import Group, Rect, walk
+from generator.drawing import Drawing, Group, Rect, walk
 from generator.options import BuildOptions
 from generator.products.satellites import board_pages, token_sheet
 from generator.sheets import page_size
@@ -182,3 +183,67 @@ def test_score_pad_has_a_draw_box_and_cut_lines(defs, paper):
         ticks = [dark(xs[0] + k * 0.2, mid_y) for k in range(int((xs[1] + block_w - xs[0])
                                                                   / 0.2))]
         assert sum(ticks) / len(ticks) > 0.25, mid_y
+
+
+def _board_window(doc, index, x, y, w, h, dpi):
+    return window(doc, index, x, y, max(1, round(w * dpi / 25.4)), max(1, round(h * dpi / 25.4)),
+                  dpi)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_assembled_board_is_the_board_without_strips(defs, paper):
+    """Point 6: cut every piece out of its page along its visible part (what shows once the
+    flaps are glued under), lay it where it belongs: the board appears exactly as drawn,
+    with no grey strip anywhere (each piece compared with the board rendered alone)."""
+    from generator.products.satellites import tiled_board
+
+    dpi = 100.0
+    tiled, pages = tiled_board(defs, page_size(paper))
+    geo, items = sat.board_items(defs, trackers=False)
+    reference = open_pdf(render_pdf([Drawing(geo.width, geo.height, items)]))
+    doc = open_pdf(render_pdf(pages))
+    seen = set()
+    for n, page in enumerate(pages):
+        for g in page.items:
+            if not (isinstance(g, Group) and (g.cls or "").startswith("piece ")):
+                continue
+            piece = next(p for p in tiled.pieces if p.name == g.cls.split()[1])
+            seen.add(piece.name)
+            vx0, vy0, vx1, vy1 = piece.visible
+            ox, oy = piece.origin
+            w, h = vx1 - vx0, vy1 - vy0
+            want = _board_window(reference, 0, vx0, vy0, w, h, dpi)
+            if g.rotate:
+                # turned a quarter clockwise: board (x, y) -> page (tx - (y - oy), ty + (x - ox))
+                px = g.translate[0] - (vy1 - oy)
+                py = g.translate[1] + (vx0 - ox)
+                got = _board_window(doc, n, px, py, h, w, dpi).transpose(
+                    Image.Transpose.ROTATE_90)
+            else:
+                px, py = g.translate[0] + vx0 - ox, g.translate[1] + vy0 - oy
+                got = _board_window(doc, n, px, py, w, h, dpi)
+            assert got.size == want.size
+            diff = ImageChops.difference(got, want).convert("L")
+            hist = diff.histogram()
+            off = sum(hist[7:]) / (diff.width * diff.height)
+            assert off < 0.01, (paper, piece.name, off)
+    assert seen == {p.name for p in tiled.pieces}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_board_pages_are_well_filled(defs, paper):
+    """Point 6: no board page is mostly blank: at least 40 % of its 10 mm squares carry
+    print (the last two pages of the old split were about 75 % empty), and A4 needs at
+    most 3 pages."""
+    pages = board_pages(defs, BuildOptions(page=paper))
+    if paper == "a4":
+        assert len(pages) <= 3
+    doc = open_pdf(render_pdf(pages))
+    for n, page in enumerate(pages):
+        img = window(doc, n, 0, 0, int(page.width), int(page.height), 25.4).convert("L")
+        used = total = 0
+        for y in range(0, img.height - 9, 10):
+            for x in range(0, img.width - 9, 10):
+                total += 1
+                used += img.crop((x, y, x + 10, y + 10)).getextrema()[0] < 245
+        assert used / total >= 0.40, (paper, n + 1, used / total)

@@ -255,32 +255,45 @@ def track_box(defs: SatellitesDefinitions, n: int, cell: float) -> float:
 
 
 def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry) -> list[Item]:
-    """The connected-satellites track (0..max, marked values) and the grace-move track."""
+    """The connected-satellites track (0..max, marked values) and the grace-move track, in
+    one row each below the board."""
+    box = track_box(defs, geo.size, geo.cell)
+    items, _ = tracks(defs, geo.label, geo.track_top + 4.0, box,
+                      defs.trackers.connected.max + 1)
+    return items
+
+
+def tracks(defs: SatellitesDefinitions, x0: float, y: float, box: float,
+           per_row: int) -> tuple[list[Item], float]:
+    """Both tracks with their headings, the connected track in rows of ``per_row`` boxes;
+    ``y`` is the first row's top. Returns the items and the bottom of the grace track."""
     t = defs.trackers
     numbers = defs.ruleset
-    box = track_box(defs, geo.size, geo.cell)
-    x0 = geo.label
-    y = geo.track_top + 4.0
     items: list[Item] = [
         Text(x0, y - 1.2, "Connected satellites (both colours)", 3.2, fill=INK, bold=True),
     ]
     marked = {numbers.end_connected}
-    for v in range(t.connected.max + 1):
-        x = x0 + v * box
+    count = t.connected.max + 1
+    per_row = max(1, min(per_row, count))
+    for v in range(count):
+        row, k = divmod(v, per_row)
+        x, top = x0 + k * box, y + row * (box + 2.0)
         hot = v in marked
-        items.append(Rect(x, y, box, box, Style(fill="#f1d36b" if hot else WHITE, stroke=INK,
-                                                width=0.6 if hot else 0.3),
+        items.append(Rect(x, top, box, box, Style(fill="#f1d36b" if hot else WHITE, stroke=INK,
+                                                  width=0.6 if hot else 0.3),
                           cls="track-connected" + (" marked" if hot else "")))
-        items.append(text_centred(x + box / 2, y + box / 2, str(v), box * 0.38, fill=INK,
+        items.append(text_centred(x + box / 2, top + box / 2, str(v), box * 0.38, fill=INK,
                                   bold=hot))
         if hot:
-            items.append(Poly(star(x + box - 2.0, y + 2.0, 1.6, 0.7), Style(fill=INK)))
+            items.append(Poly(star(x + box - 2.0, top + 2.0, 1.6, 0.7), Style(fill=INK)))
+        if k == per_row - 1 and v < count - 1:  # the track goes on in the next row
+            items.append(text_centred(x + box + 1.6, top + box / 2, "↵", box * 0.4, fill=INK))
+    rows = (count + per_row - 1) // per_row
     if marked:
         listed = ", ".join(str(m) for m in sorted(marked))
         note = f"★ {listed} connected: the game ends at once"
-        items.append(Text(x0 + (t.connected.max + 1) * box, y - 1.2, note, 2.6, fill=INK,
-                          anchor="end"))
-    y2 = y + box + 6.0
+        items.append(Text(x0 + per_row * box, y - 1.2, note, 2.6, fill=INK, anchor="end"))
+    y2 = y + rows * (box + 2.0) - 2.0 + 6.0
     items.append(Text(x0, y2 - 1.2,
                       f"{t.grace.symbol} Grace moves left (after one player has all "
                       f"{numbers.red.count} connected)", 3.2, fill=INK, bold=True))
@@ -292,7 +305,24 @@ def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry) -> list[Item]
         label = f"{t.grace.symbol}{i}" if i else "end"
         items.append(text_centred(x + box * 0.8, y2 + box / 2, label,
                                   fit_size(label, box * 0.42, box * 1.4), fill=INK, bold=True))
-    return items
+    return items, y2 + box
+
+
+def tracker_panel(defs: SatellitesDefinitions, width: float) -> Drawing:
+    """The two tracks as a card of their own, no wider than ``width`` (the connected track
+    wraps into rows), for printing beside a board split across pages."""
+    geo = board_geometry(defs)
+    box = track_box(defs, geo.size, geo.cell)
+    pad = 3.0
+    count = defs.trackers.connected.max + 1
+    per_row = max(1, min(count, int((width - 2 * pad - 4.0) // box)))
+    rows = (count + per_row - 1) // per_row
+    per_row = (count + rows - 1) // rows  # rows of about equal length
+    items, bottom = tracks(defs, pad, pad + 4.0, box, per_row)
+    grace_w = (defs.ruleset.grace_moves + 1) * box * 1.6
+    w = max(per_row * box + 4.0, grace_w) + 2 * pad
+    frame = Rect(0, 0, w, bottom + pad, Style(fill=WHITE), cls="tracker-panel")
+    return Drawing(w, bottom + pad, [frame, *items], "Satellites trackers")
 
 
 def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board") -> Drawing:

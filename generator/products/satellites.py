@@ -10,14 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from cards.definitions import SatellitesDefinitions, load_satellites
-from generator import aids
+from generator import aids, tiling
 from generator.backends.pdf import render_pdf
 from generator.backends.svg import render_svg
 from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import Drawing, Group, Item
 from generator.options import BuildOptions, Step, caption
-from generator.sheets import fit_page, fit_scale, grid_slots, page_size, tile_pages
+from generator.sheets import MARGIN_MM, fit_page, fit_scale, grid_slots, page_size
 
 TITLE = "Satellites"
 
@@ -69,14 +69,49 @@ def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing
 
 
 def board_pages(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing]:
+    """The board at 100 % cut into pieces along its cell lines (glue flaps outside the art)
+    with the trackers as a card of their own, packed onto as few pages as they fit; with
+    --fit the whole board with its trackers scaled onto one page."""
     page = page_size(opts.page)
-    board = sat.board_drawing(defs)
     if opts.fit:
+        board = sat.board_drawing(defs)
         scale = print_scale(defs, opts)
         return [fit_page(board, page, f"Satellites board — scaled to {scale * 100:.0f} % to "
                                       "fit one page (--fit); tokens.pdf is printed at the "
                                       "same scale")]
-    return tile_pages(board, page, "Satellites board")
+    return tiled_board(defs, page)[1]
+
+
+def tiled_board(defs: SatellitesDefinitions, page: tuple[float, float]) -> tuple[
+        tiling.Tiled, list[Drawing]]:
+    """How the board is split and packed, and the pages."""
+    geo, board = sat.board_items(defs, trackers=False)
+    margin = 2 * tiling.MARKS + tiling.SPACE_MM
+    panel = sat.tracker_panel(defs, page[0] - 2 * MARGIN_MM - margin)
+    panel_size = (panel.width + margin, panel.height + margin)
+    tiled = tiling.tile_board(geo.size, geo.cell, geo.label, page, [panel_size])
+    things: list[tuple[list[Item], tuple[float, float]]] = [
+        (tiling.piece_items(p, board, "glue · {name} goes here"), p.footprint)
+        for p in tiled.pieces]
+    panel_items: list[Item] = [Group(tuple(panel.items), (tiling.MARKS, tiling.MARKS))]
+    panel_items += tiling.crop_marks((tiling.MARKS, tiling.MARKS, tiling.MARKS + panel.width,
+                                      tiling.MARKS + panel.height))
+    things.append((panel_items, panel_size))
+    total = len(tiled.pages)
+    captions = []
+    for k, placed in enumerate(tiled.pages, start=1):
+        names = []
+        for p in sorted(placed, key=lambda p: p.index):
+            if p.index < len(tiled.pieces):
+                piece = tiled.pieces[p.index]
+                names.append(f"piece {piece.name} ({tiling.cell_range(piece, sat.column_name)})")
+            else:
+                names.append("the trackers")
+        captions.append(
+            f"Satellites board — page {k} of {total}: {', '.join(names)}. Print at 100 %.\n"
+            "Cut each piece along its outline (on the grid line where the marks continue "
+            "one); glue each grey flap under the piece named on it, edge to edge.")
+    return tiled, tiling.page_drawings(tiled, page, things, captions, "Satellites board")
 
 
 def components(defs: SatellitesDefinitions) -> dict[str, Drawing]:
