@@ -22,7 +22,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from generator.backends.pdf import render_pdf
-from generator.drawing import Circle, Drawing, Group, Item, Polyline, Style, Text, text_centred
+from generator.drawing import (
+    CAP_HEIGHT,
+    Circle,
+    Drawing,
+    Group,
+    Item,
+    Polyline,
+    Style,
+    Text,
+    text_centred,
+)
 from generator.sheets import MARGIN_MM, page_size
 
 if TYPE_CHECKING:
@@ -32,10 +42,12 @@ INK = "#1d1d1f"
 BACK_INK = "#b3261e"
 GREY = "#555555"
 RULER_MM = 100
-ARM_MM = 12.0  # half-length of a front crosshair's arms
-SCALE_MM = 5  # a back scale reads -5 .. +5 mm
-LABEL_MM = 1.6
+SCALE_MM = 6  # a back scale reads -6 .. +6 mm (the sheet promises -5 .. +5)
 SCALE_AT = 10.0  # distance of a back scale from its crosshair's centre
+# half-length of a front crosshair's arms: past the far end of a scale by its whole range,
+# so an arm crosses its scale for any duplex error up to SCALE_MM in both directions at once
+ARM_MM = SCALE_AT + SCALE_MM + 3.0
+LABEL_MM = 2.2  # 6.2 pt
 THIN = Style(stroke=INK, width=0.12)
 
 
@@ -79,6 +91,11 @@ def _front_crosshair(c: tuple[float, float], label: str) -> list[Item]:
     ]
 
 
+def _signed(v: float) -> str:
+    """A scale value as labelled: −2, 0, +4 (a real minus sign)."""
+    return "0" if v == 0 else f"{'+' if v > 0 else '−'}{abs(v):g}"
+
+
 def _back_crosshair(c: tuple[float, float], label: str) -> list[Item]:
     """Crosshair and scales behind a front crosshair (back page coordinates)."""
     x, y = c
@@ -89,34 +106,32 @@ def _back_crosshair(c: tuple[float, float], label: str) -> list[Item]:
         Circle(x, y, 2.5, s),
         Text(x - 9.0, y - 2.0, label, 2.6, fill=BACK_INK, bold=True, cls="crosshair-label"),
     ]
-    # X scale: a row of ticks below the centre, crossed by the front's vertical arm; whole mm
-    # numbered alternately below and above, minus to the left, plus to the right
+    # X scale: a row of ticks below the centre, crossed by the front's vertical arm; every
+    # 0.5 mm a tick, every whole mm a longer one, every 2 mm a signed label below the row
+    # (turned to read upwards, so labels 2 mm apart have room), minus to the left
     sy = y + SCALE_AT
     for half in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
         v = half / 2
-        length = 2.0 if half % 2 == 0 else 1.0
+        length = 2.4 if half % 4 == 0 else 1.6 if half % 2 == 0 else 0.9
         items.append(Polyline(((x + v, sy - length / 2), (x + v, sy + length / 2)), s))
-        if half % 2 == 0:
-            below = half % 4 == 0
-            items.append(text_centred(x + v, sy + (2.2 if below else -2.2), f"{abs(v):g}",
-                                      LABEL_MM, fill=BACK_INK))
-    items.append(text_centred(x - SCALE_MM - 1.8, sy, "−", 3.0, fill=BACK_INK, bold=True))
-    items.append(text_centred(x + SCALE_MM + 1.8, sy, "+", 3.0, fill=BACK_INK, bold=True))
-    items.append(text_centred(x - SCALE_MM - 4.6, sy, "X", 2.6, fill=BACK_INK, bold=True))
+        if half % 4 == 0:
+            items.append(Text(x + v + LABEL_MM * CAP_HEIGHT / 2, sy + 1.8, _signed(v),
+                              LABEL_MM, fill=BACK_INK, anchor="end", rotate=-90.0,
+                              cls="scale-label x"))
+    items.append(Polyline(((x - SCALE_MM, sy), (x + SCALE_MM, sy)), s))
+    items.append(text_centred(x - SCALE_MM - 2.4, sy, "X", 2.6, fill=BACK_INK, bold=True))
     # Y scale: a column of ticks right of the centre, crossed by the front's horizontal arm;
-    # minus above, plus below
+    # labels to its right, minus above
     sx = x + SCALE_AT
     for half in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
         v = half / 2
-        length = 2.0 if half % 2 == 0 else 1.0
+        length = 2.4 if half % 4 == 0 else 1.6 if half % 2 == 0 else 0.9
         items.append(Polyline(((sx - length / 2, y + v), (sx + length / 2, y + v)), s))
-        if half % 2 == 0:
-            right = half % 4 == 0
-            items.append(text_centred(sx + (2.0 if right else -2.0), y + v, f"{abs(v):g}",
-                                      LABEL_MM, fill=BACK_INK))
-    items.append(text_centred(sx, y - SCALE_MM - 1.8, "−", 3.0, fill=BACK_INK, bold=True))
-    items.append(text_centred(sx, y + SCALE_MM + 1.8, "+", 3.0, fill=BACK_INK, bold=True))
-    items.append(text_centred(sx, y - SCALE_MM - 4.6, "Y", 2.6, fill=BACK_INK, bold=True))
+        if half % 4 == 0:
+            items.append(Text(sx + 1.8, y + v + LABEL_MM * CAP_HEIGHT / 2, _signed(v),
+                              LABEL_MM, fill=BACK_INK, cls="scale-label y"))
+    items.append(Polyline(((sx, y - SCALE_MM), (sx, y + SCALE_MM)), s))
+    items.append(text_centred(sx, y - SCALE_MM - 2.4, "Y", 2.6, fill=BACK_INK, bold=True))
     return items
 
 

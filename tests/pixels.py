@@ -88,8 +88,9 @@ def close(a: Sequence[int], b: Sequence[int], tol: int = 12) -> bool:
 
 @dataclass(frozen=True)
 class Line:
-    """One line of text read back from a PDF page: its text, size (mm) and box (mm,
-    top-left origin)."""
+    """One line of text read back from a PDF page: its text, size (mm), box (mm, top-left
+    origin) and the direction it reads in (degrees, 0 = left to right, 90 = top to
+    bottom, -90 = bottom to top)."""
 
     text: str
     size: float
@@ -97,52 +98,60 @@ class Line:
     y0: float
     x1: float
     y1: float
+    angle: float = 0.0
 
 
 def text_lines(doc: pdfium.PdfDocument, index: int) -> list[Line]:
-    """The page's text as lines: characters of one size on one baseline, left to right,
-    split where a gap wider than a few spaces opens (columns). Sizes in mm."""
+    """The page's text as lines: characters of one size and direction on one baseline, in
+    reading order, split where a gap wider than a few ems opens (columns). Sizes in mm."""
     page = doc[index]
     height_pt = page.get_height()
     tp = page.get_textpage()
-    chars: list[tuple[float, float, float, float, float, str]] = []
+    chars = []  # (angle, baseline, along, size, box, ch)
     for i in range(tp.count_chars()):
         ch = chr(raw.FPDFText_GetUnicode(tp, i))
+        if ch in "\r\n\ufffe\x02":
+            continue
         matrix = raw.FS_MATRIX()
         raw.FPDFText_GetMatrix(tp, i, matrix)
         scale = math.hypot(matrix.c, matrix.d) or 1.0
         size = raw.FPDFText_GetFontSize(tp, i) * scale * MM_PER_PT
-        left, bottom, right, top = tp.get_charbox(i, loose=False)
+        # reading direction on the page, y down
+        angle = round(math.degrees(math.atan2(-matrix.b, matrix.a)))
+        ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
         ox, oy = _origin(tp, i)
-        if ch in "\r\n\ufffe\x02":
-            continue
-        chars.append((round(oy, 1), ox * MM_PER_PT, right * MM_PER_PT, size,
-                      (height_pt - top) * MM_PER_PT, ch))
-        del left, bottom
+        x, y = ox * MM_PER_PT, (height_pt - oy) * MM_PER_PT
+        left, bottom, right, top = tp.get_charbox(i, loose=False)
+        box = (left * MM_PER_PT, (height_pt - top) * MM_PER_PT, right * MM_PER_PT,
+               (height_pt - bottom) * MM_PER_PT)
+        chars.append((angle, round(x * -uy + y * ux, 1), x * ux + y * uy, size, box, ch))
     tp.close()
-    chars.sort(key=lambda c: (-c[0], c[1]))
+    chars.sort(key=lambda c: (c[0], c[1], c[2]))
     lines: list[Line] = []
-    current: list[tuple[float, float, float, float, float, str]] = []
+    current: list = []
 
     def close_line() -> None:
         if not current:
             return
-        text = "".join(c[5] for c in current)
-        size = max(c[3] for c in current)
-        y = (height_pt - current[0][0]) * MM_PER_PT
-        if text.strip():
-            lines.append(Line(text.strip(), round(size, 2), current[0][1], y - size * 0.75,
-                              max(c[2] for c in current), y))
+        text = "".join(c[5] for c in current).strip()
+        if text:
+            boxes = [c[4] for c in current if c[5].strip()] or [current[0][4]]
+            lines.append(Line(text, round(max(c[3] for c in current), 2),
+                              min(b[0] for b in boxes), min(b[1] for b in boxes),
+                              max(b[2] for b in boxes), max(b[3] for b in boxes),
+                              float(current[0][0])))
         current.clear()
 
     for c in chars:
         if current:
             prev = current[-1]
-            gap = c[1] - prev[2]
-            if c[0] != prev[0] or abs(c[3] - prev[3]) > 0.05 or gap > 3 * c[3]:
+            gap = c[2] - prev[2]
+            if (c[0], c[1]) != (prev[0], prev[1]) or abs(c[3] - prev[3]) > 0.05 or \
+                    gap > 3.5 * c[3]:
                 close_line()
         current.append(c)
     close_line()
+    lines.sort(key=lambda ln: (round(ln.y1, 1), ln.x0))
     return lines
 
 
