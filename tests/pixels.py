@@ -124,6 +124,9 @@ def text_lines(doc: pdfium.PdfDocument, index: int) -> list[Line]:
         left, bottom, right, top = tp.get_charbox(i, loose=False)
         box = (left * MM_PER_PT, (height_pt - top) * MM_PER_PT, right * MM_PER_PT,
                (height_pt - bottom) * MM_PER_PT)
+        if ch.isspace() and chars:  # pdfium's own word gaps carry no font: take the last
+            angle, size = chars[-1][0], chars[-1][3]
+            ux, uy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
         chars.append((angle, round(x * -uy + y * ux, 1), x * ux + y * uy, size, box, ch))
     tp.close()
     chars.sort(key=lambda c: (c[0], c[1], c[2]))
@@ -147,7 +150,7 @@ def text_lines(doc: pdfium.PdfDocument, index: int) -> list[Line]:
             prev = current[-1]
             gap = c[2] - prev[2]
             if (c[0], c[1]) != (prev[0], prev[1]) or abs(c[3] - prev[3]) > 0.05 or \
-                    gap > 3.5 * c[3]:
+                    gap > 2.0 * c[3]:
                 close_line()
         current.append(c)
     close_line()
