@@ -129,6 +129,25 @@ class Strict(BaseModel):
 
 # --- Orbitus -----------------------------------------------------------------------
 
+# shapes drawn on a planet (generator/components/orbitus.py draws each): a symbol needs no
+# language, where a letter (I for Ice, Л for Лёд) would need one per kit
+PLANET_SYMBOLS: tuple[str, ...] = ("snowflake", "flame", "leaf", "sun", "wave", "ring",
+                                   "star", "diamond", "triangle", "cross", "moon", "square")
+
+
+def _check_symbol(value: object) -> object:
+    if isinstance(value, str) and (value in PLANET_SYMBOLS or 1 <= len(value) <= 2):
+        return value
+    raise ValueError(f"{value!r} is not a planet symbol; use one of "
+                     f"{', '.join(PLANET_SYMBOLS)} (or one or two characters)")
+
+
+PlanetSymbol = Annotated[str, BeforeValidator(_check_symbol), WithJsonSchema({
+    "anyOf": [{"enum": list(PLANET_SYMBOLS)},
+              {"type": "string", "minLength": 1, "maxLength": 2}],
+    "description": "a shape: " + ", ".join(PLANET_SYMBOLS) + " (or one or two characters)"})]
+
+
 
 class PlanetType(Strict):
     """A kind of planet: the scorer groups planets by this ``id``."""
@@ -141,16 +160,16 @@ class PlanetType(Strict):
         description="the name in other languages, by language code (ru: Лёд), for booklets",
     )
     colour: Colour = Field(description="fill colour of the planet disc, #rrggbb")
-    symbol: str = Field(
-        min_length=1, max_length=2,
-        description="letter or symbol printed on the planet so black-and-white prints read",
+    symbol: PlanetSymbol = Field(
+        description="the shape drawn on the planet so black-and-white prints read in any "
+                    f"language: {', '.join(PLANET_SYMBOLS)} (or one or two characters)",
     )
 
 
 class PlanetsFile(Strict):
     """``cards/orbitus/planets.yaml``."""
 
-    planet_types: list[PlanetType] = Field(min_length=1, max_length=12)
+    planet_types: list[PlanetType] = Field(min_length=1, max_length=24)
 
     def by_id(self) -> dict[str, PlanetType]:
         return {p.id: p for p in self.planet_types}

@@ -19,7 +19,8 @@ duplex back is, so a reprint after the correction reads 0, 0.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from generator.backends.pdf import render_pdf
 from generator.drawing import (
@@ -31,6 +32,7 @@ from generator.drawing import (
     Polyline,
     Style,
     Text,
+    fit_size,
     text_centred,
 )
 from generator.sheets import MARGIN_MM, page_size
@@ -135,54 +137,44 @@ def _back_crosshair(c: tuple[float, float], label: str) -> list[Item]:
     return items
 
 
-FRONT_TEXT = [
-    "Print this sheet on plain paper at 100 % (\"actual size\", never \"fit to page\"),",
-    "two-sided, flipping on the long edge — the way you print the sector sheets.",
-    "1. Both rulers must measure exactly 100 mm. If not, the printer scales the page:",
-    "   switch off any fit / shrink option and print again.",
-    "2. Hold the sheet against a window or lamp and look at the BACK side.",
-]
+def calibration_pages(opts: BuildOptions, words: Any = None) -> list[Drawing]:
+    """Front and back of the calibration sheet; ``words``: the Orbitus labels of the kit
+    (its ``calibration`` texts; default English)."""
+    from cards.labels import default_labels, fill
 
-BACK_TEXT = [
-    "Back side. Hold the sheet against the light, this side towards you: the front's thin",
-    "crosshair arms show through. At B1, read X where the front's vertical arm crosses the",
-    "X scale and Y where its horizontal arm crosses the Y scale, in mm to the half mm:",
-    "negative on the − side (left of X, above Y), positive on the + side.",
-    "Rebuild with  pnp-build --back-offset X,Y  (add to the value already in use below).",
-    "B2-B5 should read about the same; if they differ by more than 0.5 mm, the printer also",
-    "turns or scales the back, which an offset cannot cancel — use the B1 reading.",
-]
-
-
-def calibration_pages(opts: BuildOptions) -> list[Drawing]:
+    said = (words or default_labels("orbitus")).calibration
     page = page_size(opts.page)
     w, h = page
     centres = crosshair_centres(page)
     front = Drawing(w, h, title="Calibration, front")
-    front.add(Text(MARGIN_MM + 5, MARGIN_MM + 8, "Calibration sheet — FRONT", 5.0, fill=INK,
-                   bold=True))
-    for i, line in enumerate(FRONT_TEXT):
-        front.add(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * i, line, 2.9, fill=GREY))
+    text_w = w - 2 * MARGIN_MM - 10
+    front.add(Text(MARGIN_MM + 5, MARGIN_MM + 8, said.front_title,
+                   fit_size(said.front_title, 5.0, text_w, bold=True), fill=INK, bold=True))
+    for i, line in enumerate(said.front_lines):
+        front.add(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * i, line,
+                       fit_size(line, 2.9, text_w), fill=GREY))
     ruler_y = MARGIN_MM + 44.0
     front.extend(_ruler((w - RULER_MM) / 2, ruler_y, vertical=False))
-    front.add(text_centred(w / 2, ruler_y - 3.0, "100 mm", 2.6, fill=INK, bold=True))
+    front.add(text_centred(w / 2, ruler_y - 3.0, said.ruler, 2.6, fill=INK, bold=True))
     ruler_x = MARGIN_MM + 8.0
     top = centres[0][1] - RULER_MM / 2
     front.extend(_ruler(ruler_x, top, vertical=True))
-    front.add(Text(ruler_x, top - 3.0, "100 mm", 2.6, fill=INK, bold=True))
+    front.add(Text(ruler_x, top - 3.0, said.ruler, 2.6, fill=INK, bold=True))
     for i, c in enumerate(centres, start=1):
         front.extend(_front_crosshair(c, f"F{i}"))
 
     dx, dy = opts.back_offset
     back_items: list[Item] = [
-        Text(MARGIN_MM + 5, MARGIN_MM + 8, "Calibration sheet — BACK", 5.0, fill=BACK_INK,
-             bold=True),
+        Text(MARGIN_MM + 5, MARGIN_MM + 8, said.back_title,
+             fit_size(said.back_title, 5.0, text_w, bold=True), fill=BACK_INK, bold=True),
     ]
-    for i, line in enumerate(BACK_TEXT):
-        back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * i, line, 2.9, fill=GREY))
-    back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * len(BACK_TEXT) + 2.0,
-                           f"This back was built with --back-offset {dx:g},{dy:g} mm.", 2.9,
-                           fill=BACK_INK, bold=True, cls="offset-note"))
+    for i, line in enumerate(said.back_lines):
+        back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * i, line,
+                               fit_size(line, 2.9, text_w), fill=GREY))
+    note = fill(said.offset_note, x=f"{dx:g}", y=f"{dy:g}")
+    back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * len(said.back_lines) + 2.0,
+                           note, fit_size(note, 2.9, text_w, bold=True), fill=BACK_INK,
+                           bold=True, cls="offset-note"))
     for i, (x, y) in enumerate(centres, start=1):
         back_items.extend(_back_crosshair((w - x, y), f"B{i}"))
     back = Drawing(w, h, [Group(tuple(back_items), (dx, dy), cls="calibration-back")],
@@ -190,6 +182,15 @@ def calibration_pages(opts: BuildOptions) -> list[Drawing]:
     return [front, back]
 
 
-def calibration_step(opts: BuildOptions) -> Step:
-    return ("Calibration", lambda: {"calibration.pdf": render_pdf(
-        calibration_pages(opts), "Calibration sheet", "rulers and duplex crosshairs")})
+def calibration_step(opts: BuildOptions, cards: Path | None = None) -> Step:
+    """The calibration sheet in the kit's language (its words are the Orbitus labels')."""
+
+    def step() -> dict[str, bytes]:
+        from cards.labels import load_labels
+
+        words = load_labels(cards, "orbitus", opts.lang)
+        return {"calibration.pdf": render_pdf(calibration_pages(opts, words),
+                                              "Calibration sheet",
+                                              "rulers and duplex crosshairs")}
+
+    return ("Calibration", step)

@@ -107,6 +107,15 @@ def main(
                           "one. Default: the shipped cards/."),
     ] = None,
     game: Annotated[Game, typer.Option(help="Build one game only.")] = Game.both,
+    lang: Annotated[
+        str, typer.Option("--lang", metavar="LANG",
+                          help="The kit's language: every printed word (sheets, markers, "
+                               "pads, trackers, calibration sheet, booklet and player aid) "
+                               "from <game>/text/labels-LANG.yaml, rules-LANG.md and "
+                               "player-aid-LANG.md. Shipped: en, ru, it (Orbitus has no "
+                               "Italian booklet, Satellites no Russian one: those are built "
+                               "in English and the build says so).")
+    ] = "en",
     no_bleed: Annotated[
         bool, typer.Option("--no-bleed", help="No 3 mm bleed around the components.")
     ] = False,
@@ -175,12 +184,17 @@ def main(
         _err(f"pnp-build: --out {out}: is a file, expected a folder")
         raise typer.Exit(2)
     games = GAMES if game is Game.both else (game.value,)
+    notes = _language(lang, games, cards)
+    if notes is None:
+        raise typer.Exit(2)
     from generator.export_png import DEFAULT_DPI
 
     opts = BuildOptions(page=page.value, bleed=not no_bleed, gutter=gutter, fit=fit,
-                        back_offset=offset, svg_text=svg_text.value,
+                        back_offset=offset, svg_text=svg_text.value, lang=lang,
                         png_dpi=dpi if dpi is not None else (DEFAULT_DPI if png else None),
                         tts=tts, out_root=out.resolve())
+    for note in notes:
+        _err(f"pnp-build: note: {note}")
     if watch:
         _watch(out, games, cards, opts, quiet)
         return
@@ -206,6 +220,32 @@ def main(
     if not quiet:
         took = time.perf_counter() - started
         _err(f"built {len(files)} files into {out} in {took:.2f} s")
+
+
+def _language(lang: str, games: tuple[str, ...], cards: Path | None) -> list[str] | None:
+    """The notes on what of the kit is not in ``lang`` (built in English instead), or None
+    (after saying why) when ``lang`` cannot be built at all."""
+    import re
+
+    from cards.labels import KINDS, languages, resolve
+
+    if not re.fullmatch(r"[a-z]{2,3}", lang):
+        _err(f"pnp-build: --lang {lang!r}: expected a language code such as en, ru or it")
+        return None
+    have = {g: sorted({x for kind in KINDS for x in languages(cards, g, kind)}) for g in games}
+    if not any(lang in langs for langs in have.values()):
+        listed = "; ".join(f"{g}: {', '.join(langs) or 'none'}" for g, langs in have.items())
+        _err(f"pnp-build: --lang {lang}: no texts in that language ({listed}); add "
+             f"<game>/text/labels-{lang}.yaml (and rules-{lang}.md, player-aid-{lang}.md) "
+             "to translate a kit")
+        return None
+    notes = []
+    for g in games:
+        for kind in KINDS:
+            choice = resolve(cards, g, kind, lang)
+            if choice.note:
+                notes.append(choice.note)
+    return notes
 
 
 def _watch(out: Path, games: tuple[str, ...], cards: Path | None, opts: object,

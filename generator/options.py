@@ -20,6 +20,7 @@ class BuildOptions:
     fit: bool = False
     # (x, y) mm added to every duplex back (sector backs, calibration back): printer compensation
     back_offset: tuple[float, float] = (0.0, 0.0)
+    lang: str = "en"  # the kit's language: labels-<lang>.yaml, rules-<lang>.md, ...
     svg_text: str = "font"  # "font": SVG text names DejaVu Sans; "outline": drawn as paths
     png_dpi: float | None = None  # also write <game>/png/*.png at this resolution
     tts: bool = False  # also write the Tabletop Simulator export, <game>/tts/

@@ -227,9 +227,13 @@ def _describe(defs: OrbitusDefinitions, sector: Any) -> str:
     return f"routes: {routes}; {centre}"
 
 
-def orbitus_tts(defs: OrbitusDefinitions, root: PurePath) -> dict[str, bytes]:
-    """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder."""
+def orbitus_tts(defs: OrbitusDefinitions, root: PurePath, words: Any = None) -> dict[str, bytes]:
+    """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder,
+    ``words`` the kit's labels (default: English)."""
+    from cards.labels import default_labels, fill
     from generator.products.orbitus import marker_counts
+
+    words = words or default_labels("orbitus")
 
     folder = "orbitus/tts"
     flats = defs.sectors.hex_across_flats_mm
@@ -251,11 +255,14 @@ def orbitus_tts(defs: OrbitusDefinitions, root: PurePath) -> dict[str, bytes]:
     need, barriers = marker_counts(defs)
     for seat in range(6):
         name = f"start-marker-P{seat + 1}"
-        drawings.append(_sized(orb.component(orb.start_marker_items(defs, seat, flats), mw + 2,
+        label = fill(words.station.start_marker, seat=f"P{seat + 1}")
+        drawings.append(_sized(orb.component(orb.start_marker_items(defs, seat, flats,
+                                                                    label=label), mw + 2,
                                              mh + 2, name), box))
         names.append(name)
         markers.append((name, f"P{seat + 1} start-line marker", need[seat]))
-    drawings.append(_sized(orb.component(orb.barrier_marker_items(defs, flats), mw + 2, mh + 2,
+    drawings.append(_sized(orb.component(orb.barrier_marker_items(
+        defs, flats, label=words.station.barrier_marker), mw + 2, mh + 2,
                                          "barrier"), box))
     names.append("barrier-marker")
     markers.append(("barrier-marker", "Barrier marker", barriers))
@@ -317,8 +324,9 @@ def orbitus_tts(defs: OrbitusDefinitions, root: PurePath) -> dict[str, bytes]:
     return out
 
 
-def satellites_tts(defs: SatellitesDefinitions, root: PurePath) -> dict[str, bytes]:
-    """The Satellites TTS files under ``satellites/tts/``."""
+def satellites_tts(defs: SatellitesDefinitions, root: PurePath,
+                   words: Any = None) -> dict[str, bytes]:
+    """The Satellites TTS files under ``satellites/tts/`` (``words``: the kit's labels)."""
     folder = "satellites/tts"
     d = defs.satellites.diameter_mm
     side = _px(d, TOKEN_DPI)
@@ -334,7 +342,7 @@ def satellites_tts(defs: SatellitesDefinitions, root: PurePath) -> dict[str, byt
                                                                cut_line=False)), (d / 2, d / 2),
                                      clip=Rect(-d / 2, -d / 2, d, d, Style()))], name)
         drawings.append(_sized(token, (side, side)))
-    board = sat.board_drawing(defs)
+    board = sat.board_drawing(defs, words=words)
     scale = MAX_PX / max(board.width, board.height)
     bw = min(MAX_PX, math.floor(board.width * scale + 1e-6))
     bh = min(MAX_PX, math.floor(board.height * scale + 1e-6))

@@ -55,10 +55,20 @@ Align = Literal["start", "middle", "end"]
 
 @dataclass(frozen=True)
 class Run:
-    """A stretch of text in one weight."""
+    """A stretch of text in one weight; or, with ``icon``, a drawing (items in a circle of
+    radius 1 about (0, 0)) set as one character one em wide (its ``text`` an em space)."""
 
     text: str
     bold: bool = False
+    icon: tuple[Item, ...] = ()
+
+
+ICON_TEXT = "\u2003"  # an em space: an icon takes the room of one
+
+
+def icon_run(items: Sequence[Item]) -> Run:
+    """A run drawing ``items`` (in a circle of radius 1 about (0, 0)) as one character."""
+    return Run(ICON_TEXT, icon=tuple(items))
 
 
 Runs = tuple[Run, ...]
@@ -442,7 +452,7 @@ def _words(runs: Runs) -> list[list[Run]]:
                 words.append(current)
                 current = []
             if part:
-                current.append(Run(part, run.bold))
+                current.append(Run(part, run.bold, run.icon))
     if current:
         words.append(current)
     return words
@@ -506,9 +516,9 @@ def _join(words: list[list[Run]]) -> Runs:
         pieces = list(word)
         if k < len(words) - 1:
             last = pieces[-1]
-            pieces[-1] = Run(last.text + " ", last.bold)
+            pieces[-1] = Run(last.text + " ", last.bold, last.icon)
         for piece in pieces:
-            if out and out[-1].bold == piece.bold:
+            if out and out[-1].bold == piece.bold and not out[-1].icon and not piece.icon:
                 out[-1] = Run(out[-1].text + piece.text, piece.bold)
             else:
                 out.append(piece)
@@ -530,7 +540,12 @@ def line_items(runs: Runs, x: float, baseline: float, size: float, fill: str,
         x -= sum(widths)
     out: list[Item] = []
     for run, w in zip(runs, widths, strict=True):
-        out.append(Text(x, baseline, run.text, size, fill=fill, bold=bold or run.bold))
+        if run.icon:  # drawn in the em the run's space takes, centred on the capitals
+            em = measure(ICON_TEXT, size, False)
+            out.append(Group(run.icon, (x + em / 2.0, baseline - size * CAP_HEIGHT / 2.0),
+                             scale=size * 0.6))
+        else:
+            out.append(Text(x, baseline, run.text, size, fill=fill, bold=bold or run.bold))
         x += w
     return out
 
@@ -978,8 +993,10 @@ def typeset(doc: Document, setup: PageSetup, typo: Typography, art: Mapping[str,
             raise ValueError(f"{doc.source}: does not fit on {max_pages} page(s) even with "
                              f"{min_body:g} mm text; shorten it")
     if max_pages is None and count > 1 and fill < 0.3:
-        for squeeze in (0.97, 0.94):
-            tight = replace(t, leading=t.leading * squeeze)
+        # a last page with a few lines: set the text a little tighter (leading, then size)
+        # when that saves the page
+        for squeeze, smaller in ((0.97, 1.0), (0.94, 1.0), (0.94, 0.97), (0.92, 0.95)):
+            tight = replace(t, leading=t.leading * squeeze, body=t.body * smaller)
             p2, c2, _ = _document_pages(doc, setup, tight, art, measure,
                                         max_art_fraction * squeeze)
             if c2 < count:

@@ -265,10 +265,11 @@ def test_booklets_of_deleted_texts_are_removed(cards_copy, tmp_path):
     shutil.copytree(Path(__file__).resolve().parent.parent / "cards" / "orbitus" / "text",
                     cards_copy / "orbitus" / "text")
     out = tmp_path / "out"
-    build(out, games=("orbitus",), cards=cards_copy)
+    russian = BuildOptions(lang="ru")
+    build(out, games=("orbitus",), cards=cards_copy, opts=russian)
     assert (out / "orbitus/rules-ru.pdf").exists() and (out / "orbitus/player-aid-ru.pdf").exists()
     (cards_copy / "orbitus" / "text" / "rules-ru.md").unlink()
-    build(out, games=("orbitus",), cards=cards_copy)
+    build(out, games=("orbitus",), cards=cards_copy, opts=russian)  # the booklet in English
     assert not (out / "orbitus/rules-ru.pdf").exists()
     assert (out / "orbitus/rules-en.pdf").exists()
     assert (out / "orbitus/player-aid-ru.pdf").exists()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from cards.definitions import SatellitesDefinitions
 from cards.models import SatPlayer
@@ -203,7 +204,8 @@ def setup_cells(defs: SatellitesDefinitions, colour: str,
 
 
 def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
-                zones: bool = True, trackers: bool = True) -> tuple[BoardGeometry, list[Item]]:
+                zones: bool = True, trackers: bool = True,
+                words: Any = None) -> tuple[BoardGeometry, list[Item]]:
     """The board: cells, coordinates, setup zones, inward cells and (optionally) trackers."""
     geo = board_geometry(defs, size, trackers)
     b = defs.board
@@ -245,7 +247,7 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         items.append(text_centred(lab * 1.5 + n * cell, cy, str(i + 1), size_txt, fill=INK,
                                   bold=True))
     if trackers:
-        items.extend(tracker_items(defs, geo))
+        items.extend(tracker_items(defs, geo, words))
     return geo, items
 
 
@@ -254,23 +256,30 @@ def track_box(defs: SatellitesDefinitions, n: int, cell: float) -> float:
     return min(12.0, available / (defs.trackers.connected.max + 1))
 
 
-def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry) -> list[Item]:
+def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry,
+                  words: Any = None) -> list[Item]:
     """The connected-satellites track (0..max, marked values) and the grace-move track, in
     one row each below the board."""
     box = track_box(defs, geo.size, geo.cell)
     items, _ = tracks(defs, geo.label, geo.track_top + 4.0, box,
-                      defs.trackers.connected.max + 1)
+                      defs.trackers.connected.max + 1, words)
     return items
 
 
 def tracks(defs: SatellitesDefinitions, x0: float, y: float, box: float,
-           per_row: int) -> tuple[list[Item], float]:
+           per_row: int, words: Any = None) -> tuple[list[Item], float]:
     """Both tracks with their headings, the connected track in rows of ``per_row`` boxes;
-    ``y`` is the first row's top. Returns the items and the bottom of the grace track."""
+    ``y`` is the first row's top. Returns the items and the bottom of the grace track.
+    ``words``: the kit's labels (default: English)."""
+    from cards.labels import default_labels, fill
+
+    said = (words or default_labels("satellites")).tracks
     t = defs.trackers
     numbers = defs.ruleset
+    width = per_row * box
+    heading = fit_size(said.connected, 3.2, width * 0.55, bold=True)
     items: list[Item] = [
-        Text(x0, y - 1.2, "Connected satellites (both colours)", 3.2, fill=INK, bold=True),
+        Text(x0, y - 1.2, said.connected, heading, fill=INK, bold=True),
     ]
     marked = {numbers.end_connected}
     count = t.connected.max + 1
@@ -291,24 +300,25 @@ def tracks(defs: SatellitesDefinitions, x0: float, y: float, box: float,
     rows = (count + per_row - 1) // per_row
     if marked:
         listed = ", ".join(str(m) for m in sorted(marked))
-        note = f"★ {listed} connected: the game ends at once"
-        items.append(Text(x0 + per_row * box, y - 1.2, note, 2.6, fill=INK, anchor="end"))
+        note = "★ " + fill(said.ends, count=listed)
+        items.append(Text(x0 + per_row * box, y - 1.2, note,
+                          fit_size(note, 2.6, width * 0.43), fill=INK, anchor="end"))
     y2 = y + rows * (box + 2.0) - 2.0 + 6.0
-    items.append(Text(x0, y2 - 1.2,
-                      f"{t.grace.symbol} Grace moves left (after one player has all "
-                      f"{numbers.red.count} connected)", 3.2, fill=INK, bold=True))
+    grace = f"{t.grace.symbol} " + fill(said.grace, count=numbers.red.count)
+    items.append(Text(x0, y2 - 1.2, grace, fit_size(grace, 3.2, width, bold=True), fill=INK,
+                      bold=True))
     steps = numbers.grace_moves
     for i in range(steps, -1, -1):
         x = x0 + (steps - i) * box * 1.6
         items.append(Rect(x, y2, box * 1.6, box, Style(fill=WHITE, stroke=INK, width=0.3),
                           cls="track-grace"))
-        label = f"{t.grace.symbol}{i}" if i else "end"
+        label = f"{t.grace.symbol}{i}" if i else said.end
         items.append(text_centred(x + box * 0.8, y2 + box / 2, label,
                                   fit_size(label, box * 0.42, box * 1.4), fill=INK, bold=True))
     return items, y2 + box
 
 
-def tracker_panel(defs: SatellitesDefinitions, width: float) -> Drawing:
+def tracker_panel(defs: SatellitesDefinitions, width: float, words: Any = None) -> Drawing:
     """The two tracks as a card of their own, no wider than ``width`` (the connected track
     wraps into rows), for printing beside a board split across pages."""
     geo = board_geometry(defs)
@@ -318,15 +328,17 @@ def tracker_panel(defs: SatellitesDefinitions, width: float) -> Drawing:
     per_row = max(1, min(count, int((width - 2 * pad - 4.0) // box)))
     rows = (count + per_row - 1) // per_row
     per_row = (count + rows - 1) // rows  # rows of about equal length
-    items, bottom = tracks(defs, pad, pad + 4.0, box, per_row)
+    items, bottom = tracks(defs, pad, pad + 4.0, box, per_row, words)
     grace_w = (defs.ruleset.grace_moves + 1) * box * 1.6
     w = max(per_row * box + 4.0, grace_w) + 2 * pad
     frame = Rect(0, 0, w, bottom + pad, Style(fill=WHITE), cls="tracker-panel")
     return Drawing(w, bottom + pad, [frame, *items], "Satellites trackers")
 
 
-def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board") -> Drawing:
-    geo, items = board_items(defs)
+def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board",
+                  words: Any = None) -> Drawing:
+    """The board with its trackers below (``words``: the kit's labels, default English)."""
+    geo, items = board_items(defs, words=words)
     return Drawing(geo.width, geo.height, items, title)
 
 

@@ -7,14 +7,24 @@ Every product module (one per game in :func:`rules.names`) offers the same funct
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from cards.definitions import OrbitusDefinitions, load_orbitus
+from cards.labels import OrbitusLabels, default_labels, fill, load_labels
 from generator import aids
 from generator.backends.pdf import render_pdf
 from generator.backends.svg import render_svg
 from generator.components import orbitus as orb
-from generator.drawing import Drawing, Group, Item, Polygon, Style, Text, offset_polygon
+from generator.drawing import (
+    Drawing,
+    Group,
+    Item,
+    Polygon,
+    Style,
+    Text,
+    fit_size,
+    offset_polygon,
+)
 from generator.options import BuildOptions, Step, caption
 from generator.sheets import (
     MARGIN_MM,
@@ -38,9 +48,13 @@ def load(cards: Path | None) -> OrbitusDefinitions:
 
 
 
-def _print_note(n: int, total: int) -> list[str]:
-    return [f"Orbitus sectors: sheet {n} of {total}, fronts", "print at 100 %, two-sided,",
-            "flip on the long edge"]
+def labels(defs: OrbitusDefinitions, opts: BuildOptions) -> OrbitusLabels:
+    """The words of the kit in the language asked for (``--lang``)."""
+    return load_labels(defs.folder, "orbitus", opts.lang)  # type: ignore[no-any-return]
+
+
+def _print_note(words: OrbitusLabels, n: int, total: int) -> list[str]:
+    return [fill(line, n=n, total=total) for line in words.sectors.note]
 
 
 def sector_slots(defs: OrbitusDefinitions, opts: BuildOptions) -> tuple[tuple[float, float],
@@ -51,7 +65,7 @@ def sector_slots(defs: OrbitusDefinitions, opts: BuildOptions) -> tuple[tuple[fl
     flats = defs.sectors.hex_across_flats_mm
     sheet = honeycomb_slots(page, flats, opts.bleed_mm, opts.gutter)
     centres = list(sheet.centres)
-    note = _print_note(99, 99)
+    note = _print_note(labels(defs, opts), 99, 99)
     while len(centres) > 1 and not caption_lines(
             page, note, hex_obstacles(centres, flats, opts.bleed_mm, opts.gutter)):
         centres.pop()
@@ -68,6 +82,7 @@ def sector_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     flats = defs.sectors.hex_across_flats_mm
     bleed = opts.bleed_mm
     slots = sector_slots(defs, opts)
+    words = labels(defs, opts)
     copies = [s for s in defs.sectors.sectors for _ in range(s.count)]
     per_page = len(slots)
     sheets = [copies[i:i + per_page] for i in range(0, len(copies), per_page)]
@@ -86,7 +101,7 @@ def sector_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
             front.add(Group(tuple(orb.sector_items(sector, defs, flats)), c, cls="sector"))
         front.extend(hex_crop_marks(centres, flats, bleed, opts.gutter))
         obstacles = hex_obstacles(centres, flats, bleed, opts.gutter)
-        front.extend(caption_lines(page, _print_note(n, len(sheets)), obstacles))
+        front.extend(caption_lines(page, _print_note(words, n, len(sheets)), obstacles))
         back_page = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} backs")
         places = [mirror_x(c, page[0]) for c in centres]
         places = [(x + opts.back_offset[0], y + opts.back_offset[1]) for x, y in places]
@@ -104,6 +119,7 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     page = page_size(opts.page)
     flats = defs.sectors.hex_across_flats_mm
     bleed = opts.bleed_mm
+    words = labels(defs, opts).station
     d = Drawing(page[0], page[1], title="Orbitus station and markers")
     centre = (page[0] / 2.0, MARGIN_MM + 14.0 + flats / 2.0)
     if bleed:
@@ -111,12 +127,14 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
                       Style(fill=defs.station.colour), cls="bleed"))
     d.add(Group(tuple(orb.station_items(defs, flats)), centre, cls="station"))
     d.extend(hex_crop_marks([centre], flats, bleed))
-    d.add(caption(page, "Orbitus station and start-line markers — print at 100 %."))
+    d.add(caption(page, words.caption))
     need, barriers = marker_counts(defs)
     markers: list[list[Item]] = []
     for seat, k in enumerate(need):
-        markers += [orb.start_marker_items(defs, seat, flats, bleed) for _ in range(k)]
-    markers += [orb.barrier_marker_items(defs, flats, bleed) for _ in range(barriers)]
+        label = fill(words.start_marker, seat=f"P{seat + 1}")
+        markers += [orb.start_marker_items(defs, seat, flats, bleed, label) for _ in range(k)]
+    markers += [orb.barrier_marker_items(defs, flats, bleed, words.barrier_marker)
+                for _ in range(barriers)]
     box = orb.marker_size(flats)
     top = centre[1] + flats / 2.0 + 14.0
     area = (MARGIN_MM, top, page[0] - 2 * MARGIN_MM, page[1] - top - 66.0)
@@ -127,18 +145,21 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
         d.add(Group(tuple(items), c, cls="marker"))
         d.extend(box_crop_marks(c, box, bleed))
     y = page[1] - 62.0
-    d.add(Text(MARGIN_MM + 10, y, "Start lines by player count (seat order P1, P2, ...)", 3.4,
+    width = page[0] - 2 * MARGIN_MM - 20.0
+    d.add(Text(MARGIN_MM + 10, y, words.table_title, fit_size(words.table_title, 3.4, width,
+                                                                 bold=True),
                fill="#1d1d1f", bold=True))
     for i, setup in enumerate(defs.ruleset.start_lines):
         seats = " · ".join(f"P{k + 1}: {' '.join(SIDES[s] for s in lines)}"
                            for k, lines in enumerate(setup.start_lines))
-        extra = (f"   barriers: {' '.join(SIDES[s] for s in setup.barriers)}"
-                 if setup.barriers else "")
-        d.add(Text(MARGIN_MM + 10, y + 7.0 + i * 6.0, f"{setup.players} players — {seats}{extra}",
-                   3.0, fill="#1d1d1f"))
-    d.add(Text(MARGIN_MM + 10, y + 7.0 + 5 * 6.0 + 2.0,
-               "Lay each marker inside the station along its side; a barrier closes a side.",
-               2.8, fill=CAPTION))
+        row = fill(words.table_row, players=setup.players, seats=seats)
+        if setup.barriers:
+            row += "   " + fill(words.table_barriers,
+                                sides=" ".join(SIDES[s] for s in setup.barriers))
+        d.add(Text(MARGIN_MM + 10, y + 7.0 + i * 6.0, row, fit_size(row, 3.0, width),
+                   fill="#1d1d1f"))
+    d.add(Text(MARGIN_MM + 10, y + 7.0 + 5 * 6.0 + 2.0, words.table_note,
+               fit_size(words.table_note, 2.8, width), fill=CAPTION))
     return [d]
 
 
@@ -152,8 +173,11 @@ def marker_counts(defs: OrbitusDefinitions) -> tuple[list[int], int]:
     return need, max(len(s.barriers) for s in start_lines)
 
 
-def components(defs: OrbitusDefinitions) -> dict[str, Drawing]:
-    """Every distinct Orbitus component as a standalone drawing, by file stem (SVG and PNG)."""
+def components(defs: OrbitusDefinitions, words: OrbitusLabels | None = None) -> dict[
+        str, Drawing]:
+    """Every distinct Orbitus component as a standalone drawing, by file stem (SVG and PNG),
+    its words in the language of ``words`` (default: English)."""
+    words = words or default_labels("orbitus")
     flats = defs.sectors.hex_across_flats_mm
     w, h = 2 * circumradius(flats) + 2.0, flats + 2.0
     out: dict[str, Drawing] = {}
@@ -165,17 +189,20 @@ def components(defs: OrbitusDefinitions) -> dict[str, Drawing]:
     mw, mh = orb.marker_size(flats)
     for seat in range(6):
         out[f"start-marker-P{seat + 1}"] = orb.component(
-            orb.start_marker_items(defs, seat, flats), mw + 2, mh + 2,
-            f"Orbitus start-line marker P{seat + 1}")
-    out["barrier-marker"] = orb.component(orb.barrier_marker_items(defs, flats), mw + 2, mh + 2,
-                                          "Orbitus barrier marker")
+            orb.start_marker_items(defs, seat, flats,
+                                   label=fill(words.station.start_marker, seat=f"P{seat + 1}")),
+            mw + 2, mh + 2, f"Orbitus start-line marker P{seat + 1}")
+    out["barrier-marker"] = orb.component(
+        orb.barrier_marker_items(defs, flats, label=words.station.barrier_marker), mw + 2,
+        mh + 2, "Orbitus barrier marker")
     return out
 
 
-def svgs(defs: OrbitusDefinitions, outline: bool = False) -> dict[str, bytes]:
+def svgs(defs: OrbitusDefinitions, outline: bool = False,
+         words: OrbitusLabels | None = None) -> dict[str, bytes]:
     """One SVG per component; ``outline``: every letter drawn as a path (--svg-text)."""
     return {f"orbitus/svg/{name}.svg": render_svg(drawing, outline)
-            for name, drawing in components(defs).items()}
+            for name, drawing in components(defs, words).items()}
 
 
 def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
@@ -184,12 +211,14 @@ def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
             sector_sheets(defs, opts), "Orbitus sectors", "print-and-play sector deck")}),
         ("Orbitus station", lambda: {"orbitus/station.pdf": render_pdf(
             station_sheet(defs, opts), "Orbitus station", "station and start-line markers")}),
-        ("Orbitus SVG", lambda: svgs(defs, opts.svg_text == "outline")),
-        *aids.orbitus_aid_steps(defs, opts.page),  # score pad, player aids, rule booklets
+        ("Orbitus SVG", lambda: svgs(defs, opts.svg_text == "outline", labels(defs, opts))),
+        # score pad, player aids, rule booklets
+        *aids.orbitus_aid_steps(defs, opts.page, opts.lang),
     ]
 
 
-def tts_files(defs: OrbitusDefinitions, root: Path) -> dict[str, bytes]:
+def tts_files(defs: OrbitusDefinitions, root: PurePath,
+              words: OrbitusLabels | None = None) -> dict[str, bytes]:
     from generator.tts import orbitus_tts
 
-    return orbitus_tts(defs, root)
+    return orbitus_tts(defs, root, words)

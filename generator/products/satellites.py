@@ -7,9 +7,10 @@ Every product module (one per game in :func:`rules.names`) offers the same funct
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from cards.definitions import SatellitesDefinitions, load_satellites
+from cards.labels import SatellitesLabels, default_labels, fill, load_labels
 from generator import aids, tiling
 from generator.backends.pdf import render_pdf
 from generator.backends.svg import render_svg
@@ -25,6 +26,15 @@ TITLE = "Satellites"
 def load(cards: Path | None) -> SatellitesDefinitions:
     return load_satellites(cards)
 
+
+
+def labels(defs: SatellitesDefinitions, opts: BuildOptions) -> SatellitesLabels:
+    """The words of the kit in the language asked for (``--lang``)."""
+    return load_labels(defs.folder, "satellites", opts.lang)  # type: ignore[no-any-return]
+
+
+def _percent(scale: float) -> str:
+    return f"{scale * 100:.0f} %"
 
 
 def print_scale(defs: SatellitesDefinitions, opts: BuildOptions) -> float:
@@ -50,13 +60,8 @@ def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing
     pieces += [(f"track-marker {kind}", sat.track_marker(defs, kind, marker, bleed))
                for kind in ("connected", "grace")]
     slots = grid_slots(page, (diameter, diameter), 2 * bleed + 2.0, bleed)
-    if scale < 1:
-        note = (f"Satellites tokens — printed at {scale * 100:.0f} % to match the board "
-                "printed with --fit. Cut along the dashed circles. Red: solid; blue: ring "
-                "and hatching.")
-    else:
-        note = ("Satellites tokens — print at 100 %, cut along the dashed circles. Red: "
-                "solid; blue: ring and hatching. Small discs: the tracker markers.")
+    words = labels(defs, opts).tokens
+    note = fill(words.note_fit, scale=_percent(scale)) if scale < 1 else words.note
     pages: list[Drawing] = []
     per = len(slots)
     for n in range(0, len(pieces), per):
@@ -73,25 +78,25 @@ def board_pages(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing
     with the trackers as a card of their own, packed onto as few pages as they fit; with
     --fit the whole board with its trackers scaled onto one page."""
     page = page_size(opts.page)
+    words = labels(defs, opts)
     if opts.fit:
-        board = sat.board_drawing(defs)
+        board = sat.board_drawing(defs, words=words)
         scale = print_scale(defs, opts)
-        return [fit_page(board, page, f"Satellites board — scaled to {scale * 100:.0f} % to "
-                                      "fit one page (--fit); tokens.pdf is printed at the "
-                                      "same scale")]
-    return tiled_board(defs, page)[1]
+        return [fit_page(board, page, fill(words.board.fit, scale=_percent(scale)))]
+    return tiled_board(defs, page, words)[1]
 
 
-def tiled_board(defs: SatellitesDefinitions, page: tuple[float, float]) -> tuple[
-        tiling.Tiled, list[Drawing]]:
+def tiled_board(defs: SatellitesDefinitions, page: tuple[float, float],
+                words: SatellitesLabels | None = None) -> tuple[tiling.Tiled, list[Drawing]]:
     """How the board is split and packed, and the pages."""
+    words = words or default_labels("satellites")
     geo, board = sat.board_items(defs, trackers=False)
     margin = 2 * tiling.MARKS + tiling.SPACE_MM
-    panel = sat.tracker_panel(defs, page[0] - 2 * MARGIN_MM - margin)
+    panel = sat.tracker_panel(defs, page[0] - 2 * MARGIN_MM - margin, words)
     panel_size = (panel.width + margin, panel.height + margin)
     tiled = tiling.tile_board(geo.size, geo.cell, geo.label, page, [panel_size])
     things: list[tuple[list[Item], tuple[float, float]]] = [
-        (tiling.piece_items(p, board, "glue · {name} goes here"), p.footprint)
+        (tiling.piece_items(p, board, words.board.glue), p.footprint)
         for p in tiled.pieces]
     panel_items: list[Item] = [Group(tuple(panel.items), (tiling.MARKS, tiling.MARKS))]
     panel_items += tiling.crop_marks((tiling.MARKS, tiling.MARKS, tiling.MARKS + panel.width,
@@ -104,18 +109,19 @@ def tiled_board(defs: SatellitesDefinitions, page: tuple[float, float]) -> tuple
         for p in sorted(placed, key=lambda p: p.index):
             if p.index < len(tiled.pieces):
                 piece = tiled.pieces[p.index]
-                names.append(f"piece {piece.name} ({tiling.cell_range(piece, sat.column_name)})")
+                names.append(fill(words.board.piece, name=piece.name,
+                                  cells=tiling.cell_range(piece, sat.column_name)))
             else:
-                names.append("the trackers")
-        captions.append(
-            f"Satellites board — page {k} of {total}: {', '.join(names)}. Print at 100 %.\n"
-            "Cut each piece along its outline (on the grid line where the marks continue "
-            "one); glue each grey flap under the piece named on it, edge to edge.")
+                names.append(words.board.trackers)
+        captions.append(fill(words.board.page, n=k, total=total, pieces=", ".join(names))
+                        + "\n" + words.board.how)
     return tiled, tiling.page_drawings(tiled, page, things, captions, "Satellites board")
 
 
-def components(defs: SatellitesDefinitions) -> dict[str, Drawing]:
-    """Every distinct Satellites component as a standalone drawing, by file stem."""
+def components(defs: SatellitesDefinitions, words: SatellitesLabels | None = None) -> dict[
+        str, Drawing]:
+    """Every distinct Satellites component as a standalone drawing, by file stem, its words
+    in the language of ``words`` (default: English)."""
     d = defs.satellites.diameter_mm
     out: dict[str, Drawing] = {}
     for e in defs.satellites.satellites:
@@ -123,14 +129,15 @@ def components(defs: SatellitesDefinitions) -> dict[str, Drawing]:
         if name not in out:
             out[name] = orb.component(sat.satellite_token(defs, e.colour, e.value, d), d + 2,
                                       d + 2, f"Satellites {e.colour} {e.value}")
-    out["board"] = sat.board_drawing(defs)
+    out["board"] = sat.board_drawing(defs, words=words)
     return out
 
 
-def svgs(defs: SatellitesDefinitions, outline: bool = False) -> dict[str, bytes]:
+def svgs(defs: SatellitesDefinitions, outline: bool = False,
+         words: SatellitesLabels | None = None) -> dict[str, bytes]:
     """One SVG per component; ``outline``: every letter drawn as a path (--svg-text)."""
     return {f"satellites/svg/{name}.svg": render_svg(drawing, outline)
-            for name, drawing in components(defs).items()}
+            for name, drawing in components(defs, words).items()}
 
 
 def steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
@@ -139,12 +146,15 @@ def steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
             token_sheet(defs, opts), "Satellites tokens", "24 satellites")}),
         ("Satellites board", lambda: {"satellites/board.pdf": render_pdf(
             board_pages(defs, opts), "Satellites board", "board and trackers")}),
-        ("Satellites SVG", lambda: svgs(defs, opts.svg_text == "outline")),
-        *aids.satellites_aid_steps(defs, opts.page),  # score pad, player aids, rule booklets
+        ("Satellites SVG", lambda: svgs(defs, opts.svg_text == "outline",
+                                        labels(defs, opts))),
+        # score pad, player aids, rule booklets
+        *aids.satellites_aid_steps(defs, opts.page, opts.lang),
     ]
 
 
-def tts_files(defs: SatellitesDefinitions, root: Path) -> dict[str, bytes]:
+def tts_files(defs: SatellitesDefinitions, root: PurePath,
+              words: SatellitesLabels | None = None) -> dict[str, bytes]:
     from generator.tts import satellites_tts
 
-    return satellites_tts(defs, root)
+    return satellites_tts(defs, root, words)
