@@ -51,12 +51,12 @@ Writes, under OUT (default ./output):
 \b
   orbitus/sectors.pdf      every sector front, backs on alternate pages (duplex, long edge)
   orbitus/station.pdf      the station hex, start-line and barrier markers, start-line table
-  satellites/tokens.pdf    the 24 satellites (red solid, blue hatched), cut circles
-  satellites/board.pdf     the board with setup zones and trackers (split across pages)
+  satellites/tokens.pdf    the 24 satellites (red solid, blue hatched) and tracker markers
+  satellites/board.pdf     the board in pieces with glue flaps, and the trackers
   <game>/svg/*.svg         one SVG per distinct component
   <game>/score-pad.pdf     score pads (Orbitus rows come from the scoring tables)
-  <game>/player-aid-*.pdf  one-page player aids (orbitus: en, ru; satellites: en, it)
-  <game>/rules-*.pdf       rule booklets, typeset from cards/<game>/text/*.md
+  <game>/player-aid-L.pdf  the one-page player aid in the kit's language L (--lang)
+  <game>/rules-L.pdf       the rule booklet, typeset from cards/<game>/text/rules-L.md
   calibration.pdf          100 mm rulers and front/back crosshairs (duplex alignment)
 
 \b

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections import OrderedDict
 from itertools import count
 
 import svgwrite
@@ -35,7 +36,27 @@ def _pts(points: tuple[tuple[float, float], ...]) -> list[tuple[float, float]]:
     return [(float(_n(x)), float(_n(y))) for x, y in points]
 
 
+_RENDERED: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+_RENDERED_LIMIT = 1024
+
+
 def render_svg(drawing: Drawing, outline_text: bool = False) -> bytes:
+    """:func:`svg_document`, remembered for the drawings met before in this process: a
+    ``--watch`` rebuild after one sector's edit renders that sector's SVG again, not the
+    deck's (drawings are plain frozen data, so equal drawings give equal documents)."""
+    key = (drawing.width, drawing.height, drawing.title, tuple(drawing.items), outline_text)
+    data = _RENDERED.get(key)
+    if data is None:
+        data = svg_document(drawing, outline_text)
+        _RENDERED[key] = data
+        if len(_RENDERED) > _RENDERED_LIMIT:
+            _RENDERED.popitem(last=False)
+    else:
+        _RENDERED.move_to_end(key)
+    return data
+
+
+def svg_document(drawing: Drawing, outline_text: bool = False) -> bytes:
     """The drawing as a standalone SVG document (UTF-8), sized in millimetres.
 
     Pictographs (☠ ⚡ ★ ✂ ✔) are always drawn as the embedded font's outlines; with
