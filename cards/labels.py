@@ -230,11 +230,28 @@ def _shown(path: Path) -> str:
     return display_path(path)
 
 
+def labels_path(cards: Path | None, game: str, lang: str) -> Path:
+    """The labels file a ``lang`` kit of ``game`` reads: the definitions folder's own (in
+    ``lang``, else English), or the shipped one when its text folder has none (a folder
+    made before there were labels files)."""
+    choice = resolve(cards, game, "labels", lang)
+    path = text_folder(cards, game) / f"labels-{choice.lang}.yaml"
+    if path.exists() or path.is_symlink():
+        return path
+    shipped = DEFAULT_CARDS / game / "text"
+    own = shipped / f"labels-{lang}.yaml"
+    return own if own.exists() else shipped / "labels-en.yaml"
+
+
 def load_labels(cards: Path | None, game: str, lang: str) -> Any:
     """``game``'s labels in ``lang`` (English where that language has no file): a validated
     :data:`MODELS` model; problems raise ``DefinitionError`` with file and line."""
-    choice = resolve(cards, game, "labels", lang)
-    path = text_folder(cards, game) / f"labels-{choice.lang}.yaml"
+    from cards.definitions import inside
+
+    path = labels_path(cards, game, lang)
+    root = (cards or DEFAULT_CARDS) if path.is_relative_to(cards or DEFAULT_CARDS) \
+        else DEFAULT_CARDS
+    inside(root, path)  # a link may not lead out of the definitions folder
     return _read(path, game, path.stat().st_mtime_ns if path.exists() else 0)
 
 

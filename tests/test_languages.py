@@ -125,3 +125,14 @@ def test_every_language_file_has_every_text():
     for game in ("orbitus", "satellites"):
         for lang in ("en", "ru", "it"):
             load_labels(None, game, lang)  # raises with file and line otherwise
+
+
+def test_a_text_folder_without_labels_uses_the_shipped_ones(tmp_path):
+    """A definitions folder made before there were labels files (its text/ holds only the
+    booklets) still builds: the shipped labels of the language fill in."""
+    cards = tmp_path / "cards"
+    shutil.copytree(ROOT / "cards", cards, ignore=shutil.ignore_patterns("schema", "labels-*"))
+    result = CliRunner().invoke(app, ["--cards", str(cards), "--out", str(tmp_path / "out"),
+                                      "--lang", "ru", "--game", "orbitus", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "БАРЬЕР" in _words(tmp_path / "out" / "orbitus/station.pdf")
