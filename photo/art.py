@@ -57,13 +57,13 @@ def render(game: str, defs: Any, level: float,
     return out
 
 
-def _fingerprint(game: str, defs: Any, names: list[str]) -> str:
+def _fingerprint(game: str, defs: Any, names: list[str], level: float) -> str:
     """A hash of the drawings themselves: any change of the definitions or of the art's
     code that changes what prints changes it."""
     from generator.export_png import components
 
     drawings = components(game, defs)
-    digest = hashlib.sha256(f"{CACHE_FORMAT}:{game}:{LEVEL}".encode())
+    digest = hashlib.sha256(f"{CACHE_FORMAT}:{game}:{level}".encode())
     for name in names:
         digest.update(name.encode())
         digest.update(repr(drawings[name]).encode())
@@ -76,10 +76,11 @@ def _cache_folder() -> Any:
     return cache_folder()
 
 
-def faces(game: str, defs: Any, names: list[str]) -> dict[str, np.ndarray]:
-    """The faces of ``names`` at ``LEVEL`` (BGR, white outside the shape), from the cache
-    when they were rendered before."""
-    key = _fingerprint(game, defs, names)
+def faces(game: str, defs: Any, names: list[str],
+          level: float = LEVEL) -> dict[str, np.ndarray]:
+    """The faces of ``names`` at ``level`` px/mm (BGR, white outside the shape), from the
+    cache when they were rendered before."""
+    key = _fingerprint(game, defs, names, level)
     folder = _cache_folder()
     path = folder / f"faces-{game}-{key}.npz" if folder is not None else None
     if path is not None and path.is_file():
@@ -89,7 +90,7 @@ def faces(game: str, defs: Any, names: list[str]) -> dict[str, np.ndarray]:
                     return {n: data[f"f{i}"] for i, n in enumerate(names)}
         except (OSError, ValueError, EOFError):
             pass
-    rgba = render(game, defs, LEVEL, names)
+    rgba = render(game, defs, level, names)
     out: dict[str, np.ndarray] = {}
     for name in names:
         img = rgba[name].astype(np.float32)
@@ -207,3 +208,4 @@ class HexArt:
             var = float((x * x).sum())
             slopes.append(float((x * (f[:, ch] - f[:, ch].mean())).sum()) / var if var else 0.0)
         return float(np.mean(slopes))
+

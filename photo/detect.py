@@ -129,8 +129,8 @@ def best_of(scores: np.ndarray, ids: Sequence[int]) -> tuple[int, int, float, fl
 
 ALIGN = 8  # samples per module when aligning
 REACH = 1.0  # modules the alignment may move the square
-TURNS = (-4.0, 0.0, 4.0)  # degrees it may turn it
-SCALES = (0.92, 1.0, 1.08)  # and scale it
+TURNS = (0.0,)  # degrees it may turn it (the square's own sides are good to a degree or two)
+SCALES = (1.0,)  # and scale it
 
 
 def _aligner(marker_id: int, turn: int, turn_deg: float, scale: float) -> np.ndarray:
@@ -218,7 +218,7 @@ def read_square(gray: np.ndarray, corners: np.ndarray, book: Codebook) -> Readin
     as, and read again there."""
     scores = book.scores(sample(gray, corners))
     marker_id, turn, score, margin = best_of(scores, book.ids)
-    if score < 0.3:
+    if score < 0.45:  # nothing like a marker: a letter, a pip, a square of the background
         return None
     fine = refine(gray, corners, marker_id, turn)
     if fine is not None:
@@ -234,9 +234,9 @@ def detector(max_side: int) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.minMarkerPerimeterRate = 4 * 9.0 / max_side  # squares from 9 px a side
     params.maxMarkerPerimeterRate = 4.0
-    params.adaptiveThreshWinSizeMin = 3
-    params.adaptiveThreshWinSizeMax = 23
-    params.adaptiveThreshWinSizeStep = 10
+    params.adaptiveThreshWinSizeMin = 7  # two thresholdings, 7 and 21 px: every marker of
+    params.adaptiveThreshWinSizeMax = 21  # 9 px and more is found in one of them, at 3/4
+    params.adaptiveThreshWinSizeStep = 14  # of the time three (3, 13, 23) took
     params.polygonalApproxAccuracyRate = 0.06
     params.minCornerDistanceRate = 0.1
     params.minDistanceToBorder = 1

@@ -94,3 +94,46 @@ def orbitus_totals(layout: dict[str, Any], cards: Any = None) -> tuple[int, ...]
     doc = Document(Path("photo.yaml"), "photo.yaml", layout)
     table = parse_layout(doc, ruleset, "")
     return score(table, ruleset.scoring, table.findings).totals
+
+
+def evaluate_satellites(shot: Shot, tokens: dict[Hex, str], unread: list[Hex],
+                        findings: list[tuple[str, Hex | None]]) -> Outcome:
+    """Compare a board reading (``tokens``: (col, row) -> 'R3' ...) with the shot's truth."""
+    out = Outcome()
+    truth = {s.piece.cell: s for s in shot.seen if s.piece.kind == "token"}
+    for cell, seen in truth.items():
+        assert cell is not None
+        got = tokens.get(cell)
+        fully = seen.covered == 0.0
+        if fully:
+            out.visible += 1
+        else:
+            out.partly += 1
+        where = f"{seen.piece.name}@{_cell(cell)}"
+        if got == seen.piece.name:
+            if fully:
+                out.visible_read += 1
+            else:
+                out.partly_read += 1
+        elif got is not None:
+            out.wrong.append(f"{where} read as {got}")
+        elif cell in unread:
+            if not fully:
+                out.partly_unread += 1
+            else:
+                out.missed.append(f"{where} fully visible, reported unread")
+        else:
+            out.missed.append(f"{where} (covered {seen.covered:.0%}) neither read nor reported")
+    for cell, name in tokens.items():
+        if cell not in truth:
+            out.phantom.append(f"{name} read at {_cell(cell)}, an empty cell")
+    for cell in unread:
+        if cell not in truth:
+            out.false_unread.append(f"{_cell(cell)} reported unread, but nothing stands there")
+    out.findings = [f"{rule} {_cell(cell) if cell else ''}" for rule, cell in findings]
+    out.complete = not unread and not findings and len(tokens) == len(truth)
+    return out
+
+
+def _cell(cell: Hex) -> str:
+    return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"

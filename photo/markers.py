@@ -40,7 +40,7 @@ SECTOR_MARKER_MM = 9.0
 SECTOR_MARKER_DISTANCE_MM = 20.4  # from the centre, towards the corner at 60 degrees
 SECTOR_MARKER_ROTATE = 15.0  # its diagonal lies along that corner's direction
 STATION_MARKER_MM = 12.0  # one marker at the centre of the station
-TOKEN_MARKER_SHARE = 0.48  # of a satellite's diameter
+TOKEN_MARKER_SHARE = 0.44  # of a satellite's diameter
 BOARD_MARKER_SHARE = 0.72  # of the board's coordinate margin
 BOARD_CORNERS = ("NW", "NE", "SE", "SW")
 COLOURS = ("red", "blue")
@@ -118,8 +118,10 @@ class MarkerMap:
         else:
             doc["board"] = {"size": self.board_size, "cell_mm": self.cell_mm,
                             "margin_mm": self.margin_mm, "token_mm": self.token_mm}
-        doc["markers"] = [m.to_json() for m in self.markers]
-        return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+        head = json.dumps(doc, indent=1, ensure_ascii=False)[:-2]
+        rows = ",\n".join("  " + json.dumps(m.to_json(), ensure_ascii=False)
+                          for m in self.markers)
+        return f'{head},\n "markers": [\n{rows}\n ]\n}}\n'  # one marker a line
 
 
 # --- placements --------------------------------------------------------------------------

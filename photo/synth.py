@@ -575,3 +575,20 @@ def orbitus_layouts(defs: Any, count: int, seed: int,
             out.append(layout)
     return out
 
+
+
+def satellites_grids(defs: Any, count: int, seed: int) -> list[list[list[str]]]:
+    """``count`` boards from games: a random deal played on by random legal moves for a
+    random number of moves (the deal itself, the middle of a game, a finished game)."""
+    from scorer.engine.satellites import random_game
+    from scorer.engine.satellites_setup import deal, grid_text
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        state = deal(defs, rng.randrange(2**31))
+        _, state = random_game(state, random.Random(rng.randrange(2**31)),
+                               max_moves=rng.choice((0, 10, 40, 80, 200)))
+        rows = [line.split("#")[0].split() for line in grid_text(state).splitlines()]
+        out.append([r for r in rows if r])
+    return out

@@ -19,7 +19,7 @@ from photo.detect import Codebook, Reading, read_all
 from photo.image import decode, header
 
 TARGET = 3.5  # px per mm the photo is read at
-ENOUGH = 2.6  # px per mm below which a smaller first look is read again larger
+ENOUGH = 2.2  # px per mm below which a smaller first look is read again larger
 FIRST_SIDE = 1600  # the long side of the first look, px (at least)
 
 
@@ -37,10 +37,12 @@ class Working:
 
 
 def _px_per_mm(readings: list[Reading], sizes: dict[int, float]) -> float:
-    """Pixels per mm from the markers read with certainty (their printed size is known)."""
+    """Pixels per mm from the markers read with certainty (their printed size is known).
+    Small squares that happen to read as a code (a letter, a pip) are many in a sharp
+    photo; the markers are the largest of what reads, hence the upper quartile."""
     ratios = [r.side / sizes[r.id] for r in readings
-              if r.id in sizes and r.score >= 0.8 and r.margin >= 0.08]
-    return float(np.median(ratios)) if ratios else 0.0
+              if r.id in sizes and r.score >= 0.85 and r.margin >= 0.1]
+    return float(np.percentile(ratios, 75)) if ratios else 0.0
 
 
 def _resize(bgr: np.ndarray, k: float) -> np.ndarray:
@@ -76,14 +78,19 @@ def look(data: bytes, source: str, book: Codebook, sizes: dict[int, float]) -> W
         return Working(bgr, readings, scale, width, height, ppm)
     if photo.reduced == 1 and bgr.shape[1] >= _upright_width(width, height, bgr):
         return Working(bgr, readings, scale, width, height, ppm)
-    # too coarse a first look: the full photo, brought to the target if it has more
-    full = decode(data, source, 1).bgr
-    fscale = 1.0
+    # too coarse a first look: decoded again, as large as the target needs (at most full)
+    again = 1
     if ppm:
         full_ppm = ppm / scale
-        if full_ppm > TARGET * 1.3:
-            fscale = TARGET / full_ppm
-            full = _resize(full, fscale)
+        while again < photo.reduced // 2 and full_ppm / (again * 2) >= TARGET:
+            again *= 2
+    second = decode(data, source, again)
+    full = second.bgr
+    fscale = full.shape[1] / _upright_width(width, height, full)
+    if ppm and ppm / scale * fscale > TARGET * 1.3:
+        k = TARGET / (ppm / scale * fscale)
+        full = _resize(full, k)
+        fscale *= k
     readings = read_all(cv2.cvtColor(full, cv2.COLOR_BGR2GRAY), book)
     return Working(full, readings, fscale, width, height, _px_per_mm(readings, sizes))
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from cards.definitions import SatellitesDefinitions
 from cards.models import SatPlayer
+from generator.components.markers import board_marker_items, token_marker_items
 from generator.drawing import (
     Circle,
     Drawing,
@@ -68,16 +69,18 @@ def cut_circle(radius: float) -> list[Item]:
 
 def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
                     diameter: float | None = None, bleed: float = 0.0,
-                    cut_line: bool = True) -> list[Item]:
+                    cut_line: bool = True, fiducial: bool = True) -> list[Item]:
     """One satellite centred on (0, 0): numeral, ``value`` pips, colour and pattern.
 
     The token's edge colour runs on into the bleed (solid red, and blue's ring), so a cut
     that misses by up to ``bleed`` shows no paper; the only thin high-contrast ring is the
-    dashed cut line."""
+    dashed cut line. With its photo marker (``markers: true`` in satellites.yaml) the
+    marker takes the centre, the numeral sits above it and the pips below."""
     d = diameter or defs.satellites.diameter_mm
     r = d / 2.0
     look = player(defs, colour)
     s = d / 25.0
+    marked = token_marker_items(defs, colour, value, d) if fiducial else []
     items: list[Item] = []
     if look.pattern == "solid":
         items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
@@ -98,11 +101,23 @@ def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
                                   Style(stroke=look.colour, width=0.45 * s, opacity=0.55)))
             k += step
         items.append(Group(tuple(hatch), clip=Circle(0, 0, inner, Style())))
-        items.append(Circle(0, 0, 6.4 * s, Style(fill=WHITE)))
+        if not marked:
+            items.append(Circle(0, 0, 6.4 * s, Style(fill=WHITE)))
         ink, pip_fill = look.colour, look.colour
-    items.append(text_centred(0, -0.4 * s, str(value), 9.5 * s, fill=ink, bold=True,
-                              cls="satellite-value"))
-    items.extend(_pips(value, 8.4 * s, 1.05 * s, pip_fill, ink))
+    if marked:
+        if look.pattern != "solid":  # white under the numeral and the pips, off the hatching
+            items.append(Rect(-2.7 * s, -10.2 * s, 5.4 * s, 4.2 * s, Style(fill=WHITE),
+                              rx=1.2 * s))
+            items.append(Rect(-4.8 * s, 6.8 * s, 9.6 * s, 3.0 * s, Style(fill=WHITE),
+                              rx=1.4 * s))
+        items.extend(marked)
+        items.append(text_centred(0, -8.45 * s, str(value), 4.1 * s, fill=ink, bold=True,
+                                  cls="satellite-value"))
+        items.extend(_pips(value, 8.55 * s, 0.8 * s, pip_fill, ink, spread=19.0))
+    else:
+        items.append(text_centred(0, -0.4 * s, str(value), 9.5 * s, fill=ink, bold=True,
+                                  cls="satellite-value"))
+        items.extend(_pips(value, 8.4 * s, 1.05 * s, pip_fill, ink))
     if cut_line:
         items.extend(cut_circle(r))
     return items
@@ -132,10 +147,11 @@ def track_marker(defs: SatellitesDefinitions, kind: str, diameter: float,
     return items
 
 
-def _pips(value: int, radius: float, pip_r: float, fill: str, stroke: str) -> list[Item]:
-    """``value`` pips on an arc below the numeral (readable for counting by touch and sight)."""
+def _pips(value: int, radius: float, pip_r: float, fill: str, stroke: str,
+          spread: float = 24.0) -> list[Item]:
+    """``value`` pips on an arc below the numeral (readable for counting by touch and sight),
+    ``spread`` degrees apart."""
     pips: list[Item] = []
-    spread = 24.0
     start = 90.0 - spread * (value - 1) / 2.0
     for i in range(value):
         a = math.radians(start + spread * i)
@@ -236,6 +252,7 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         items.append(Polyline(((lab + i * cell, lab), (lab + i * cell, lab + n * cell)), grid))
         items.append(Polyline(((lab, lab + i * cell), (lab + n * cell, lab + i * cell)), grid))
     items.append(Rect(lab, lab, n * cell, n * cell, Style(stroke=INK, width=0.8)))
+    items.extend(board_marker_items(defs, (lab, lab), n, cell, lab))  # for photos
     size_txt = min(lab * 0.55, cell * 0.22)
     for i in range(n):
         cx = lab + (i + 0.5) * cell

@@ -37,6 +37,7 @@ from generator.sheets import (
     mirror_x,
     page_size,
 )
+from photo.markers import marker_map
 from rules.hexgeo import SIDES, circumradius
 
 TITLE = "Orbitus"
@@ -212,6 +213,9 @@ def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
         ("Orbitus station", lambda: {"orbitus/station.pdf": render_pdf(
             station_sheet(defs, opts), "Orbitus station", "station and start-line markers")}),
         ("Orbitus SVG", lambda: svgs(defs, opts.svg_text == "outline", labels(defs, opts))),
+        # which printed marker is which component, for pnp-score --photo
+        ("Orbitus markers", lambda: {
+            "orbitus/markers.json": marker_map("orbitus", defs).to_json().encode()}),
         # score pad, player aids, rule booklets
         *aids.orbitus_aid_steps(defs, opts.page, opts.lang),
     ]

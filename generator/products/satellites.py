@@ -19,6 +19,7 @@ from generator.components import satellites as sat
 from generator.drawing import Drawing, Group, Item
 from generator.options import BuildOptions, Step, caption
 from generator.sheets import MARGIN_MM, fit_page, fit_scale, grid_slots, page_size
+from photo.markers import marker_map
 
 TITLE = "Satellites"
 
@@ -148,6 +149,9 @@ def steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
             board_pages(defs, opts), "Satellites board", "board and trackers")}),
         ("Satellites SVG", lambda: svgs(defs, opts.svg_text == "outline",
                                         labels(defs, opts))),
+        # which printed marker is which component, for pnp-score --photo
+        ("Satellites markers", lambda: {
+            "satellites/markers.json": marker_map("satellites", defs).to_json().encode()}),
         # score pad, player aids, rule booklets
         *aids.satellites_aid_steps(defs, opts.page, opts.lang),
     ]

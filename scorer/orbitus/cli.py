@@ -77,7 +77,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("layout", metavar="LAYOUT", help="the layout YAML file to score")
+    parser.add_argument("layout", metavar="LAYOUT", nargs="?",
+                        help="the layout YAML file to score (or --photo instead)")
     parser.add_argument(
         "--json", action="store_true",
         help="print one JSON object (game, valid, violations, players, neutral, winners, ...) "
@@ -96,6 +97,29 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         "--lenient", action="store_true",
         help="exit 0 even when the table breaks a rule (the violations are still reported)",
     )
+    photo = parser.add_argument_group(
+        "scoring from a photo (needs the optional OpenCV extra: pip install "
+        "'orbitus-pnp[photo]')")
+    photo.add_argument(
+        "--photo", metavar="FILE", type=Path,
+        help="read the table from a photo (JPEG or PNG) of cards printed with markers, "
+             "instead of a LAYOUT file; every card not read for certain is reported")
+    photo.add_argument(
+        "--players", metavar="NAMES",
+        help="with --photo: the players in seat order, separated by commas (Anna,Boris), or "
+             "their number (3: P1, P2, P3); start lines are the rules' default for that many")
+    photo.add_argument(
+        "--layout-out", metavar="FILE", type=Path,
+        help="with --photo: write the layout read, in the LAYOUT format (to check, correct "
+             "and score again)")
+    photo.add_argument(
+        "--debug-image", metavar="FILE", type=Path,
+        help="with --photo: write the photo with every card read outlined and labelled and "
+             "every card seen but not read hatched in red (.png or .jpg)")
+    photo.add_argument(
+        "--markers", metavar="FILE", type=Path,
+        help="with --photo: the markers.json of the build the cards were printed from "
+             "(default: the markers of the definitions in use)")
     parser.add_argument(
         "--cards", metavar="DIR", type=Path, dest="cards_dir",
         help="a definitions folder laid out like the shipped cards/ (its orbitus/ holds "
@@ -159,7 +183,17 @@ def score_file(
 
 
 def _run(args: Sequence[str], prog: str) -> int:
-    opts = build_parser(prog).parse_args(list(args))
+    parser = build_parser(prog)
+    opts = parser.parse_args(list(args))
+    if opts.photo is not None:
+        from scorer.photo_cli import orbitus
+
+        return orbitus(opts, prog)
+    for flag in ("players", "layout_out", "debug_image", "markers"):
+        if getattr(opts, flag) is not None:
+            return fail(f"{prog}: --{flag.replace('_', '-')} goes with --photo FILE")
+    if opts.layout is None:
+        parser.error("the following arguments are required: LAYOUT (or --photo FILE)")
     from cards.loader import DefinitionError
 
     picture = opts.svg is not None or opts.png is not None

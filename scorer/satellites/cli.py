@@ -52,8 +52,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", metavar="FILE",
-                        help="the board: a text grid or a YAML file ('-' for standard input)")
+    parser.add_argument("file", metavar="FILE", nargs="?",
+                        help="the board: a text grid or a YAML file ('-' for standard input); "
+                             "or --photo instead")
     parser.add_argument("--json", action="store_true",
                         help="print the result as one JSON object instead of the summary")
     parser.add_argument("--svg", metavar="SVGFILE", type=Path,
@@ -61,6 +62,23 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                              "controller, crowns and contested colonies marked) as SVG here")
     parser.add_argument("--png", metavar="PNGFILE", type=Path,
                         help="also draw the scored board as PNG (150 dpi) here")
+    photo = parser.add_argument_group(
+        "scoring from a photo (needs the optional OpenCV extra: pip install "
+        "'orbitus-pnp[photo]')")
+    photo.add_argument("--photo", metavar="PHOTO", type=Path,
+                       help="read the board from a photo (JPEG or PNG) of a board and "
+                            "satellites printed with markers, instead of FILE; every "
+                            "satellite not read for certain is reported")
+    photo.add_argument("--layout-out", metavar="OUT", type=Path,
+                       help="with --photo: write the board read as a text grid (to check, "
+                            "correct and score again)")
+    photo.add_argument("--debug-image", metavar="IMAGE", type=Path,
+                       help="with --photo: write the photo with every satellite read "
+                            "outlined and labelled and every cell not read hatched in red "
+                            "(.png or .jpg)")
+    photo.add_argument("--markers", metavar="JSON", type=Path,
+                       help="with --photo: the markers.json of the build the pieces were "
+                            "printed from (default: the markers of the shipped definitions)")
     parser.add_argument("--lenient", action="store_true",
                         help="exit 0 even when the board breaks a rule (violations are still "
                              "reported); unreadable input still exits 2")
@@ -78,6 +96,18 @@ def _run(args: list[str], prog: str) -> int:
         opts = parser.parse_args(args)
     except SystemExit as exc:  # argparse has printed the usage or the help
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    if opts.photo is not None:
+        from scorer.photo_cli import satellites
+
+        return satellites(opts, prog)
+    for flag in ("layout_out", "debug_image", "markers"):
+        if getattr(opts, flag) is not None:
+            return fail(f"{prog}: --{flag.replace('_', '-')} goes with --photo PHOTO")
+    if opts.file is None:
+        try:
+            parser.error("the following arguments are required: FILE (or --photo PHOTO)")
+        except SystemExit as exc:
+            return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
         problem = picture_target_problem(prog, flag, getattr(opts, flag), "board")
         if problem:

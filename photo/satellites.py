@@ -1,0 +1,366 @@
+"""Reading a Satellites board from a photo: which satellite stands on which cell.
+
+The board's four corner markers fix its grid (a homography from the board's frame, mm
+from the top-left corner of its cells, to the photo); every satellite carries a marker
+with its colour and value at its centre, so its marker's centre is the satellite's, and
+the cell it stands in follows. A cell that does not look like the empty board there but
+shows no satellite read is reported, never guessed; so are two satellites in one cell
+and a satellite standing between cells.
+
+Why markers on the tokens rather than recognising their colour and numeral: a marker is
+read by comparing it with every code, and the codes of the eight satellites differ in at
+least four of their sixteen bits in any turn, so a misread marker does not pass for
+another satellite; a numeral half covered by a finger can. The same machinery reads the
+Orbitus cards.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from photo.detect import Codebook, Reading, read_all, read_at
+from photo.markers import MarkerMap
+
+STRONG = (0.8, 0.1)  # score and margin a marker read on its own needs
+CORNER = (0.7, 0.06)  # ... a board corner (larger, always the same four)
+BETWEEN = 0.3  # of a cell: a satellite further from its cell's centre stands between cells
+PRESENT = 0.2  # the share of a cell's middle that must be dark for something to stand there
+
+
+@dataclass
+class Token:
+    cell: tuple[int, int]  # (column, row), 0-based
+    colour: str
+    value: int
+    how: str
+    corners: np.ndarray | None = None
+
+    @property
+    def text(self) -> str:
+        return f"{self.colour[0].upper()}{self.value}"
+
+
+@dataclass
+class Finding:
+    rule: str
+    cell: tuple[int, int] | None
+    message: str
+
+
+@dataclass
+class BoardReading:
+    size: int
+    cell_mm: float
+    tokens: dict[tuple[int, int], Token] = field(default_factory=dict)
+    unread: list[tuple[int, int]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    homography: np.ndarray | None = None  # board mm (grid's top-left at 0, 0) -> photo px
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    def grid(self) -> list[list[str]]:
+        """Rows of the board as the transcribed text grid writes them ('.' empty)."""
+        return [[self.tokens[(c, r)].text if (c, r) in self.tokens else "."
+                 for c in range(self.size)] for r in range(self.size)]
+
+
+def cell_name(cell: tuple[int, int]) -> str:
+    return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"
+
+
+def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), h)
+    return p.reshape(-1, 2)
+
+
+class SatellitesReader:
+    """Reads photos against one Satellites marker map."""
+
+    def __init__(self, mmap: MarkerMap, defs: Any = None) -> None:
+        self.map = mmap
+        self.defs = defs
+        self.book = Codebook([m.id for m in mmap.markers])
+        self.tokens = {m.id: m for m in mmap.of_kind("token")}
+        self.corners = {m.id: m for m in mmap.of_kind("board")}
+        self.n = mmap.board_size
+        self.cell = mmap.cell_mm
+
+    def sizes(self) -> dict[int, float]:
+        return {m.id: m.size for m in self.map.markers}
+
+    def read_bytes(self, data: bytes, source: str) -> tuple[BoardReading, Any]:
+        from photo.working import look
+
+        work = look(data, source, self.book, self.sizes())
+        return self.read(work.bgr, work.readings), work
+
+    def read(self, bgr: np.ndarray, readings: list[Reading] | None = None) -> BoardReading:
+        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+        out = BoardReading(self.n, self.cell)
+        if not self.tokens or not self.corners:
+            which = "satellites.yaml" if not self.tokens else "board.yaml"
+            out.findings.append(Finding("photo-no-markers", None, f"the game was printed "
+                                        f"without markers (markers: false in {which})"))
+            return out
+        if readings is None:
+            readings = read_all(gray, self.book)
+        strong = [r for r in readings if r.id in self.tokens and r.score >= STRONG[0]
+                  and r.margin >= STRONG[1]]
+        corners = [r for r in readings if r.id in self.corners and r.score >= CORNER[0]
+                   and r.margin >= CORNER[1]]
+        h, seen = self._corners_fit(corners, strong)
+        if h is None:
+            found = len({r.id for r in corners})
+            out.findings.append(Finding(
+                "photo-no-board", None,
+                f"the board's corners cannot be found in the photo ({found} of its 4 corner "
+                f"markers read, and at least 2 that agree with the satellites are needed to "
+                f"know where the cells are); photograph the whole board, flat, with its "
+                f"corners uncovered"))
+            return out
+        pairs = [(np.array(self.corners[i].corners()), r.corners) for i, r in seen.items()]
+        h = self._grow(h, pairs, strong, seen)
+        out.homography = h
+        for r in strong:
+            self._place(r, h, out)
+        self._look_closer(bgr, gray, h, out)
+        return out
+
+    def _grow(self, h: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]],
+              strong: list[Reading], seen: dict[int, Reading]) -> np.ndarray:
+        """The corner markers are small for a board this size (and the far ones may not be
+        read at all): the satellites standing in their cells, a few mm off the middle each,
+        pin the grid down, taken nearest the corners read first and the grid fitted again
+        as they come, so each is placed where the grid is already known well."""
+        anchors = np.array([r.centre for r in seen.values()])
+        order = sorted(strong, key=lambda r: float(np.min(np.linalg.norm(anchors - r.centre,
+                                                                          axis=1))))
+        taken: list[tuple[np.ndarray, np.ndarray]] = []
+        for _ in range(3):
+            taken = []
+            for r in order:
+                p = self._pose(r, h)
+                if p is None or p[1] > 0.25 * self.cell:
+                    continue
+                taken.append((np.array([self._cell_centre(p[0])]), r.centre[None]))
+                if len(taken) % 4 == 0:
+                    h = self._fit(pairs + taken)
+            if len(taken) >= 4:
+                h = self._fit(pairs + taken)
+        return h
+
+    def _corners_fit(self, corners: list[Reading], strong: list[Reading]
+                     ) -> tuple[np.ndarray | None, dict[int, Reading]]:
+        """The grid from the corner markers read: every set of two to four of them (one
+        reading per corner) is tried, and the one that the most corner markers and
+        satellites agree with wins (a misread corner, or a square read as one, fits
+        nothing). None when no set of at least two corners has satellites agreeing."""
+        from itertools import combinations
+
+        best: tuple[int, np.ndarray, dict[int, Reading]] | None = None
+        for k in (4, 3, 2):
+            for group in combinations(corners, k):
+                if len({r.id for r in group}) < k:
+                    continue
+                pairs = [(np.array(self.corners[r.id].corners()), r.corners) for r in group]
+                h = self._fit(pairs)
+                if h is None or abs(float(np.linalg.det(h))) < 1e-12:
+                    continue
+                inv = np.linalg.inv(h)
+                agree = [r for r in corners if float(np.abs(
+                    _apply(inv, r.corners) - np.array(self.corners[r.id].corners())).max())
+                    <= 0.3 * self.corners[r.id].size]
+                if len({r.id for r in agree}) < k:
+                    continue
+                tokens = sum(1 for r in strong if (p := self._pose(r, h)) is not None
+                             and p[1] <= 0.25 * self.cell)
+                score = 10 * len({r.id for r in agree}) + tokens
+                if best is None or score > best[0]:
+                    best = (score, h, {r.id: r for r in agree})
+            if best is not None and best[0] >= 10 * k:
+                break  # a larger set agreeing beats any smaller one
+        if best is None or (len(best[2]) < 3 and best[0] - 10 * len(best[2]) < 3):
+            return None, {}
+        return best[1], best[2]
+
+    @staticmethod
+    def _fit(pairs: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        src = np.concatenate([p[0] for p in pairs]).astype(np.float64)
+        dst = np.concatenate([p[1] for p in pairs]).astype(np.float64)
+        h, _ = cv2.findHomography(src, dst, 0)
+        return h
+
+    def _cell_centre(self, cell: tuple[int, int]) -> tuple[float, float]:
+        return ((cell[0] + 0.5) * self.cell, (cell[1] + 0.5) * self.cell)
+
+    def _pose(self, r: Reading, h: np.ndarray) -> tuple[tuple[int, int], float] | None:
+        """The cell a satellite's marker stands in and its distance from the cell's
+        centre (mm); None for a square of the wrong size or off the board."""
+        marker = self.tokens[r.id]
+        t = _apply(np.linalg.inv(h), r.corners)
+        side = float(np.mean([np.linalg.norm(t[i] - t[(i + 1) % 4]) for i in range(4)]))
+        if not 0.75 * marker.size <= side <= 1.3 * marker.size:
+            return None
+        x, y = t.mean(axis=0)
+        col, row = int(math.floor(x / self.cell)), int(math.floor(y / self.cell))
+        if not (0 <= col < self.n and 0 <= row < self.n):
+            return None
+        cx, cy = self._cell_centre((col, row))
+        return (col, row), max(abs(x - cx), abs(y - cy))
+
+    def _place(self, r: Reading, h: np.ndarray, out: BoardReading) -> None:
+        pose = self._pose(r, h)
+        if pose is None:
+            return
+        cell, off = pose
+        marker = self.tokens[r.id]
+        token = Token(cell, marker.colour, marker.value, "marker", r.corners)
+        where = cell_name(cell)
+        if off > BETWEEN * self.cell:
+            out.findings.append(Finding(
+                "photo-between-cells", cell,
+                f"satellite {token.text} stands between cells, {off:.0f} mm off the middle "
+                f"of {where}, the nearest; push it into its cell and photograph again"))
+            return
+        there = out.tokens.get(cell)
+        if there is not None:
+            out.findings.append(Finding(
+                "photo-cell-twice", cell,
+                f"two satellites in {where}: {there.text} and {token.text}; a cell holds one "
+                f"satellite"))
+            return
+        out.tokens[cell] = token
+
+    def _look_closer(self, bgr: np.ndarray, gray: np.ndarray, h: np.ndarray,
+                     out: BoardReading) -> None:
+        """Every cell without a satellite read: where its middle is dark as a marker is (the
+        empty board has nothing dark in the middle of a cell), a satellite's marker is
+        searched for in every turn; what still cannot be read is reported."""
+        for row in range(self.n):
+            for col in range(self.n):
+                cell = (col, row)
+                if cell in out.tokens or any(f.cell == cell for f in out.findings):
+                    continue
+                dark = self._dark(gray, h, cell)
+                entry: dict[str, Any] = {"cell": cell, "dark": dark}
+                out.log.append(entry)
+                if dark < PRESENT:
+                    continue
+                found = self._search(gray, h, cell, entry)
+                if found is not None:
+                    out.tokens[cell] = found
+                else:
+                    out.unread.append(cell)
+
+    def _dark(self, gray: np.ndarray, h: np.ndarray, cell: tuple[int, int]) -> float:
+        """The share of a cell's middle (where a satellite's marker is) that is dark
+        against the cell's own light parts."""
+        lv = 2.0  # px per mm
+        n = int(round(self.cell * lv))
+        x0, y0 = cell[0] * self.cell, cell[1] * self.cell
+        m = np.array([[1 / lv, 0, x0 + 0.5 / lv], [0, 1 / lv, y0 + 0.5 / lv], [0, 0, 1]])
+        patch = cv2.warpPerspective(gray, h @ m, (n, n),
+                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                    borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        c = (n - 1) / 2.0
+        yy, xx = np.mgrid[0:n, 0:n]
+        middle = np.hypot(xx - c, yy - c) <= 6.0 * lv * self.cell / 30.0
+        white = float(np.percentile(patch, 90))
+        return float((patch[middle] < 0.45 * white).mean()) if white > 0 else 0.0
+
+    def _search(self, gray: np.ndarray, h: np.ndarray, cell: tuple[int, int],
+                entry: dict[str, Any]) -> Token | None:
+        """A satellite's marker in ``cell``, turned any way and a little off the middle."""
+        size = next(iter(self.tokens.values())).size
+        cx, cy = self._cell_centre(cell)
+        best: tuple[float, float, int, np.ndarray] | None = None
+        ids = self.book.ids
+        for dx in (-3.0, 0.0, 3.0):
+            for dy in (-3.0, 0.0, 3.0):
+                for turn in range(0, 90, 10):
+                    a = math.radians(turn)
+                    half = size / 2
+                    pts = np.array([(cx + dx + u * math.cos(a) - v * math.sin(a),
+                                     cy + dy + u * math.sin(a) + v * math.cos(a))
+                                    for u, v in ((-half, -half), (half, -half), (half, half),
+                                                 (-half, half))])
+                    corners = _apply(h, pts)
+                    _, scores = read_at(gray, corners, self.book, turn=None)
+                    n, k = np.unravel_index(int(np.argmax(scores)), scores.shape)
+                    s = float(scores[n, k])
+                    if best is None or s > best[0]:
+                        rest = np.delete(scores, n, axis=0)
+                        best = (s, s - float(rest.max()), ids[int(n)], corners)
+        if best is None:
+            return None
+        score, margin, marker_id, corners = best
+        entry.update(search=score, search_margin=margin, search_id=marker_id)
+        if marker_id in self.tokens and score >= STRONG[0] and margin >= STRONG[1]:
+            m = self.tokens[marker_id]
+            return Token(cell, m.colour, m.value, "marker in its cell", corners)
+        return None
+
+
+def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
+    """The debug image of a board reading (see :mod:`photo.debug`)."""
+    from photo import debug
+
+    img, k = debug.scaled(bgr)
+    size = max(0.4, min(1.2, img.shape[1] / 2600.0))
+    h = reading.homography
+    if h is None:
+        debug.legend(img, [("board corners not found: nothing could be placed", debug.RED)],
+                         size)
+        return img
+    hs = np.diag([k, k, 1.0]) @ h
+    n, c = reading.size, reading.cell_mm
+    for i in range(n + 1):
+        a = _apply(hs, np.array([(i * c, 0.0), (i * c, n * c)]))
+        b = _apply(hs, np.array([(0.0, i * c), (n * c, i * c)]))
+        cv2.line(img, tuple(np.round(a[0]).astype(int)), tuple(np.round(a[1]).astype(int)),
+                 debug.WHITE, 1, cv2.LINE_AA)
+        cv2.line(img, tuple(np.round(b[0]).astype(int)), tuple(np.round(b[1]).astype(int)),
+                 debug.WHITE, 1, cv2.LINE_AA)
+
+    def square(cell: tuple[int, int], inset: float) -> np.ndarray:
+        x, y = cell[0] * c, cell[1] * c
+        return _apply(hs, np.array([(x + inset, y + inset), (x + c - inset, y + inset),
+                                    (x + c - inset, y + c - inset), (x + inset, y + c - inset)]))
+
+    scale = float(np.linalg.norm(square((0, 0), 0)[1] - square((0, 0), 0)[0])) / c
+    text = max(0.3, min(1.0, scale * c / 120.0))
+    width = max(1, int(round(scale * 0.8)))
+    for cell, t in reading.tokens.items():
+        colour = debug.GREEN if t.how == "marker" else debug.TEAL
+        pts = square(cell, 1.5)
+        debug._poly(img, pts, colour, width + 1)
+        m = pts.mean(0)
+        debug._text(img, t.text, (m[0], m[1] - 8 * text), text, debug.WHITE)
+        debug._text(img, cell_name(cell), (m[0], m[1] + 10 * text), text * 0.8, colour)
+    for cell in reading.unread:
+        pts = square(cell, 1.5)
+        debug._hatch(img, pts, debug.RED, max(4, int(scale * 3)))
+        debug._poly(img, pts, debug.RED, width + 2)
+        m = pts.mean(0)
+        debug._text(img, "?", (m[0], m[1]), text * 1.8, debug.RED)
+    for f in reading.findings:
+        if f.cell is None:
+            continue
+        pts = square(f.cell, 4.0)
+        debug._poly(img, pts, debug.ORANGE, width + 2)
+    lines = [(f"{sum(t.how == 'marker' for t in reading.tokens.values())} satellite(s) read "
+              f"by their marker", debug.GREEN)]
+    closer = sum(t.how != "marker" for t in reading.tokens.values())
+    if closer:
+        lines.append((f"{closer} read by a closer look in their cell", debug.TEAL))
+    if reading.unread:
+        lines.append((f"{len(reading.unread)} cell(s) with something not read (red ?)",
+                      debug.RED))
+    if any(f.cell is not None for f in reading.findings):
+        lines.append(("other problems (orange)", debug.ORANGE))
+    debug.legend(img, lines, size)
+    return img

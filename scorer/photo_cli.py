@@ -1,0 +1,452 @@
+"""``pnp-score GAME --photo FILE``: read the finished table from a photo, then score it.
+
+Shared by both games: the checks made before anything is read (the output files), the
+OpenCV import with its install hint, reading the photo file, writing the layout read
+and the debug image (each atomically, never over the photo or a file the tool did not
+write). The games' own parts turn a reading into their layout text and scores.
+
+Only this module and :mod:`photo` import OpenCV and NumPy, and only for ``--photo``.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail
+
+INSTALL = ("--photo needs OpenCV, an optional part of this toolchain; install it with "
+           "pip install 'orbitus-pnp[photo]' (from a checkout: pip install -e '.[photo]'), "
+           "which adds opencv-python-headless and numpy")
+MAX_PHOTO_BYTES = 120 * 1024 * 1024
+LAYOUT_MARK = "# Read from a photo by pnp-score"
+
+
+def output_problem(prog: str, flag: str, target: Path | None, inputs: list[Path],
+                   others: list[Path | None], kind: str) -> str | None:
+    """Why ``--{flag}`` must not write to ``target``, or None: checked before anything is
+    read. Refused: '-', a folder, a folder that does not exist, a link, pipe or device, an
+    input file, another output's file, and an existing file that is not what this option
+    writes (``kind``: "layout" for one this command wrote, "image" for a PNG or JPEG)."""
+    if target is None:
+        return None
+    shown = f"{prog}: --{flag} {target}"
+    example = "read.yaml" if kind == "layout" else "read.png"
+    if str(target) == "-":
+        return f"{prog}: --{flag}: give a file name, not '-', e.g. {example}"
+    if target.is_dir():
+        return f"{shown}: is a folder; give a file name, e.g. {target / example}"
+    parent = target.parent
+    if not parent.is_dir():
+        return (f"{shown}: the folder {parent} does not exist; create it first"
+                if not parent.exists() else f"{shown}: {parent} is a file, not a folder")
+    for given in inputs:
+        if _same(target, given):
+            return f"{shown}: is the input file {given}; give the output a name of its own"
+    for other in others:
+        if other is not None and _same(target, other):
+            return f"{shown}: is also another output's file; give each its own name"
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"{shown}: cannot be written: {exc.strerror or exc}"
+    if stat.S_ISLNK(info.st_mode):
+        return f"{shown}: is a link; give the file itself"
+    if not stat.S_ISREG(info.st_mode):
+        return f"{shown}: is not a regular file (a pipe or a device); give a file name"
+    if info.st_size and not _ours(target, kind):
+        what = ("a layout read from a photo by this command" if kind == "layout"
+                else "a PNG or JPEG image")
+        return (f"{shown}: already exists and is not {what}; it is left alone: give a new "
+                f"name (or delete the file first)")
+    return None
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except (OSError, RuntimeError):
+        return False
+
+
+def _ours(path: Path, kind: str) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(256)
+    except OSError:
+        return False
+    if kind == "image":
+        return head.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff"))
+    return head.startswith(LAYOUT_MARK.encode())
+
+
+def check_outputs(prog: str, opts: Any, photo: Path) -> str | None:
+    layout_out, debug = opts.layout_out, opts.debug_image
+    problem = output_problem(prog, "layout-out", layout_out, [photo], [debug], "layout")
+    problem = problem or output_problem(prog, "debug-image", debug, [photo], [layout_out],
+                                        "image")
+    if problem is None and debug is not None and \
+            debug.suffix.lower() not in (".png", ".jpg", ".jpeg"):
+        problem = (f"{prog}: --debug-image {debug}: name it .png or .jpg (the image is "
+                   f"written in the format its name says)")
+    for flag in ("svg", "png"):
+        target = getattr(opts, flag, None)
+        if problem is None and target is not None and _same(target, photo):
+            problem = f"{prog}: --{flag} {target}: is the input photo; give the picture a name " \
+                      f"of its own"
+    return problem
+
+
+def need_opencv(prog: str) -> int | None:
+    """None when OpenCV and NumPy can be imported; else the exit code, with the hint."""
+    try:
+        import cv2  # noqa: F401
+        import numpy  # noqa: F401
+
+        import photo  # noqa: F401  (first: it keeps NumPy's BLAS to one thread)
+    except ImportError:
+        return fail(f"{prog}: {INSTALL}")
+    return None
+
+
+def read_photo(prog: str, path: Path) -> bytes | int:
+    """The photo file's bytes, or the exit code after one clear line."""
+    shown = str(path)
+    try:
+        if not path.exists():
+            return fail(f"{prog}: {shown}: file not found; expected a photo (JPEG or PNG)")
+        if path.is_dir():
+            return fail(f"{prog}: {shown}: is a folder; give the photo's file")
+        if path.stat().st_size > MAX_PHOTO_BYTES:
+            return fail(f"{prog}: {shown}: {path.stat().st_size // (1024 * 1024)} MB is too "
+                        f"large for a photo; save it as a JPEG of 12-24 megapixels")
+        return path.read_bytes()
+    except OSError as exc:
+        return fail(f"{prog}: {shown}: cannot be read: {exc.strerror or exc}")
+
+
+def write_outputs(prog: str, opts: Any, layout_text: str, debug: Any) -> int | None:
+    """Write ``--layout-out`` and ``--debug-image`` (atomically); the exit code on failure."""
+    from generator.output import write_atomic
+
+    try:
+        if opts.layout_out is not None:
+            write_atomic(opts.layout_out, layout_text.encode("utf-8"))
+        if opts.debug_image is not None:
+            from photo.debug import encode
+
+            write_atomic(opts.debug_image, encode(debug(), str(opts.debug_image)))
+    except OSError as exc:
+        return fail(f"{prog}: cannot write {exc.filename or ''}: {exc.strerror or exc}")
+    return None
+
+
+def players_from(text: str | None) -> list[str] | str:
+    """``--players``: names separated by commas, or a count (2-6) for P1, P2 ...; a
+    message when it is neither."""
+    if text is None:
+        return ("--photo needs --players: the names in seat order (--players Anna,Boris) or "
+                "their number (--players 2); a photo does not show who sat where")
+    value = text.strip()
+    if value.isdigit():
+        n = int(value)
+        if not 2 <= n <= 6:
+            return f"--players {value}: Orbitus is played by 2 to 6 players"
+        return [f"P{i + 1}" for i in range(n)]
+    names = [n.strip() for n in value.split(",")]
+    if any(not n for n in names):
+        return f"--players {text!r}: an empty name; separate the names by commas"
+    if len(set(names)) != len(names):
+        return f"--players {text!r}: a name is given twice"
+    if not 2 <= len(names) <= 6:
+        return f"--players {text!r}: {len(names)} name(s); Orbitus is played by 2 to 6"
+    return names
+
+
+# --- Orbitus ------------------------------------------------------------------------------
+
+
+def orbitus(opts: Any, prog: str) -> int:
+    photo = Path(opts.photo)
+    if opts.layout is not None:
+        return fail(f"{prog}: give a LAYOUT file or --photo, not both (the layout is read "
+                    f"from the photo; write it out with --layout-out)")
+    problem = check_outputs(prog, opts, photo)
+    if problem:
+        return fail(problem)
+    players = players_from(opts.players)
+    if isinstance(players, str):
+        return fail(f"{prog}: {players}")
+    stop = need_opencv(prog)
+    if stop is not None:
+        return stop
+    data = read_photo(prog, photo)
+    if isinstance(data, int):
+        return data
+
+    from cards.loader import DefinitionError
+    from cards.ruleset import load_definitions
+    from photo.image import PhotoError
+    from photo.markers import MarkerMapError, from_json, orbitus_map
+    from photo.orbitus import OrbitusReader, draw
+
+    try:
+        defs = load_definitions("orbitus", opts.cards_dir)
+        mmap = orbitus_map(defs) if opts.markers is None else \
+            from_json(Path(opts.markers).read_text(encoding="utf-8"), str(opts.markers),
+                      "orbitus")
+    except DefinitionError as exc:
+        return fail("\n".join(exc.problems))
+    except (OSError, UnicodeDecodeError) as exc:
+        return fail(f"{prog}: --markers {opts.markers}: cannot be read: {exc}")
+    except MarkerMapError as exc:
+        return fail(f"{prog}: --markers {exc}")
+    if not mmap.of_kind("station") or not mmap.of_kind("sector"):
+        return fail(f"{prog}: the deck was printed without markers (markers: false in "
+                    f"{'station.yaml' if not mmap.of_kind('station') else 'sectors.yaml'}); "
+                    f"reprint with markers: true to score from photos")
+    reader = OrbitusReader(mmap, defs)
+    try:
+        reading, work = reader.read_bytes(data, str(photo))
+    except PhotoError as exc:
+        return fail(f"{prog}: {exc}")
+    text = orbitus_layout_text(reading, players, str(photo))
+    code = write_outputs(prog, opts, text, lambda: draw(work.bgr, reading))
+    if code is not None:
+        return code
+    return _score_orbitus(opts, prog, text, reading, photo)
+
+
+def orbitus_layout_text(reading: Any, players: list[str], source: str) -> str:
+    """The layout read, in the format people type (``pnp-score orbitus --help``)."""
+    import yaml
+
+    from rules import hexgeo
+
+    cells = sorted(reading.placed, key=lambda c: (hexgeo.distance(c, (0, 0)), c[1], c[0]))
+    lines = [f"{LAYOUT_MARK} orbitus --photo {_comment(source)}",
+             f"# {len(cells)} card(s) read. Check them against the table; then score this file",
+             "# with: pnp-score orbitus FILE"]
+    problems = [f for f in reading.findings]
+    if reading.unread:
+        where = ", ".join(f"[{c[0]}, {c[1]}]" for c in sorted(reading.unread))
+        lines.append(f"# Seen but not read (write their card and rot below): {where}")
+    for f in problems:
+        lines.append(f"# {f.rule}: {_comment(f.message)}")
+    lines.append("game: orbitus")
+    lines.append("players: " + yaml.safe_dump(players, default_flow_style=True,
+                                              allow_unicode=True).strip())
+    lines.append("sectors:")
+    for c in cells:
+        p = reading.placed[c]
+        lines.append(f"  - {{at: [{c[0]}, {c[1]}], card: {p.card}, rot: {p.rot}}}")
+    for c in sorted(reading.unread):
+        lines.append(f"  - {{at: [{c[0]}, {c[1]}], card: \"?\"}}  # seen, not read")
+    if not cells and not reading.unread:
+        lines[-1] = "sectors: []"
+    return "\n".join(lines) + "\n"
+
+
+def _comment(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -> int:
+    from dataclasses import replace
+
+    from cards.loader import DefinitionError, parse_yaml
+    from cards.ruleset import load_ruleset
+    from rules.orbitus.score import score
+    from rules.orbitus.table import Finding
+    from scorer.orbitus.layout import Layout, parse_layout
+
+    try:
+        ruleset = load_ruleset("orbitus", opts.cards_dir)
+        doc = parse_yaml(text, opts.layout_out or Path(f"{photo.name}.layout.yaml"),
+                         "an Orbitus layout")
+    except DefinitionError as exc:
+        return fail("\n".join(exc.problems))
+    # the cells seen but not read are written as card "?" for the reader to fill in; the
+    # photo's own finding says so, the layout's 'unknown card' would say it twice
+    layout = parse_layout(doc, ruleset, "")  # type: ignore[arg-type]
+    kept = tuple(f for f in layout.findings
+                 if not (f.rule == "unknown-card" and f.cell in reading.unread))
+    photo_findings = tuple(Finding(f.rule, f.cell, f.message, None) for f in reading.findings)
+    unread = tuple(Finding("photo-unread", c, f"a card lies on [{c[0]}, {c[1]}] but its "
+                           f"marker cannot be read in the photo; it is not scored (write its "
+                           f"card and rot into the layout, or photograph it again)", None)
+                   for c in sorted(reading.unread))
+    layout = replace(layout, source=str(photo), findings=unread + photo_findings + kept)
+    assert isinstance(layout, Layout)
+    result = score(layout, ruleset.scoring, layout.findings)  # type: ignore[arg-type]
+    if reading.homography is None:
+        return _unplaced(opts, prog, photo, layout.findings)
+    if opts.json:
+        from scorer.orbitus.report import json_text, to_json
+
+        obj = to_json(result)
+        obj["photo"] = {"file": str(photo), "read": len(reading.placed),
+                        "unread": [list(c) for c in sorted(reading.unread)],
+                        "how": {c_text(c): p.how for c, p in sorted(reading.placed.items())}}
+        sys.stdout.write(json_text(obj))
+    else:
+        from scorer.orbitus.report import to_text
+
+        head = (f"Read from the photo {photo}: {len(reading.placed)} card(s)"
+                + (f", {len(reading.unread)} seen but not read" if reading.unread else "")
+                + "\n")
+        sys.stdout.write(head + to_text(result))
+    if opts.svg is not None or opts.png is not None:
+        from cards.ruleset import load_definitions
+        from scorer.common import save_picture
+        from scorer.orbitus.picture import draw_table
+
+        stop = save_picture(prog, draw_table(result, load_definitions("orbitus",
+                                                                      opts.cards_dir)),
+                            opts.svg, opts.png)
+        if stop is not None:
+            return stop
+    return EXIT_OK if result.valid or opts.lenient else EXIT_VIOLATIONS
+
+
+def c_text(cell: tuple[int, int]) -> str:
+    return f"[{cell[0]}, {cell[1]}]"
+
+
+def _unplaced(opts: Any, prog: str, photo: Path, findings: Any) -> int:
+    """Nothing could be placed (no station, no board): the problem alone, exit 1."""
+    if opts.json:
+        import json
+
+        sys.stdout.write(json.dumps({
+            "game": prog.split()[-1], "file": str(photo), "valid": False,
+            "violations": [{"rule": f.rule, "cell": None, "message": f.message, "line": None}
+                           for f in findings]}, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(f"{prog.split()[-1].capitalize()} - {photo} - the photo could not be "
+                         f"read\n")
+        for f in findings:
+            sys.stdout.write(f"  {f.rule}: {f.message}\n")
+    return EXIT_VIOLATIONS
+
+
+# --- Satellites ----------------------------------------------------------------------------
+
+
+def satellites(opts: Any, prog: str) -> int:
+    photo = Path(opts.photo)
+    if opts.file is not None:
+        return fail(f"{prog}: give a FILE or --photo, not both (the board is read from the "
+                    f"photo; write it out with --layout-out)")
+    problem = check_outputs(prog, opts, photo)
+    if problem:
+        return fail(problem)
+    stop = need_opencv(prog)
+    if stop is not None:
+        return stop
+    data = read_photo(prog, photo)
+    if isinstance(data, int):
+        return data
+
+    from cards.loader import DefinitionError
+    from cards.ruleset import load_definitions
+    from photo.image import PhotoError
+    from photo.markers import MarkerMapError, from_json, satellites_map
+    from photo.satellites import SatellitesReader, draw
+
+    try:
+        defs = load_definitions("satellites", None)
+        mmap = satellites_map(defs) if opts.markers is None else \
+            from_json(Path(opts.markers).read_text(encoding="utf-8"), str(opts.markers),
+                      "satellites")
+    except DefinitionError as exc:
+        return fail("\n".join(exc.problems))
+    except (OSError, UnicodeDecodeError) as exc:
+        return fail(f"{prog}: --markers {opts.markers}: cannot be read: {exc}")
+    except MarkerMapError as exc:
+        return fail(f"{prog}: --markers {exc}")
+    if not mmap.of_kind("token") or not mmap.of_kind("board"):
+        return fail(f"{prog}: the game was printed without markers (markers: false in "
+                    f"{'satellites.yaml' if not mmap.of_kind('token') else 'board.yaml'}); "
+                    f"reprint with markers: true to score from photos")
+    reader = SatellitesReader(mmap, defs)
+    try:
+        reading, work = reader.read_bytes(data, str(photo))
+    except PhotoError as exc:
+        return fail(f"{prog}: {exc}")
+    text = satellites_board_text(reading, str(photo))
+    code = write_outputs(prog, opts, text, lambda: draw(work.bgr, reading))
+    if code is not None:
+        return code
+    if reading.homography is None:
+        return _unplaced(opts, prog, photo, reading.findings)
+    return _score_satellites(opts, prog, text, reading, photo)
+
+
+def satellites_board_text(reading: Any, source: str) -> str:
+    """The board read as the text grid people type; a cell seen but not read is '?'."""
+    from photo.satellites import cell_name
+
+    lines = [f"{LAYOUT_MARK} satellites --photo {_comment(source)}",
+             f"# {len(reading.tokens)} satellite(s) read. Check them against the board; then "
+             f"score this file with: pnp-score satellites FILE"]
+    if reading.unread:
+        lines.append("# ? = something stands there but was not read (write its satellite): "
+                     + ", ".join(cell_name(c) for c in sorted(reading.unread)))
+    for f in reading.findings:
+        lines.append(f"# {f.rule}: {_comment(f.message)}")
+    grid = reading.grid()
+    for col, row in reading.unread:
+        grid[row][col] = "?"
+    letters = "  ".join(chr(ord("a") + c) for c in range(reading.size))
+    lines.append(f"# {letters}")
+    for r, row in enumerate(grid):
+        lines.append("  " + " ".join(t.ljust(2) for t in row) + f"  # {r + 1}")
+    return "\n".join(lines) + "\n"
+
+
+def _score_satellites(opts: Any, prog: str, text: str, reading: Any, photo: Path) -> int:
+    from photo.satellites import cell_name
+    from scorer.common import Violation, colour_terminal, dump_json
+    from scorer.satellites.board import read_string
+    from scorer.satellites.score import score
+
+    transcript = read_string(text.replace("?", "."), str(photo))
+    problems = [Violation("photo-unread", cell_name(c),
+                          f"something stands in {cell_name(c)} but no satellite's marker can "
+                          f"be read there; it is not scored (write it into the board, or "
+                          f"photograph it again)") for c in sorted(reading.unread)]
+    problems += [Violation(f.rule, cell_name(f.cell) if f.cell else None, f.message)
+                 for f in reading.findings]
+    result = score(transcript.board, None, tuple(transcript.problems) + tuple(problems))
+    if opts.json:
+        from scorer.satellites.report import to_json
+
+        obj = to_json(result)
+        obj["photo"] = {"file": str(photo), "read": len(reading.tokens),
+                        "unread": [cell_name(c) for c in sorted(reading.unread)]}
+        sys.stdout.write(dump_json(obj))
+    else:
+        from scorer.satellites.report import summary
+
+        head = (f"Read from the photo {photo}: {len(reading.tokens)} satellite(s)"
+                + (f", {len(reading.unread)} cell(s) not read" if reading.unread else "")
+                + "\n")
+        sys.stdout.write(head + summary(result, str(photo), colour=colour_terminal()))
+    if opts.svg is not None or opts.png is not None:
+        from scorer.common import save_picture
+        from scorer.satellites.picture import board_picture
+
+        stop = save_picture(prog, board_picture(result, title=f"Satellites: {photo}"),
+                            opts.svg, opts.png)
+        if stop is not None:
+            return stop
+    return EXIT_OK if result.valid or opts.lenient else EXIT_VIOLATIONS
+
+
+__all__ = ["EXIT_UNREADABLE", "orbitus", "satellites"]
