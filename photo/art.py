@@ -125,6 +125,10 @@ class HexArt:
         self.size = int(math.ceil(2 * r * LEVEL)) | 1
         self.mask = self._hex_mask()
         c = (self.size - 1) / 2.0
+        yy, xx = np.mgrid[0:self.size, 0:self.size]
+        angle = np.degrees(np.arctan2(xx - c, -(yy - c)))  # clockwise from north
+        self._wedges = [self.mask & (np.abs((angle - 60.0 * k + 180.0) % 360.0 - 180.0) <= 30.0)
+                        for k in range(6)]
         rows = []
         self._faces: list[np.ndarray] = []
         for name in names:
@@ -209,3 +213,22 @@ class HexArt:
             slopes.append(float((x * (f[:, ch] - f[:, ch].mean())).sum()) / var if var else 0.0)
         return float(np.mean(slopes))
 
+    def wedges(self, patch: np.ndarray, index: int, rot: int) -> np.ndarray:
+        """Correlation of the photo with face ``index`` turned ``rot`` in each of the six
+        wedges of the hex (from the centre to each side): a card partly covered still
+        matches in the wedges left visible; an empty cell, plain or cluttered, in few."""
+        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)
+        t = self._faces[index * 6 + rot]
+        out = np.zeros(6, np.float32)
+        for k, region in enumerate(self._wedges):
+            parts = []
+            for ch in range(3):
+                x, y = t[..., ch][region], f[..., ch][region]
+                x, y = x - x.mean(), y - y.mean()
+                nx, ny = float(np.linalg.norm(x)), float(np.linalg.norm(y))
+                if nx < 1e-3 or ny < 1e-3:
+                    parts.append(0.0)
+                else:
+                    parts.append(float(x @ y) / (nx * ny))
+            out[k] = float(np.mean(parts))
+        return out

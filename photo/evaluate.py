@@ -137,3 +137,118 @@ def evaluate_satellites(shot: Shot, tokens: dict[Hex, str], unread: list[Hex],
 
 def _cell(cell: Hex) -> str:
     return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"
+
+
+# --- one synthetic photo after another, read and judged (benchmark and tests) -------------
+
+
+@dataclass
+class Case:
+    """One synthetic photo read: what it was, how the reading went, how long it took."""
+
+    game: str
+    index: int
+    seed: int
+    outcome: Outcome
+    seconds: float
+    camera: dict[str, float]
+    size: tuple[int, int]
+    pieces: int
+
+
+class Bench:
+    """Makes the ``index``-th synthetic photo of a game (a golden table or board first, then
+    random ones, all from ``seed``), reads it and judges the reading."""
+
+    def __init__(self, game: str, seed: int = 2026, count: int = 200) -> None:
+        from cards.ruleset import load_definitions
+        from photo.markers import marker_map
+        from photo.synth import Sprites
+
+        self.game = game
+        self.seed = seed
+        self.defs = load_definitions(game, None)
+        self.sprites = Sprites(game, self.defs)
+        mmap = marker_map(game, self.defs)
+        if game == "orbitus":
+            from photo.orbitus import OrbitusReader
+
+            self.reader: Any = OrbitusReader(mmap, self.defs)
+        else:
+            from photo.satellites import SatellitesReader
+
+            self.reader = SatellitesReader(mmap, self.defs)
+        self.tables = self._tables(count)
+
+    def _tables(self, count: int) -> list[Any]:
+        from pathlib import Path
+
+        import yaml
+
+        fixtures = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+        if self.game == "orbitus":
+            from photo.synth import orbitus_layouts
+
+            golden = [yaml.safe_load(p.read_text(encoding="utf-8"))
+                      for p in sorted((fixtures / "orbitus").glob("*.yaml"))
+                      if not p.name.endswith(".expected.yaml")]
+            golden = [g for g in golden if all("card" in s for s in g["sectors"])]
+            return orbitus_layouts(self.defs, count, self.seed, golden)
+        from photo.synth import satellites_grids
+
+        boards = []
+        for p in sorted((fixtures / "satellites").glob("*.txt")):
+            if p.name.endswith(".summary.txt") or p.stem.startswith("violation"):
+                continue
+            rows = [line.split("#")[0].split() for line in p.read_text().splitlines()]
+            rows = [[t.upper() for t in r] for r in rows if r]
+            if len(rows) == 10 and all(len(r) == 10 for r in rows):
+                boards.append(rows)
+        return (boards + satellites_grids(self.defs, count, self.seed))[:count]
+
+    def shot(self, index: int, **kw: Any) -> Shot:
+        from photo.synth import orbitus_shot, satellites_shot
+
+        table = self.tables[index % len(self.tables)]
+        seed = self.seed * 100_000 + index
+        if self.game == "orbitus":
+            return orbitus_shot(table, self.defs, self.sprites, seed, **kw)
+        return satellites_shot(table, self.defs, self.sprites, seed, **kw)
+
+    def case(self, index: int, **kw: Any) -> Case:
+        import time
+
+        shot = self.shot(index, **kw)
+        start = time.perf_counter()
+        reading, _ = self.reader.read_bytes(shot.jpeg, f"photo-{index}.jpg")
+        seconds = time.perf_counter() - start
+        findings = [(f.rule, f.cell) for f in reading.findings]
+        if self.game == "orbitus":
+            placed = {c: (p.card, p.rot) for c, p in reading.placed.items()}
+            outcome = evaluate_orbitus(shot, placed, reading.unread, findings)
+            if outcome.complete:
+                read = {**shot.layout, "sectors": [
+                    {"at": [c[0], c[1]], "card": card, "rot": rot}
+                    for c, (card, rot) in sorted(placed.items())]}
+                outcome.scores_equal = orbitus_totals(read) == orbitus_totals(shot.layout)
+            pieces = len(shot.layout["sectors"])
+        else:
+            tokens = {c: t.text for c, t in reading.tokens.items()}
+            outcome = evaluate_satellites(shot, tokens, reading.unread, findings)
+            if outcome.complete:
+                outcome.scores_equal = satellites_summary(reading.grid()) == \
+                    satellites_summary(shot.layout["board"])
+            pieces = sum(t != "." for row in shot.layout["board"] for t in row)
+        return Case(self.game, index, self.seed, outcome, seconds, shot.camera,
+                    (shot.width, shot.height), pieces)
+
+
+def satellites_summary(grid: list[list[str]]) -> Any:
+    """What a Satellites score decides: colonies, control, connected, winner."""
+    from scorer.satellites.board import read_string
+    from scorer.satellites.report import to_json
+    from scorer.satellites.score import score
+
+    text = "\n".join(" ".join(row) for row in grid) + "\n"
+    obj = to_json(score(read_string(text, "board.txt").board))
+    return {k: obj[k] for k in ("groups", "connected", "colonies", "winner", "tiebreak")}

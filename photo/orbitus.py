@@ -42,6 +42,7 @@ COMBINED_MARGIN = 0.1  # over the next card or rotation (art + marker)
 ART_VERIFY = 0.6  # the art a card read at its place by its marker needs to agree
 UNREAD_ART = 0.78  # a cell that looks this much like a card but is not read: reported
 GAIN_CARD = 0.5  # ... if its light and shade are at least this share of the cards' read
+WEDGE = 0.75  # a wedge of the hex (centre to side) that looks like the card's
 
 
 @dataclass
@@ -387,7 +388,12 @@ class OrbitusReader:
             entry.update(how="art and marker", card=art.names[int(i)], rot=int(k))
             return Placed(cell, art.names[int(i)], int(k), "art and marker", fines[int(k)],
                           float(marker_of[i, k]))
-        if presence >= UNREAD_ART and gain >= GAIN_CARD:
+        # a card seen but not read: it looks like one as a whole, or (partly covered) in
+        # at least half of its wedges, and shows a card's light and shade
+        wedges = art.wedges(patch, int(i0), int(k0)) if presence >= 0.4 else np.zeros(6)
+        entry["wedges"] = wedges.tolist()
+        seen = presence >= UNREAD_ART or int((wedges >= WEDGE).sum()) >= 3
+        if seen and gain >= GAIN_CARD:
             entry["how"] = "unread"
             out.unread.append(cell)
         else:

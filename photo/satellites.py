@@ -110,8 +110,11 @@ class SatellitesReader:
             readings = read_all(gray, self.book)
         strong = [r for r in readings if r.id in self.tokens and r.score >= STRONG[0]
                   and r.margin >= STRONG[1]]
-        corners = [r for r in readings if r.id in self.corners and r.score >= CORNER[0]
-                   and r.margin >= CORNER[1]]
+        corners = []
+        for marker_id in self.corners:  # the three best readings of each corner at most
+            mine = sorted((r for r in readings if r.id == marker_id and r.score >= CORNER[0]
+                           and r.margin >= CORNER[1]), key=lambda r: -r.score)
+            corners += mine[:3]
         h, seen = self._corners_fit(corners, strong)
         if h is None:
             found = len({r.id for r in corners})

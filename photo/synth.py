@@ -342,22 +342,35 @@ def _occluder(rng: random.Random, piece: Piece, reach: float) -> tuple[np.ndarra
     return np.column_stack([px, py]), colour
 
 
+MAX_PIXELS = 48e6  # a 48-megapixel phone: larger tables at 8 px/mm are taken at less
+
+
 def photograph(pieces: list[Piece], sprites: Sprites, cam: Camera, rng: random.Random,
                covers: int = 0, size: tuple[int, int] | None = None,
                focal_share: float = 0.9) -> Shot:
     """The JPEG photo of ``pieces`` through ``cam``, ``covers`` of the sectors or tokens
     partly covered; ``size`` fixes the photo's pixels (the scale is then chosen so the
-    table fills it, ``cam.scale`` ignored)."""
+    table fills it, ``cam.scale`` ignored). A photo that would have more than
+    ``MAX_PIXELS`` is taken at the scale that gives that many (no phone has more)."""
+    from dataclasses import replace
+
     level = sprites.level_for(cam.scale * 1.3)
     sheet = sprites.at(level)
     outlines = [(_piece_outline(p, sheet[p.sprite])) for p in pieces]
     allpts = np.concatenate(outlines)
     centre = tuple((allpts.min(0) + allpts.max(0)) / 2.0)
-    if size is not None:
+    if size is None:
+        trial = camera_homography(replace(cam, scale=1.0), centre,
+                                  focal_share * float(np.ptp(allpts, axis=0).max()) * 1.4)
+        span = np.ptp(_project(trial, allpts), axis=0) / (1 - 2 * cam.margin)
+        pixels = float(span[0] * span[1]) * cam.scale ** 2
+        if pixels > MAX_PIXELS:
+            cam = replace(cam, scale=cam.scale * math.sqrt(MAX_PIXELS / pixels))
+    else:
         # a first guess at the scale, refined once so the table fills the photo
         cam = _fit_scale(cam, allpts, centre, size)
-        level = sprites.level_for(cam.scale * 1.3)
-        sheet = sprites.at(level)
+    level = sprites.level_for(cam.scale * 1.3)
+    sheet = sprites.at(level)
     extent = float(np.ptp(allpts, axis=0).max())
     focal = focal_share * extent * cam.scale * 1.4
     h = camera_homography(cam, centre, focal)

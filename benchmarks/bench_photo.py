@@ -1,0 +1,177 @@
+"""Accuracy and speed of reading a finished table from a photo (pnp-score --photo).
+
+Accuracy: N synthetic photos per game (the golden tables or boards first, then random
+legal tables of 20-72 sectors of the deck with 2-6 players, and boards from random
+games), each through a random camera: tilt up to 35 degrees, any in-plane turn, 2-8
+px/mm at the table's centre (photos kept to 48 megapixels), Gaussian blur up to 1.5
+px, sensor noise, uneven light and a colour cast, JPEG quality 60-95, a cluttered
+background, and in 3 of 5 photos one to three cards or satellites partly covered by
+a finger, a pen or a coin. Every photo is read and judged against what was laid out:
+
+- every fully visible card read on the right cell with the right card and rotation;
+- partly covered ones read right or reported unread, never read wrong;
+- nothing read where nothing lies, no empty cell reported;
+- the read layout scores exactly as the source layout (photos read completely).
+
+Speed: a 12-megapixel photo (4000 x 3000) of the 72-sector golden table
+(tests/fixtures/orbitus/six-players-72.yaml) through five random cameras, each read
+five times on one core (OpenCV and BLAS limited to one thread); the figure is the
+whole read from the JPEG's bytes to the layout (decoding, markers, grid, art).
+
+    .venv/bin/python benchmarks/bench_photo.py                 # 200 photos per game
+    .venv/bin/python benchmarks/bench_photo.py --photos 20 --jobs 2
+    .venv/bin/python benchmarks/bench_photo.py --game orbitus --only 17   # one photo again
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before NumPy is imported
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+_BENCH = None
+
+
+def _worker(job: tuple[str, int, int, int]) -> object:
+    global _BENCH
+    import cv2
+
+    from photo.evaluate import Bench
+
+    game, seed, count, index = job
+    cv2.setNumThreads(1)
+    if _BENCH is None or _BENCH.game != game:
+        _BENCH = Bench(game, seed, count)
+    return _BENCH.case(index)
+
+
+def accuracy(game: str, photos: int, seed: int, jobs: int, only: int | None) -> bool:
+    from multiprocessing import get_context
+
+    indices = [only] if only is not None else list(range(photos))
+    work = [(game, seed, photos, i) for i in indices]
+    start = time.perf_counter()
+    if jobs > 1:
+        with get_context("fork").Pool(jobs) as pool:
+            cases = list(pool.imap(_worker, work))
+    else:
+        cases = [_worker(w) for w in work]
+    took = time.perf_counter() - start
+    return report(game, cases, took, seed)
+
+
+def report(game: str, cases: list, took: float, seed: int) -> bool:  # type: ignore[type-arg]
+    piece = "card" if game == "orbitus" else "satellite"
+    visible = sum(c.outcome.visible for c in cases)
+    visible_read = sum(c.outcome.visible_read for c in cases)
+    partly = sum(c.outcome.partly for c in cases)
+    partly_read = sum(c.outcome.partly_read for c in cases)
+    partly_unread = sum(c.outcome.partly_unread for c in cases)
+    wrong = sum(len(c.outcome.wrong) for c in cases)
+    missed = sum(len(c.outcome.missed) for c in cases)
+    phantom = sum(len(c.outcome.phantom) for c in cases)
+    false_unread = sum(len(c.outcome.false_unread) for c in cases)
+    complete = [c for c in cases if c.outcome.complete]
+    equal = sum(1 for c in complete if c.outcome.scores_equal)
+    ok = sum(1 for c in cases if c.outcome.ok)
+    seconds = [c.seconds for c in cases]
+    print(f"\n{game}: {len(cases)} synthetic photos (seed {seed}), "
+          f"{sum(c.pieces for c in cases)} {piece}s, made and read in {took:.0f} s")
+    print(f"  fully visible {piece}s read right     {visible_read}/{visible} "
+          f"({100.0 * visible_read / max(visible, 1):.2f} %)")
+    print(f"  partly covered: read right / unread  {partly_read} / {partly_unread} of {partly}"
+          f" (read wrong: {wrong})")
+    print(f"  read wrong (any {piece})              {wrong}")
+    print(f"  neither read nor reported            {missed}")
+    print(f"  read where none lies                 {phantom}")
+    print(f"  reported where none lies             {false_unread}")
+    print(f"  photos read completely               {len(complete)}; their scores equal to "
+          f"the source's: {equal}/{len(complete)}")
+    print(f"  photos judged right in every point   {ok}/{len(cases)}")
+    print(f"  reading time per photo               median {statistics.median(seconds):.2f} s, "
+          f"90th pct {sorted(seconds)[int(0.9 * (len(seconds) - 1))]:.2f} s, "
+          f"max {max(seconds):.2f} s (sizes {min(c.size[0] * c.size[1] for c in cases) / 1e6:.1f}"
+          f"-{max(c.size[0] * c.size[1] for c in cases) / 1e6:.1f} MP)")
+    for c in cases:
+        if not c.outcome.ok:
+            cam = c.camera
+            print(f"  photo {c.index} (scale {cam['scale']:.1f} px/mm, tilt {cam['tilt']:.0f}, "
+                  f"blur {cam['blur']:.2f}, JPEG {cam['quality']:.0f}): "
+                  + "; ".join(c.outcome.wrong + c.outcome.missed + c.outcome.phantom
+                              + c.outcome.false_unread
+                              + ([] if c.outcome.scores_equal is not False
+                                 else ["scores differ"])))
+    return ok == len(cases)
+
+
+def speed(repeats: int, cameras: int) -> None:
+    import random
+
+    import cv2
+    import yaml
+
+    from cards.ruleset import load_definitions
+    from photo.markers import orbitus_map
+    from photo.orbitus import OrbitusReader
+    from photo.synth import Sprites, orbitus_shot, random_camera
+
+    cv2.setNumThreads(1)
+    root = Path(__file__).resolve().parent.parent
+    layout = yaml.safe_load((root / "tests/fixtures/orbitus/six-players-72.yaml").read_text())
+    defs = load_definitions("orbitus", None)
+    sprites = Sprites("orbitus", defs)
+    reader = OrbitusReader(orbitus_map(defs), defs)
+    assert reader.art is not None  # the printed faces: rendered once, then kept in the cache
+    print(f"\nspeed: a 4000 x 3000 (12 MP) photo of the 72-sector table, {cameras} cameras, "
+          f"each read {repeats} times on one core")
+    times = []
+    for k in range(cameras):
+        rng = random.Random(1000 + k)
+        shot = orbitus_shot(layout, defs, sprites, 1000 + k, covers=0, size=(4000, 3000),
+                            camera=random_camera(rng))
+        runs = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            reading, _ = reader.read_bytes(shot.jpeg, "table.jpg")
+            runs.append(time.perf_counter() - start)
+        times += runs
+        print(f"  camera {k}: {shot.camera['scale']:.1f} px/mm, tilt {shot.camera['tilt']:.0f}, "
+              f"{len(shot.jpeg) // 1024} KB JPEG: {len(reading.placed)}/72 read, "
+              f"median {statistics.median(runs):.2f} s, max {max(runs):.2f} s")
+    print(f"  all: median {statistics.median(times):.2f} s, max {max(times):.2f} s "
+          f"(budget 1.5 s)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=("orbitus", "satellites", "both"), default="both")
+    parser.add_argument("--photos", type=int, default=200, help="photos per game")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes making and reading photos (timings are only honest "
+                             "with 1)")
+    parser.add_argument("--only", type=int, help="read one photo again (its index)")
+    parser.add_argument("--no-speed", action="store_true", help="skip the 12 MP speed figure")
+    parser.add_argument("--speed-only", action="store_true")
+    args = parser.parse_args()
+    good = True
+    if not args.speed_only:
+        for game in (("orbitus", "satellites") if args.game == "both" else (args.game,)):
+            good &= accuracy(game, args.photos, args.seed, args.jobs, args.only)
+    if not args.no_speed and args.only is None:
+        speed(5, 5)
+    return 0 if good else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
