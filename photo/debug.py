@@ -56,11 +56,12 @@ def _hatch(img: np.ndarray, pts: np.ndarray, colour: tuple[int, int, int], step:
     for k in range(x0 - (y1 - y0), x1 + 1, step):
         cv2.line(lines, (k, y1), (k + (y1 - y0), y0), colour, max(1, step // 4), cv2.LINE_AA)
     sel = (mask > 0) & (lines.sum(axis=2) > 0)
-    img[sel] = (0.35 * img[sel] + 0.65 * lines[sel]).astype(np.uint8)
+    img[sel] = (0.55 * img[sel] + 0.45 * lines[sel]).astype(np.uint8)
 
 
 def legend(img: np.ndarray, lines: Sequence[tuple[str, tuple[int, int, int]]],
            size: float) -> None:
+    size = max(size, img.shape[1] / 1500.0)
     pad = int(10 * size / 0.6)
     step = int(28 * size / 0.6)
     width = int(max(cv2.getTextSize(t, cv2.FONT_HERSHEY_SIMPLEX, size, 2)[0][0]

@@ -47,6 +47,8 @@ def header(data: bytes, source: str) -> tuple[str, int, int]:
         raise PhotoError(f"{source}: a HEIC/AVIF photo, which this version cannot decode; "
                          f"save or export it as JPEG (most phones: Settings > Camera > "
                          f"Formats > Most Compatible)")
+    limit = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = None  # the size is judged below, in a sentence of our own
     try:
         with Image.open(io.BytesIO(data)) as img:
             fmt = img.format or "?"
@@ -57,6 +59,8 @@ def header(data: bytes, source: str) -> tuple[str, int, int]:
     except (OSError, ValueError, SyntaxError) as exc:
         raise PhotoError(f"{source}: a damaged image ({exc}); take or export the photo "
                          f"again") from None
+    finally:
+        Image.MAX_IMAGE_PIXELS = limit
     if fmt not in FORMATS:
         raise PhotoError(f"{source}: a {fmt} image; expected a photo as JPEG or PNG")
     if width * height > MAX_PIXELS:

@@ -489,7 +489,7 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         debug._hatch(img, pts, debug.RED, max(4, int(scale * 4)))
         debug._poly(img, pts, debug.RED, width + 2)
         c = pts.mean(0)
-        debug._text(img, "?", (c[0], c[1] - 12 * text), text * 2.0, debug.RED)
+        debug._text(img, "?", (c[0], c[1] - 12 * text), text * 2.4, debug.WHITE)
         debug._text(img, f"[{cell[0]},{cell[1]}] unread", (c[0], c[1] + 14 * text), text * 0.8,
                     debug.WHITE)
     for f in reading.findings:

@@ -341,15 +341,17 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
         colour = debug.GREEN if t.how == "marker" else debug.TEAL
         pts = square(cell, 1.5)
         debug._poly(img, pts, colour, width + 1)
+        top, bottom = (pts[0] + pts[1]) / 2, (pts[2] + pts[3]) / 2
         m = pts.mean(0)
-        debug._text(img, t.text, (m[0], m[1] - 8 * text), text, debug.WHITE)
-        debug._text(img, cell_name(cell), (m[0], m[1] + 10 * text), text * 0.8, colour)
+        # above and below the satellite, clear of its marker
+        debug._text(img, t.text, tuple(m + 0.78 * (top - m)), text, debug.WHITE)
+        debug._text(img, cell_name(cell), tuple(m + 0.78 * (bottom - m)), text * 0.8, colour)
     for cell in reading.unread:
         pts = square(cell, 1.5)
         debug._hatch(img, pts, debug.RED, max(4, int(scale * 3)))
         debug._poly(img, pts, debug.RED, width + 2)
         m = pts.mean(0)
-        debug._text(img, "?", (m[0], m[1]), text * 1.8, debug.RED)
+        debug._text(img, "?", (m[0], m[1]), text * 2.2, debug.WHITE)
     for f in reading.findings:
         if f.cell is None:
             continue

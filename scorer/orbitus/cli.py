@@ -143,7 +143,7 @@ def run(args: Sequence[str], prog: str = "pnp-score orbitus") -> int:
             return stop.code
 
     try:
-        return never_raises(body, prog, "the layout file")
+        return never_raises(body, prog, "the layout file (or photo)")
     finally:
         if collecting:
             gc.enable()

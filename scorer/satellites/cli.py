@@ -87,7 +87,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 
 def run(args: list[str], prog: str = "pnp-score satellites") -> int:
     """Run the command with ``args``; return the exit code. Never raises."""
-    return never_raises(lambda: _run(args, prog), prog, "the input file")
+    return never_raises(lambda: _run(args, prog), prog, "the input file (or photo)")
 
 
 def _run(args: list[str], prog: str) -> int:
