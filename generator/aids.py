@@ -27,7 +27,7 @@ from cards.definitions import (
     SatellitesDefinitions,
     inside,
 )
-from cards.loader import DefinitionError, display_path, read_text
+from cards.loader import MAX_TEXT_BYTES, DefinitionError, display_path, read_text
 from cards.models import ScoreBand
 from generator.backends.pdf import render_pdf
 from generator.components import diagrams
@@ -82,7 +82,8 @@ def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
         if not path.stem.startswith(kind + "-"):
             continue
         try:
-            text = read_text(inside(root, path), f"the {game} text {path.name}")
+            text = read_text(inside(root, path), f"the {game} text {path.name}",
+                             MAX_TEXT_BYTES, folder=root)
             lang = path.stem.rsplit("-", 1)[-1]
             docs.append((path.stem, parse(text, display_path(path), values, tables(lang), art)))
         except DefinitionError as exc:

@@ -21,6 +21,7 @@ from cards.loader import DefinitionError
 app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
+    pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -264,7 +265,21 @@ def _err(message: str) -> None:
 
 
 def run() -> None:
-    app(prog_name="pnp-build")
+    """The ``pnp-build`` command: a bug ends in one clear line (exit 2), not a traceback;
+    ``PNP_DEBUG=1`` lets the traceback through for developers."""
+    import os
+
+    try:
+        app(prog_name="pnp-build")
+    except KeyboardInterrupt:
+        _err("pnp-build: interrupted; the output folder holds the previous build")
+        sys.exit(130)
+    except Exception as exc:
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        _err(f"pnp-build: internal error ({type(exc).__name__}: {exc}); please report it "
+             "together with your definitions folder (PNP_DEBUG=1 shows the details)")
+        sys.exit(2)
 
 
 if __name__ == "__main__":

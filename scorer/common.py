@@ -61,9 +61,30 @@ def save_picture(prog: str, drawing: Drawing, svg: Path | None, png: Path | None
 
 
 def fail(message: str, code: int = EXIT_UNREADABLE) -> int:
-    """Print an error line to stderr and return the exit code to use."""
-    sys.stderr.write(message.rstrip("\n") + "\n")
+    """Print an error line to stderr (made safe for a terminal) and return the exit code."""
+    write_safely(sys.stderr, message.rstrip("\n") + "\n")
     return code
+
+
+def write_out(text: str, json: bool = False) -> None:
+    """Print a report (``json``: JSON text) on stdout, made safe for a terminal
+    (:mod:`scorer.safe_text`)."""
+    write_safely(sys.stdout, text, json)
+    sys.stdout.flush()
+
+
+def write_safely(stream: Any, text: str, json: bool = False) -> None:
+    """Write ``text`` with control characters escaped; characters the stream's encoding
+    cannot show (an ASCII locale) are written as backslash escapes instead of failing."""
+    from scorer.safe_text import json_safe, terminal_safe
+
+    text = json_safe(text) if json else terminal_safe(text)
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        stream.flush()
+        stream.buffer.write(text.encode(encoding, errors="backslashreplace"))
 
 
 # --- what every command-line tool of the scorers does the same way -------------------------
@@ -144,31 +165,31 @@ def read_input_text(path: Path, shown: str, what: str, max_bytes: int, too_big: 
                     error: Callable[[list[str]], Exception]) -> str:
     """The UTF-8 text of an input file (``-``: standard input), or ``error([line])``.
 
-    Missing files, folders, unreadable files, files over ``max_bytes`` (``too_big`` says
-    why that is suspicious), binary files and other encodings each get their own line.
+    Missing files, folders, pipes and devices, link loops, unreadable files, files over
+    ``max_bytes`` (``too_big`` says why that is suspicious), binary files, other encodings
+    and line separators that would shift line numbers each get their own line
+    (:func:`cards.loader.read_bytes_safely`).
     """
+    from cards.loader import UnreadableInput, decode_text, read_bytes_safely
+
     try:
         if str(path) == "-":
-            data = sys.stdin.buffer.read(max_bytes + 1)
+            try:
+                data = sys.stdin.buffer.read(max_bytes + 1)
+            except OSError as exc:
+                raise error([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
+            if len(data) > max_bytes:
+                raise error([f"{shown}: {too_big}"])
         else:
-            if not path.exists():
-                raise error([f"{shown}: file not found; expected {what}"])
-            if path.is_dir():
-                raise error([f"{shown}: is a folder, not a file; expected {what}"])
-            with path.open("rb") as handle:
-                data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise error([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
-    if len(data) > max_bytes:
-        raise error([f"{shown}: {too_big}"])
-    if b"\x00" in data:
-        raise error([f"{shown}: a binary file, not text; expected {what}"])
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise error([f"{shown}: not UTF-8 text (byte {exc.start}); save the file as UTF-8 "
-                     f"text"]) from None
-    return text.removeprefix("\ufeff")
+            data = read_bytes_safely(path, what, max_bytes, shown=shown)
+        if b"\x00" in data:
+            raise error([f"{shown}: a binary file, not text; expected {what}"])
+        return decode_text(data, shown)
+    except UnreadableInput as exc:
+        problems = exc.problems
+        if problems and " allowed for " in problems[0] and problems[0].startswith(shown):
+            problems = [f"{shown}: {too_big}"]
+        raise error(problems) from None
 
 
 def reshown(problem: str, loader_path: Path, shown: str) -> str:
@@ -187,6 +208,9 @@ def type_name(value: object) -> str:
     """How a YAML value is described in a message ("a list", "a number (3)", ...)."""
     if value is None:
         return "nothing"
+    why = getattr(value, "why", "")
+    if why:  # a word YAML readers disagree about (cards.loader.Ambiguous)
+        return f"{value} ({why})"
     if isinstance(value, bool):
         return f"true/false ({value!r})"
     if isinstance(value, dict):

@@ -148,8 +148,8 @@ def test_unreadable_layouts_exit_2_with_file_and_line(tmp_path, monkeypatch, cap
 def test_missing_file_and_folder(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert run(["nope.yaml"]) == 2
-    assert capsys.readouterr().err == "nope.yaml: file not found (expected an Orbitus layout " \
-                                      "here)\n"
+    assert capsys.readouterr().err == "nope.yaml: file not found; expected an Orbitus " \
+                                      "layout\n"
     assert run(["."]) == 2
     assert "is a folder" in capsys.readouterr().err
 
@@ -159,7 +159,7 @@ def test_not_utf8(tmp_path, monkeypatch, capsys):
     (tmp_path / "table.yaml").write_bytes(b"players: [\xff]\n")
     assert run(["table.yaml"]) == 2
     assert capsys.readouterr().err == "table.yaml: not UTF-8 text (byte 10); save the file as " \
-                                      "UTF-8\n"
+                                      "UTF-8 text\n"
 
 
 @pytest.mark.parametrize("cards", ["../deck.yaml", "sub/../../deck.yaml", "/etc/hostname"])

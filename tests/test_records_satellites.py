@@ -342,7 +342,8 @@ def test_no_record_ever_gets_a_traceback(tmp_path_factory, capsys, moves):
     assert "internal error" not in err and "Traceback" not in err
     if code == 2:
         assert out == "" and err.count("\n") >= 1
-        assert all(": move " in line or ": moves: " in line for line in err.splitlines())
+        assert all(": move " in line or ": moves: " in line or ": moves[" in line
+                   for line in err.splitlines())
 
 
 # --- pnp-setup ------------------------------------------------------------------------------

@@ -732,13 +732,14 @@ class Written:
 NOTATION_HELP = ("write place CARD @Q,R rN (place S07 @0,-1 r2, or place S07 at 0,-1 rot SE), "
                  "remove Q,R, discard CARD or pass")
 _ID = r"([A-Za-z0-9][A-Za-z0-9_-]*)"
-_CELL = r"[\[(]?\s*([-+]?\d+)\s*,\s*([-+]?\d+)\s*[\])]?"
+_CELL = r"[\[(]?\s*([-+]?[0-9]+)\s*,\s*([-+]?[0-9]+)\s*[\])]?"
 _AT = r"(?:\s*@\s*|\s+at\s+)"
 _PLACE_RE = re.compile(rf"^place\s+{_ID}{_AT}{_CELL}(?:\s*(?:rot|r)\s*=?\s*([0-9]+|[a-z]+))?$",
                        re.IGNORECASE)
 _REMOVE_RE = re.compile(rf"^remove\s+(?:{_ID}{_AT}|@\s*|at\s+)?{_CELL}$", re.IGNORECASE)
 _DISCARD_RE = re.compile(rf"^discard\s+{_ID}$", re.IGNORECASE)
 _WHO_RE = re.compile(r"^([^:]+?)\s*:\s*(.*)$", re.DOTALL)
+_LONG_NUMBER = re.compile(r"[0-9]{10,}")
 
 
 def parse_move(text: str, player: str | None = None) -> Written:
@@ -753,6 +754,11 @@ def parse_move(text: str, player: str | None = None) -> Written:
             raise NotationError(f"{_quoted(text)}: the player is named twice")
         player, body = who.group(1).strip(), who.group(2).strip()
     word = body.split(" ", 1)[0].lower() if body else ""
+    long_number = _LONG_NUMBER.search(body)
+    if long_number is not None and word in ("place", "remove"):
+        raise NotationError(f"{_quoted(text)}: {_quoted(long_number.group())} has "
+                            f"{len(long_number.group())} digits; a cell is two numbers of a few "
+                            f"digits, e.g. @0,-1")
     if word == "pass" and body.lower() == "pass":
         return Written(text, PASS, player=player)
     if word == "place":
@@ -786,7 +792,7 @@ def _rotation(value: str, text: str) -> int:
         raise NotationError(f"{_quoted(text)}: the rotation after rot is missing; write rot 0-5 "
                             f"or the direction the card's marker points to (rot SE)")
     if value.isdigit():
-        if int(value) <= 5:
+        if len(value) <= 2 and int(value) <= 5:
             return int(value)
     elif value.upper() in SIDE_INDEX:
         return SIDE_INDEX[value.upper()]

@@ -24,6 +24,7 @@ from scorer.common import (
     never_raises,
     picture_target_problem,
     whole_number,
+    write_out,
 )
 
 if TYPE_CHECKING:
@@ -145,13 +146,13 @@ def _run(args: list[str]) -> int:
         if opts.legal:
             whose, moves = result.legal_now()
             obj["replay"]["legal_now"] = {"player": whose, "moves": moves}
-        text = dump_json(obj)
+        write_out(dump_json(obj), json=True)
     else:
         colour = colour_terminal()
         text = header(result, opts.until) + "\n" + result.score_summary(colour)
         if opts.legal:
             text += "\n" + legal_block(result)
-    _write(text)
+        write_out(text)
     if opts.lenient or (result.illegal is None and result.valid):
         return EXIT_OK
     return EXIT_VIOLATIONS
@@ -160,7 +161,9 @@ def _run(args: list[str]) -> int:
 def header(result: Replay, until: int | None = None) -> str:
     """What the replay found, before the scorer's summary of the position reached."""
     who = ", ".join(f"{colour} {name}" for colour, name in result.players.items())
-    out = [f"Replay: {result.source} ({result.game}{', ' + who if who else ''}), "
+    from scorer.safe_text import printable
+
+    out = [f"Replay: {printable(result.source)} ({result.game}{', ' + who if who else ''}), "
            f"start: {result.start}"]
     if until is not None and until < result.moves:
         out.append(f"Replaying only the first {until} of {result.moves} moves (--until {until})")
@@ -205,14 +208,6 @@ def legal_block(result: Replay) -> str:
     return f"Legal moves for {whose} ({len(moves)}): {', '.join(moves)}\n"
 
 
-def _write(text: str) -> None:
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except UnicodeEncodeError:
-        data = text.encode(sys.stdout.encoding or "ascii", errors="backslashreplace")
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
 
 
 def entry() -> None:

@@ -148,6 +148,14 @@ def _players(record: Record, problems: list[str]) -> dict[str, str]:
     raw = record.data.get("players")
     if raw is None:
         return {}
+    from scorer.safe_text import has_control, printable
+
+    names = raw.values() if isinstance(raw, dict) else raw if isinstance(raw, list) else []
+    for name in names:
+        if isinstance(name, str) and has_control(name):
+            problems.append(f"{record.at('players')}: players: {printable(name)!r} holds a "
+                            f"control character; a name is plain text on one line")
+            return {}
     if isinstance(raw, list) and len(raw) == 2 and all(_name_ok(n) for n in raw):
         return {"red": str(raw[0]), "blue": str(raw[1])}
     if isinstance(raw, dict) and set(raw) <= {"red", "blue"} and all(

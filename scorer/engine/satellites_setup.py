@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import secrets
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -236,6 +235,7 @@ def _run(args: list[str], prog: str) -> int:
         stop = save_picture(prog, drawing, opts.svg, opts.png)
         if stop is not None:
             return stop
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    from scorer.common import write_out
+
+    write_out(text, json=bool(getattr(opts, "json", False)))
     return EXIT_OK

@@ -24,6 +24,7 @@ from cards.loader import Document, UnreadableInput, display_path
 from rules.hexgeo import SIDE_INDEX, SIDES, Hex, rotate_sides
 from scorer.common import Violation
 from scorer.orbitus.definitions import Definitions
+from scorer.safe_text import has_control, printable
 
 STATION: Hex = (0, 0)
 TOP_KEYS = ("game", "players", "start_lines", "barriers", "cards", "sectors")
@@ -197,7 +198,11 @@ def deck_path(doc: Document) -> Path | None:
 
 
 def _value(value: object) -> str:
-    """A value as the YAML file shows it (true, null, 'text', 1.5)."""
+    """A value as the YAML file shows it (true, null, 'text', 1.5); a word YAML readers
+    disagree about (``no``, ``07``) with the reason."""
+    why = getattr(value, "why", "")
+    if why:
+        return f"{value} ({why})"
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
@@ -236,6 +241,11 @@ class _Reader:
                          f"player's name as text, in seat order", ("players", i))
                 continue
             name = name.strip()
+            if has_control(name):
+                name = printable(name)
+                self.add("players-format", None,
+                         f"players: entry {i + 1} ({name}) holds a control character (shown "
+                         f"escaped); a name is plain text on one line", ("players", i))
             if name in names:
                 self.add("players-format", None,
                          f"players: {name!r} is listed twice; every player needs their own name",
@@ -423,6 +433,8 @@ class _Reader:
         if not isinstance(ident, str) or ident not in self.defs.deck:
             text = ident if isinstance(ident, str) else _value(ident)
             hint = _did_you_mean(text, self.defs.deck) if isinstance(ident, str) else ""
+            if isinstance(ident, str):
+                text = repr(printable(ident))  # quoted: ' S44' shows its space
             self.add("unknown-card", cell,
                      f"sector at {where}: card {text} is not in the deck "
                      f"({_shown(self.defs.deck_file)}), so it was left out of the score{hint}",
@@ -441,7 +453,7 @@ class _Reader:
             return value
         if isinstance(value, str) and value.strip().upper() in SIDE_INDEX:
             return SIDE_INDEX[value.strip().upper()]
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        if isinstance(value, str) and re.fullmatch(r"[-+]?[0-9]{1,9}", value.strip()):
             return self.rotation(int(value.strip()), loc, cell)
         if isinstance(value, str):
             self.add("unknown-direction", cell,

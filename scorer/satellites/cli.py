@@ -8,7 +8,6 @@ only, so a score prints well within the 200 ms budget.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from scorer.common import (
@@ -20,6 +19,7 @@ from scorer.common import (
     fail,
     never_raises,
     picture_target_problem,
+    write_out,
 )
 
 DESCRIPTION = """\
@@ -109,12 +109,11 @@ def _run(args: list[str], prog: str) -> int:
     if opts.json:
         from scorer.satellites.report import to_json
 
-        text = dump_json(to_json(result))
+        write_out(dump_json(to_json(result)), json=True)
     else:
         from scorer.satellites.report import summary
 
-        text = summary(result, transcript.source, colour=colour_terminal())
-    _write(text)
+        write_out(summary(result, transcript.source, colour=colour_terminal()))
     if result.valid or opts.lenient:
         return EXIT_OK
     return EXIT_VIOLATIONS
@@ -135,13 +134,5 @@ def _pictures(result: object, svg: Path | None, png: Path | None, source: str,
     return save_picture(prog, drawing, svg, png) or EXIT_OK
 
 
-def _write(text: str) -> None:
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except UnicodeEncodeError:  # a terminal that cannot show a character of the input
-        data = text.encode(sys.stdout.encoding or "ascii", errors="backslashreplace")
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
 
 
