@@ -213,13 +213,19 @@ Exit codes: 0 copied; 1 DIR already holds some of these files (nothing is writte
 
 @app.command("init", help=INIT_HELP)
 def init_command(
-    dir: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to create or fill.",
-                                                show_default=False)],
+    given: Annotated[str, typer.Argument(metavar="DIR", help="Folder to create or fill.",
+                                         show_default=False)],
     force: Annotated[
         bool, typer.Option("--force", help="Overwrite definition files already in DIR.")
     ] = False,
 ) -> None:
     from generator.init import InitError, init_definitions
+
+    if not given.strip():
+        _err("pnp-build init: DIR is empty; give the folder to fill (write . for the current "
+             "folder if you mean it)")
+        raise typer.Exit(2)
+    dir = Path(given)
 
     try:
         result = init_definitions(dir, force)

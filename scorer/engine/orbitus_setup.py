@@ -24,6 +24,7 @@ from scorer.common import (
     EXIT_VIOLATIONS,
     fail,
     never_raises,
+    other_picture,
     picture_target_problem,
     whole_number,
 )
@@ -272,7 +273,8 @@ def _run(args: list[str], prog: str) -> int:
         return fail(f"{prog}: --players {opts.players} but --names gives {len(opts.names)} "
                     f"names; give one of them, or make them agree")
     for flag in ("svg", "png"):
-        problem = picture_target_problem(prog, flag, getattr(opts, flag), "deal")
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "deal",
+                                         other=other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():

@@ -22,6 +22,7 @@ from scorer.common import (
     dump_json,
     fail,
     never_raises,
+    other_picture,
     picture_target_problem,
     whole_number,
     write_out,
@@ -117,7 +118,8 @@ def _run(args: list[str]) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        problem = picture_target_problem(PROG, flag, getattr(opts, flag), "final")
+        problem = picture_target_problem(PROG, flag, getattr(opts, flag), "final",
+                                         [Path(opts.file)], other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():

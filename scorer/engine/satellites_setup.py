@@ -27,6 +27,7 @@ from scorer.common import (
     EXIT_VIOLATIONS,
     fail,
     never_raises,
+    other_picture,
     picture_target_problem,
     whole_number,
 )
@@ -183,7 +184,8 @@ def _run(args: list[str], prog: str) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        problem = picture_target_problem(prog, flag, getattr(opts, flag), "start")
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "start",
+                                         other=other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():

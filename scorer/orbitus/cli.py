@@ -162,6 +162,13 @@ def score_file(
 def _run(args: Sequence[str], prog: str) -> int:
     opts = build_parser(prog).parse_args(list(args))
     from cards.loader import DefinitionError
+    from scorer.common import other_picture, picture_target_problem
+
+    for flag in ("svg", "png"):  # before anything is read or printed
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "table",
+                                         [Path(opts.layout)], other_picture(opts, flag))
+        if problem:
+            return fail(problem)
 
     picture = opts.svg is not None or opts.png is not None
     try:

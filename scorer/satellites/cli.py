@@ -18,6 +18,7 @@ from scorer.common import (
     dump_json,
     fail,
     never_raises,
+    other_picture,
     picture_target_problem,
     write_out,
 )
@@ -79,7 +80,8 @@ def _run(args: list[str], prog: str) -> int:
     except SystemExit as exc:  # argparse has printed the usage or the help
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        problem = picture_target_problem(prog, flag, getattr(opts, flag), "board")
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "board",
+                                         [Path(opts.file)], other_picture(opts, flag))
         if problem:
             return fail(problem)
 
