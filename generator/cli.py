@@ -175,8 +175,14 @@ def main(
     except ValueError as exc:  # a component that cannot be laid out on the chosen paper
         _err(f"pnp-build: {exc}; nothing was written")
         raise typer.Exit(1) from None
+    from generator.output import OutputError
+
     try:
-        write_outputs(out, files, games)
+        write_outputs(out, files, games, info=_err)
+    except OutputError as exc:
+        for line in exc.lines:
+            _err(line)
+        raise typer.Exit(2) from None
     except OSError as exc:
         _err(f"pnp-build: cannot write to {out}: {exc.strerror or exc}")
         raise typer.Exit(2) from None
