@@ -364,7 +364,7 @@ def write_build(out_dir: Path, files: dict[str, bytes], stale_if: Callable[[str]
             f"its parent folder {parent} is not writable")
         if why_not is None:
             try:
-                return _swap(out, plan)
+                return _swap(out, plan, info)
             except _CannotCarry as exc:
                 why_not = str(exc)
         info(f"pnp-build: writing into {out} file by file, journaled ({why_not}); an "
@@ -433,7 +433,7 @@ def _staging_names(out: Path) -> tuple[str, str]:
     return f".{out.name}.pnp-new-", f".{out.name}.pnp-old-"
 
 
-def _swap(out: Path, plan: Plan) -> Result:
+def _swap(out: Path, plan: Plan, info: Report) -> Result:
     new_prefix, old_prefix = _staging_names(out)
     ident = secrets.token_hex(6)
     staging = out.parent / f"{new_prefix}{ident}"
@@ -470,7 +470,7 @@ def _swap(out: Path, plan: Plan) -> Result:
     with contextlib.suppress(OSError):
         os.unlink(out / STAGING_MARK)
     _fsync_dir(out.parent)
-    _clean_old_tree(old, out)
+    _clean_old_tree(old, out, info)
     return Result(len(plan.files), len(plan.kept), len(plan.stale), "swap", carried)
 
 
@@ -607,11 +607,13 @@ def _fsync_dirs(subs: Iterable[str], root: Path) -> None:
         _fsync_dir(root / sub if sub != "." else root)
 
 
-def _clean_old_tree(old: Path, out: Path) -> None:
+def _clean_old_tree(old: Path, out: Path, info: Report | None = None) -> None:
     """Remove the previous output folder after a swap. Its tool files go; an entry of the
     user's that the new folder holds as the same file goes too; one that differs (saved by
-    the user while the build ran) or is missing there is moved into the new folder."""
+    the user while the build ran) or is missing there is moved into the new folder. If
+    one cannot be moved, the old folder stays (and the next build tries again)."""
     known = read_manifest(old)
+    failed: list[str] = []
 
     def walk(rel: str) -> None:
         here = old / rel if rel else old
@@ -642,12 +644,21 @@ def _clean_old_tree(old: Path, out: Path) -> None:
                 continue
             if there is not None and os.path.samestat(there, info):
                 continue
-            if there is None or not stat.S_ISDIR(there.st_mode):
-                with contextlib.suppress(OSError):
-                    _make_parents(out, sub, old)
-                    os.replace(old / sub, out / sub)
+            try:
+                if there is not None and stat.S_ISDIR(there.st_mode):
+                    raise IsADirectoryError(errno.EISDIR, "a folder is in its place")
+                _make_parents(out, sub, old)
+                os.replace(old / sub, out / sub)
+            except OSError as exc:
+                failed.append(f"{sub} ({exc.strerror or exc})")
 
     walk("")
+    if failed:
+        (info or (lambda _m: None))(
+            f"pnp-build: {len(failed)} file(s) of yours in the previous build's folder could "
+            f"not be moved into {out}: {', '.join(failed[:3])}; they stay in {old} (the next "
+            "build tries again)")
+        return
     _remove_tree(old)
 
 
@@ -789,12 +800,12 @@ def recover(out: Path, info: Report) -> None:
         os.unlink(out / STAGING_MARK)
     for path in news.values():
         if path.is_dir() and not path.is_symlink() and not (path / STAGING_MARK).exists():
-            _clean_old_tree(path, out)  # swapped, then killed before it was renamed
+            _clean_old_tree(path, out, info)  # swapped, then killed before it was renamed
         else:
             _remove_tree(path)
     for path in olds.values():
         if path.is_dir() and not path.is_symlink():
-            _clean_old_tree(path, out)
+            _clean_old_tree(path, out, info)
     try:
         stages = [p for p in out.iterdir() if p.name.startswith(INPLACE_PREFIX)]
     except OSError:
