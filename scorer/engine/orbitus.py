@@ -757,8 +757,8 @@ def parse_move(text: str, player: str | None = None) -> Written:
     long_number = _LONG_NUMBER.search(body)
     if long_number is not None and word in ("place", "remove"):
         raise NotationError(f"{_quoted(text)}: {_quoted(long_number.group())} has "
-                            f"{len(long_number.group())} digits; a cell is two numbers of a few "
-                            f"digits, e.g. @0,-1")
+                            f"{len(long_number.group())} digits; cells and rotations are "
+                            f"numbers of a few digits, e.g. @0,-1 r2")
     if word == "pass" and body.lower() == "pass":
         return Written(text, PASS, player=player)
     if word == "place":
