@@ -230,8 +230,14 @@ def parse_yaml(text: str, path: Path, what: str) -> Document:
         line = mark.line + 1 if mark is not None else 1
         problem = exc.problem or exc.context or "not valid YAML"
         raise UnreadableInput([f"{shown}:{line}: YAML syntax error: {problem}"]) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow
+        line = text.count("\n", 0, exc.position) + 1 if isinstance(exc.position, int) else 1
+        code = exc.character if isinstance(exc.character, int) else 0
+        raise UnreadableInput([f"{shown}:{line}: YAML syntax error: the character U+{code:04X} "
+                               "is not allowed in YAML (a control character); delete it"]) from None
     except yaml.YAMLError as exc:
-        raise UnreadableInput([f"{shown}: YAML syntax error: {exc}"]) from None
+        first = str(exc).split("\n", 1)[0]
+        raise UnreadableInput([f"{shown}: YAML syntax error: {first}"]) from None
     except RecursionError:
         raise UnreadableInput([f"{shown}: the YAML is nested too deeply to be {what}"]) from None
     if node is None:
@@ -490,8 +496,14 @@ def _loc_text(loc: Iterable[str | int]) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += ("." if out else "") + str(part)
+            out += ("." if out else "") + _key_text(part)
     return out or "(top level)"
+
+
+def _key_text(key: object) -> str:
+    """A key as a message shows it: on one line, control characters escaped."""
+    text = str(key)
+    return text if text.isprintable() else repr(text)[1:-1]
 
 
 # --- turning pydantic errors into lines --------------------------------------------
@@ -518,7 +530,8 @@ def _item_name(data: Any, loc: Loc) -> tuple[str, Loc]:
                 ident = item.get("id", item.get("players"))
                 if ident is None and "colour" in item and "value" in item:
                     ident = f"{item['colour']} {item['value']}"
-            name = f"{label} {ident}" if ident is not None else f"{label} #{loc[1] + 1}"
+            name = (f"{label} {_key_text(ident)}" if ident is not None
+                    else f"{label} #{loc[1] + 1}")
             return name, loc[2:]
     return "", loc
 
@@ -529,7 +542,7 @@ def format_problem(doc: Document, loc: Loc, message: str) -> str:
     parts = [doc.where(loc)]
     if name:
         parts.append(name)
-    field_text = ".".join(str(p) for p in rest if isinstance(p, str))
+    field_text = ".".join(_key_text(p) for p in rest if isinstance(p, str))
     if field_text:
         parts.append(field_text)
     parts.append(message)
