@@ -167,7 +167,7 @@ def test_an_engine_written_record_keeps_names(tmp_path, capsys):
     from scorer.engine.orbitus_setup import dealt
 
     names = ["- Bob", "Anna: x", "no"]
-    start = dealt(load_orbitus(), names, 7)
+    start = dealt(load_orbitus().ruleset, names, 7)
     text = record_text(start, [], 7, "a note\nwith a second line\x1b[2J")
     data = parse_yaml(text, Path("r.yaml"), "a record").data
     assert data["players"] == names
