@@ -286,10 +286,15 @@ def _from_setup(record: Record, first: int | None,
     key_line = record.line("setup")
     where = f"{record.source}:{key_line}: setup"
     if isinstance(raw, str):
-        try:
-            text_lines = record.path.read_text(encoding="utf-8").splitlines() \
+        from cards.loader import UnreadableInput, read_bytes_safely
+        from scorer.engine.records import MAX_RECORD_BYTES
+        from scorer.safe_text import split_lines
+
+        try:  # the record's own text again, for the line that opens the board
+            text_lines = split_lines(read_bytes_safely(
+                record.path, "", MAX_RECORD_BYTES).decode("utf-8")) \
                 if str(record.path) != "-" else []
-        except (OSError, UnicodeDecodeError):
+        except (UnreadableInput, UnicodeDecodeError):
             text_lines = []
         header = text_lines[key_line - 1] if 0 < key_line <= len(text_lines) else ""
         block = _BLOCK.match(header)
@@ -298,7 +303,7 @@ def _from_setup(record: Record, first: int | None,
                             f"folded (setup: >), so each row stays on its own line")
             return None
         first_line = key_line + 1 if block else key_line
-        lines = [(first_line + i, ln) for i, ln in enumerate(raw.splitlines())]
+        lines = [(first_line + i, ln) for i, ln in enumerate(split_lines(raw))]
     elif isinstance(raw, list) and all(isinstance(r, str) for r in raw):
         lines = [(record.line("setup", i), r) for i, r in enumerate(raw)]
     else:

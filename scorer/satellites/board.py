@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from scorer.common import Violation, reshown, type_name
+from scorer.safe_text import split_lines
 
 RED = "red"
 BLUE = "blue"
@@ -307,7 +308,7 @@ def read_input(path: Path) -> Transcript:
     text = _read_text(path, shown)
     if _looks_like_yaml(path, text):
         return _from_yaml(text, path, shown)
-    lines = list(enumerate(text.splitlines(), start=1))
+    lines = list(enumerate(split_lines(text), start=1))
     board, problems = parse_grid(lines, shown)
     return Transcript(board, tuple(problems), None, shown)
 
@@ -316,7 +317,7 @@ def read_string(text: str, source: str = "<text>") -> Transcript:
     """Read a board from text already in memory (grid or YAML by content)."""
     if _looks_like_yaml(Path(source), text):
         return _from_yaml(text, Path(source), source)
-    board, problems = parse_grid(list(enumerate(text.splitlines(), start=1)), source)
+    board, problems = parse_grid(list(enumerate(split_lines(text), start=1)), source)
     return Transcript(board, tuple(problems), None, source)
 
 
@@ -336,7 +337,7 @@ def _looks_like_yaml(path: Path, text: str) -> bool:
     """YAML by name (.yaml/.yml) or when the first line that is not a comment is ``key:``."""
     if path.suffix.lower() in (".yaml", ".yml"):
         return True
-    for line in text.splitlines():
+    for line in split_lines(text):
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
             return bool(_KEY_LINE.match(line)) or stripped.startswith(("{", "---"))
@@ -390,7 +391,7 @@ def _from_yaml(text: str, path: Path, shown: str) -> Transcript:
         board = data["board"]
         key_line = doc.line_of(("board",))
         if isinstance(board, str):
-            source_lines = text.splitlines()
+            source_lines = split_lines(text)
             header = source_lines[key_line - 1] if key_line <= len(source_lines) else ""
             block = _BLOCK.match(header)
             if block and block.group(1) == ">":
@@ -400,7 +401,7 @@ def _from_yaml(text: str, path: Path, shown: str) -> Transcript:
                 )
             first = key_line + 1 if block else key_line
             step = 1 if block else 0
-            lines = [(first + i * step, ln) for i, ln in enumerate(board.splitlines())]
+            lines = [(first + i * step, ln) for i, ln in enumerate(split_lines(board))]
         elif isinstance(board, list) and all(isinstance(r, str) for r in board):
             lines = [(doc.line_of(("board", i)), r) for i, r in enumerate(board)]
         else:
