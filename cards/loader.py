@@ -679,19 +679,31 @@ def validate(doc: Document, model: type[M]) -> M:
 _TEXT, _NUMBER, _OTHER = "text", "number", "other"
 
 
-def _kinds(annotation: Any) -> set[str]:
+_KINDS_OF: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _kinds(annotation: Any) -> frozenset[str]:
     """What a field's annotation accepts at a scalar: text, numbers (incl. true/false)."""
+    known = _KINDS_OF.get(id(annotation))
+    if known is not None and known[0] is annotation:
+        return known[1]
+    found = frozenset(_kinds_of(annotation))
+    _KINDS_OF[id(annotation)] = (annotation, found)
+    return found
+
+
+def _kinds_of(annotation: Any) -> set[str]:
     import types
     from typing import Annotated, Literal, Union, get_args, get_origin
 
     origin = get_origin(annotation)
     if origin is Annotated:
-        return _kinds(get_args(annotation)[0])
+        return _kinds_of(get_args(annotation)[0])
     if origin is Union or origin is types.UnionType:
         found: set[str] = set()
         for arg in get_args(annotation):
             if arg is not type(None):
-                found |= _kinds(arg)
+                found |= _kinds_of(arg)
         return found
     if origin is Literal:
         return {_TEXT if isinstance(a, str) else _NUMBER for a in get_args(annotation)}
@@ -702,48 +714,59 @@ def _kinds(annotation: Any) -> set[str]:
     return {_OTHER}
 
 
-def _fit_scalars(data: Any, annotation: Any, loc: Loc, doc: Document,
+def _fit_scalars(data: Any, model: Any, loc: Loc, doc: Document,
                  problems: list[str]) -> Any:
-    """``data`` with each scalar made what its field expects (see above); problems added."""
+    """``data`` with each scalar made what its field in ``model`` expects (see above);
+    problems are added to ``problems``."""
     import types
     from typing import Annotated, Union, get_args, get_origin
 
     from pydantic import BaseModel
 
-    origin = get_origin(annotation)
-    if origin is Annotated:
-        return _fit_scalars(data, get_args(annotation)[0], loc, doc, problems)
-    if isinstance(data, dict):
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            fields = annotation.model_fields
-            return {key: (_fit_scalars(value, fields[key].annotation, (*loc, key), doc,
-                                       problems) if key in fields else value)
-                    for key, value in data.items()}
-        if origin is dict:
-            key_type, value_type = get_args(annotation)
-            text_keys = _kinds(key_type) == {_TEXT}
-            return {(str(key) if text_keys and isinstance(key, int) else key):
-                    _fit_scalars(value, value_type, (*loc, key), doc, problems)
-                    for key, value in data.items()}
-        if origin is Union or origin is types.UnionType:
-            models = [a for a in get_args(annotation)
-                      if isinstance(a, type) and issubclass(a, BaseModel)]
-            if len(models) == 1:
-                return _fit_scalars(data, models[0], loc, doc, problems)
-        return data
-    if isinstance(data, list):
-        if origin in (list, tuple, set, frozenset):
-            args = [a for a in get_args(annotation) if a is not Ellipsis]
-            if len(args) == 1:
-                return [_fit_scalars(v, args[0], (*loc, i), doc, problems)
-                        for i, v in enumerate(data)]
-        if origin is Union or origin is types.UnionType:
-            lists = [a for a in get_args(annotation) if get_origin(a) is list]
-            if len(lists) == 1:
-                return _fit_scalars(data, lists[0], loc, doc, problems)
-        return data
-    kinds = _kinds(annotation)
+    def is_model(annotation: Any) -> bool:
+        return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+    def fit(data: Any, annotation: Any, loc: Loc) -> Any:
+        origin = get_origin(annotation)
+        while origin is Annotated:
+            annotation = get_args(annotation)[0]
+            origin = get_origin(annotation)
+        union = origin is Union or origin is types.UnionType
+        if isinstance(data, dict):
+            if is_model(annotation):
+                fields = annotation.model_fields
+                return {key: (fit(value, fields[key].annotation, (*loc, key))
+                              if key in fields else value) for key, value in data.items()}
+            if origin is dict:
+                key_type, value_type = get_args(annotation)
+                text_keys = _kinds(key_type) == {_TEXT}
+                return {(str(key) if text_keys and isinstance(key, int) else key):
+                        fit(value, value_type, (*loc, key)) for key, value in data.items()}
+            if union:
+                models = [a for a in get_args(annotation) if is_model(a)]
+                if len(models) == 1:
+                    return fit(data, models[0], loc)
+            return data
+        if isinstance(data, list):
+            if origin in (list, tuple, set, frozenset):
+                args = [a for a in get_args(annotation) if a is not Ellipsis]
+                if len(args) == 1:
+                    return [fit(v, args[0], (*loc, i)) for i, v in enumerate(data)]
+            if union:
+                lists = [a for a in get_args(annotation) if get_origin(a) is list]
+                if len(lists) == 1:
+                    return fit(data, lists[0], loc)
+            return data
+        return _fit_scalar(data, _kinds(annotation), loc, doc, problems)
+
+    return fit(data, model, loc)
+
+
+def _fit_scalar(data: Any, kinds: frozenset[str], loc: Loc, doc: Document,
+                problems: list[str]) -> Any:
     if kinds == {_TEXT}:
+        if type(data) is str:
+            return data
         if isinstance(data, Ambiguous):
             return str(data)
         if isinstance(data, bool):

@@ -65,8 +65,13 @@ Commands:
   pnp-build init DIR       copy the shipped definitions into DIR to edit them, then
                            build with: pnp-build --cards DIR [--watch]
 
+A build replaces OUT all at once (the previous build stays whole if it is interrupted),
+never deletes or replaces a file of yours there (OUT/.pnp-build.json lists what builds
+wrote), and waits if another build is writing into OUT.
+
 Print PDFs at 100 % (no "fit to page"). Exit codes: 0 built (or --watch stopped with
-Ctrl-C), 1 a definition is wrong (nothing is overwritten), 2 the command is misused.
+Ctrl-C), 1 a definition is wrong (nothing is overwritten), 2 the command is misused or
+OUT cannot be written (it is then left as it was).
 """
 
 

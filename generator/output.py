@@ -558,6 +558,8 @@ def _carry(out: Path, staging: Path, plan: Plan, made: set[str]) -> int:
                     raise _CannotCarry(f"it holds more than {MAX_CARRIED} files of your own")
             try:
                 os.link(out / sub, staging / sub, follow_symlinks=False)
+            except NotImplementedError:  # pragma: no cover - Windows
+                raise _CannotCarry("links cannot be hard-linked here") from None
             except OSError as exc:
                 if exc.errno in (errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP,
                                  errno.EOPNOTSUPP, errno.EACCES):
