@@ -613,8 +613,10 @@ def _clean_old_tree(old: Path, out: Path, info: Report | None = None) -> None:
     """Remove the previous output folder after a swap. Its tool files go; an entry of the
     user's that the new folder holds as the same file goes too; one that differs (saved by
     the user while the build ran) or is missing there is moved into the new folder. If
-    one cannot be moved, the old folder stays (and the next build tries again)."""
-    known = read_manifest(old)
+    one cannot be moved, the old folder stays (and the next build tries again). A file at a
+    name the new build wrote is the tool's in either folder (also when the old folder has
+    no manifest: a build of an earlier version)."""
+    known = read_manifest(old) | read_manifest(out)
     failed: list[str] = []
 
     def walk(rel: str) -> None:

@@ -421,6 +421,14 @@ def test_only_files_the_manifest_lists_are_ever_deleted(tmp_path):
     assert sorted(p.name for p in (out / "g/svg").iterdir()) == ["a.svg", "c.svg", "mine.svg"]
 
 
+def test_a_build_by_an_earlier_version_without_a_manifest_is_replaced(old_out, sets):
+    (old_out / MANIFEST).unlink()
+    build(old_out, opts=BuildOptions(page="letter"))
+    assert assert_old_or_new(old_out, sets) == "new"
+    assert read_manifest(old_out) == set(sets[1])
+    assert strays(old_out) == []
+
+
 def test_left_over_temporary_files_of_earlier_versions_are_removed(old_out):
     stale = old_out / "orbitus" / ".sectors.pdf.k2j4h5g6.tmp"
     stale.write_bytes(b"half a PDF")
