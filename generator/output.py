@@ -348,16 +348,32 @@ def write_build(out_dir: Path, files: dict[str, bytes], stale_if: Callable[[str]
     deleted. Raises :class:`OutputError` with the lines to show; the output folder is then
     as it was.
     """
-    info = info or (lambda _m: None)
     for rel in files:
         if not _safe_rel(rel):
             raise ValueError(f"not a relative path inside the output folder: {rel!r}")
     out = _real_folder(out_dir)
+    shown = str(out_dir)
+
+    def as_given(line: str) -> str:  # messages name the folder as the user gave it
+        return line.replace(str(out), shown) if shown != str(out) else line
+
+    def say(line: str) -> None:
+        if info is not None:
+            info(as_given(line))
+
+    try:
+        return _write_build(out, files, stale_if, say)
+    except OutputError as exc:
+        raise OutputError([as_given(line) for line in exc.lines]) from None
+
+
+def _write_build(out: Path, files: dict[str, bytes], stale_if: Callable[[str], bool],
+                 info: Report) -> Result:
     parent = out.parent
     lock_path, swappable = _lock_place(out)
     with locked(lock_path, out, info):
         recover(out, info)
-        _make_folder(out, out_dir)
+        _make_folder(out)
         check_targets(out, files)
         plan = plan_write(out, files, stale_if)
         why_not = _why_not_swap(out, parent) if swappable else (
@@ -389,11 +405,11 @@ def _real_folder(out_dir: Path) -> Path:
     return path
 
 
-def _make_folder(out: Path, out_dir: Path) -> None:
+def _make_folder(out: Path) -> None:
     try:
         out.mkdir(exist_ok=True)
     except OSError as exc:
-        raise OutputError([f"pnp-build: cannot make the output folder {out_dir}: "
+        raise OutputError([f"pnp-build: cannot make the output folder {out}: "
                            f"{exc.strerror or exc}; nothing was written"]) from None
 
 
