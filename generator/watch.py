@@ -29,7 +29,7 @@ from typing import Any
 
 from cards.definitions import DEFAULT_CARDS
 from cards.loader import DefinitionError
-from generator.build import GAMES, common_steps, game_steps, load, write_outputs
+from generator.build import GAMES, common_steps, game_steps, load_checked, write_outputs
 from generator.options import BuildOptions, Step
 from generator.output import OutputError
 
@@ -193,8 +193,10 @@ def rebuild_game(game: str, cards: Path | None, opts: BuildOptions, state: GameS
     """Reload ``game`` and run the steps that read any of ``changed`` (all on the first
     build). Returns the files written, or None when a problem was reported instead."""
     state.pending |= changed
+    recorder = Recorder()
     try:
-        defs = load(game, cards)
+        defs = load_checked(game, cards, opts)  # the labels of --lang checked too
+        steps = game_steps(game, recording(defs, recorder), opts)
     except DefinitionError as exc:
         for line in exc.problems:
             report(line)
@@ -204,14 +206,12 @@ def rebuild_game(game: str, cards: Path | None, opts: BuildOptions, state: GameS
     except Exception as exc:  # a bug must not end the watch: say so, keep watching
         _internal(report, exc, f"loading the {game} definitions")
         return None
-    recorder = Recorder()
+    state.listing = set(recorder.listing)
+    todo = _affected(state, steps, state.pending, out_dir)
     files: dict[str, bytes] = {}
     made: dict[str, set[str]] = {}
     reads: dict[str, set[str]] = {}
     try:
-        steps = game_steps(game, recording(defs, recorder), opts)
-        state.listing = set(recorder.listing)
-        todo = _affected(state, steps, state.pending, out_dir)
         for name, step in todo:
             recorder.current = set()
             produced = step()
@@ -253,13 +253,19 @@ def _internal(report: Report, exc: Exception, doing: str) -> None:
            "shows the details)")
 
 
-def rebuild_common(opts: BuildOptions, out_dir: Path, report: Report) -> list[str]:
-    """The files of no game (calibration.pdf), written; [] when that failed (reported)."""
+def _common(cards: Path | None, opts: BuildOptions, out_dir: Path, report: Report) -> list[str]:
+    """Build the steps of no game (the calibration sheet); the files written ([] when that
+    failed: reported)."""
     try:
         files: dict[str, bytes] = {}
-        for _, step in common_steps(opts):
+        for _, step in common_steps(opts, cards):
             files.update(step())
         write_outputs(out_dir, files, (), info=report)
+        return sorted(files)
+    except DefinitionError as exc:
+        for line in exc.problems:
+            report(line)
+        return []
     except OutputError as exc:
         for line in exc.lines:
             report(line)
@@ -267,7 +273,9 @@ def rebuild_common(opts: BuildOptions, out_dir: Path, report: Report) -> list[st
     except OSError as exc:
         report(f"pnp-build: cannot write to {out_dir}: {exc.strerror or exc}")
         return []
-    return sorted(files)
+    except Exception as exc:
+        _internal(report, exc, "building the calibration sheet")
+        return []
 
 
 def summarise(files: list[str]) -> str:
@@ -304,7 +312,7 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
     for game in games:
         written += rebuild_game(game, cards, opts, states[game], {EVERYTHING}, out_dir,
                                 report) or []
-    common = rebuild_common(opts, out_dir, report)
+    common = _common(cards, opts, out_dir, report)
     written += common
     info(f"built {len(written)} files into {out_dir} in {time.perf_counter() - started:.2f} s")
     info(f"watching {folder} for changes (every {interval:g} s); Ctrl-C stops")
@@ -324,9 +332,9 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
         seen = now
         info(f"changed: {', '.join(changed)}")
         started = time.perf_counter()
-        changed_parts = parts_changed(changed, games)
+        affected = parts_changed(changed, games)
         for game in sorted(games):
-            parts = changed_parts.get(game)
+            parts = affected.get(game)
             if parts is None:  # not affected, unless files of it were deleted since
                 if not any(_missing(out_dir, f) for f in states[game].outputs.values()):
                     continue
@@ -337,8 +345,10 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
                      f"{summarise(out)}")
             elif out is not None:
                 info(f"{game}: no output depends on that change")
-        if _missing(out_dir, common):  # deleted by hand since: make it again
-            again = rebuild_common(opts, out_dir, report)
+        if any(FOLDER in parts for parts in affected.values()):  # a text: the labels too
+            common = _common(cards, opts, out_dir, report) or common
+        elif _missing(out_dir, common):  # deleted by hand since: make it again
+            again = _common(cards, opts, out_dir, report)
             if again:
                 common = again
                 info(f"rebuilt {summarise(common)} (it was missing)")
