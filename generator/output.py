@@ -483,11 +483,30 @@ def _swap(out: Path, plan: Plan, info: Report) -> Result:
             os.rename(old, out)  # the second rename failed: put the old folder back
         _remove_tree(staging)
         raise _CannotCarry(f"the folder cannot be swapped: {exc.strerror or exc}") from None
-    with contextlib.suppress(OSError):
-        os.unlink(out / STAGING_MARK)
+    _drop_mark(out)
     _fsync_dir(out.parent)
     _clean_old_tree(old, out, info)
     return Result(len(plan.files), len(plan.kept), len(plan.stale), "swap", carried)
+
+
+def _drop_mark(out: Path) -> None:
+    """Remove the staging mark from the output folder, also from one the user made
+    read-only (its permissions are put back)."""
+    mark = out / STAGING_MARK
+    try:
+        mark.unlink()
+    except FileNotFoundError:
+        return
+    except PermissionError:
+        with contextlib.suppress(OSError):
+            mode = stat.S_IMODE(os.stat(out).st_mode)
+            os.chmod(out, mode | stat.S_IWUSR | stat.S_IXUSR)
+            try:
+                mark.unlink()
+            finally:
+                os.chmod(out, mode)
+    except OSError:
+        pass
 
 
 def _write_failure(out: Path, staging: Path, exc: OSError) -> list[str]:
@@ -816,8 +835,7 @@ def recover(out: Path, info: Report) -> None:
                 ident, path = next(iter(olds.items()))
                 os.rename(path, out)
                 olds.pop(ident)
-    with contextlib.suppress(OSError):
-        os.unlink(out / STAGING_MARK)
+    _drop_mark(out)
     for path in news.values():
         if path.is_dir() and not path.is_symlink() and not (path / STAGING_MARK).exists():
             _clean_old_tree(path, out, info)  # swapped, then killed before it was renamed

@@ -337,16 +337,18 @@ def test_a_read_only_subfolder_where_permissions_count(tmp_path, sets):
     (out / "orbitus" / "notes").mkdir()
     (out / "orbitus" / "notes" / "mine.txt").write_bytes(b"mine")
     (out / "orbitus" / "notes").chmod(0o555)
+    out.chmod(0o555)  # the output folder itself read-only too
     try:
         done = run("--out", str(out), "--page", "letter", "-q")
         assert done.returncode == 0, done.stderr
         assert files_in(out) == {**sets[1], "orbitus/notes/mine.txt": b"mine"}
-        assert strays(out) == []
+        assert strays(out) == [] and not (out / output.STAGING_MARK).exists()
+        assert (out.stat().st_mode & 0o777) == 0o555
         probe = subprocess.run([*NO_OVERRIDE, "sh", "-c", f"touch {out}/orbitus/svg/x"],
                                capture_output=True)
         assert probe.returncode != 0  # the folder is still read-only for the user
     finally:
-        for path in (out / "orbitus" / "svg", out / "orbitus" / "notes"):
+        for path in (out, out / "orbitus" / "svg", out / "orbitus" / "notes"):
             path.chmod(0o755)
 
 
