@@ -35,7 +35,7 @@ from typing import Any
 import yaml
 from timing import command, wall_ms
 
-from scorer.orbitus.definitions import load_definitions
+from cards.ruleset import load_ruleset
 from scorer.orbitus.grow import grow_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,17 +91,17 @@ import gc, io, sys, time
 from contextlib import redirect_stdout
 from pathlib import Path
 from cards.loader import load_yaml
-from scorer.orbitus.definitions import load_definitions
+from cards.ruleset import load_ruleset
+from rules.orbitus.score import score
 from scorer.orbitus.layout import deck_path, parse_layout
 from scorer.orbitus.report import to_text
-from scorer.orbitus.score import score
 gc.disable()  # as the command does
 doc = load_yaml(Path(sys.argv[1]), "an Orbitus layout")
 started = time.perf_counter()
-defs, _ = load_definitions(None, deck_path(doc))
-layout = parse_layout(doc, defs)
+ruleset = load_ruleset("orbitus", None, deck_path(doc))
+layout = parse_layout(doc, ruleset, "cards/orbitus/sectors.yaml")
 del doc
-result = score(layout, defs.scoring)
+result = score(layout, ruleset.scoring, layout.findings)
 with redirect_stdout(io.StringIO()):
     sys.stdout.write(to_text(result))
 print((time.perf_counter() - started) * 1000, result.valid)
@@ -175,7 +175,7 @@ def main() -> int:
           f"(--json); budget {COMMAND_BUDGET_MS:.0f} ms: {verdict(ok)}")
 
     # 2. large grown tables
-    setup = load_definitions()[0].setups[6]
+    setup = load_ruleset("orbitus").setup_for(6)
     with tempfile.TemporaryDirectory() as tmp:
         files: dict[int, Path] = {}
         for size in (10_000, 40_000):

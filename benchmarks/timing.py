@@ -22,21 +22,28 @@ def command(name: str = "pnp-score") -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", MODULES[name]]
 
 
-def wall_ms(args: list[str], runs: int, cwd: Path | None = None) -> list[float]:
-    """Wall times (ms) of ``runs`` runs of a whole command, interpreter start included.
-    A run that fails (exit code other than 0 or 1) stops the benchmark."""
+def wall_ms(args: list[str], runs: int, cwd: Path | None = None,
+            env: dict[str, str] | None = None,
+            before: Callable[[], object] | None = None) -> list[float]:
+    """Wall times (ms) of ``runs`` runs of a whole command, interpreter start included
+    (``before`` runs, untimed, before each run: to empty a cache, say). A run that fails
+    (exit code other than 0 or 1) stops the benchmark."""
     times = []
     for _ in range(runs):
+        if before is not None:
+            before()
         started = time.perf_counter()
-        proc = subprocess.run(args, capture_output=True, check=False, cwd=cwd)
+        proc = subprocess.run(args, capture_output=True, check=False, cwd=cwd, env=env)
         times.append((time.perf_counter() - started) * 1000)
         if proc.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(args)} failed: {proc.stderr.decode()}")
     return times
 
 
-def median_wall_ms(args: list[str], runs: int, cwd: Path | None = None) -> float:
-    return statistics.median(wall_ms(args, runs, cwd))
+def median_wall_ms(args: list[str], runs: int, cwd: Path | None = None,
+                   env: dict[str, str] | None = None,
+                   before: Callable[[], object] | None = None) -> float:
+    return statistics.median(wall_ms(args, runs, cwd, env, before))
 
 
 def best_of(fn: Callable[[], object], repeat: int = 3) -> float:

@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from rules.hexgeo import SIDES, side_index
+from rules.orbitus.ruleset import Band
 
 # --- shared pieces -----------------------------------------------------------------
 
@@ -204,14 +205,10 @@ class ScoreBand(Strict):
             raise ValueError(f"max {self.max} is below min {self.min}")
         return self
 
-    def contains(self, size: int) -> bool:
-        return size >= self.min and (self.max is None or size <= self.max)
-
     @property
     def label(self) -> str:
-        if self.max is None:
-            return f"{self.min}+"
-        return str(self.min) if self.max == self.min else f"{self.min}–{self.max}"
+        """``3``, ``3–4`` or ``6+`` (as the rules core writes a band)."""
+        return Band(self.min, self.max, self.points).label
 
 
 def _bands_disjoint(bands: list[ScoreBand], what: str) -> None:
@@ -234,19 +231,6 @@ class ScoringTables(Strict):
         _bands_disjoint(self.planet_groups, "planet-group")
         _bands_disjoint(self.closed_blocks, "closed-block")
         return self
-
-    def planet_points(self, count: int) -> int:
-        return _band_points(self.planet_groups, count)
-
-    def block_points(self, size: int) -> int:
-        return _band_points(self.closed_blocks, size)
-
-
-def _band_points(bands: list[ScoreBand], size: int) -> int:
-    for band in bands:
-        if band.contains(size):
-            return band.points
-    return 0
 
 
 class RulesFile(Strict):

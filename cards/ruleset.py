@@ -90,7 +90,7 @@ def satellites_ruleset(defs: SatellitesDefinitions) -> sat.Ruleset:
 
 def shown_deck(path: Path) -> str:
     """A deck file as messages name it: the shipped deck by its place in the project."""
-    from cards.definitions import DEFAULT_CARDS
+    from cards.files import DEFAULT_CARDS
     from cards.loader import display_path
 
     if path.resolve() == (DEFAULT_CARDS / "orbitus" / "sectors.yaml").resolve():
@@ -156,14 +156,18 @@ class Source:
         return digest.hexdigest()[:40]
 
 
-def _read_all(game: str, files: dict[str, Path]) -> Source | None:
+def _read_all(game: str, files: dict[str, Path], root: Path) -> Source | None:
     """The bytes of every file, or None when one cannot be read as plainly as the validated
-    path would (it then reports the problem)."""
+    path would read it (that path then reports the problem): not a regular file, too large,
+    or a link that leads out of the folder it was found in."""
     import stat
 
     contents: dict[str, bytes] = {}
     for role, path in files.items():
+        home = root if path.parent == root / game else path.parent.resolve()
         try:
+            if not path.resolve(strict=False).is_relative_to(home):
+                return None
             info = path.stat()
             if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_DEFINITION_BYTES:
                 return None
@@ -171,7 +175,7 @@ def _read_all(game: str, files: dict[str, Path]) -> Source | None:
                 contents[role] = handle.read(MAX_DEFINITION_BYTES + 1)
         except FileNotFoundError:
             contents[role] = b"\0missing"  # an optional file that is not there
-        except OSError:
+        except (OSError, RuntimeError):  # unreadable, or a loop of links
             return None
     return Source(game, files, contents)
 
@@ -215,10 +219,11 @@ def load_ruleset(game: str, folder: Path | None = None,
     Raises :class:`cards.loader.DefinitionError` (or ``UnreadableInput``) with one line per
     problem, exactly as the validated path reports them.
     """
-    from cards.files import game_files
+    from cards.files import DEFAULT_CARDS, game_files
 
-    files = game_files(game, folder, deck_file)
-    source = _read_all(game, files)
+    root = (folder or DEFAULT_CARDS).resolve()
+    files = game_files(game, root, deck_file)
+    source = _read_all(game, files, root)
     where = cache_folder() if source is not None else None
     key = source.key() if source is not None else ""
     if where is not None:

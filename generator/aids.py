@@ -28,7 +28,6 @@ from cards.definitions import (
     inside,
 )
 from cards.loader import DefinitionError, display_path, read_text
-from cards.models import ScoreBand
 from generator.backends.pdf import render_pdf
 from generator.components import diagrams
 from generator.components import satellites as sat
@@ -48,6 +47,8 @@ from generator.typeset import (
     signed,
     typeset,
 )
+from rules.hexgeo import SIDES
+from rules.orbitus.ruleset import Band
 
 Step = tuple[str, Callable[[], dict[str, bytes]]]
 KINDS = ("rules", "player-aid")
@@ -124,14 +125,15 @@ def _render_texts(game: str, docs: Sequence[tuple[str, Document]], kind: str, pa
 
 
 def orbitus_values(defs: OrbitusDefinitions) -> dict[str, str]:
-    scoring = defs.rules.scoring
-    counts = sorted(s.players for s in defs.rules.start_lines)
+    rules = defs.ruleset
+    scoring = rules.scoring
+    counts = rules.player_counts
     return {
-        "hand_size": str(defs.rules.hand_size),
-        "min_hand": str(defs.rules.min_hand),
+        "hand_size": str(rules.hand_size),
+        "min_hand": str(rules.min_hand),
         "pirate": signed(scoring.pirate),
         "open_route": signed(scoring.open_route),
-        "deck_size": str(defs.sectors.deck_size),
+        "deck_size": str(rules.deck_size),
         "planet_types": str(len(defs.planets.planet_types)),
         "players_min": str(counts[0]),
         "players_max": str(counts[-1]),
@@ -141,7 +143,7 @@ def orbitus_values(defs: OrbitusDefinitions) -> dict[str, str]:
     }
 
 
-def _bands_table(bands: Sequence[ScoreBand], head: Sequence[str]) -> Table:
+def _bands_table(bands: Sequence[Band], head: Sequence[str]) -> Table:
     if len(head) != 2:
         raise ValueError(f"give two column headings (size, points), not {len(head)}")
     rows = [(b.label, signed(b.points)) for b in sorted(bands, key=lambda b: b.min)]
@@ -149,17 +151,18 @@ def _bands_table(bands: Sequence[ScoreBand], head: Sequence[str]) -> Table:
 
 
 def orbitus_tables(defs: OrbitusDefinitions, lang: str = "en") -> dict[str, TableFn]:
-    scoring = defs.rules.scoring
+    scoring = defs.ruleset.scoring
 
     def start_lines(head: Sequence[str]) -> Table:
         if len(head) != 3:
             raise ValueError(f"give three column headings (players, start lines, barriers), "
                              f"not {len(head)}")
         rows = []
-        for setup in sorted(defs.rules.start_lines, key=lambda s: s.players):
-            seats = " · ".join(f"P{k + 1}: {' '.join(lines)}"
+        for setup in defs.ruleset.start_lines:
+            seats = " · ".join(f"P{k + 1}: {' '.join(SIDES[s] for s in lines)}"
                                for k, lines in enumerate(setup.start_lines))
-            rows.append((str(setup.players), seats, " ".join(setup.barriers) or "—"))
+            rows.append((str(setup.players), seats,
+                         " ".join(SIDES[s] for s in setup.barriers) or "—"))
         return data_table(head, rows, ["middle", "start", "middle"])
 
     def planets(head: Sequence[str]) -> Table:

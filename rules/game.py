@@ -13,7 +13,9 @@ built from the YAML definitions by :mod:`cards.ruleset`), which a state carries 
 * ``view_for(state, seat)`` is what one seat may see: never another hand or the order of
   the deck;
 * ``action_text``/``parse_action`` convert between actions and the notation records use;
-* ``encode``/``decode`` give a compact byte form of a state.
+* ``encode``/``decode`` give a compact byte form of a state;
+* ``describe(state)`` is the whole position in a few lines of text (the playthroughs pin
+  it after every move, so a change in any rule shows up as a readable diff).
 
 Everything here is standard library only; :mod:`rules` never imports a third-party
 package, so simulators and servers can use it without the printing stack.
@@ -96,3 +98,5 @@ class Game(Protocol[S, A, R]):
     def encode(self, state: S) -> bytes: ...
 
     def decode(self, ruleset: R, data: bytes) -> S: ...
+
+    def describe(self, state: S) -> str: ...

@@ -150,18 +150,33 @@ def pixel_to_hex(point: Point, across_flats: float) -> Hex:
     return (int(q), int(r))
 
 
+class RotationError(ValueError):
+    """A value that is not a rotation; ``kind`` says how: ``"range"`` (a whole number
+    outside 0-5), ``"direction"`` (text that names no direction) or ``"type"``."""
+
+    def __init__(self, value: object, kind: str) -> None:
+        super().__init__(f"{value!r} is not a rotation (0-5 or {', '.join(SIDES)})")
+        self.kind = kind
+
+
 def parse_rotation(value: object) -> int:
-    """A rotation given as ``0``-``5`` or as the direction name the marker points to."""
+    """A rotation given as ``0``-``5`` (a number or its digits) or as the name of the
+    direction the card's marker points to; raises :class:`RotationError`. This is the one
+    reader of rotations: layouts, records and the notation all use it."""
     if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a rotation (0-5 or {', '.join(SIDES)})")
+        raise RotationError(value, "type")
     if isinstance(value, int):
         if 0 <= value <= 5:
             return value
-        raise ValueError(f"rotation {value} is out of range (0-5 or {', '.join(SIDES)})")
+        raise RotationError(value, "range")
     if isinstance(value, str):
         text = value.strip()
-        if text.lstrip("-").isdigit():
+        digits = text[1:] if text[:1] in "+-" else text
+        if digits and len(digits) <= 6 and all("0" <= ch <= "9" for ch in digits):
             return parse_rotation(int(text))
+        if digits and all("0" <= ch <= "9" for ch in digits):
+            raise RotationError(value, "range")  # a very long number: out of range too
         if text.upper() in SIDE_INDEX:
             return SIDE_INDEX[text.upper()]
-    raise ValueError(f"{value!r} is not a rotation (0-5 or {', '.join(SIDES)})")
+        raise RotationError(value, "direction")
+    raise RotationError(value, "type")

@@ -7,8 +7,11 @@ reads the game name and hands the remaining arguments to that game's CLI.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
+
+import rules
 
 USAGE = """\
 Usage: pnp-score GAME [OPTIONS] FILE
@@ -32,14 +35,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(USAGE)
         return 0 if args else 2
     game, rest = args[0].lower(), args[1:]
-    if game == "orbitus":
-        from scorer.orbitus.cli import run
-    elif game == "satellites":
-        from scorer.satellites.cli import run
-    else:
-        sys.stderr.write(f"pnp-score: unknown game {args[0]!r}; choose orbitus or satellites\n")
+    if game not in rules.names():
+        sys.stderr.write(f"pnp-score: unknown game {args[0]!r}; choose "
+                         f"{' or '.join(rules.names())}\n")
         return 2
-    return run(rest, prog=f"pnp-score {game}")
+    # each game of the rules registry has its scorer in scorer.<game>.cli
+    module = importlib.import_module(f"scorer.{game}.cli")
+    return int(module.run(rest, prog=f"pnp-score {game}"))
 
 
 def entry() -> None:

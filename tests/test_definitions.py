@@ -48,7 +48,7 @@ def test_default_deck_composition():
 
 
 def test_scoring_tables_match_rules_page():
-    scoring = load_orbitus().rules.scoring
+    scoring = load_orbitus().ruleset.scoring
     assert [scoring.planet_points(n) for n in range(0, 9)] == [0, -2, -1, 2, 6, 7, 9, 9, 9]
     assert scoring.pirate == -3 and scoring.open_route == -1
     assert [scoring.block_points(n) for n in (3, 4, 5, 9, 10, 18, 19, 40)] == [1, 1, 3, 3, 6, 6,

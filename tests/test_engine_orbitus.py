@@ -10,32 +10,33 @@ from __future__ import annotations
 
 import pytest
 
+from rules.game import NotationError, SetupError
 from rules.hexgeo import SIDE_INDEX
-from scorer.engine.orbitus import (
-    DISCARD,
+from rules.orbitus.actions import DISCARD, PASS, PASS_ACTION, PLACE, REMOVE, Action
+from rules.orbitus.engine import (
     END_ROUND,
     END_STUCK,
-    PASS,
-    PASS_ACTION,
-    PLACE,
-    REMOVE,
-    Action,
-    Game,
     IllegalMove,
-    NotationError,
+    Match,
     Placed,
-    SetupError,
     State,
     check,
     deal,
     end_message,
-    make_card,
-    notation,
-    parse_move,
-    rotate_mask,
 )
-from scorer.orbitus.definitions import Band, Scoring
-from scorer.orbitus.score import score
+from rules.orbitus.notation import notation, parse_move
+from rules.orbitus.ruleset import Band, Card, Ruleset, Scoring, mask_of, rotate_mask
+from rules.orbitus.score import score
+
+
+def make_card(ident, sides, planet=None, pirate=False):
+    return Card(ident, mask_of(sides), planet, pirate)
+
+
+def Game(players, start, barriers, cards, hand_size, min_hand):  # noqa: N802 - the old name
+    ruleset = Ruleset((), tuple(cards.values()), hand_size, min_hand, (), SCORING)
+    return Match(tuple(players), start, barriers, ruleset)
+
 
 N, NE, SE, S, SW, NW = range(6)
 CARDS = {c.id: c for c in (
@@ -108,7 +109,7 @@ def reason(state: State, action: Action) -> str:
 
 
 def valid(state: State) -> bool:
-    return score(state.to_layout("test"), SCORING).valid
+    return score(state.to_table(), SCORING).valid
 
 
 # --- the cards ---------------------------------------------------------------------------------
@@ -230,9 +231,9 @@ def test_a_placement_takes_a_neutral_zone_into_the_system_it_joins():
     board = [("LINE", (0, -1), 0), ("ARC", (1, -2), 5)]
     s = position(board)
     assert valid(s)
-    assert score(s.to_layout("t"), SCORING).neutral == ((1, -2),)
+    assert score(s.to_table(), SCORING).neutral == ((1, -2),)
     after = play(s, place("ARC", (0, -2), 2))
-    result = score(after.to_layout("t"), SCORING)
+    result = score(after.to_table(), SCORING)
     assert result.valid and result.neutral == ()
     assert set(result.players[0].sectors) == {(0, -1), (0, -2), (1, -2)}
     # Boris may make the same placement into Anna's system
@@ -254,7 +255,7 @@ def test_a_placement_may_not_take_an_opponents_last_open_route():
 def test_a_player_may_close_their_own_system():
     s = position([("LINE", (0, -1), 0)], to_move=0)
     closed = play(s, place("DEAD", (0, -2), 3))
-    assert closed.info.seat_open[0] == 0 and valid(closed)
+    assert closed.info.open_count[0] == 0 and valid(closed)
 
 
 def test_closing_is_allowed_while_the_opponent_has_another_open_route():
@@ -274,7 +275,7 @@ def test_an_empty_start_line_is_an_open_route_of_its_system():
 
 def test_a_system_its_owner_closed_blocks_no_one():
     s = position([("DEAD", (0, -1), 3)], to_move=1)  # Anna closed her system herself
-    assert s.info.seat_open[0] == 0
+    assert s.info.open_count[0] == 0
     assert legal(s, place("LINE", (0, 1), 0))
     assert legal(s, place("DEAD", (0, 1), 0))  # Boris may close his own
 
@@ -285,7 +286,7 @@ def test_open_routes_of_a_neutral_zone_taken_in_count_for_the_system():
     # end but brings the zone in with its open N route: legal.
     s = position([("LINE", (0, -1), 0), ("ARC", (1, -2), 5)], to_move=1)
     after = play(s, place("ARC", (0, -2), 2))
-    assert after.info.seat_open[0] == 1
+    assert after.info.open_count[0] == 1
     # with a dead end in the zone instead (route NW only), the same placement closes Anna
     s = position([("LINE", (0, -1), 0), ("DEAD", (1, -2), 5)], to_move=1)
     assert valid(s)
@@ -330,7 +331,7 @@ def test_a_removal_may_keep_the_rest_connected_through_another_start_line():
     # Anna's [0, -1] (routes S, SE) and [1, -1] (routes SW, NW) each sit on a start line of
     # hers and are joined: either may go
     s = position([("ARC", (0, -1), 2), ("ARC", (1, -1), 4)], g=g)
-    assert valid(s) and len(score(s.to_layout("t"), SCORING).players[0].sectors) == 2
+    assert valid(s) and len(score(s.to_table(), SCORING).players[0].sectors) == 2
     assert legal(s, remove((0, -1))) and legal(s, remove((1, -1)))
 
 
@@ -345,7 +346,7 @@ def test_in_a_loop_only_the_sectors_that_hold_others_to_the_station_must_stay():
     placed = {c: Placed(k, rots.get(c, 0), cards[k].masks[rots.get(c, 0)])
               for c, k in board.items()}
     s = State(g, placed, (), 0, ((), ()), (4, 4), 0, (False, False), 0)
-    result = score(s.to_layout("t"), SCORING)
+    result = score(s.to_table(), SCORING)
     assert result.valid and len(result.players[0].closed_blocks) == 1
     assert [a.cell for a in s.legal_actions() if a.kind == REMOVE] == [(0, -3), (1, -2)]
     assert "would cut [0, -3] off" in reason(s, remove((0, -2)))

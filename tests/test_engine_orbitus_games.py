@@ -13,35 +13,29 @@ import pytest
 
 from cards.definitions import load_orbitus
 from rules.hexgeo import DIRECTIONS, SIDE_INDEX, neighbours, opposite, rotate_sides
-from scorer.engine.orbitus import (
-    DISCARD,
+from rules.orbitus.actions import DISCARD, PASS, PASS_ACTION, PLACE, REMOVE, Action
+from rules.orbitus.engine import (
     END_ROUND,
     END_STUCK,
-    PASS,
-    PASS_ACTION,
-    PLACE,
-    REMOVE,
-    Action,
     Placed,
     State,
     deal,
-    game_from_definitions,
     random_game,
     shuffled_deck,
 )
+from rules.orbitus.engine import match as game_from_definitions
+from rules.orbitus.score import score
 from scorer.engine.orbitus_replay import record_text
 from scorer.engine.records import read_record, replay
-from scorer.orbitus.definitions import from_models
-from scorer.orbitus.score import score
 
 MODELS = load_orbitus()
-DEFS = from_models(MODELS, MODELS.sectors, MODELS.folder / "orbitus" / "sectors.yaml")
+DEFS = MODELS.ruleset
 NAMES = ["Anna", "Boris", "Carla", "Dmitri", "Elena", "Fyodor"]
 SEEDS = range(8)
 
 
 def start(players: int, seed: int) -> State:
-    game = game_from_definitions(MODELS, NAMES[:players])
+    game = game_from_definitions(MODELS.ruleset, NAMES[:players])
     return deal(game, shuffled_deck(game, seed))
 
 
@@ -62,7 +56,7 @@ def games() -> dict[tuple[int, int, bool], tuple[State, list[Action], State]]:
 
 
 def test_the_deck_is_every_card_as_often_as_its_count_shuffled_by_the_seed():
-    game = game_from_definitions(MODELS, NAMES[:3])
+    game = game_from_definitions(MODELS.ruleset, NAMES[:3])
     order = shuffled_deck(game, 42)
     assert len(order) == 72 == sum(c.count for c in MODELS.sectors.sectors)
     assert Counter(order) == Counter({c.id: c.count for c in MODELS.sectors.sectors})
@@ -92,7 +86,7 @@ def test_hand_size_and_minimum_come_from_the_definitions(cards_copy: Path):
                                                                           "min_hand: 3"),
                      encoding="utf-8")
     models = load_orbitus(cards_copy)
-    game = game_from_definitions(models, NAMES[:2])
+    game = game_from_definitions(models.ruleset, NAMES[:2])
     s = deal(game, shuffled_deck(game, 1))
     assert [len(h) for h in s.hands] == [5, 5] and game.min_hand == 3
 
@@ -105,7 +99,7 @@ def test_every_random_game_ends_and_its_end_scores_as_valid(games):
     for (players, seed, by_kind), (first, _, final) in games.items():
         assert final.over, (players, seed, by_kind)
         ends[final.end] += 1
-        result = score(final.to_layout("end"), DEFS.scoring)
+        result = score(final.to_table(), DEFS.scoring)
         assert result.valid, (players, seed, by_kind, [f.message for f in result.findings])
         # every card is somewhere: on the table, in a hand, in the deck or out of the game
         where = Counter(p.card for p in final.board.values())
@@ -129,7 +123,7 @@ def test_every_position_of_a_random_game_is_a_valid_table(games):
         state = first
         for i, action in enumerate(actions):
             state = state.after(action)
-            assert score(state.to_layout("t"), DEFS.scoring).valid, (players, seed, i)
+            assert score(state.to_table(), DEFS.scoring).valid, (players, seed, i)
 
 
 def test_the_hand_limits_follow_the_removals(games):
@@ -178,7 +172,7 @@ def reference(state: State) -> set[Action]:
     """Every legal action, found by trying every cell, card and rotation and asking the
     scorer whether the table after it is valid and which systems it leaves open."""
     game, seat, board = state.game, state.to_move, state.board
-    before = score(state.to_layout("x"), DEFS.scoring)
+    before = score(state.to_table(), DEFS.scoring)
     out: set[Action] = set()
     cells = set(DIRECTIONS)
     for q, r in board:
@@ -191,7 +185,7 @@ def reference(state: State) -> set[Action]:
                     continue  # (the scorer would say so too; this only saves time)
                 after = _with(state, {**board, cell: Placed(card, rot,
                                                             game.cards[card].masks[rot])})
-                result = score(after.to_layout("x"), DEFS.scoring)
+                result = score(after.to_table(), DEFS.scoring)
                 if result.findings:
                     continue  # a mismatch, or two systems joined
                 if all(_open(state, before, o) == 0 or _open(after, result, o) > 0
@@ -201,7 +195,7 @@ def reference(state: State) -> set[Action]:
     for cell in mine:
         rest = dict(board)
         del rest[cell]
-        result = score(_with(state, rest).to_layout("x"), DEFS.scoring)
+        result = score(_with(state, rest).to_table(), DEFS.scoring)
         if set(result.players[seat].sectors) == mine - {cell}:
             out.add(Action(REMOVE, board[cell].card, cell))
     if state.deck_left:

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.hexgeo import DIRECTIONS, Hex, distance, neighbours, side_towards
-from scorer.orbitus.blocks import closed_loops
+from rules.orbitus.blocks import closed_loops
 
 
 def graph(edges: Iterable[tuple[Hex, Hex]], cells: Iterable[Hex] = ()) -> dict[Hex, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -127,11 +128,11 @@ def test_misuse_exits_2_with_usage(args, message, capsys):
      "table.yaml:1: game: this is a layout for 'satellites', not for orbitus; score it with "
      "'pnp-score satellites'"),
     ("players: [A, B]\ncards: 5\nsectors: []\n",
-     "table.yaml:2: cards: expected the path of a deck file next to the layout (e.g. cards: "
-     "my-deck.yaml), got 5"),
+     "table.yaml:2: cards: expected a definitions folder or a deck file next to the layout "
+     "(e.g. cards: my-game or cards: my-deck.yaml), got 5"),
     ("players: [A, B]\ncards: deck.yaml\nsectors: []\n",
-     "table.yaml:2: cards: 'deck.yaml': file not found (deck.yaml); expected a deck file laid "
-     "out like cards/orbitus/sectors.yaml"),
+     "table.yaml:2: cards: 'deck.yaml': file not found (deck.yaml); expected a definitions "
+     "folder or a deck file laid out like cards/orbitus/sectors.yaml"),
     ("players: [A, B]\nsectors: []\nplayers: [C]\n",
      "table.yaml:3: players: duplicate key (first given on line 1)"),
 ])
@@ -171,7 +172,7 @@ def test_deck_path_may_not_leave_the_layouts_folder(tmp_path, monkeypatch, capsy
     err = capsys.readouterr().err
     folder = (tmp_path / "game").resolve()
     assert err == (f"game/table.yaml:2: cards: '{cards}' lies outside the layout's folder "
-                   f"{folder}; put the deck file in that folder (or below it) and name it "
+                   f"{folder}; put the definitions in that folder (or below it) and name them "
                    f"relative to it\n")
 
 
@@ -277,7 +278,20 @@ def test_no_picture_of_a_huge_table(tmp_path, capsys):
 
 
 def test_scoring_imports_no_rendering_and_no_pydantic(tmp_path):
+    """With the validated ruleset in the cache (the first run puts it there), scoring imports
+    neither the models nor anything that draws."""
     path = write(tmp_path, VALID)
+    cold = (
+        "import sys, io, contextlib\n"
+        "from scorer.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main(['orbitus', {str(path)!r}])\n"
+        "print(code, 'pydantic' in sys.modules)\n"
+    )
+    env = {**os.environ, "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    first = subprocess.run([sys.executable, "-c", cold], capture_output=True, text=True,
+                           cwd=ROOT, check=True, env=env).stdout
+    assert first.strip() == "0 True"  # a cold cache: validated through the models once
     code = (
         "import sys, io, contextlib\n"
         "from scorer.cli import main\n"
@@ -287,7 +301,7 @@ def test_scoring_imports_no_rendering_and_no_pydantic(tmp_path):
         "print(code, sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT, check=True).stdout
+                         cwd=ROOT, check=True, env=env).stdout
     assert out.strip() == "0 []"
 
 

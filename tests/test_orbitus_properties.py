@@ -18,13 +18,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cards.ruleset import load_ruleset
 from rules.hexgeo import DIRECTIONS, SIDES, rotate_cell
+from rules.orbitus.score import Result
 from scorer.orbitus.cli import score_file
-from scorer.orbitus.definitions import load_definitions
 from scorer.orbitus.grow import grow_table
-from scorer.orbitus.score import Result
 
-DEFS = load_definitions()[0]
+DEFS = load_ruleset("orbitus")
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -36,8 +36,8 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
     use_deck = draw(st.booleans())
     size = draw(st.integers(min_value=0, max_value=72 if use_deck else 160))
     chance = draw(st.sampled_from([0.35, 0.55, 0.8]))
-    return grow_table(seed, size, players, setup=DEFS.setups[players],
-                      deck=DEFS.deck if use_deck else None, route_chance=chance)
+    return grow_table(seed, size, players, setup=DEFS.setup_for(players),
+                      deck=DEFS.cards if use_deck else None, route_chance=chance)
 
 
 def score_dict(tmp_path: Path, layout: dict[str, Any], name: str = "table.yaml") -> Result:
@@ -149,5 +149,5 @@ def test_turning_the_table_changes_no_score(tmp_path, layout, steps):
 
 
 def test_turning_six_times_is_the_same_table():
-    layout = grow_table(3, 50, 3, setup=DEFS.setups[3], deck=DEFS.deck)
+    layout = grow_table(3, 50, 3, setup=DEFS.setup_for(3), deck=DEFS.cards)
     assert turn(turn(layout, 3), 3) == layout

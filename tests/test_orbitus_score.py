@@ -16,9 +16,9 @@ import pytest
 import yaml
 
 from rules.hexgeo import SIDES, Hex, neighbours, side_towards
+from rules.orbitus.score import Result
 from scorer.orbitus.cli import score_file
 from scorer.orbitus.report import to_json
-from scorer.orbitus.score import Result
 
 DEFAULT_LINES = {
     2: [["N", "NE", "SE"], ["S", "SW", "NW"]],

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from rules.orbitus.score import Result
 from scorer.orbitus.cli import run, score_file
-from scorer.orbitus.score import Result
 
 HEAD = "game: orbitus\nplayers: [Anna, Boris]\n"
 SIDES_HELP = "N, NE, SE, S, SW or NW"
@@ -26,7 +26,8 @@ def check(tmp_path: Path, *parts: str) -> Result:
 
 
 def found(result: Result) -> list[tuple[str, list[int] | None, int | None, str]]:
-    return [(f.rule, f.violation.cell, f.line, f.message) for f in result.findings]
+    return [(f.rule, None if f.cell is None else list(f.cell), f.line, f.message)
+            for f in result.findings]
 
 
 def only(result: Result) -> tuple[str, list[int] | None, int | None, str]:

@@ -83,7 +83,7 @@ def test_setup_json_is_the_deal_the_engine_makes(capsys):
                           "hand_size", "min_hand", "hands", "deck"]
     assert data["start_lines"] == {"N": "Anna", "NE": "Boris", "S": "Carla", "SW": "Dmitri"}
     assert data["barriers"] == ["SE", "NW"]
-    state = dealt(load_orbitus(), ["Anna", "Boris", "Carla", "Dmitri"], 7)
+    state = dealt(load_orbitus().ruleset, ["Anna", "Boris", "Carla", "Dmitri"], 7)
     assert data["hands"] == {n: list(h) for n, h in zip(state.game.players, state.hands,
                                                          strict=True)}
     assert len(data["deck"]) == 72 - 16
@@ -347,7 +347,7 @@ def test_first_names_who_plays_first(tmp_path, capsys):
      "'pass'"),
     (HEAD + "barrier: [N]\nmoves: []\n",
      "game.yaml:4: unknown field 'barrier' (an orbitus record has: game, players, moves, note, "
-     "seed, deck, start_lines, barriers, first)"),
+     "seed, deck, start_lines, barriers, first, cards)"),
 ])
 def test_a_bad_record_is_refused_with_its_line(text, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -36,6 +36,9 @@ from generator.drawing import (
 )
 from generator.typeset import Art, signed
 from rules import hexgeo
+from rules.orbitus.analysis import BITS, Analysis
+from rules.orbitus.blocks import Loop, closed_loops
+from rules.orbitus.ruleset import Scoring, mask_of
 
 INK = "#1d1d1f"
 MUTED = "#5a5a5a"
@@ -78,15 +81,25 @@ def _needed_sides(cells: Sequence[Cell], links: Sequence[tuple[Cell, Cell]]) -> 
 
 
 def _patch(defs: OrbitusDefinitions, cells: Sequence[Cell], links: Sequence[tuple[Cell, Cell]],
-           used: dict[str, int], flats: float) -> list[Item]:
-    """Sectors at ``cells`` whose routes are exactly the ``links`` between them."""
+           used: dict[str, int], flats: float) -> tuple[list[Item], dict[Cell, int]]:
+    """Sectors at ``cells`` whose routes are exactly the ``links`` between them; and the
+    route masks they lie with, for the rules core to analyse."""
     sides = _needed_sides(cells, links)
     items: list[Item] = []
+    masks: dict[Cell, int] = {}
     for cell in cells:
         sector, rot, real = pick_sector(defs, frozenset(sides[cell]), used)
         items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real)),
                            hexgeo.centre(cell, flats), cls="diagram-sector"))
-    return items
+        masks[cell] = mask_of(hexgeo.rotate_sides(sector.route_sides, rot))
+    return items, masks
+
+
+def _blocks(masks: dict[Cell, int]) -> list[Loop]:
+    """The closed blocks of a patch of sectors, as the rules core finds them: the sectors
+    joined where their routes meet (the analysis), the bounded faces of that drawing."""
+    info = Analysis({}, 0, masks)
+    return closed_loops({info.cells[i]: info.joined[i] for i in range(len(info.cells))})
 
 
 def _badge(x: float, y: float, label: str, r: float) -> list[Item]:
@@ -102,6 +115,22 @@ def _face(points: Sequence[hexgeo.Point], width: float) -> list[Item]:
         Polygon(tuple(points), Style(fill=LOOP, opacity=0.18), cls="block-face"),
         Polygon(tuple(points), Style(stroke=LOOP, width=width, join="round"), cls="block-loop"),
     ]
+
+
+def _block_faces(loops: Sequence[Loop], flats: float, s: float, width: float,
+                 badge: float) -> list[Item]:
+    """Every closed block drawn as a tinted face along its loop, its size on a badge at the
+    loop's centre."""
+    items: list[Item] = []
+    for loop in loops:
+        points = [hexgeo.centre(c, flats) for c in loop.sectors]
+        items += _face(points, width * s)
+    for loop in loops:
+        points = [hexgeo.centre(c, flats) for c in loop.sectors]
+        cx = sum(p[0] for p in points) / len(points)
+        cy = sum(p[1] for p in points) / len(points)
+        items += _badge(cx, cy, str(loop.size), badge * s)
+    return items
 
 
 def _bounds(centres: Sequence[hexgeo.Point], flats: float) -> tuple[float, float, float, float]:
@@ -135,33 +164,42 @@ def _row(panels: Sequence[tuple[list[Item], float, float]], gap: float) -> Art:
 RING = [hexgeo.neighbour((0, 0), d) for d in range(6)]
 
 
+def _sizes_caption(loops: Sequence[Loop], scoring: Scoring) -> str:
+    """``3 → +1`` for one block; ``6 × (3 → +1) = +6`` for several of one size."""
+    sizes = sorted({loop.size for loop in loops})
+    parts = []
+    for size in sizes:
+        k = sum(1 for loop in loops if loop.size == size)
+        one = f"{size} → {signed(scoring.block_points(size))}"
+        parts.append(one if k == 1 else
+                     f"{k} × ({one}) = {signed(k * scoring.block_points(size))}")
+    return " · ".join(parts)
+
+
 def closed_blocks(defs: OrbitusDefinitions) -> Art:
     """Left: three sectors around one corner, a block of 3. Right: a ring of six around an
     empty cell, one block of 6. Under each: size → points from the scoring table."""
     flats = defs.sectors.hex_across_flats_mm
     s = flats / 50.0
-    scoring = defs.rules.scoring
+    scoring = defs.ruleset.scoring
     used: dict[str, int] = {}
     label = 8.5 * s
     # the triangle: (0,0), its NE and SE neighbours meet at one corner
     tri = [(0, 0), (1, -1), (1, 0)]
     tri_links = [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])]
-    tri_items = _patch(defs, tri, tri_links, used, flats)
-    tri_centres = [hexgeo.centre(c, flats) for c in tri]
-    tri_items += _face(tri_centres, 1.2 * s)
-    cx = sum(p[0] for p in tri_centres) / 3.0
-    cy = sum(p[1] for p in tri_centres) / 3.0
-    tri_items += _badge(cx, cy, "3", 5.0 * s)
-    left = _panel(tri_items, tri, flats, f"3 → {signed(scoring.block_points(3))}", label)
+    tri_items, tri_masks = _patch(defs, tri, tri_links, used, flats)
+    tri_loops = _blocks(tri_masks)
+    tri_items += _block_faces(tri_loops, flats, s, 1.2, 5.0)
+    left = _panel(tri_items, tri, flats, _sizes_caption(tri_loops, scoring), label)
     # the ring of six around an empty cell
     ring_links = [(RING[d], RING[(d + 1) % 6]) for d in range(6)]
-    ring_items = _patch(defs, RING, ring_links, used, flats)
+    ring_items, ring_masks = _patch(defs, RING, ring_links, used, flats)
     ring_items.append(Polygon(orb.hex_points(flats), Style(fill="#ffffff", stroke="#9a9a9a",
                                                            width=0.35 * s, dash=(2.0, 1.6)),
                               cls="empty-cell"))
-    ring_items += _face([hexgeo.centre(c, flats) for c in RING], 1.2 * s)
-    ring_items += _badge(0.0, 0.0, "6", 8.0 * s)
-    right = _panel(ring_items, RING, flats, f"6 → {signed(scoring.block_points(6))}", label)
+    ring_loops = _blocks(ring_masks)
+    ring_items += _block_faces(ring_loops, flats, s, 1.2, 8.0)
+    right = _panel(ring_items, RING, flats, _sizes_caption(ring_loops, scoring), label)
     return _row([left, right], 10.0 * s)
 
 
@@ -176,52 +214,47 @@ def closed_block_hub(defs: OrbitusDefinitions) -> Art:
     """The ring with a seventh sector in its centre joined to all six: six blocks of 3."""
     flats = defs.sectors.hex_across_flats_mm
     s = flats / 50.0
-    points = defs.rules.scoring.block_points(3)
     used: dict[str, int] = {}
     cells = [(0, 0), *RING]
     links = [(RING[d], RING[(d + 1) % 6]) for d in range(6)] + [((0, 0), c) for c in RING]
-    items = _patch(defs, cells, links, used, flats)
-    for d in range(6):
-        tri = [(0.0, 0.0), hexgeo.centre(RING[d], flats), hexgeo.centre(RING[(d + 1) % 6], flats)]
-        items += _face(tri, 1.0 * s)
-    for d in range(6):
-        a, b = hexgeo.centre(RING[d], flats), hexgeo.centre(RING[(d + 1) % 6], flats)
-        items += _badge((a[0] + b[0]) / 3.0, (a[1] + b[1]) / 3.0, "3", 3.6 * s)
-    total = 6 * points
-    caption = f"6 × (3 → {signed(points)}) = {signed(total)}"
-    panel = _panel(items, cells, flats, caption, 6.5 * s)
+    items, masks = _patch(defs, cells, links, used, flats)
+    loops = _blocks(masks)
+    items += _block_faces(loops, flats, s, 1.0, 3.6)
+    panel = _panel(items, cells, flats, _sizes_caption(loops, defs.ruleset.scoring), 6.5 * s)
     return Art(tuple(panel[0]), panel[1], panel[2], _max_scale(defs))
 
 
 def open_routes(defs: OrbitusDefinitions) -> Art:
-    """The station with one player's start line and two sectors: every route that faces an
-    empty cell is open (marked with the open-route points)."""
+    """The station with one player's start lines and two sectors: every route that faces an
+    empty cell is open (marked with the open-route points, as the rules core finds them)."""
     flats = defs.sectors.hex_across_flats_mm
     s = flats / 50.0
     used: dict[str, int] = {}
-    items: list[Item] = [Group(tuple(orb.station_items(defs, flats, start_lines={0: 0, 1: 0},
+    start_lines = {0: 0, 1: 0}  # the player's start lines: the station's N and NE sides
+    items: list[Item] = [Group(tuple(orb.station_items(defs, flats, start_lines=start_lines,
                                                        barriers=())), (0.0, 0.0))]
     # N of the station: a sector matching the start line, with two more routes
     north, north_east = (0, -1), (1, -2)
     placements = [(north, frozenset({3, 1, 5})), (north_east, frozenset({4, 0}))]
+    masks: dict[Cell, int] = {}
     for cell, sides in placements:
         sector, rot, real = pick_sector(defs, sides, used)
         items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real)),
                            hexgeo.centre(cell, flats)))
-    # open ends: the route sides that face empty cells
-    penalty = signed(defs.rules.scoring.open_route)
-    placed = {(0, 0), north, north_east}
-    cells = [(0, 0), north, north_east]
-    for cell, sides in placements:
-        for side in sorted(sides):
-            if hexgeo.neighbour(cell, side) in placed:
-                continue
+        masks[cell] = mask_of(hexgeo.rotate_sides(sector.route_sides, rot))
+    # open ends: the route sides of the player's system that face empty cells
+    penalty = signed(defs.ruleset.scoring.open_route)
+    info = Analysis(start_lines, 1, masks)
+    for i in info.system(0):
+        cell = info.cells[i]
+        for side in BITS[info.open_sides(i)]:
             mid = hexgeo.side_midpoint(hexgeo.centre(cell, flats), flats, side)
             items.append(Circle(mid[0], mid[1], 4.4 * s, Style(fill="#ffffff", stroke="#b3261e",
                                                                width=0.7 * s), cls="open-route"))
             items.append(text_centred(mid[0], mid[1], penalty, 4.0 * s, fill="#b3261e",
                                       bold=True))
     # the station's other open start line (NE) also lies open but scores nothing
+    cells = [(0, 0), north, north_east]
     x0, y0, x1, y1 = _bounds([hexgeo.centre(c, flats) for c in cells], flats)
     pad = 5.0 * s
     return Art((Group(tuple(items), (-x0 + pad, -y0 + pad)),), x1 - x0 + 2 * pad,
@@ -236,10 +269,9 @@ def setups(defs: OrbitusDefinitions) -> Art:
     r = hexgeo.circumradius(flats)
     cell_w, cell_h = 2 * r + 16.0 * s, flats + 24.0 * s
     panels: list[list[Item]] = []
-    for setup in sorted(defs.rules.start_lines, key=lambda x: x.players):
-        seats = {hexgeo.side_index(side): seat for seat, lines in enumerate(setup.start_lines)
-                 for side in lines}
-        barriers = [hexgeo.side_index(b) for b in setup.barriers]
+    for setup in defs.ruleset.start_lines:
+        seats = setup.owners()
+        barriers = list(setup.barriers)
         items: list[Item] = [Group(tuple(orb.station_items(defs, flats, seats, barriers)))]
         for side, seat in seats.items():
             mid = hexgeo.side_midpoint((0.0, 0.0), flats, side)
@@ -251,7 +283,7 @@ def setups(defs: OrbitusDefinitions) -> Art:
                               str(setup.players), s, defs.station.colour)
         panels.append(items)
     # the hand: face-down sectors fanned, with the hand size
-    hand = defs.rules.hand_size
+    hand = defs.ruleset.hand_size
     back = orb.back_items(defs, flats)
     fan: list[Item] = []
     spread = 8.0

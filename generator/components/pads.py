@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
-from cards.models import ScoreBand
 from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import (
@@ -37,6 +36,7 @@ from generator.drawing import (
     text_width,
 )
 from generator.typeset import Measure, Run, signed, wrap
+from rules.orbitus.ruleset import Band
 
 INK = "#1d1d1f"
 MUTED = "#5a5a5a"
@@ -58,14 +58,14 @@ class PadRow:
     key: str = ""  # the planet type id or the band label
 
 
-def band_scale(bands: list[ScoreBand]) -> str:
+def band_scale(bands: tuple[Band, ...]) -> str:
     """``1 → −2 · 2 → −1 · … · 6+ → +9`` from a scoring table."""
     return " · ".join(f"{b.label} → {signed(b.points)}" for b in sorted(bands, key=lambda b: b.min))
 
 
 def orbitus_rows(defs: OrbitusDefinitions) -> list[PadRow]:
     """The pad's rows, in order, from the planet types and the scoring tables."""
-    scoring = defs.rules.scoring
+    scoring = defs.ruleset.scoring
     scale = band_scale(scoring.planet_groups)
     rows = [PadRow("planet", p.name, scale, p.id) for p in defs.planets.planet_types]
     rows.append(PadRow("pirate", "Pirates", f"{signed(scoring.pirate)} each pirate sector"))

@@ -27,7 +27,7 @@ from generator.sheets import (
     mirror_x,
     page_size,
 )
-from rules.hexgeo import circumradius
+from rules.hexgeo import SIDES, circumradius
 
 TITLE = "Orbitus"
 CAPTION = "#444444"
@@ -102,10 +102,11 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     y = page[1] - 62.0
     d.add(Text(MARGIN_MM + 10, y, "Start lines by player count (seat order P1, P2, ...)", 3.4,
                fill="#1d1d1f", bold=True))
-    for i, setup in enumerate(sorted(defs.rules.start_lines, key=lambda s: s.players)):
-        seats = " · ".join(f"P{k + 1}: {' '.join(lines)}"
+    for i, setup in enumerate(defs.ruleset.start_lines):
+        seats = " · ".join(f"P{k + 1}: {' '.join(SIDES[s] for s in lines)}"
                            for k, lines in enumerate(setup.start_lines))
-        extra = f"   barriers: {' '.join(setup.barriers)}" if setup.barriers else ""
+        extra = (f"   barriers: {' '.join(SIDES[s] for s in setup.barriers)}"
+                 if setup.barriers else "")
         d.add(Text(MARGIN_MM + 10, y + 7.0 + i * 6.0, f"{setup.players} players — {seats}{extra}",
                    3.0, fill="#1d1d1f"))
     d.add(Text(MARGIN_MM + 10, y + 7.0 + 5 * 6.0 + 2.0,
@@ -117,10 +118,11 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
 def marker_counts(defs: OrbitusDefinitions) -> tuple[list[int], int]:
     """Start-line markers per seat (the largest need over 2-6 players) and barrier markers."""
     need = [0] * 6
-    for setup in defs.rules.start_lines:
+    start_lines = defs.ruleset.start_lines
+    for setup in start_lines:
         for seat, lines in enumerate(setup.start_lines):
             need[seat] = max(need[seat], len(lines))
-    return need, max(len(s.barriers) for s in defs.rules.start_lines)
+    return need, max(len(s.barriers) for s in start_lines)
 
 
 def components(defs: OrbitusDefinitions) -> dict[str, Drawing]:

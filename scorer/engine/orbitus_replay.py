@@ -17,8 +17,10 @@ The record (see :mod:`scorer.engine.records` for the frame)::
       - Anna: place S19 at 1,-1 rot N # NAME: says whose turn it is (checked)
 
 ``start_lines`` and ``barriers`` are read exactly as in a layout for
-``pnp-score orbitus`` (the code is the scorer's), and the position reached is
-scored by the Orbitus scorer. Actions are numbered from 1 in the order written.
+``pnp-score orbitus`` (the code is the scorer's), the actions are checked by the
+rules core's engine (:mod:`rules.orbitus.engine`) and the position reached is scored
+by the rules core's scoring, as ``pnp-score orbitus`` scores a table. Actions are
+numbered from 1 in the order written.
 """
 
 from __future__ import annotations
@@ -28,32 +30,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rules.game import NotationError, SetupError
 from rules.hexgeo import Hex
+from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
+from rules.orbitus.engine import IllegalMove, State, check, end_message
+from rules.orbitus.notation import Written, notation, parse_move
+from rules.orbitus.ruleset import Ruleset
+from rules.orbitus.table import cell_text
 from scorer.common import type_name
-from scorer.engine.orbitus import (
-    DISCARD,
-    PASS,
-    PLACE,
-    REMOVE,
-    Action,
-    IllegalMove,
-    NotationError,
-    SetupError,
-    State,
-    Written,
-    cell_text,
-    check,
-    end_message,
-    notation,
-    parse_move,
-)
-from scorer.engine.records import Illegal, Record, RecordError, Replay
+from scorer.engine.records import Illegal, Record, RecordError, Replay, Step
 
 if TYPE_CHECKING:
-    from cards.definitions import OrbitusDefinitions
     from generator.drawing import Drawing
-    from scorer.orbitus.definitions import Definitions
-    from scorer.orbitus.score import Result
+    from rules.orbitus.score import Result
 
 FIELDS = ("seed", "deck", "start_lines", "barriers", "first")
 _PARTS = re.compile(r";")
@@ -63,7 +52,7 @@ _PARTS = re.compile(r";")
 class OrbitusReplay(Replay):
     state: State | None = None
     result: Result | None = None
-    models: OrbitusDefinitions | None = None
+    cards: Path | None = None  # the definitions folder (the picture draws its cards)
     skips: list[str] = field(default_factory=list)
 
     @property
@@ -91,10 +80,11 @@ class OrbitusReplay(Replay):
         return to_text(self.result) + "\n" + position_text(self.state, self._when(), self.skips)
 
     def picture(self) -> Drawing:
+        from cards.definitions import load_orbitus
         from scorer.orbitus.picture import draw_table
 
-        assert self.result is not None and self.models is not None
-        return draw_table(self.result, self.models)
+        assert self.result is not None
+        return draw_table(self.result, load_orbitus(self.cards))
 
     def legal_now(self) -> tuple[str, list[str]]:
         assert self.state is not None
@@ -141,17 +131,18 @@ def position_text(state: State, when: str, skips: list[str] | None = None) -> st
 
 def replay(record: Record, cards: Path | None = None, until: int | None = None) -> Replay:
     """Replay an Orbitus record; raise :class:`RecordError` if it cannot be replayed."""
-    from scorer.orbitus.score import score
+    from rules.orbitus.score import score
+    from scorer.orbitus.layout import Layout
 
     problems: list[str] = []
     loaded = _definitions(record, cards, problems)
     if loaded is None:
         raise RecordError(problems)
-    models, defs = loaded
-    start = _start(record, models, defs, problems)
+    ruleset, shown = loaded
+    start = _start(record, ruleset, shown, problems)
     names = record.data.get("players")
     listed = tuple(str(n).strip() for n in names) if isinstance(names, list) else ()
-    moves = _moves(record, listed, models, defs, problems)
+    moves = _moves(record, listed, ruleset, shown, problems)
     if problems or start is None:
         raise RecordError(problems)
     state, start_text = start
@@ -163,6 +154,8 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
     played, last_line = 0, None
     lines: dict[Hex, int] = {}
     skips: list[str] = []
+    first = state
+    history: list[Step] = []
     for number, line, written in moves:
         try:
             action = _checked(state, written)
@@ -170,6 +163,7 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
             illegal = _illegal(state, number, line, written, exc.reason)
             break
         state = state.after(action)
+        history.append(Step(number, line, written.text.strip(), state))
         if action.kind == PLACE:
             lines[action.cell] = line
         played, last_line = number, line
@@ -178,7 +172,7 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
             skips.append(f"After move {number} (line {line}) {names} could not act (no legal "
                          f"action) and {'was' if len(state.skipped) == 1 else 'were'} skipped.")
 
-    layout = state.to_layout(record.source, lines, _shown_deck(defs))
+    layout = Layout.of(state.to_table(lines), record.source, shown)
     return OrbitusReplay(
         game="orbitus",
         source=record.source,
@@ -191,42 +185,40 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
         illegal=illegal,
         last_line=last_line,
         notes=skips,
+        start_state=first,
+        history=history,
         state=state,
-        result=score(layout, defs.scoring),
-        models=models,
+        result=score(layout, ruleset.scoring),
+        cards=cards,
         skips=skips,
     )
-
-
-def _shown_deck(defs: Definitions) -> str:
-    from scorer.orbitus.layout import _shown
-
-    return _shown(defs.deck_file)
 
 
 # --- the fields ------------------------------------------------------------------------------
 
 
 def _definitions(record: Record, cards: Path | None,
-                 problems: list[str]) -> tuple[OrbitusDefinitions, Definitions] | None:
-    from cards.definitions import load_orbitus
+                 problems: list[str]) -> tuple[Ruleset, str] | None:
+    """The validated ruleset of ``cards`` (default: shipped) and the deck as messages name
+    it; None (with the problems) when the definitions are broken."""
+    from cards.files import game_files
     from cards.loader import DefinitionError
-    from scorer.orbitus.definitions import from_models
+    from cards.ruleset import load_ruleset, shown_deck
 
     try:
-        models = load_orbitus(cards)
+        ruleset = load_ruleset("orbitus", cards)
     except DefinitionError as exc:
         problems.extend(exc.problems)
         problems.append(f"{record.source}: the Orbitus definitions could not be loaded, so the "
                         f"game cannot be replayed")
         return None
-    deck_file = models.folder / "orbitus" / "sectors.yaml"
-    return models, from_models(models, models.sectors, deck_file)
+    assert isinstance(ruleset, Ruleset)
+    return ruleset, shown_deck(game_files("orbitus", cards)["sectors"])
 
 
-def _start(record: Record, models: OrbitusDefinitions, defs: Definitions,
+def _start(record: Record, ruleset: Ruleset, shown: str,
            problems: list[str]) -> tuple[State, str] | None:
-    from scorer.engine.orbitus import Game, deal, game_from_definitions, shuffled_deck
+    from rules.orbitus.engine import Match, deal, match, shuffled_deck
     from scorer.orbitus.layout import read_players_and_station
 
     data = record.data
@@ -238,15 +230,15 @@ def _start(record: Record, models: OrbitusDefinitions, defs: Definitions,
                         f"players: [Anna, Boris, Carla], got {what}")
         return None
     count = len(problems)
-    players, start_lines, barriers, findings = read_players_and_station(record.doc, defs)
+    players, start_lines, barriers, findings = read_players_and_station(record.doc, ruleset)
     for finding in findings:
         problems.append(f"{record.source}:{finding.line}: {finding.message}")
     first = _first(record, players, problems)
-    order = _deck(record, models, defs, problems)
+    order = _deck(record, ruleset, shown, problems)
     if len(problems) > count or order is None:
         return None
     try:
-        game: Game = game_from_definitions(models, players, start_lines, barriers)
+        game: Match = match(ruleset, players, start_lines, barriers)
     except SetupError as exc:
         problems.append(f"{record.at('players')}: {exc}")
         return None
@@ -278,7 +270,7 @@ def _first(record: Record, players: tuple[str, ...], problems: list[str]) -> int
     return 0
 
 
-def _deck(record: Record, models: OrbitusDefinitions, defs: Definitions,
+def _deck(record: Record, ruleset: Ruleset, shown: str,
           problems: list[str]) -> tuple[list[str] | None, str] | None:
     """``(None, 'seed N')`` for a seed, ``(order, 'the deck in deck:')`` for a written deck."""
     from scorer.engine.orbitus_setup import MAX_SEED
@@ -304,7 +296,7 @@ def _deck(record: Record, models: OrbitusDefinitions, defs: Definitions,
         problems.append(f"{record.at('deck')}: deck: expected the cards in order, top first, "
                         f"e.g. deck: [S07, S12, S33], got {type_name(raw)}")
         return None
-    known = models.sectors.by_id()
+    known = ruleset.cards
     order: list[str] = []
     used: dict[str, int] = {}
     bad = False
@@ -313,7 +305,7 @@ def _deck(record: Record, models: OrbitusDefinitions, defs: Definitions,
         where = f"{record.source}:{record.line('deck', i)}"
         if ident is None:
             problems.append(f"{where}: deck: card {i + 1}: "
-                            f"{_unknown_card(item, known, _shown_deck(defs))}")
+                            f"{_unknown_card(item, known, shown)}")
             bad = True
             continue
         used[ident] = used.get(ident, 0) + 1
@@ -349,12 +341,12 @@ def _unknown_card(item: object, known: dict[str, Any], shown: str) -> str:
     return f"{str(item)!r} is not a card of the deck ({shown}){hint}"
 
 
-def _moves(record: Record, players: tuple[str, ...], models: OrbitusDefinitions,
-           defs: Definitions, problems: list[str]) -> list[tuple[int, int, Written]]:
+def _moves(record: Record, players: tuple[str, ...], ruleset: Ruleset,
+           shown: str, problems: list[str]) -> list[tuple[int, int, Written]]:
     """Every action written, as ``(number, line, action)``; unreadable ones become problems."""
     from scorer.orbitus.layout import closest
 
-    known = models.sectors.by_id()
+    known = ruleset.cards
     out: list[tuple[int, int, Written]] = []
     number = 0
     for item in record.items:
@@ -391,7 +383,7 @@ def _moves(record: Record, players: tuple[str, ...], models: OrbitusDefinitions,
                 ident = _card_id(written.card, known)
                 if ident is None:
                     problems.append(f"{where}: move {number}: "
-                                    f"{_unknown_card(written.card, known, _shown_deck(defs))}")
+                                    f"{_unknown_card(written.card, known, shown)}")
                     continue
                 written = Written(written.text, written.kind, ident, written.cell, written.rot,
                                   written.player)
@@ -409,8 +401,7 @@ def _checked(state: State, written: Written) -> Action:
         order = ", ".join(state.game.players)
         raise IllegalMove(f"it is {state.player}'s turn, not {written.player}'s (play goes "
                           f"clockwise, in seat order: {order})")
-    cell = written.cell if written.cell is not None else (0, 0)
-    return check(state, Action(written.kind, written.card, cell, written.rot or 0))
+    return check(state, written.action())
 
 
 def _illegal(state: State, number: int, line: int, written: Written, reason: str) -> Illegal:

@@ -1,12 +1,12 @@
 """``pnp-setup orbitus``: shuffle the sector deck, deal the hands, show the start lines.
 
-Everything comes from the definitions (``cards/`` or ``--cards``) through
-:func:`cards.definitions.load_orbitus`: the deck (every card as often as its
-``count``), ``hand_size``, ``min_hand`` and the start lines for the player count.
-The deal is the engine's (:func:`scorer.engine.orbitus.shuffled_deck` and
-:func:`~scorer.engine.orbitus.deal`): ``random.Random(seed)`` shuffles the deck in
-file order, then each player in seat order takes ``hand_size`` cards from the top.
-A game record with ``seed: N`` and the same players starts from this deal.
+Everything comes from the definitions (``cards/`` or ``--cards``) through the
+validated ruleset (:func:`cards.ruleset.load_ruleset`): the deck (every card as often
+as its ``count``), ``hand_size``, ``min_hand`` and the start lines for the player
+count. The deal is the rules core's (:func:`rules.orbitus.engine.new_game`, O-73):
+``random.Random(seed)`` shuffles the deck in file order, then each player in seat
+order takes ``hand_size`` cards from the top. A game record with ``seed: N`` and the
+same players starts from this deal.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from scorer.common import (
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions
     from generator.drawing import Drawing
-    from scorer.engine.orbitus import Game, State
+    from rules.orbitus.engine import Match, State
+    from rules.orbitus.ruleset import Ruleset
 
 MAX_SEED = 2**63 - 1
 DECK_PER_LINE = 12
@@ -43,18 +44,17 @@ def default_names(count: int) -> list[str]:
     return [f"P{i + 1}" for i in range(count)]
 
 
-def dealt(models: OrbitusDefinitions, names: list[str], seed: int) -> State:
+def dealt(ruleset: Ruleset, names: list[str], seed: int) -> State:
     """The start of the game for ``seed`` with the default start lines for ``names``."""
-    from scorer.engine.orbitus import deal, game_from_definitions, shuffled_deck
+    from rules.orbitus.engine import new_game
 
-    game = game_from_definitions(models, names)
-    return deal(game, shuffled_deck(game, seed))
+    return new_game(ruleset, names, seed)
 
 
 # --- what is printed ------------------------------------------------------------------------
 
 
-def _lines(game: Game, seat: int) -> str:
+def _lines(game: Match, seat: int) -> str:
     return " ".join(SIDES[s] for s in game.start_lines_of(seat))
 
 
@@ -181,8 +181,9 @@ def picture(models: OrbitusDefinitions, state: State, title: str) -> Drawing:
 
 DESCRIPTION = """\
 Deal an Orbitus game as the rules describe: the sector deck shuffled, each
-player dealt the hand size (4) face down, and the station's start lines and
-barriers for the player count. The same seed and players always give the
+player dealt a hand of hand_size sectors face down (orbitus/rules.yaml; 4 in
+the shipped rules), and the station's start lines and barriers for the player
+count. The same seed and players always give the
 same deal; write 'seed: N' and the players in a game record and pnp-replay
 starts from it.
 """
@@ -190,7 +191,8 @@ starts from it.
 EPILOG = """\
 The deal: random.Random(seed) shuffles the deck (every card of
 orbitus/sectors.yaml as often as its count, in file order); then each player
-in seat order takes 4 cards from the top. P1 plays first, then clockwise.
+in seat order takes hand_size cards from the top. P1 plays first, then
+clockwise.
 
 exit codes: 0 dealt, 1 the definitions (--cards) do not give a deal (e.g. too
 few cards), 2 the command was misused or a file could not be written
@@ -280,12 +282,12 @@ def _run(args: list[str], prog: str) -> int:
                     f"cards/ (with orbitus/sectors.yaml)")
     names = opts.names or default_names(opts.players)
 
-    from cards.definitions import load_orbitus
     from cards.loader import DefinitionError
-    from scorer.engine.orbitus import SetupError
+    from cards.ruleset import load_ruleset
+    from rules.game import SetupError
 
     try:
-        models = load_orbitus(opts.cards)
+        ruleset = load_ruleset("orbitus", opts.cards)
     except DefinitionError as exc:
         for line in exc.problems:
             fail(line)
@@ -293,7 +295,7 @@ def _run(args: list[str], prog: str) -> int:
     chosen = opts.seed is None
     seed = secrets.randbelow(1_000_000) if chosen else opts.seed
     try:
-        state = dealt(models, names, seed)
+        state = dealt(ruleset, names, seed)  # type: ignore[arg-type]
     except SetupError as exc:
         return fail(f"{prog}: {exc}", EXIT_VIOLATIONS)
 
@@ -308,9 +310,11 @@ def _run(args: list[str], prog: str) -> int:
     else:
         text = text_of(state, seed, again, note)
     if opts.svg is not None or opts.png is not None:
+        from cards.definitions import load_orbitus
         from scorer.common import save_picture
 
-        drawing = picture(models, state, f"Orbitus deal: seed {seed}, {len(names)} players")
+        drawing = picture(load_orbitus(opts.cards), state,
+                          f"Orbitus deal: seed {seed}, {len(names)} players")
         stop = save_picture(prog, drawing, opts.svg, opts.png)
         if stop is not None:
             return stop

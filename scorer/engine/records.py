@@ -4,6 +4,7 @@ A record is a YAML mapping::
 
     game: satellites            # which game: satellites or orbitus
     players: {red: Anna, blue: Ben}   # optional; its form is the game's
+    cards: my-game              # optional: the definitions folder (next to the record)
     seed: 42                    # or another way to give the start (the game's fields)
     note: club night, table 3   # optional free text, ignored
     moves:                      # the moves in the order they were made
@@ -28,14 +29,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+import rules
 from scorer.common import reshown, type_name
 
 if TYPE_CHECKING:
     from cards.loader import Document
     from generator.drawing import Drawing
 
-GAMES = ("orbitus", "satellites")
+GAMES = rules.names()
 COMMON_FIELDS = ("game", "players", "moves", "note")
+DEFINITIONS_FIELD = "cards"  # listed last among the known fields
 MAX_RECORD_BYTES = 2_000_000
 WHAT = "a game record (YAML with game:, the start, and moves:)"
 
@@ -105,6 +108,16 @@ class Illegal:
         }
 
 
+@dataclass(frozen=True)
+class Step:
+    """One move replayed: its number, line and text as written, and the state after it."""
+
+    number: int
+    line: int
+    text: str
+    state: Any
+
+
 @dataclass
 class Replay(ABC):
     """A replayed record: how far it got, why it stopped, the position it reached.
@@ -123,6 +136,8 @@ class Replay(ABC):
     illegal: Illegal | None = None
     last_line: int | None = None  # line of the last move replayed
     notes: list[str] = field(default_factory=list)
+    start_state: Any = None  # the rules core's state before the first move
+    history: list[Step] = field(default_factory=list)  # every move replayed, in order
 
     @property
     @abstractmethod
@@ -189,7 +204,7 @@ def read_record(path: Path, shown: str | None = None) -> Record:
                            f"this tool knows; write satellites or orbitus"])
     game = game.strip().lower()
     module = game_module(game, shown)
-    known = COMMON_FIELDS + tuple(getattr(module, "FIELDS", ()))
+    known = COMMON_FIELDS + tuple(getattr(module, "FIELDS", ())) + (DEFINITIONS_FIELD,)
     problems = [
         f"{shown}:{doc.line_of((key,))}: unknown field {str(key)!r} "
         f"({'an' if game[0] in 'aeiou' else 'a'} {game} record has: {', '.join(known)})"
@@ -216,10 +231,38 @@ def game_module(game: str, shown: str = "") -> ModuleType:
     return importlib.import_module(f"scorer.engine.{game}_replay")
 
 
+def definitions_folder(record: Record) -> Path | None:
+    """The definitions folder a record names with ``cards:`` (relative to the record's own
+    folder, and inside it), or None; :class:`RecordError` when it names no such folder."""
+    given = record.data.get(DEFINITIONS_FIELD)
+    if given is None:
+        return None
+    where = record.at(DEFINITIONS_FIELD)
+    if not isinstance(given, str) or not given.strip():
+        raise RecordError([f"{where}: cards: expected a definitions folder next to the record "
+                           f"(e.g. cards: my-game), got {type_name(given)}"])
+    base = (Path.cwd() if str(record.path) == "-" else record.path.resolve().parent).resolve()
+    target = (base / given.strip()).resolve()
+    if not target.is_relative_to(base):
+        raise RecordError([f"{where}: cards: {given!r} lies outside the record's folder {base}; "
+                           f"put the definitions in that folder (or below it) and name them "
+                           f"relative to it"])
+    if not (target / record.game).is_dir():
+        from cards.loader import display_path
+
+        raise RecordError([f"{where}: cards: {given!r} is not a definitions folder with a "
+                           f"{record.game}/ folder ({display_path(target)}); pnp-build init "
+                           f"makes one"])
+    return target
+
+
 def replay(record: Record, cards: Path | None = None, until: int | None = None) -> Replay:
-    """Replay ``record`` with its game's engine (the first ``until`` moves if given)."""
+    """Replay ``record`` with its game's engine (the first ``until`` moves if given); the
+    definitions come from the record's ``cards:`` folder, else from ``cards``, else the
+    shipped ones."""
     module = game_module(record.game, record.source)
     try:
+        cards = definitions_folder(record) or cards
         result: Replay = module.replay(record, cards, until)
     except RecordError as exc:
         raise RecordError(by_line(record.problems + exc.problems)) from None

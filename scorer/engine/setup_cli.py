@@ -1,7 +1,7 @@
 """``pnp-setup``: deal a start position for one game, importing only that game's code.
 
-Each game's setup lives in ``scorer.engine.<game>_setup`` with ``run(args, prog) ->
-int``; a game whose module is not there yet gets a clear note and exit 2.
+Each game of the rules registry (:func:`rules.names`) has its setup in
+``scorer.engine.<game>_setup`` with ``run(args, prog) -> int``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-GAMES = ("orbitus", "satellites")
+import rules
+
+GAMES = rules.names()
 
 USAGE = """\
 Usage: pnp-setup GAME [OPTIONS]
@@ -38,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if args else 2
     game, rest = args[0].lower(), args[1:]
     if game not in GAMES:
-        sys.stderr.write(f"pnp-setup: unknown game {args[0]!r}; choose orbitus or satellites\n")
+        sys.stderr.write(f"pnp-setup: unknown game {args[0]!r}; choose {' or '.join(GAMES)}\n")
         return 2
     module = importlib.import_module(f"scorer.engine.{game}_setup")
     return int(module.run(rest, prog=f"pnp-setup {game}"))

@@ -18,7 +18,7 @@ from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail, never
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions
-    from scorer.orbitus.score import Result
+    from rules.orbitus.score import Result
 
 DESCRIPTION = """\
 Score a finished game of Orbitus from a transcribed table (a YAML layout file):
@@ -130,23 +130,32 @@ def score_file(
 ) -> tuple[Result, OrbitusDefinitions | None]:
     """Read, check and score one layout file (``full``: also load the models, to draw).
 
-    Raises :class:`cards.loader.DefinitionError` (``UnreadableInput`` for a file
-    that can't be read) with one line per problem.
+    The definitions come from the folder the layout names with ``cards:`` (or from the deck
+    file it names and the files beside it), else from ``cards_dir``, else the shipped ones;
+    they are read through the validated, cached ruleset (:func:`cards.ruleset.load_ruleset`).
+    Raises :class:`cards.loader.DefinitionError` (``UnreadableInput`` for a file that can't
+    be read) with one line per problem.
     """
+    from cards.files import game_files
     from cards.loader import DefinitionError, load_yaml
-    from scorer.orbitus.definitions import load_definitions
+    from cards.ruleset import load_definitions, load_ruleset, shown_deck
+    from rules.orbitus.score import score
     from scorer.orbitus.layout import deck_path, parse_layout
-    from scorer.orbitus.score import score
 
     try:
         doc = load_yaml(path, "an Orbitus layout")
     except RecursionError:
         raise DefinitionError([f"{path}: the YAML is nested too deeply to be a layout"]) from None
-    deck_file = deck_path(doc)
-    defs, models = load_definitions(cards_dir, deck_file, full=full)
-    layout = parse_layout(doc, defs)
+    named = deck_path(doc)
+    folder, deck_file = cards_dir, named
+    if named is not None and named.is_dir():
+        folder, deck_file = named, None
+    ruleset = load_ruleset("orbitus", folder, deck_file)
+    shown = shown_deck(game_files("orbitus", folder, deck_file)["sectors"])
+    layout = parse_layout(doc, ruleset, shown)
     del doc  # the parsed file is not needed any more: free it before scoring
-    return score(layout, defs.scoring), models
+    models = load_definitions("orbitus", folder, deck_file) if full else None
+    return score(layout, ruleset.scoring, layout.findings), models  # type: ignore[return-value]
 
 
 def _run(args: Sequence[str], prog: str) -> int:
@@ -158,9 +167,9 @@ def _run(args: Sequence[str], prog: str) -> int:
         result, models = score_file(Path(opts.layout), opts.cards_dir, full=picture)
     except DefinitionError as exc:
         return fail("\n".join(exc.problems))
-    if picture and len(result.layout.sectors) > PICTURE_LIMIT:
+    if picture and len(result.table.sectors) > PICTURE_LIMIT:
         return fail(
-            f"{prog}: {opts.layout} has {len(result.layout.sectors)} sectors; pictures are drawn "
+            f"{prog}: {opts.layout} has {len(result.table.sectors)} sectors; pictures are drawn "
             f"for tables of up to {PICTURE_LIMIT} (a real game has at most a few hundred). "
             f"Score it without --svg/--png"
         )

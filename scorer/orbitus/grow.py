@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.hexgeo import DIRECTIONS, SIDES, Hex, rotate_sides
-from scorer.orbitus.definitions import Card, Setup
-
-STATION: Hex = (0, 0)
+from rules.hexgeo import DIRECTIONS, SIDES, Hex
+from rules.orbitus.analysis import BITS, facing
+from rules.orbitus.ruleset import Card, StartLines
+from rules.orbitus.table import STATION
 
 
 class _Components:
@@ -49,7 +49,7 @@ def grow_table(
     seed: int,
     sectors: int,
     players: int = 2,
-    setup: Setup | None = None,
+    setup: StartLines | None = None,
     deck: dict[str, Card] | None = None,
     route_chance: float = 0.55,
     planet_types: tuple[str, ...] | None = None,
@@ -63,13 +63,16 @@ def grow_table(
     """
     rng = random.Random(seed)
     if setup is None or planet_types is None:
-        from scorer.orbitus.definitions import load_definitions
+        from cards.ruleset import load_ruleset
+        from rules.orbitus.ruleset import Ruleset
 
-        shipped = load_definitions()[0]
-        setup = setup or shipped.setups[players]
+        shipped = load_ruleset("orbitus")
+        assert isinstance(shipped, Ruleset)
+        setup = setup or shipped.setup_for(players)
         planet_types = planet_types or shipped.planet_types
-    start: dict[int, int] = {s: seat for seat, sides in enumerate(setup.start_lines) for s in sides}
-    routes: dict[Hex, frozenset[int]] = {}
+    assert setup is not None
+    start: dict[int, int] = setup.owners()
+    routes: dict[Hex, int] = {}
     comps = _Components()
     entries: list[dict[str, Any]] = []
     frontier: list[Hex] = [d for d in DIRECTIONS]
@@ -82,19 +85,11 @@ def grow_table(
         i = rng.randrange(len(frontier))
         cell = frontier[i]
         q, r = cell
-        forced: dict[int, bool] = {}
-        for side, (dq, dr) in enumerate(DIRECTIONS):
-            near = (q + dq, r + dr)
-            if near == STATION:
-                forced[side] = (side + 3) % 6 in start
-            elif near in routes:
-                forced[side] = (side + 3) % 6 in routes[near]
-        # the seats this placement would join, through its forced routes
+        known, required = facing(cell, routes, start)
+        # the seats this placement would join, through its required routes
         seats: set[int] = set()
         joined: list[Hex] = []
-        for side, is_route in forced.items():
-            if not is_route:
-                continue
+        for side in BITS[required]:
             dq, dr = DIRECTIONS[side]
             near = (q + dq, r + dr)
             if near == STATION:
@@ -107,7 +102,7 @@ def grow_table(
             frontier.pop()
             in_frontier.discard(cell)
             continue
-        chosen = _choose(rng, forced, deck, cards, left, route_chance)
+        chosen = _choose(rng, known, required, deck, cards, left, route_chance)
         if chosen is None:
             continue  # no card fits here now; the cell stays in the frontier
         table_routes, entry = chosen
@@ -143,26 +138,31 @@ def grow_table(
 
 def _choose(
     rng: random.Random,
-    forced: dict[int, bool],
+    known: int,
+    required: int,
     deck: dict[str, Card] | None,
     cards: list[str],
     left: dict[str, int],
     route_chance: float,
-) -> tuple[frozenset[int], dict[str, Any]] | None:
+) -> tuple[int, dict[str, Any]] | None:
+    """Route sides that match (``known`` sides as ``required``, the others at random), with
+    the layout entry that writes them; None when no card of the deck fits."""
     if deck is None:
-        sides = frozenset(
-            s for s in range(6) if forced.get(s, rng.random() < route_chance)
-        )
-        return sides, {"routes": [SIDES[s] for s in sorted(sides)]}
+        mask = 0
+        for s in range(6):
+            drawn = rng.random() < route_chance  # drawn for every side: seeds give old tables
+            if (required >> s & 1) if known >> s & 1 else drawn:
+                mask |= 1 << s
+        return mask, {"routes": [SIDES[s] for s in BITS[mask]]}
     for _ in range(60):
         ident = cards[rng.randrange(len(cards))]
         if not left[ident]:
             continue
         rot = rng.randrange(6)
+        masks = deck[ident].masks
         for k in range(6):
             turn = (rot + k) % 6
-            sides = rotate_sides(deck[ident].routes, turn)
-            if all((s in sides) == want for s, want in forced.items()):
+            if masks[turn] & known == required:
                 left[ident] -= 1
-                return sides, {"card": ident, "rot": turn}
+                return masks[turn], {"card": ident, "rot": turn}
     return None

@@ -1,8 +1,11 @@
-"""Read a transcribed Orbitus table (a layout YAML file) into a :class:`Layout`.
+"""Read a transcribed Orbitus table (a layout YAML file) into a :class:`Layout`: the rules
+core's :class:`~rules.orbitus.table.Table` with where it came from and what was wrong.
 
 A layout names the players in seat order, optionally the station's start lines
-and barriers and a deck file, and every sector on the table: either a deck card
-with its rotation, or an inline sector with its routes as they lie.
+and barriers and its definitions (``cards:``, a definitions folder or a deck file
+whose folder brings its planet types and rules along), and every sector on the
+table: either a deck card with its rotation, or an inline sector with its routes
+as they lie.
 
 Problems that leave nothing to score (not a mapping, no ``players`` or
 ``sectors`` list, another game, a deck path outside the layout's folder) raise
@@ -21,78 +24,33 @@ from pathlib import Path
 from typing import Any
 
 from cards.loader import Document, UnreadableInput, display_path
-from rules.hexgeo import SIDE_INDEX, SIDES, Hex, rotate_sides
-from scorer.common import Violation
-from scorer.orbitus.definitions import Definitions
+from rules.hexgeo import SIDE_INDEX, SIDES, Hex, RotationError, parse_rotation
+from rules.orbitus.ruleset import Ruleset
+from rules.orbitus.table import STATION, Finding, Sector, Table, cell_text
 
-STATION: Hex = (0, 0)
+__all__ = ["STATION", "Finding", "Layout", "Sector", "cell_text", "closest", "deck_path",
+           "parse_layout", "read_players_and_station"]
 TOP_KEYS = ("game", "players", "start_lines", "barriers", "cards", "sectors")
 SECTOR_KEYS = ("at", "card", "rot", "routes", "planet", "pirate")
 SIDE_LIST = "N, NE, SE, S, SW or NW"
+_SIDES_OF = [frozenset(s for s in range(6) if m >> s & 1) for m in range(64)]
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
-    """A violation found on the table, with the line of the layout it comes from."""
+class Layout(Table):
+    """A table read from a layout file: the rules core's table, the file as the user named
+    it, the deck file as messages name it, and the problems found while reading it."""
 
-    rule: str
-    cell: Hex | None
-    message: str
-    line: int | None = None
-
-    @property
-    def violation(self) -> Violation:
-        return Violation(self.rule, None if self.cell is None else list(self.cell), self.message)
-
-    def to_json(self) -> dict[str, Any]:
-        return {**self.violation.to_json(), "line": self.line}
-
-
-@dataclass(frozen=True, slots=True)
-class Sector:
-    """A sector as it lies on the table."""
-
-    cell: Hex
-    routes: frozenset[int]  # table sides carrying a route, 0=N clockwise
-    planet: str | None
-    pirate: bool
-    card: str | None  # deck ID, None for an inline sector
-    rot: int  # where the card's orientation marker points (0 for inline sectors)
-    line: int
-    order: int  # position in the layout's list of sectors
-
-    @property
-    def centre(self) -> str:
-        if self.planet is not None:
-            return "planet"
-        return "pirate" if self.pirate else "void"
-
-    @property
-    def label(self) -> str:
-        """``sector S07 at [1, -1]`` (or ``sector at [1, -1]`` when inline)."""
-        name = f"sector {self.card}" if self.card else "sector"
-        return f"{name} at {cell_text(self.cell)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """A parsed table: who plays, how the station's sides are given, what lies where."""
-
-    source: str
-    players: tuple[str, ...]
-    start_lines: dict[int, int]  # station side -> seat index
-    barriers: frozenset[int]  # every station side that is not a start line
-    sectors: dict[Hex, Sector]
-    planet_types: tuple[str, ...]
-    findings: tuple[Finding, ...]
+    source: str = ""
+    findings: tuple[Finding, ...] = ()
     deck_file: str = ""
 
-    def start_lines_of(self, seat: int) -> tuple[int, ...]:
-        return tuple(sorted(s for s, p in self.start_lines.items() if p == seat))
-
-
-def cell_text(cell: Hex) -> str:
-    return f"[{cell[0]}, {cell[1]}]"
+    @classmethod
+    def of(cls, table: Table, source: str = "", deck_file: str = "",
+           findings: tuple[Finding, ...] = ()) -> Layout:
+        """A table (of a game, say) as if read from ``source``."""
+        return cls(table.players, table.start_lines, table.barriers, table.sectors,
+                   table.planet_types, source, findings, deck_file)
 
 
 def _plain(text: str) -> str:
@@ -134,7 +92,8 @@ def _did_you_mean(word: str, options: Iterable[str]) -> str:
 
 
 def deck_path(doc: Document) -> Path | None:
-    """The deck file a layout names with ``cards:``, resolved inside the layout's folder.
+    """The definitions a layout names with ``cards:`` (a definitions folder laid out like
+    ``cards/``, or a deck file), resolved inside the layout's folder.
 
     Also checks what the whole file needs (a mapping, the right game, the required
     lists), raising :class:`UnreadableInput` with the line when it is missing.
@@ -177,21 +136,28 @@ def deck_path(doc: Document) -> Path | None:
     where = doc.where(("cards",))
     if not isinstance(given, str) or not given.strip():
         raise UnreadableInput(
-            [f"{where}: cards: expected the path of a deck file next to the layout "
-             f"(e.g. cards: my-deck.yaml), got {given!r}"]
+            [f"{where}: cards: expected a definitions folder or a deck file next to the "
+             f"layout (e.g. cards: my-game or cards: my-deck.yaml), got {given!r}"]
         )
     folder = doc.path.resolve().parent
     target = (folder / given.strip()).resolve()
     if not target.is_relative_to(folder):
         raise UnreadableInput(
             [f"{where}: cards: {given!r} lies outside the layout's folder {folder}; "
-             f"put the deck file in that folder (or below it) and name it relative to it"]
+             f"put the definitions in that folder (or below it) and name them relative to it"]
         )
+    if target.is_dir():
+        if not (target / "orbitus").is_dir():
+            raise UnreadableInput(
+                [f"{where}: cards: {given!r} is a folder without an orbitus/ folder "
+                 f"({display_path(target)}); name a definitions folder laid out like cards/ "
+                 f"(pnp-build init makes one) or a deck file"]
+            )
+        return target
     if not target.is_file():
-        problem = "is a folder" if target.is_dir() else "file not found"
         raise UnreadableInput(
-            [f"{where}: cards: {given!r}: {problem} ({display_path(target)}); expected a deck "
-             f"file laid out like cards/orbitus/sectors.yaml"]
+            [f"{where}: cards: {given!r}: file not found ({display_path(target)}); expected a "
+             f"definitions folder or a deck file laid out like cards/orbitus/sectors.yaml"]
         )
     return target
 
@@ -216,9 +182,10 @@ def _kind(value: object) -> str:
 
 
 class _Reader:
-    def __init__(self, doc: Document, defs: Definitions) -> None:
+    def __init__(self, doc: Document, ruleset: Ruleset, deck_file: str = "") -> None:
         self.doc = doc
-        self.defs = defs
+        self.ruleset = ruleset
+        self.deck_file = deck_file
         self.findings: list[Finding] = []
 
     def add(self, rule: str, cell: Hex | None, message: str, loc: tuple[str | int, ...]) -> None:
@@ -265,7 +232,8 @@ class _Reader:
         lines = data.get("start_lines")
         if lines is not None and not isinstance(lines, dict):
             fallback = (
-                "the default start lines were used" if len(players) in self.defs.setups
+                "the default start lines were used"
+                if self.ruleset.setup_for(len(players)) is not None
                 else f"there are no default start lines for {len(players)} players"
             )
             self.add("start-lines-format", STATION,
@@ -303,7 +271,7 @@ class _Reader:
                              f"start_lines: {name} has no start line; give every player "
                              f"at least one side of the station", ("start_lines",))
         else:
-            setup = self.defs.setups.get(len(players))
+            setup = self.ruleset.setup_for(len(players))
             if setup is not None:
                 for seat, sides in enumerate(setup.start_lines):
                     for side in sides:
@@ -334,8 +302,8 @@ class _Reader:
     def sectors(self, items: list[Any]) -> dict[Hex, Sector]:
         placed: dict[Hex, Sector] = {}
         copies: dict[str, list[Sector]] = {}
-        deck = self.defs.deck
-        planet_types = self.defs.planet_types
+        deck = self.ruleset.cards
+        planet_types = self.ruleset.planet_types
         for i, item in enumerate(items):
             loc: tuple[str | int, ...] = ("sectors", i)
             if not isinstance(item, dict):
@@ -420,36 +388,39 @@ class _Reader:
                      f"sector at {where}: a deck card takes its routes and centre from the deck; "
                      f"remove {', '.join(extra)} (or remove card for an inline sector). The "
                      f"card was used", (*loc, extra[0]))
-        if not isinstance(ident, str) or ident not in self.defs.deck:
+        deck = self.ruleset.cards
+        if not isinstance(ident, str) or ident not in deck:
             text = ident if isinstance(ident, str) else _value(ident)
-            hint = _did_you_mean(text, self.defs.deck) if isinstance(ident, str) else ""
+            hint = _did_you_mean(text, deck) if isinstance(ident, str) else ""
             self.add("unknown-card", cell,
                      f"sector at {where}: card {text} is not in the deck "
-                     f"({_shown(self.defs.deck_file)}), so it was left out of the score{hint}",
+                     f"({self.deck_file}), so it was left out of the score{hint}",
                      (*loc, "card"))
             return None
-        card = self.defs.deck[ident]
+        card = deck[ident]
         rot = self.rotation(item.get("rot", 0), (*loc, "rot"), cell)
         if rot is None:
             return None
-        return Sector(cell, rotate_sides(card.routes, rot), card.planet, card.pirate, ident, rot,
-                      self.doc.line_of(loc), i)
+        return Sector(cell, _SIDES_OF[card.masks[rot]], card.planet, card.pirate,
+                      ident, rot, self.doc.line_of(loc), i)
 
     def rotation(self, value: object, loc: tuple[str | int, ...], cell: Hex) -> int | None:
         where = cell_text(cell)
-        if type(value) is int and 0 <= value <= 5:
-            return value
-        if isinstance(value, str) and value.strip().upper() in SIDE_INDEX:
-            return SIDE_INDEX[value.strip().upper()]
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return self.rotation(int(value.strip()), loc, cell)
-        if isinstance(value, str):
+        try:
+            return parse_rotation(value)
+        except RotationError as exc:
+            kind = exc.kind
+        if kind == "direction":
+            assert isinstance(value, str)
             self.add("unknown-direction", cell,
                      f"sector at {where}: rot: {value!r} is not a direction, so the sector was "
                      f"left out of the score; give the direction the card's orientation marker "
                      f"points to ({SIDE_LIST}) or 0-5{_did_you_mean(value, SIDES)}", loc)
             return None
-        problem = "is out of range" if type(value) is int else "is not a rotation"
+        problem = "is out of range" if kind == "range" else "is not a rotation"
+        if isinstance(value, str) and kind == "range":
+            text = value.strip()
+            value = int(text) if len(text) <= 12 else f"{text[:12]}…"
         self.add("bad-rot", cell,
                  f"sector at {where}: rot: {_value(value)} {problem}, so the sector was left out "
                  f"of the score; use 0-5 (how many 60° steps clockwise the card is turned) or the "
@@ -519,21 +490,14 @@ class _Reader:
         return Sector(cell, frozenset(routes), planet, pirate, None, 0, self.doc.line_of(loc), i)
 
 
-def _shown(path: Path) -> str:
-    """A deck file as messages name it: the shipped deck by its place in the project."""
-    from scorer.orbitus.definitions import DEFAULT_FOLDER
-
-    shipped = DEFAULT_FOLDER.resolve() / "orbitus" / "sectors.yaml"
-    return "cards/orbitus/sectors.yaml" if path == shipped else display_path(path)
-
-
-def parse_layout(doc: Document, defs: Definitions) -> Layout:
-    """The table a layout document describes, and every violation found while reading it.
+def parse_layout(doc: Document, ruleset: Ruleset, deck_file: str) -> Layout:
+    """The table a layout document describes, and every violation found while reading it
+    (``deck_file``: the deck as messages name it).
 
     Call :func:`deck_path` first: it checks what the whole file needs.
     """
     data: dict[str, Any] = doc.data
-    reader = _Reader(doc, defs)
+    reader = _Reader(doc, ruleset, deck_file)
     for key in data:
         if key not in TOP_KEYS:
             reader.add("unknown-field", None,
@@ -543,25 +507,25 @@ def parse_layout(doc: Document, defs: Definitions) -> Layout:
     start_lines, barriers = reader.station(data, players)
     sectors = reader.sectors(data["sectors"])
     return Layout(
-        source=doc.display,
         players=players,
         start_lines=start_lines,
         barriers=barriers,
         sectors=sectors,
-        planet_types=defs.planet_types,
+        planet_types=ruleset.planet_types,
+        source=doc.display,
         findings=tuple(reader.findings),
-        deck_file=_shown(defs.deck_file),
+        deck_file=deck_file,
     )
 
 
 def read_players_and_station(
-    doc: Document, defs: Definitions
+    doc: Document, ruleset: Ruleset
 ) -> tuple[tuple[str, ...], dict[int, int], frozenset[int], tuple[Finding, ...]]:
     """The ``players`` list and the station (``start_lines``, ``barriers``) of a document
     whose top level uses the layout's keys (a game record does), read exactly as a layout's
     are: the players in seat order, station side -> seat, the barrier sides, and every
     problem found (with its line). ``players`` must be a list (see :func:`deck_path`)."""
-    reader = _Reader(doc, defs)
+    reader = _Reader(doc, ruleset)
     players = reader.players(doc.data["players"])
     start_lines, barriers = reader.station(doc.data, players)
     return players, start_lines, barriers, tuple(reader.findings)

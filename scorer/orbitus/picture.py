@@ -28,8 +28,9 @@ from generator.drawing import (
 )
 from rules import hexgeo
 from rules.hexgeo import SIDES, Hex
-from scorer.orbitus.layout import STATION, Sector
-from scorer.orbitus.score import Result
+from rules.orbitus.score import Result
+from rules.orbitus.table import STATION, Sector
+from scorer.orbitus.report import as_layout
 
 NEUTRAL = "#c8c8c8"
 EMPTY_RIM = "#9a9a9a"
@@ -62,7 +63,7 @@ def _card(sector: Sector) -> SectorDef:
 
 def draw_table(result: Result, models: OrbitusDefinitions) -> Drawing:
     """The whole table as one drawing, sized to fit every sector and its empty neighbours."""
-    layout = result.layout
+    layout = as_layout(result)
     sectors = layout.sectors
     cells = set(sectors) | {STATION}
     rim: set[Hex] = set()
@@ -151,7 +152,7 @@ def _coords(cell: Hex, flats: float, corner: int, colour: str) -> Text:
 
 
 def _header(result: Result, models: OrbitusDefinitions, width: float) -> list[Item]:
-    layout = result.layout
+    layout = as_layout(result)
     colours = models.station.player_colours
     status = "valid" if result.valid else f"NOT VALID ({len(result.findings)} violation(s))"
     items: list[Item] = [

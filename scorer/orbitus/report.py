@@ -1,27 +1,40 @@
-"""Renderings of a :class:`~scorer.orbitus.score.Result`: the readable table and JSON."""
+"""Renderings of a :class:`~rules.orbitus.score.Result`: the readable table and JSON."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rules.hexgeo import SIDES, Hex
-from scorer.orbitus.layout import cell_text
-from scorer.orbitus.score import PlayerScore, Result
+from rules.orbitus.score import PlayerScore, Result
+from rules.orbitus.table import Finding, cell_text
+from scorer.orbitus.layout import Layout
 
 
 def _cell(cell: Hex) -> list[int]:
     return [cell[0], cell[1]]
 
 
+def finding_json(f: Finding) -> dict[str, Any]:
+    """A violation as the JSON reports write it."""
+    return {"rule": f.rule, "cell": None if f.cell is None else list(f.cell),
+            "message": f.message, "line": f.line}
+
+
+def as_layout(result: Result) -> Layout:
+    """The scored table as read from its file (a table of a game has no file: an empty one)."""
+    table = result.table
+    return table if isinstance(table, Layout) else Layout.of(table)
+
+
 def to_json(result: Result) -> dict[str, Any]:
     """The JSON object of ``pnp-score orbitus --json`` (keys in a fixed order)."""
-    layout = result.layout
+    layout = as_layout(result)
     return {
         "game": "orbitus",
         "file": layout.source,
         "deck": layout.deck_file,
         "valid": result.valid,
-        "violations": [f.to_json() for f in result.findings],
+        "violations": [finding_json(f) for f in result.findings],
         "players": [_player_json(p) for p in result.players],
         "neutral": [_cell(c) for c in result.neutral],
         "neutral_zones": [[_cell(c) for c in zone] for zone in result.neutral_zones],
@@ -116,7 +129,7 @@ def _cells(cells: tuple[Hex, ...], limit: int = 12) -> str:
 
 def to_text(result: Result) -> str:
     """The readable report: one block per player, then neutral zones, winners, violations."""
-    layout = result.layout
+    layout = as_layout(result)
     out: list[str] = []
     status = "valid" if result.valid else (
         f"NOT VALID: {len(result.findings)} violation(s), scores are best-effort"

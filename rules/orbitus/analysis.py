@@ -1,0 +1,455 @@
+"""The one analysis of an Orbitus table: matching, systems, neutral zones, open routes, the
+free cells and what a sector there must do, and the sectors a player may remove.
+
+The scorer (every table, legal or not), the engine (positions of a game), the booklet
+diagrams and the pictures all read a table through :class:`Analysis`; nobody else decides
+which sides match, which sectors form a system or which routes are open.
+
+Sectors are numbered in the order of their cells and their neighbours looked up once:
+``near[6 * i + s]`` is the sector across side ``s`` of sector ``i`` (or :data:`EMPTY`, or
+:data:`STATION_NODE` when the station lies there); ``routes[i]`` is its route sides as a
+bit mask and ``joined[i]`` the sides across which its route meets a neighbour's route.
+Everything after that works on lists, which keeps the analysis linear in the number of
+sectors (a 40,000-sector table is analysed in well under a second).
+
+The rules it applies are those of ``docs/rules/orbitus.md``: matching (a start line counts
+as a route, a barrier as blank; O-21 to O-23), systems grown from the start lines (O-25,
+O-26), systems never meeting (O-27, O-28; on a broken table the nearer system takes a
+sector, O-69), neutral zones (O-29, O-30), open routes (O-24, O-57), the open routes the
+closing rule counts (O-36) and removals that keep a system connected (O-38, O-39).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
+
+from rules.hexgeo import DIRECTIONS, Hex
+
+STATION_NODE = -2  # in ``near``: across this side lies the station
+EMPTY = -1  # in ``near``: across this side lies an empty cell
+OPP = (3, 4, 5, 0, 1, 2)
+POP = tuple(bin(m).count("1") for m in range(64))
+BITS = tuple(tuple(i for i in range(6) if m >> i & 1) for m in range(64))
+ALL_SIDES = 63
+
+_NEAR: dict[Hex, tuple[Hex, ...]] = {}
+
+
+def near_cells(cell: Hex) -> tuple[Hex, ...]:
+    """The six neighbours of ``cell``, N first, clockwise (cached)."""
+    found = _NEAR.get(cell)
+    if found is None:
+        q, r = cell
+        found = _NEAR[cell] = tuple((q + dq, r + dr) for dq, dr in DIRECTIONS)
+        if len(_NEAR) > 500_000:  # a very long simulation: start again rather than grow
+            _NEAR.clear()
+    return found
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    """The numbers of the bits set in ``mask``, in order (any size of mask)."""
+    if mask < 64:
+        return BITS[mask]
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
+def facing(cell: Hex, masks: Mapping[Hex, int], start_lines: Mapping[int, int]) -> tuple[int,
+                                                                                          int]:
+    """What a sector on the empty ``cell`` must match (O-21, O-22): ``(known, required)``,
+    the sides that face the station or a sector, and of those the sides that must carry a
+    route (facing a route or a start line)."""
+    known = required = 0
+    for s, other in enumerate(near_cells(cell)):
+        if other == (0, 0):
+            route = OPP[s] in start_lines
+        else:
+            theirs = masks.get(other)
+            if theirs is None:
+                continue
+            route = bool(theirs >> OPP[s] & 1)
+        known |= 1 << s
+        if route:
+            required |= 1 << s
+    return known, required
+
+
+class Spot(NamedTuple):
+    """An empty cell next to the station or a sector, and what a sector there must do."""
+
+    cell: Hex
+    known: int  # sides that face the station or a sector
+    required: int  # of those, the sides that must carry a route
+    seats: tuple[int, ...]  # systems a sector here joins (more than one: no sector fits)
+    zones: tuple[int, ...]  # neutral zones (numbers into ``zones``) a sector here takes in
+
+
+class Mismatch(NamedTuple):
+    """A side of a sector (or of a sector someone wants to place) that does not match."""
+
+    side: int  # the side of the sector, 0=N clockwise
+    route: bool  # whether the sector carries a route on that side
+    other: int  # the sector across (a number), or STATION_NODE
+    other_route: bool  # whether the other side is a route (a start line counts as one)
+
+
+_new = tuple.__new__
+
+
+class Analysis:
+    """One table analysed (see the module docstring). Built from the station's start lines
+    (side -> seat), the number of seats and the sectors' route masks by cell; the parts
+    only some readers need (zones, open routes, free cells, removals) are worked out when
+    first asked for."""
+
+    __slots__ = ("start_lines", "seats", "cells", "index", "routes", "near", "joined",
+                 "around", "owner", "reached", "empties", "_zone_of", "_zones", "_open",
+                 "_spots", "_spot_at")
+
+    def __init__(self, start_lines: Mapping[int, int], seats: int,
+                 masks: Mapping[Hex, int]) -> None:
+        self.start_lines = start_lines
+        self.seats = seats
+        cells = sorted(masks)
+        self.cells = cells
+        index = {c: i for i, c in enumerate(cells)}
+        self.index = index
+        routes = [masks[c] for c in cells]
+        self.routes = routes
+        near = [EMPTY] * (6 * len(cells))
+        joined = [0] * len(cells)
+        empties: list[int] = []  # 6 * i + side for every side that faces an empty cell
+        lookup = index.get
+        for i, (q, r) in enumerate(cells):
+            base = 6 * i
+            mask = routes[i]
+            j_mask = 0
+            for side in range(6):
+                dq, dr = DIRECTIONS[side]
+                j = lookup((q + dq, r + dr), EMPTY)
+                if j == EMPTY:
+                    if q + dq == 0 and r + dr == 0:
+                        j = STATION_NODE
+                    else:
+                        empties.append(base + side)
+                        continue
+                near[base + side] = j
+                if j >= 0 and mask >> side & 1 and routes[j] >> OPP[side] & 1:
+                    j_mask |= 1 << side
+            joined[i] = j_mask
+        self.near = near
+        self.joined = joined
+        self.empties = empties
+        self.around = [lookup(d, EMPTY) for d in DIRECTIONS]
+        self.owner, self.reached = self._systems()
+        self._zone_of: list[int] | None = None
+        self._zones: list[list[int]] | None = None
+        self._open: list[int] | None = None
+        self._spots: list[Spot] | None = None
+        self._spot_at: dict[Hex, Spot] | None = None
+
+    # --- systems (O-26, O-69) -------------------------------------------------------------
+
+    def _systems(self) -> tuple[list[int], list[int]]:
+        """Which seat's system each sector belongs to (-1: none), found breadth first from
+        every start line at once, seats in order, so a sector two systems reach goes to the
+        nearer one; and the sectors in the order they were reached."""
+        owner = [-1] * len(self.cells)
+        routes = self.routes
+        queue: list[int] = []
+        for side, seat in sorted(self.start_lines.items(), key=lambda item: (item[1], item[0])):
+            i = self.around[side]
+            if i >= 0 and routes[i] >> OPP[side] & 1 and owner[i] < 0:
+                owner[i] = seat
+                queue.append(i)
+        return owner, self._spread(owner, queue)
+
+    def _spread(self, mark: list[int], queue: list[int]) -> list[int]:
+        """Grow from the sectors in ``queue`` over joined routes, breadth first: every
+        sector reached (``mark`` below 0 until then) takes the mark of the sector it was
+        reached from. Returns ``queue``, now every sector reached, in order."""
+        near, joined = self.near, self.joined
+        head = 0
+        while head < len(queue):
+            i = queue[head]
+            head += 1
+            m = mark[i]
+            base = 6 * i
+            for side in BITS[joined[i]]:
+                j = near[base + side]
+                if mark[j] < 0:
+                    mark[j] = m
+                    queue.append(j)
+        return queue
+
+    def meetings(self) -> list[tuple[int, int, int]]:
+        """Every place where two systems are joined by routes: ``(i, side, j)``, sector ``i``
+        joined across ``side`` to sector ``j`` of another system (each pair once)."""
+        owner, near, joined = self.owner, self.near, self.joined
+        out = []
+        for i in self.reached:
+            mask = joined[i] & 7  # N, NE, SE: each joined pair once
+            for side in BITS[mask]:
+                j = near[6 * i + side]
+                if owner[j] != owner[i]:
+                    out.append((i, side, j))
+        return out
+
+    def system(self, seat: int) -> list[int]:
+        """The sectors of ``seat``'s system, in cell order."""
+        owner = self.owner
+        return [i for i in range(len(owner)) if owner[i] == seat]
+
+    # --- neutral zones (O-29, O-30) -------------------------------------------------------
+
+    @property
+    def zones(self) -> list[list[int]]:
+        """The neutral zones: sectors in no system joined by routes, each in cell order, the
+        zones in order of their first cell."""
+        if self._zones is None:
+            self._find_zones()
+        assert self._zones is not None
+        return self._zones
+
+    @property
+    def zone_of(self) -> list[int]:
+        """For each sector its neutral zone's number, or -1 for a sector in a system."""
+        if self._zone_of is None:
+            self._find_zones()
+        assert self._zone_of is not None
+        return self._zone_of
+
+    def _find_zones(self) -> None:
+        owner = self.owner
+        zone_of = [-1] * len(owner)
+        zones: list[list[int]] = []
+        for start in range(len(owner)):
+            if owner[start] >= 0 or zone_of[start] >= 0:
+                continue
+            # a sector joined to a system is in it: a neutral sector reaches only neutral ones
+            zone_of[start] = len(zones)
+            zones.append(sorted(self._spread(zone_of, [start])))
+        self._zone_of, self._zones = zone_of, zones
+
+    # --- open routes (O-24, O-36, O-57) ---------------------------------------------------
+
+    def open_sides(self, i: int) -> int:
+        """The route sides of sector ``i`` that face an empty cell (its open routes)."""
+        base = 6 * i
+        mask = self.routes[i]
+        out = 0
+        near = self.near
+        for side in BITS[mask]:
+            if near[base + side] == EMPTY:
+                out |= 1 << side
+        return out
+
+    @property
+    def open_count(self) -> list[int]:
+        """Open routes per system (seats first, ``seats`` of them) then per neutral zone; a
+        system's count includes its owner's start lines whose cell is still empty (O-36)."""
+        if self._open is None:
+            counts = [0] * (self.seats + len(self.zones))
+            owner, routes, seats = self.owner, self.routes, self.seats
+            zone_of = self.zone_of if -1 in owner else None
+            for k in self.empties:
+                i, side = divmod(k, 6)
+                if routes[i] >> side & 1:
+                    seat = owner[i]
+                    if seat >= 0:
+                        counts[seat] += 1
+                    else:
+                        assert zone_of is not None
+                        counts[seats + zone_of[i]] += 1
+            for side, seat in self.start_lines.items():
+                if self.around[side] == EMPTY:
+                    counts[seat] += 1
+            self._open = counts
+        return self._open
+
+    # --- free cells (O-32) ----------------------------------------------------------------
+
+    @property
+    def spots(self) -> list[Spot]:
+        """Every empty cell next to the station or a sector, in cell order, with the sides a
+        sector there must match and the systems and zones it would join."""
+        if self._spots is None:
+            self._spots = self._find_spots()
+        return self._spots
+
+    def _find_spots(self) -> list[Spot]:
+        # built from the placed side: each sector side facing an empty cell tells that cell
+        # what it must match, so every side of every sector is looked at once
+        seen: dict[Hex, list[int]] = {}  # cell -> [known, required, seat bits, zone bits]
+        for d, cell in enumerate(DIRECTIONS):
+            if self.around[d] == EMPTY:
+                side = OPP[d]
+                if d in self.start_lines:
+                    seen[cell] = [1 << side, 1 << side, 1 << self.start_lines[d], 0]
+                else:
+                    seen[cell] = [1 << side, 0, 0, 0]
+        owner, routes, cells = self.owner, self.routes, self.cells
+        zone_of = self.zone_of if -1 in owner else None
+        for k in self.empties:
+            i, s = divmod(k, 6)
+            other = near_cells(cells[i])[s]
+            entry = seen.get(other)
+            if entry is None:
+                entry = seen[other] = [0, 0, 0, 0]
+            bit = 1 << OPP[s]
+            entry[0] |= bit
+            if routes[i] >> s & 1:
+                entry[1] |= bit
+                seat = owner[i]
+                if seat >= 0:
+                    entry[2] |= 1 << seat
+                else:
+                    assert zone_of is not None
+                    entry[3] |= 1 << zone_of[i]
+        return [_new(Spot, (cell, e[0], e[1], BITS[e[2]] if e[2] < 64 else _bits(e[2]),
+                            BITS[e[3]] if e[3] < 64 else _bits(e[3])))
+                for cell, e in sorted(seen.items())]
+
+    def spot(self, cell: Hex) -> Spot | None:
+        if self._spot_at is None:
+            self._spot_at = {s.cell: s for s in self.spots}
+        return self._spot_at.get(cell)
+
+    def open_after(self, spot: Spot, mask: int) -> int:
+        """Open routes of the system a sector with route sides ``mask`` joins on ``spot``
+        (its one seat), counted as the closing rule counts them (O-35, O-36)."""
+        counts = self.open_count
+        seats = self.seats
+        return (counts[spot.seats[0]] + sum(counts[seats + z] for z in spot.zones)
+                - POP[spot.required] + POP[mask & ~spot.known & ALL_SIDES])
+
+    # --- matching (O-21 to O-23) ----------------------------------------------------------
+
+    def station_route(self, side: int) -> bool:
+        """Whether the station's ``side`` counts as a route (a start line) or blank."""
+        return side in self.start_lines
+
+    def mismatches(self, cell: Hex, mask: int) -> list[Mismatch]:
+        """The sides on which a sector with route sides ``mask`` on ``cell`` does not match
+        its neighbours (placed sectors and the station)."""
+        masks = {c: self.routes[i] for i, c in enumerate(self.cells)}
+        known, required = facing(cell, masks, self.start_lines)
+        out = []
+        around = near_cells(cell)
+        for s in BITS[known & (mask ^ required)]:
+            other = around[s]
+            j = STATION_NODE if other == (0, 0) else self.index[other]
+            out.append(Mismatch(s, bool(mask >> s & 1), j, bool(required >> s & 1)))
+        return out
+
+    def table_mismatches(self, order: Sequence[int]) -> list[tuple[int, Mismatch]]:
+        """Every place where two facing sides of the table do not match, each pair once,
+        reported at the sector listed later (``order[i]``: when sector ``i`` was listed)."""
+        out = []
+        near, routes = self.near, self.routes
+        start_lines = self.start_lines
+        for i in range(len(routes)):
+            mask = routes[i]
+            base = 6 * i
+            for side in range(6):
+                j = near[base + side]
+                if j == EMPTY or j >= 0 and order[j] > order[i]:
+                    continue
+                facing = OPP[side]
+                route = bool(mask >> side & 1)
+                if j == STATION_NODE:
+                    line = facing in start_lines
+                    if line != route:
+                        out.append((i, Mismatch(side, route, STATION_NODE, line)))
+                    continue
+                other = bool(routes[j] >> facing & 1)
+                if route != other:
+                    out.append((i, Mismatch(side, route, j, other)))
+        return out
+
+    # --- removals (O-38, O-39) ------------------------------------------------------------
+
+    def roots(self, seat: int) -> list[int]:
+        """The sectors on ``seat``'s start lines (joined to them by a route)."""
+        out = []
+        for d in sorted(s for s, p in self.start_lines.items() if p == seat):
+            i = self.around[d]
+            if i >= 0 and self.routes[i] >> OPP[d] & 1:
+                out.append(i)
+        return out
+
+    def removable(self, seat: int) -> list[int]:
+        """The sectors of ``seat``'s system whose removal leaves the rest of the system
+        connected to the station: every sector of the system but its cut vertices (seen from
+        the station), found with one depth-first search. In cell order."""
+        roots = self.roots(seat)
+        if not roots:
+            return []
+        near, joined = self.near, self.joined
+        root = -1  # the station
+        around = {i: d for d, i in enumerate(self.around) if i >= 0}
+
+        def neighbours(v: int) -> list[int]:
+            if v == root:
+                return roots
+            base = 6 * v
+            out = [near[base + s] for s in BITS[joined[v]]]
+            d = around.get(v)
+            if d is not None and self.start_lines.get(d) == seat and self.routes[v] >> OPP[d] & 1:
+                out.append(root)
+            return out
+
+        disc: dict[int, int] = {root: 0}
+        low: dict[int, int] = {root: 0}
+        parent: dict[int, int | None] = {root: None}
+        cut: set[int] = set()
+        counter = 1
+        stack: list[tuple[int, list[int], int]] = [(root, roots, 0)]
+        while stack:
+            v, ws, k = stack[-1]
+            if k < len(ws):
+                stack[-1] = (v, ws, k + 1)
+                w = ws[k]
+                if w not in disc:
+                    disc[w] = low[w] = counter
+                    counter += 1
+                    parent[w] = v
+                    stack.append((w, neighbours(w), 0))
+                elif w != parent[v] and disc[w] < low[v]:
+                    low[v] = disc[w]
+                continue
+            stack.pop()
+            if stack:
+                p = stack[-1][0]
+                if low[v] < low[p]:
+                    low[p] = low[v]
+                if p != root and low[v] >= disc[p]:
+                    cut.add(p)
+        return sorted(v for v in disc if v != root and v not in cut)
+
+    def cut_off(self, seat: int, gone: int) -> list[int]:
+        """The sectors of ``seat``'s system no longer connected to the station without the
+        sector ``gone``, in cell order."""
+        reached = {i for i in self.roots(seat) if i != gone}
+        stack = list(reached)
+        near, joined = self.near, self.joined
+        while stack:
+            i = stack.pop()
+            base = 6 * i
+            for s in BITS[joined[i]]:
+                j = near[base + s]
+                if j != gone and j not in reached:
+                    reached.add(j)
+                    stack.append(j)
+        return [i for i in self.system(seat) if i != gone and i not in reached]
+
+
+def analyse(start_lines: Mapping[int, int], seats: int,
+            sectors: Iterable[tuple[Hex, int]]) -> Analysis:
+    """An :class:`Analysis` of sectors given as ``(cell, route mask)`` pairs."""
+    return Analysis(start_lines, seats, dict(sectors))

@@ -1,0 +1,229 @@
+"""Score an Orbitus table: a pure function from a :class:`~rules.orbitus.table.Table` and
+the scoring tables to a :class:`Result`.
+
+The result is a breakdown: every item (a planet group, a pirate, an open route, a closed
+block) names the cells it comes from, so the scorer's table view, its JSON, the pictures,
+the engine's running scores and the simulator's statistics are all readings of this one
+result. Scoring follows ``docs/rules/orbitus.md`` O-52 to O-64; a table that breaks a rule
+is still scored, and every violation found is listed (O-66).
+
+What is checked here (the rest is checked while reading a layout):
+- matching: facing sides of two sectors, of a sector and a start line (a route side) or a
+  barrier (a blank side), must both be routes or both blank (O-21 to O-23);
+- two systems meeting: a sector reachable from two players' start lines (O-27).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.hexgeo import SIDES, Hex
+from rules.orbitus.analysis import BITS, EMPTY, OPP, STATION_NODE, Analysis
+from rules.orbitus.blocks import loops_of
+from rules.orbitus.ruleset import Scoring
+from rules.orbitus.table import Finding, Sector, Table, cell_text
+
+
+@dataclass(frozen=True, slots=True)
+class PlanetGroup:
+    type: str
+    sectors: tuple[Hex, ...]
+    points: int
+
+    @property
+    def count(self) -> int:
+        return len(self.sectors)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRoute:
+    """A route side of a system sector that faces an empty cell."""
+
+    cell: Hex
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedBlock:
+    sectors: tuple[Hex, ...]  # the enclosing loop, clockwise on the table
+    points: int
+
+    @property
+    def size(self) -> int:
+        return len(self.sectors)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerScore:
+    name: str
+    seat: int
+    start_lines: tuple[int, ...]
+    sectors: tuple[Hex, ...]
+    planets: tuple[PlanetGroup, ...]
+    pirates: tuple[Hex, ...]
+    pirate_points: int
+    open_routes: tuple[OpenRoute, ...]
+    open_route_points: int
+    closed_blocks: tuple[ClosedBlock, ...]
+
+    @property
+    def total(self) -> int:
+        return (
+            sum(g.points for g in self.planets)
+            + self.pirate_points
+            + self.open_route_points
+            + sum(b.points for b in self.closed_blocks)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    table: Table
+    players: tuple[PlayerScore, ...]
+    neutral_zones: tuple[tuple[Hex, ...], ...]
+    findings: tuple[Finding, ...]
+
+    @property
+    def valid(self) -> bool:
+        return not self.findings
+
+    @property
+    def layout(self) -> Table:
+        """The scored table (the scorer's word for it)."""
+        return self.table
+
+    @property
+    def neutral(self) -> tuple[Hex, ...]:
+        return tuple(sorted(c for zone in self.neutral_zones for c in zone))
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(p.total for p in self.players)
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The players with the highest total (equal totals share the win, O-64)."""
+        if not self.players:
+            return ()
+        best = max(p.total for p in self.players)
+        return tuple(p.name for p in self.players if p.total == best)
+
+
+_MASK = {frozenset(s for s in range(6) if m >> s & 1): m for m in range(64)}
+
+
+def analyse_table(table: Table) -> tuple[Analysis, list[Sector]]:
+    """The analysis of a table, and its sectors numbered as the analysis numbers them."""
+    masks = {cell: _MASK[s.routes] for cell, s in table.sectors.items()}
+    info = Analysis(table.start_lines, len(table.players), masks)
+    return info, [table.sectors[c] for c in info.cells]
+
+
+def _matching(table: Table, info: Analysis, sectors: list[Sector]) -> list[Finding]:
+    found: list[Finding] = []
+    names = table.players
+    for i, bad in info.table_mismatches([s.order for s in sectors]):
+        sector = sectors[i]
+        side, facing = bad.side, OPP[bad.side]
+        if bad.other == STATION_NODE:
+            if bad.other_route:
+                owner = names[table.start_lines[facing]]
+                found.append(Finding(
+                    "match-start-line", sector.cell,
+                    f"{sector.label} has no route on its {SIDES[side]} side, which faces "
+                    f"{owner}'s start line on the station's {SIDES[facing]} side; a start "
+                    f"line counts as a route, so that side must carry one",
+                    sector.line))
+            else:
+                found.append(Finding(
+                    "match-barrier", sector.cell,
+                    f"{sector.label} has a route on its {SIDES[side]} side, which faces the "
+                    f"barrier on the station's {SIDES[facing]} side; a barrier counts as a "
+                    f"blank side, so that side must be blank",
+                    sector.line))
+            continue
+        mine = "a route" if bad.route else "no route"
+        theirs = "a route" if bad.other_route else "no route"
+        found.append(Finding(
+            "match-sector", sector.cell,
+            f"{sector.label} has {mine} on its {SIDES[side]} side, but "
+            f"{sectors[bad.other].label} has {theirs} on its {SIDES[facing]} side facing it; "
+            f"facing sides must both be routes or both be blank",
+            sector.line))
+    return found
+
+
+def _meetings(table: Table, info: Analysis, sectors: list[Sector]) -> list[Finding]:
+    found: list[Finding] = []
+    names, owner = table.players, info.owner
+    for i, side, j in info.meetings():
+        a, b = (i, j) if sectors[i].order < sectors[j].order else (j, i)
+        where = SIDES[side] if a == i else SIDES[(side + 3) % 6]
+        first, second = sectors[a], sectors[b]
+        found.append(Finding(
+            "two-systems", second.cell,
+            f"{first.label} in {names[owner[a]]}'s system and {second.label} in "
+            f"{names[owner[b]]}'s system are joined by routes across the "
+            f"{where} side of {cell_text(first.cell)}; a sector reachable from two "
+            f"players' start lines is illegal",
+            second.line))
+    return found
+
+
+def score(table: Table, scoring: Scoring, findings: Sequence[Finding] = ()) -> Result:
+    """Score every player's system and list every violation on the table (``findings``:
+    those found while reading it, kept in line order with the rest)."""
+    info, sectors = analyse_table(table)
+    found = [*findings, *_matching(table, info, sectors), *_meetings(table, info, sectors)]
+    found.sort(key=lambda f: (f.line if f.line is not None else 0))
+
+    cells, near, routes, joined, owner = (info.cells, info.near, info.routes, info.joined,
+                                          info.owner)
+    members: list[list[int]] = [[] for _ in table.players]
+    for i, seat in enumerate(owner):
+        if seat >= 0:
+            members[seat].append(i)
+    own = [0] * len(cells)  # joined sides towards the same system (all of them, legally)
+    players: list[PlayerScore] = []
+    for seat, name in enumerate(table.players):
+        nodes = members[seat]  # in cell order, as the sectors are numbered
+        planets: dict[str, list[Hex]] = {t: [] for t in table.planet_types}
+        pirates: list[Hex] = []
+        open_routes: list[OpenRoute] = []
+        for i in nodes:
+            sector = sectors[i]
+            if sector.planet is not None:
+                planets.setdefault(sector.planet, []).append(sector.cell)
+            elif sector.pirate:
+                pirates.append(sector.cell)
+            base = 6 * i
+            edges = joined[i]
+            for side in BITS[routes[i]]:
+                j = near[base + side]
+                if j == EMPTY:
+                    open_routes.append(OpenRoute(sector.cell, side))
+                elif j >= 0 and owner[j] != seat:
+                    edges &= ~(1 << side)
+            own[i] = edges
+        blocks = tuple(
+            ClosedBlock(loop.sectors, scoring.block_points(loop.size))
+            for loop in loops_of(nodes, cells, near, own)
+        )
+        players.append(PlayerScore(
+            name=name,
+            seat=seat,
+            start_lines=table.start_lines_of(seat),
+            sectors=tuple(cells[i] for i in nodes),
+            planets=tuple(
+                PlanetGroup(t, tuple(c), scoring.planet_points(len(c)))
+                for t, c in planets.items()
+            ),
+            pirates=tuple(pirates),
+            pirate_points=scoring.pirate * len(pirates),
+            open_routes=tuple(open_routes),
+            open_route_points=scoring.open_route * len(open_routes),
+            closed_blocks=blocks,
+        ))
+    zones = tuple(tuple(cells[i] for i in zone) for zone in info.zones)
+    return Result(table, tuple(players), zones, tuple(found))

@@ -1,0 +1,101 @@
+"""The rules core stays a pure, standard-library package behind one interface."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rules
+from cards.ruleset import load_ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+FORBIDDEN = ("pydantic", "yaml", "reportlab", "svgwrite", "typer", "PIL", "pypdfium2",
+             "cards", "generator", "scorer")
+
+
+def test_importing_and_playing_loads_only_the_standard_library(tmp_path):
+    data = load_ruleset("orbitus").to_data()
+    code = (
+        "import json, random, sys\n"
+        "import rules\n"
+        "from rules.orbitus.ruleset import Ruleset\n"
+        f"ruleset = Ruleset.from_data(json.loads({json.dumps(json.dumps(data))}))\n"
+        "game = rules.get('orbitus')\n"
+        "state = game.new_game(ruleset, ['A', 'B', 'C'], 1)\n"
+        "rng = random.Random(1)\n"
+        "while not game.is_over(state):\n"
+        "    legal = game.legal_actions(state)\n"
+        "    state = game.apply(state, legal[rng.randrange(len(legal))])\n"
+        "print(game.result(state).scores)\n"
+        f"heavy = {FORBIDDEN!r}\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=tmp_path, check=True).stdout.splitlines()
+    assert out[-1] == "[]"
+
+
+def test_the_registry_knows_both_games_and_refuses_others():
+    assert rules.names() == ("orbitus", "satellites")
+    assert rules.get("orbitus").name == "orbitus"
+    with pytest.raises(KeyError, match="'chess' is not a game"):
+        rules.get("chess")
+
+
+def test_orbitus_through_the_interface():
+    game = rules.get("orbitus")
+    ruleset = load_ruleset("orbitus")
+    state = game.new_game(ruleset, ["Anna", "Boris", "Carla"], 42)
+    assert game.current_player(state) == 0 and not game.is_over(state)
+    rng = random.Random(3)
+    seen_sizes = []
+    while not game.is_over(state):
+        legal = game.legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        text = game.action_text(state, action)
+        assert game.parse_action(state, text) == action
+        state = game.apply(state, action)
+        seen_sizes.append(len(pickle.dumps(state)))
+        assert game.decode(ruleset, game.encode(state)).describe() == state.describe()
+    assert max(seen_sizes) <= 10_000
+    outcome = game.result(state)
+    assert outcome.scores == game.scores(state) == state.score().totals
+    assert outcome.winners == tuple(s for s, t in enumerate(outcome.scores)
+                                    if t == max(outcome.scores))
+
+
+def test_a_view_shows_one_hand_and_never_the_deck_order():
+    game = rules.get("orbitus")
+    state = game.new_game(load_ruleset("orbitus"), ["Anna", "Boris", "Carla"], 7)
+    view = game.view_for(state, 1)
+    assert view.hand == state.hands[1] and view.hand_sizes == (4, 4, 4)
+    text = json.dumps(view.to_json())
+    for seat in (0, 2):
+        for card in state.hands[seat]:
+            if card not in state.hands[1]:
+                assert card not in text
+    assert not hasattr(view, "deck") and view.deck_left == state.deck_left
+
+
+def test_a_sampled_state_keeps_what_the_seat_knows():
+    from rules.orbitus.view import sample_state
+
+    game = rules.get("orbitus")
+    ruleset = load_ruleset("orbitus")
+    state = game.new_game(ruleset, ["Anna", "Boris"], 9)
+    rng = random.Random(9)
+    for _ in range(20):
+        legal = game.legal_actions(state)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    view = game.view_for(state, 0)
+    guess = sample_state(view, state.game, random.Random(1))
+    assert guess.hands[0] == state.hands[0] and guess.board == state.board
+    assert len(guess.hands[1]) == len(state.hands[1]) and guess.deck_left == state.deck_left
+    assert sorted(guess.hands[1] + guess.deck[guess.drawn:]) == \
+        sorted(state.hands[1] + state.deck[state.drawn:])
