@@ -118,6 +118,12 @@ class Satellites:
 
         return decode(ruleset, data)
 
+    def describe(self, state: State) -> str:
+        """The board as a text grid, the connected satellites and the grace moves."""
+        from rules.satellites.engine import describe
+
+        return describe(state)
+
 
 GAME = Satellites()
 

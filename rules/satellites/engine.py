@@ -605,6 +605,30 @@ def end_message(st: State) -> str:
     return f"{who} to move"
 
 
+def describe(st: State) -> str:
+    """The whole position in a few lines: the board (``R3``, ``B1``, ``.``; column letters
+    above, row numbers before), the connected satellites, and the grace moves once a
+    player has every satellite connected."""
+    tb, rs = st.table, st.ruleset
+    cells = st.cells
+    width = len(str(tb.rows))
+    lines = [" " * (width + 2) + " ".join(column_name(c).ljust(2) for c in range(tb.cols))
+             .rstrip()]
+    for r in range(tb.rows):
+        row = cells[r * tb.cols:(r + 1) * tb.cols]
+        lines.append(f"{r + 1:>{width}}  " + " ".join(
+            (f"{'R' if s > 0 else 'B'}{abs(s)}" if s else ".").ljust(2) for s in row).rstrip())
+    red = (st.conn & st.red).bit_count()
+    lines.append(f"connected: red {red}, blue {st.conn.bit_count() - red}, "
+                 f"{st.conn.bit_count()} in all (the game ends at {rs.end_connected})")
+    if st.finished is not None:
+        done = COLOURS[st.finished]
+        lines.append(f"{done} has all {rs.colour(done).count} connected; "
+                     f"{COLOURS[1 - st.finished]} has {plural(st.grace_left, 'grace move')} "
+                     f"left")
+    return "\n".join(lines)
+
+
 # --- the explaining path: a written move checked rule by rule ---------------------------------
 
 

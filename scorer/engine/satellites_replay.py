@@ -45,7 +45,7 @@ from rules.satellites.engine import (
 from rules.satellites.notation import Written, parse_move, parts, readable
 from rules.satellites.ruleset import COLOURS
 from scorer.common import type_name
-from scorer.engine.records import Illegal, Record, RecordError, Replay
+from scorer.engine.records import Illegal, Record, RecordError, Replay, Step
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
@@ -126,6 +126,9 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
     if problems or begun is None or ruleset is None:
         raise RecordError(problems)
     state, start_text = begun
+    state = state._replace(players=(players.get("red", "Red"), players.get("blue", "Blue")))
+    first_state = state
+    history: list[Step] = []
 
     total = len(moves)
     if until is not None:
@@ -140,6 +143,7 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
             break
         state = apply(state, move)
         played, last_line = number, line
+        history.append(Step(number, line, written.text.strip(), state))
 
     result = score(board_of(state), state.grace_moves_left, ruleset=ruleset)
     return SatellitesReplay(
@@ -153,6 +157,8 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
         message=end_message(state),
         illegal=illegal,
         last_line=last_line,
+        start_state=first_state,
+        history=history,
         state=state,
         result=result,
         cards=cards,
