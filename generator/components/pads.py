@@ -37,6 +37,7 @@ from generator.drawing import (
 )
 from generator.typeset import Measure, Run, signed, wrap
 from rules.orbitus.ruleset import Band
+from rules.satellites.score import WINNING, end_reminder, winning_rule
 
 INK = "#1d1d1f"
 MUTED = "#5a5a5a"
@@ -231,12 +232,9 @@ def _cut_line(width: float, y: float) -> list[Item]:
 
 # --- Satellites -------------------------------------------------------------------------
 
-SAT_ROWS: tuple[tuple[str, str], ...] = (
-    ("Player", ""),
-    ("Colonies controlled", "more colonies wins"),
-    ("Lowest controlled colony", "its total value, both colours; the lower one wins a tie"),
-    ("Winner", "tick one; a tie again, or no colony controlled: a draw"),
-)
+# the rows after "Player" are the winning criteria as the rules core states them
+SAT_ROWS: tuple[tuple[str, str], ...] = (("Player", ""),) + tuple(
+    (c.label, c.hint) for c in WINNING)
 SAT_HEAD_H = 10.0
 
 
@@ -271,7 +269,7 @@ def _satellites_block(defs: SatellitesDefinitions, w: float, row_h: float) -> tu
         for k, line in enumerate(lines):
             items.append(Text(2.0, base + 2.3 * 1.3 * (k + 1), "".join(r.text for r in line),
                               2.3, fill=MUTED, cls="pad-rule"))
-        if label == "Winner":
+        if label == WINNING[-1].label:
             for k in range(2):
                 cx = label_w + k * col_w + col_w / 2.0
                 items.append(Rect(cx - 2.6, y + row_h / 2.0 - 2.6, 5.2, 5.2,
@@ -296,11 +294,10 @@ def satellites_pad(defs: SatellitesDefinitions, page: tuple[float, float]) -> li
         Text(MARGIN + text_width("SATELLITES", 5.2, True) + 2.5, MARGIN + 5.0, "score pad", 3.6,
              fill=MUTED),
     ]
-    reminder = ("Whoever controls more colonies wins. Tie: whoever controls the colony with the "
-                "lowest total value wins. A tie again, or no colony controlled: a draw.")
-    items.append(Text(MARGIN, MARGIN + 10.5, reminder, fit_size(reminder, 2.6, width),
-                      fill=MUTED))
-    top = MARGIN + 15.0
+    for k, reminder in enumerate((winning_rule(), end_reminder(defs.ruleset))):
+        items.append(Text(MARGIN, MARGIN + 10.5 + 3.6 * k, reminder,
+                          fit_size(reminder, 2.6, width), fill=MUTED, cls="pad-reminder"))
+    top = MARGIN + 18.0
     usable = page[1] - MARGIN - top
     nrows = len(SAT_ROWS)
     games = max(1, int((usable + gap_y) // (SAT_HEAD_H + nrows * 10.0 + gap_y)))

@@ -102,17 +102,32 @@ def group(tb: Table, seed: int, red: int, blue: int) -> int:
         g = grown
 
 
+def merged(found: tuple[int, ...], linked: int) -> int:
+    """The group the cells of ``linked`` (satellites just linked to one another) make with
+    the groups ``found`` they touch."""
+    for g in found:
+        if g & linked:
+            linked |= g
+    return linked
+
+
 def join(found: tuple[int, ...], linked: int) -> tuple[int, ...]:
-    """The groups ``found`` once the cells of ``linked`` (satellites just linked to one
-    another) are connected: every group they touch merges with them (groups never split,
-    S-21). The merged group comes last."""
+    """The groups ``found`` (in reading order of their first cell) once the cells of
+    ``linked`` (satellites just linked to one another) are connected: every group they
+    touch merges with them (groups never split, S-21). The result is in reading order too."""
     rest = []
     for g in found:
         if g & linked:
             linked |= g
         else:
             rest.append(g)
-    rest.append(linked)
+    first = linked & -linked
+    at = len(rest)
+    for i, g in enumerate(rest):
+        if g & -g > first:
+            at = i
+            break
+    rest.insert(at, linked)
     return tuple(rest)
 
 

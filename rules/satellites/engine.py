@@ -37,6 +37,7 @@ from rules.satellites.analysis import (
     join,
     locked_edges,
     masks,
+    merged,
     plural,
     signed_cells,
     value_at,
@@ -68,8 +69,8 @@ class State(NamedTuple):
 
     ``red``/``blue`` are masks of the cells each colour holds, ``vals[v]`` the mask of the
     cells holding a satellite of value ``v``, ``conn`` the connected satellites and
-    ``groups`` the mask of each group (in no particular order; kept up to date move by
-    move, since groups only ever grow and merge).
+    ``groups`` the mask of each group (in reading order of their first cell; kept up to
+    date move by move, since groups only ever grow and merge).
     ``finished`` is the seat that first had every satellite connected (None: nobody yet),
     ``grace_left`` the moves the other player still has then; ``ended`` is an end the last
     move decided (S-37, S-39, S-42; :func:`end_reason` also finds S-41).
@@ -370,7 +371,7 @@ def _problem(st: State, o: int, t: int, p: int, k: int | None = None,
         alone = orth[t] & opp
         if not alone:
             return why.landing(0) if why else _NO
-        size = join(groups, bt | alone)[-1].bit_count()
+        size = merged(groups, bt | alone).bit_count()
         if size < rs.colony_min:
             return why.landing(size) if why else _NO
     # S-24, S-25: no two connected satellites of one colour side by side

@@ -59,10 +59,17 @@ def winning_rule() -> str:
 
 
 def end_rule(ruleset: Ruleset) -> str:
-    """When the game ends (S-37, S-39), as the score pad and the scorer say it."""
+    """When the game ends (S-37, S-39), as the scorer says it of a game that goes on."""
     return (f"it ends at {ruleset.end_connected}, or "
             f"{plural(ruleset.grace_moves, 'move')} after a player has all "
             f"{per_player(ruleset)} connected")
+
+
+def end_reminder(ruleset: Ruleset) -> str:
+    """When the game ends (S-37, S-39), in the words the score pad prints."""
+    return (f"The game ends at once when {ruleset.end_connected} satellites are connected, or "
+            f"after {plural(ruleset.grace_moves, 'grace move')} once a player has all "
+            f"{per_player(ruleset)} connected.")
 
 
 @dataclass(frozen=True)
