@@ -286,16 +286,25 @@ def legal_actions(st: State) -> list[int]:
     out: list[int] = []
     _, checks = _moves(st, out)
     if checks:
-        out += [c for c in checks if _problem(st, c >> 20, c >> 10 & 1023, (c & 1023) - 1) is None]
+        out += [c for c in checks if _screened_ok(st, c)]
     out.sort()
     return out
+
+
+def count_legal(st: State) -> int:
+    """How many legal moves the player to move has (no pass), without listing them."""
+    if st.ended is not None:
+        return 0
+    normal, checks = _moves(st)
+    return sum(m.bit_count() for _, m in normal) + sum(
+        1 for c in checks if _screened_ok(st, c))
 
 
 def has_move(st: State) -> bool:
     """Whether the player to move has a legal move (other than a pass)."""
     normal, checks = _moves(st)
     return bool(normal) or any(
-        _problem(st, c >> 20, c >> 10 & 1023, (c & 1023) - 1) is None for c in checks)
+        _screened_ok(st, c) for c in checks)
 
 
 def random_action(st: State, rng: random.Random) -> int:
@@ -321,7 +330,7 @@ def random_action(st: State, rng: random.Random) -> int:
                 r -= n
         r -= n_normal
         c = checks[r]
-        if _problem(st, c >> 20, c >> 10 & 1023, (c & 1023) - 1) is None:
+        if _screened_ok(st, c):
             return c
         checks[r] = checks[-1]
         checks.pop()
@@ -334,12 +343,18 @@ def _tok(st: State, cell: int) -> str:
     return f"{'R' if st.red >> cell & 1 else 'B'}{value_at(st.vals, cell)}"
 
 
+def _screened_ok(st: State, code: int) -> bool:
+    """Whether a candidate of :func:`_moves` is legal."""
+    return _problem(st, code >> 20, code >> 10 & 1023, (code & 1023) - 1, screened=True) is None
+
+
 def _problem(st: State, o: int, t: int, p: int, k: int | None = None,
-             explain: bool = False) -> str | None:
+             explain: bool = False, screened: bool = False) -> str | None:
     """Why moving the satellite on ``o`` to ``t`` (``k`` cells; default: exactly its
     value), pushing the satellite there to ``p`` (-1: none), breaks a rule, or ``None``
     if the position afterwards obeys every rule. Without ``explain`` a failure is only
-    :data:`_NO` (the fast paths need no sentence)."""
+    :data:`_NO` (the fast paths need no sentence). ``screened``: the move is a candidate
+    of :func:`_moves`, whose masks already keep S-22 and, without a push, S-24."""
     tb, rs, red, blue, vals, conn, groups, x = st[:8]
     own, opp = (red, blue) if x == RED else (blue, red)
     bo, bt = 1 << o, 1 << t
@@ -361,7 +376,7 @@ def _problem(st: State, o: int, t: int, p: int, k: int | None = None,
         return None  # a move that connects nothing breaks no rule (S-19)
     why = _Why(st, o, t, p, own2, opp2) if explain else None
     # S-22, S-23: a connection only while some edge is empty, after the move
-    if not empty_edge(tb, own2 | opp2):
+    if not screened and not empty_edge(tb, own2 | opp2):
         return why.edge(conn2) if why else _NO
     # S-18, S-19: a move that ends connected goes exactly the satellite's value
     if k is not None and conn2 & bt and k != value_at(vals, o):
@@ -376,17 +391,15 @@ def _problem(st: State, o: int, t: int, p: int, k: int | None = None,
             return why.landing(size) if why else _NO
     # S-24, S-25: no two connected satellites of one colour side by side
     spread = tb.spread
-    if (spread(fresh & own2) & own2 & conn2) or (spread(fresh & opp2) & opp2 & conn2):
+    if (bp or not screened) and ((spread(fresh & own2) & own2 & conn2)
+                                 or (spread(fresh & opp2) & opp2 & conn2)):
         return why.touch(fresh, conn2) if why else _NO
     # S-28, S-29, S-30: the groups the move makes
-    after = groups
-    if near_t:
-        after = join(after, bt | near_t)
     if near_p:
-        after = join(after, bp | near_p)
-    made = [g for g in after if g & fresh]
-    if why:
-        made.sort(key=lambda g: g & -g)
+        after = join(join(groups, bt | near_t) if near_t else groups, bp | near_p)
+        made = sorted((g for g in after if g & fresh), key=lambda g: g & -g)
+    else:
+        made = [merged(groups, bt | near_t)] if near_t else []
     least = rs.colony_min
     for g in made:
         if (g & conn).bit_count() >= 2 * least:

@@ -158,18 +158,18 @@ class Table:
 
     def reaches(self, top: int) -> tuple[tuple[int, ...], ...]:
         """:meth:`reach` of every value from 0 (nothing) to ``top``, indexed by value."""
-        found = self._by_value.get(("reach", top))
-        if found is None:
-            found = self._by_value[("reach", top)] = ((0,) * (self.rows * self.cols),) + tuple(
-                self.reach(v) for v in range(1, top + 1))
-        return found
+        return self._every_value("reach", top)
 
     def exacts(self, top: int) -> tuple[tuple[int, ...], ...]:
         """:meth:`exact` of every value from 0 (nothing) to ``top``, indexed by value."""
-        found = self._by_value.get(("exact", top))
+        return self._every_value("exact", top)
+
+    def _every_value(self, kind: str, top: int) -> tuple[tuple[int, ...], ...]:
+        found = self._by_value.get((kind, top))
         if found is None:
-            found = self._by_value[("exact", top)] = ((0,) * (self.rows * self.cols),) + tuple(
-                self.exact(v) for v in range(1, top + 1))
+            per_value = self.reach if kind == "reach" else self.exact
+            found = self._by_value[(kind, top)] = ((0,) * (self.rows * self.cols),) + tuple(
+                per_value(v) for v in range(1, top + 1))
         return found
 
     def cells_of(self, mask: int) -> list[int]:
