@@ -30,6 +30,7 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -353,8 +354,10 @@ def load_rules(folder: Path | None = None) -> Ruleset:
     return found
 
 
+@lru_cache(maxsize=1)
 def default_ruleset() -> Ruleset:
-    """The shipped definitions' ruleset."""
+    """The shipped definitions' ruleset (read once per process: for tools and tests that
+    score many boards; the commands load theirs with :func:`load_rules`)."""
     return load_rules(None)
 
 
