@@ -18,9 +18,6 @@ from dataclasses import dataclass
 from rules.satellites.ruleset import BLUE, RED, Ruleset
 from rules.satellites.table import Table, column_name
 
-SEATS = (RED, BLUE)  # seat 0 is red, seat 1 blue (S-7)
-
-
 # --- building a position ------------------------------------------------------------------------
 
 
@@ -66,11 +63,6 @@ def value_at(vals: Sequence[int], cell: int) -> int:
 def value_sum(vals: Sequence[int], mask: int) -> int:
     """The total value of the satellites on the cells of ``mask``."""
     return sum(v * (vals[v] & mask).bit_count() for v in range(1, len(vals)))
-
-
-def token(red: int, cell: int, value: int) -> str:
-    """``R3`` / ``B1``: a satellite as the board and the messages write it."""
-    return f"{'R' if red >> cell & 1 else 'B'}{value}"
 
 
 # --- connections and groups (S-20, S-26) --------------------------------------------------------
