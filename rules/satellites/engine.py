@@ -204,7 +204,8 @@ def _moves(st: State, out: list[int] | None = None) -> tuple[list[tuple[int, int
     tb, rs, red, blue, vals, conn, _, x = st[:8]
     own, opp = (red, blue) if x == RED else (blue, red)
     occ = red | blue
-    empty = tb.full & ~occ
+    full = tb.full
+    empty = full ^ occ
     spread = tb.spread
     near_opp = spread(opp)
     free = empty & ~near_opp
@@ -212,8 +213,8 @@ def _moves(st: State, out: list[int] | None = None) -> tuple[list[tuple[int, int
     # S-22/S-23: a move may connect only if an edge is empty afterwards. Only the mover
     # leaves its cell, so the edges that can be empty after a move of the satellite on o
     # are those with no satellite, or with that one alone; the move must not land (or push)
-    # on all of them. ``blocked[o]``: the cells on every such edge.
-    empty_edges = tb.full  # the cells on every edge that is empty now
+    # on all of them.
+    empty_edges = full  # the cells on every edge that is empty now
     connectors = 0  # the movers that may connect
     alone: dict[int, int] = {}  # a mover alone on an edge -> the cells on all such edges
     for edge in tb.edge_masks:
@@ -222,7 +223,7 @@ def _moves(st: State, out: list[int] | None = None) -> tuple[list[tuple[int, int
             connectors = movers
             empty_edges &= edge
         elif not on & (on - 1) and on & movers:
-            alone[on] = alone.get(on, tb.full) & edge
+            alone[on] = alone.get(on, full) & edge
             connectors |= on
     if connectors:
         mine = own & conn
@@ -258,7 +259,7 @@ def _moves(st: State, out: list[int] | None = None) -> tuple[list[tuple[int, int
                     targets ^= 1 << (n - 1)
             if not low & connectors:
                 continue
-            allowed = ~(empty_edges & alone.get(low, tb.full))
+            allowed = ~(empty_edges & alone.get(low, full))
             exact = exacts[v][o]
             c = exact & landing & allowed
             while c:
