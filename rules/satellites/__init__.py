@@ -51,9 +51,10 @@ class Satellites:
         empty once the game is over."""
         from rules.satellites import engine
 
-        if engine.is_over(state):
-            return []
-        return engine.legal_actions(state) or [PASS]
+        legal = engine.legal_actions(state)  # empty once the game is over (S-37 ...)
+        if legal or engine.is_over(state):
+            return legal
+        return [PASS]
 
     def apply(self, state: State, action: int) -> State:
         from rules.satellites.engine import apply
