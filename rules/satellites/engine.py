@@ -12,7 +12,10 @@ checked in one place:
   checked by :func:`_problem`, which says in one sentence which rule the position after
   the move breaks (S-22/S-23, S-18, S-33, S-24/S-25, S-29/S-30, S-28, S-35) or returns
   ``None``. The explaining path (:func:`check_written`, for records) and the fast paths
-  (:func:`legal_actions`, :func:`random_action`) both call it;
+  (:func:`legal_actions`, :func:`random_action`) both call it; the fast paths first keep
+  only candidates that land (or push) where an edge can be empty afterwards and, without
+  a push, not next to a connected satellite of one colour (masks, in :func:`_moves`), and
+  tell :func:`_problem` so;
 * :func:`apply` moves, updates the connections (they only ever grow: S-21) and decides
   the end: the end count (S-37, S-38), the grace moves (S-39, S-40), every edge locked
   (S-42); :func:`end_reason` adds S-41, neither player able to move.
