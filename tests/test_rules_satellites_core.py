@@ -134,7 +134,7 @@ def test_random_moves_are_uniform_over_the_legal_ones():
 
     state = pos(MIXED)
     legal = legal_actions(state)
-    _, checks = _moves(state)
+    _, _, checks = _moves(state)
     dropped = [c for c in checks if _problem(state, c >> 20, c >> 10 & 1023, (c & 1023) - 1)]
     assert len(dropped) == 2 and len(checks) == 14 and len(legal) == 39
     rng = random.Random(11)

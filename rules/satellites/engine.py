@@ -198,12 +198,14 @@ def deal(ruleset: Ruleset, seed: int, players: tuple[str, str] = ("Red", "Blue")
 # --- the moves of the player to move ------------------------------------------------------------
 
 
-def _moves(st: State, out: list[int] | None = None) -> tuple[list[tuple[int, int]], list[int]]:
-    """``(normal, checks)``: per unconnected satellite of the player to move, its cell and
-    the mask of its normal moves (all legal, S-17/S-19); and every connection move or
+def _moves(st: State, out: list[int] | None = None
+           ) -> tuple[list[tuple[int, int, int]], int, list[int]]:
+    """``(normal, count, checks)``: per unconnected satellite of the player to move with a
+    normal move, its cell, the mask of its normal moves (all legal, S-17/S-19) and how many
+    they are; how many normal moves there are in all; and every connection move or
     displacement that could be legal, as actions that :func:`_problem` must still check
     (those that break S-22 or, without a push, S-24 are left out already). With ``out``,
-    the normal moves are appended to it as actions instead."""
+    the normal moves are appended to it as actions instead (and not counted)."""
     tb, rs, red, blue, vals, conn, _, x = st[:8]
     own, opp = (red, blue) if x == RED else (blue, red)
     occ = red | blue
@@ -237,7 +239,8 @@ def _moves(st: State, out: list[int] | None = None) -> tuple[list[tuple[int, int
         displaceable = opp & ~conn & tb.spread8(mine) if mine else 0  # S-31, S-32
         push_reach = tb.reach(rs.push_reach)
         exacts = tb.exacts(len(vals) - 1)
-    normal: list[tuple[int, int]] = []
+    normal: list[tuple[int, int, int]] = []
+    count = 0
     checks: list[int] = []
     append = out.append if out is not None else None
     reaches = tb.reaches(len(vals) - 1)
@@ -253,7 +256,9 @@ def _moves(st: State, out: list[int] | None = None) -> tuple[list[tuple[int, int
             targets = reach[o] & free
             if append is None:
                 if targets:
-                    normal.append((o, targets))
+                    k = targets.bit_count()
+                    normal.append((o, targets, k))
+                    count += k
             else:
                 base = (o << 20) - 1024
                 while targets:
@@ -279,7 +284,7 @@ def _moves(st: State, out: list[int] | None = None) -> tuple[list[tuple[int, int
                     pb = pushes & -pushes
                     checks.append(o << 20 | t << 10 | pb.bit_length())
                     pushes ^= pb
-    return normal, checks
+    return normal, count, checks
 
 
 def legal_actions(st: State) -> list[int]:
@@ -288,7 +293,7 @@ def legal_actions(st: State) -> list[int]:
     if st.ended is not None:
         return []
     out: list[int] = []
-    _, checks = _moves(st, out)
+    _, _, checks = _moves(st, out)
     if checks:
         out += [c for c in checks if _screened_ok(st, c)]
     out.sort()
@@ -299,16 +304,14 @@ def count_legal(st: State) -> int:
     """How many legal moves the player to move has (no pass), without listing them."""
     if st.ended is not None:
         return 0
-    normal, checks = _moves(st)
-    return sum(m.bit_count() for _, m in normal) + sum(
-        1 for c in checks if _screened_ok(st, c))
+    _, count, checks = _moves(st)
+    return count + sum(1 for c in checks if _screened_ok(st, c))
 
 
 def has_move(st: State) -> bool:
     """Whether the player to move has a legal move (other than a pass)."""
-    normal, checks = _moves(st)
-    return bool(normal) or any(
-        _screened_ok(st, c) for c in checks)
+    normal, _, checks = _moves(st)
+    return bool(normal) or any(_screened_ok(st, c) for c in checks)
 
 
 def random_action(st: State, rng: random.Random) -> int:
@@ -316,9 +319,7 @@ def random_action(st: State, rng: random.Random) -> int:
     none. Normal moves are counted by mask; a connection or displacement is drawn among
     the candidates and checked only when drawn (an illegal one is dropped and the draw
     repeated, which keeps every legal move equally likely)."""
-    normal, checks = _moves(st)
-    counts = [m.bit_count() for _, m in normal]
-    n_normal = sum(counts)
+    normal, n_normal, checks = _moves(st)
     below = rng._randbelow  # type: ignore[attr-defined]
     while True:
         total = n_normal + len(checks)
@@ -326,7 +327,7 @@ def random_action(st: State, rng: random.Random) -> int:
             return PASS
         r = below(total)
         if r < n_normal:
-            for (o, m), n in zip(normal, counts, strict=True):
+            for o, m, n in normal:
                 if r < n:
                     for _ in range(r):
                         m &= m - 1
