@@ -492,6 +492,7 @@ class _Why:
 def apply(st: State, code: int) -> State:
     """The state after ``code``, which must be legal (not checked: see :func:`check`)."""
     tb, rs, red, blue, vals, conn, groups, x, finished, grace, _, players = st
+    linked = False  # whether the move made a connection
     if code != PASS:
         o, t = code >> 20, code >> 10 & 1023
         p = (code & 1023) - 1
@@ -530,11 +531,13 @@ def apply(st: State, code: int) -> State:
         if near:
             conn |= bt | near
             groups = join(groups, bt | near)
+            linked = True
         if bp:
             near = orth[p] & own2
             if near:
                 conn |= bp | near
                 groups = join(groups, bp | near)
+                linked = True
     total = conn.bit_count()
     to_move, ended = 1 - x, None
     if total >= rs.end_connected:  # S-37, S-38
@@ -555,7 +558,7 @@ def apply(st: State, code: int) -> State:
             to_move = 1 - finished
             if grace <= 0:
                 ended = END_GRACE
-    if ended is None and edges_locked(tb, conn):  # S-42
+    if ended is None and linked and edges_locked(tb, conn):  # S-42, only new connections
         ended = END_LOCKED
     return _new(State, (tb, rs, red, blue, vals, conn, groups, to_move, finished, grace, ended,
                         players))
