@@ -80,10 +80,15 @@ def test_satellites_end_count_21_and_2_grace_moves(cards_copy, tmp_path, capsys)
     out = tmp_path / "out"
     build(out, games=("satellites",), cards=cards, opts=BuildOptions())
     svg = ET.parse(out / "satellites" / "svg" / "board.svg")
-    texts = ["".join(t.itertext()) for t in svg.iter() if t.tag.endswith("text")]
-    assert "★ 21 connected: the game ends at once" in texts
-    assert "★ 23 connected: the game ends at once" not in texts
-    assert [t for t in texts if t.startswith("⚡") and t[1:].isdigit()] == ["⚡2", "⚡1"]
+    texts = ["".join(t.itertext()).strip() for t in svg.iter() if t.tag.endswith("text")]
+    assert "21 connected: the game ends at once" in texts
+    assert "23 connected: the game ends at once" not in texts
+    # the grace track: a box per grace move left (⚡ drawn as a glyph beside the number)
+    # and one for the end
+    grace = texts.index("Grace moves left (after one player has all 12 connected)")
+    assert texts[grace + 1:grace + 4] == ["2", "1", "end"]
+    boxes = [r for r in svg.iter() if r.get("class") == "track-grace"]
+    assert len(boxes) == 3
     marked = [r for r in svg.iter() if "marked" in (r.get("class") or "")]
     assert len(marked) == 1
     board = _text(out / "satellites" / "board.pdf")
@@ -92,14 +97,20 @@ def test_satellites_end_count_21_and_2_grace_moves(cards_copy, tmp_path, capsys)
     assert "the moment 21 satellites in total are connected" in rules
     assert "exactly 2 more moves" in rules and "with 21 marked" in rules
     assert "23" not in rules
-    italian = _text(out / "satellites" / "rules-it.pdf")
+    italian_kit = tmp_path / "it"
+    build(italian_kit, games=("satellites",), cards=cards, opts=BuildOptions(lang="it"))
+    italian = _text(italian_kit / "satellites" / "rules-it.pdf")
     assert "appena i satelliti collegati sono 21 in tutto" in italian
     assert "esattamente 2 mosse" in italian
+    italian_pad = _text(italian_kit / "satellites" / "score-pad.pdf")
+    assert ("La partita finisce subito con 21 satelliti collegati, oppure quando un giocatore "
+            "ha collegato tutti i suoi 12 e l'altro ha esaurito le mosse di grazia (2).") \
+        in italian_pad
     aid = _text(out / "satellites" / "player-aid-en.pdf")
     assert "21 satellites connected" in aid and "makes 2 grace moves" in aid
     pad = _text(out / "satellites" / "score-pad.pdf")
-    assert ("The game ends at once when 21 satellites are connected, or after 2 grace moves "
-            "once a player has all 12 connected.") in pad
+    assert ("The game ends at once at 21 connected satellites, or when a player has all 12 "
+            "connected and the other has used up the grace moves (2).") in pad
 
     # the scorer: 21 connected end the game with these definitions, not with the shipped ones
     grid = tmp_path / "board.txt"
@@ -162,9 +173,11 @@ def test_every_number_of_the_texts_follows_the_ruleset(cards_copy, tmp_path):
     for phrase in ("a group of 2 or more is a colony", "A group of 2 or more satellites is a "
                    "colony", "at most 5 satellites; a colony of 5 is crowned",
                    "a group of more than 5, is not allowed", "at most 3 cells away",
-                   "(0 to 25, with 23 marked)", "a group larger than 5, more than 3 satellites"):
+                   "(0 to 25, with 23 marked)"):
         assert phrase in rules, phrase
-    aid = _text(out / "satellites" / "player-aid-it.pdf")
+    italian = tmp_path / "it"
+    build(italian, games=("satellites",), cards=cards, opts=BuildOptions(lang="it"))
+    aid = _text(italian / "satellites" / "player-aid-it.pdf")
     for phrase in ("2 o più formano", "Al massimo 5 per colonia; una colonia di 5",
                    "nessun gruppo supera 5", "a non più di 3 caselle"):
         assert phrase in aid, phrase

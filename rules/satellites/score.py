@@ -3,8 +3,9 @@ the game as the board shows it, and the rules the board breaks (S-43 to S-55).
 
 :func:`score` is pure and returns a :class:`Breakdown`; ``pnp-score satellites``, the
 replay and the pictures render it, and the engine's :func:`standing` is the same
-decision. :data:`WINNING` states the winning criteria (S-46 to S-48) once, in the words
-the score pad prints; :func:`decide` words a decision the way the scorer reports it.
+decision. :data:`WINNING` lists the winning criteria (S-46 to S-48) in order: the score
+pad has a row for each; :func:`decide` applies them and words the decision the way the
+scorer reports it.
 """
 
 from __future__ import annotations
@@ -35,27 +36,20 @@ Cell = tuple[int, int]  # (row, column), 0-based; row 0 is the north edge
 
 @dataclass(frozen=True)
 class Criterion:
-    """One step of deciding the winner: the score pad's row for it (``label`` and a short
-    ``hint``) and the sentence that states it (``rule``)."""
+    """One step of deciding the winner, in order: ``key`` names it for the printables (the
+    score pad has a row per criterion, its words in each language's labels file,
+    ``cards/satellites/text/labels-<lang>.yaml``: ``pad.<key>`` and ``pad.<key>_rule``);
+    ``rule`` is the rule it applies."""
 
-    label: str
-    hint: str
+    key: str
     rule: str
 
 
 WINNING: tuple[Criterion, ...] = (
-    Criterion("Colonies controlled", "more colonies wins",
-              "Whoever controls more colonies wins."),
-    Criterion("Lowest controlled colony", "its total value, both colours; the lower one wins a tie",
-              "Tie: whoever controls the colony with the lowest total value wins."),
-    Criterion("Winner", "tick one; a tie again, or no colony controlled: a draw",
-              "A tie again, or no colony controlled: a draw."),
+    Criterion("colonies", "S-46: more colonies controlled wins"),
+    Criterion("lowest", "S-47: on equal counts, the lowest controlled colony wins"),
+    Criterion("winner", "S-48: equal again, or no colony controlled: a draw"),
 )
-
-
-def winning_rule() -> str:
-    """The winning criteria in three sentences (the score pad's reminder)."""
-    return " ".join(c.rule for c in WINNING)
 
 
 def end_rule(ruleset: Ruleset) -> str:
@@ -65,11 +59,11 @@ def end_rule(ruleset: Ruleset) -> str:
             f"{per_player(ruleset)} connected")
 
 
-def end_reminder(ruleset: Ruleset) -> str:
-    """When the game ends (S-37, S-39), in the words the score pad prints."""
-    return (f"The game ends at once when {ruleset.end_connected} satellites are connected, or "
-            f"after {plural(ruleset.grace_moves, 'grace move')} once a player has all "
-            f"{per_player(ruleset)} connected.")
+def end_numbers(ruleset: Ruleset) -> dict[str, str]:
+    """The numbers a printed reminder of the end (S-37, S-39) states: ``end`` (connected
+    satellites), ``grace`` (grace moves), ``count`` (each player's satellites)."""
+    return {"end": str(ruleset.end_connected), "grace": str(ruleset.grace_moves),
+            "count": per_player(ruleset)}
 
 
 @dataclass(frozen=True)
