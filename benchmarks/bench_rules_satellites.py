@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import timing
 from timing import command, median_wall_ms
 
 import rules
@@ -53,16 +54,12 @@ from scorer.satellites.board import load_rules
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "fixtures" / "records" / "satellites"
 BOARD_10 = ROOT / "tests" / "fixtures" / "satellites" / "end_23_connected.txt"
+POSITION_GAMES = 60  # the games whose positions the figures 2 to 4 use
 
 
 def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
     """The least CPU time (seconds) of ``repeat`` calls of ``fn``."""
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return min(times)
+    return timing.best_of(fn, repeat, time.process_time)
 
 
 def main() -> None:
@@ -94,7 +91,7 @@ def main() -> None:
     # 2.-4. positions ---------------------------------------------------------------------------
     states: list[State] = []
     pairs = []
-    for start, actions in played[:60]:
+    for start, actions in played[:POSITION_GAMES]:
         state = start
         for action in actions:
             states.append(state)
@@ -104,19 +101,19 @@ def main() -> None:
     legal_total = sum(len(legal_actions(s)) for s in states)
     t_list = best_of(lambda: [legal_actions(s) for s in states])
     t_count = best_of(lambda: [count_legal(s) for s in states])
-    print(f"{len(states):,} positions of 60 of those games, {legal_total / len(states):.0f} "
-          f"legal moves each on average")
+    print(f"{len(states):,} positions of {len(played[:POSITION_GAMES])} of those games, "
+          f"{legal_total / len(states):.0f} legal moves each on average")
     print(f"legal-move generation, the full sorted list of actions: "
           f"{len(states) / t_list:,.0f} positions/s ({legal_total / t_list:,.0f} actions/s) "
           f"[budget >= 100,000]; counting them only: {len(states) / t_count:,.0f} positions/s")
 
     def apply_all() -> None:
-        for start, actions in played[:60]:
+        for start, actions in played[:POSITION_GAMES]:
             state = start
             for action in actions:
                 state = apply(state, action)
 
-    n_actions = sum(len(a) for _, a in played[:60])
+    n_actions = sum(len(a) for _, a in played[:POSITION_GAMES])
     print(f"applying moves (connections, groups, the end): "
           f"{n_actions / best_of(apply_all):,.0f} moves/s")
     written = [(s, parse_move(action_text(s, a))) for s, a in pairs[::7]]
