@@ -17,6 +17,7 @@ import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rules.game import MAX_SEED
 from rules.hexgeo import SIDES
 from scorer.common import (
     EXIT_OK,
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from rules.orbitus.engine import Match, State
     from rules.orbitus.ruleset import Ruleset
 
-MAX_SEED = 2**63 - 1
 DECK_PER_LINE = 12
 PICTURE_FLATS_MM = 30.0
 
