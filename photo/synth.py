@@ -593,15 +593,19 @@ def orbitus_layouts(defs: Any, count: int, seed: int,
 def satellites_grids(defs: Any, count: int, seed: int) -> list[list[list[str]]]:
     """``count`` boards from games: a random deal played on by random legal moves for a
     random number of moves (the deal itself, the middle of a game, a finished game)."""
-    from scorer.engine.satellites import random_game
-    from scorer.engine.satellites_setup import deal, grid_text
+    from rules.satellites.engine import apply, deal, is_over, random_action
 
     rng = random.Random(seed)
     out = []
     for _ in range(count):
-        state = deal(defs, rng.randrange(2**31))
-        _, state = random_game(state, random.Random(rng.randrange(2**31)),
-                               max_moves=rng.choice((0, 10, 40, 80, 200)))
-        rows = [line.split("#")[0].split() for line in grid_text(state).splitlines()]
-        out.append([r for r in rows if r])
+        state = deal(defs.ruleset, rng.randrange(2**31))
+        play = random.Random(rng.randrange(2**31))
+        for _ in range(rng.choice((0, 10, 40, 80, 200))):
+            if is_over(state):
+                break
+            state = apply(state, random_action(state, play))
+        n = state.table.size
+        cells = state.cells  # + value red, - value blue, 0 empty; row by row
+        out.append([["." if v == 0 else f"{'R' if v > 0 else 'B'}{abs(v)}"
+                     for v in cells[r * n:(r + 1) * n]] for r in range(n)])
     return out
