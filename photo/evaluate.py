@@ -250,5 +250,5 @@ def satellites_summary(grid: list[list[str]]) -> Any:
     from scorer.satellites.score import score
 
     text = "\n".join(" ".join(row) for row in grid) + "\n"
-    obj = to_json(score(read_string(text, "board.txt").board))
+    obj = to_json(score(read_string(text, "board.txt").board))  # the shipped rule numbers
     return {k: obj[k] for k in ("groups", "connected", "colonies", "winner", "tiebreak")}

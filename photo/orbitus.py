@@ -37,8 +37,9 @@ NEAR = 0.2  # of the hex size: a marker's card further from any cell's centre is
 TURN_TOLERANCE = 12.0  # degrees: further from a rotation is "between rotations"
 # where the marker alone is not certain, the printed art decides together with it
 ART_CARD = 0.68  # the art a card needs to be read from art and marker together
-MARKER_MIN = 0.5  # and its marker's score at the place the art says
-COMBINED_MARGIN = 0.1  # over the next card or rotation (art + marker)
+ART_ALLOWS = 0.05  # the cards whose art is this near the best are the candidates
+MARKER_MIN = 0.62  # the marker's score for the card chosen, where the art says it is
+MARKER_MARGIN = 0.1  # ... over the other candidates' codes
 ART_VERIFY = 0.6  # the art a card read at its place by its marker needs to agree
 UNREAD_ART = 0.78  # a cell that looks this much like a card but is not read: reported
 GAIN_CARD = 0.5  # ... if its light and shade are at least this share of the cards' read
@@ -300,8 +301,27 @@ class OrbitusReader:
                    cands: list[Reading]) -> np.ndarray:
         """The station's marker alone gives the grid only roughly (a small square, a few
         pixels in a coarse photo): fit it again to the certain cards round the station,
-        which even a rough grid places on the right cell, widening the ring twice."""
-        for reach, near, turn in ((1, 0.35, 20.0), (2, NEAR, TURN_TOLERANCE)):
+        which even a rough grid places on the right cell, widening the ring twice.
+
+        In a coarse, tilted photo the station's square can be a few degrees and percent
+        off, too much even for its first ring: the grid turned and scaled a little about
+        the station is tried first, and the one that puts the most certain cards exactly
+        on cells within three rings is kept."""
+        strong = [r for r in cands if r.score >= STRONG[0] and r.margin >= STRONG[1]]
+        best = (0, h)
+        for turn_deg in range(-15, 16, 3):
+            a = math.radians(turn_deg)
+            for k in (0.86, 0.9, 0.94, 0.97, 1.0, 1.03, 1.06, 1.1, 1.15):
+                t = np.array([[k * math.cos(a), -k * math.sin(a), 0.0],
+                              [k * math.sin(a), k * math.cos(a), 0.0], [0.0, 0.0, 1.0]])
+                trial = h @ t
+                cells = {p.cell for r in strong if (p := self.pose(r, trial)) is not None
+                         and p.exact and 0 < hexgeo.distance(p.cell, (0, 0)) <= 3}
+                if len(cells) > best[0]:
+                    best = (len(cells), trial)
+        h = best[1]
+        for reach, near, turn in ((1, 0.35, 20.0), (2, NEAR, TURN_TOLERANCE),
+                                  (3, NEAR, TURN_TOLERANCE)):
             pairs = [station]
             seen: set[Hex] = set()
             for r in sorted(cands, key=lambda r: -r.score):
@@ -372,19 +392,22 @@ class OrbitusReader:
                 entry.update(how="marker at its place", card=name, rot=int(rot))
                 return Placed(cell, name, int(rot), "marker at its place", fines[int(rot)],
                               best)
-        # the marker's score for each card (its own code) in each rotation
+        # the cards the art allows (near its best), and the marker decides between them:
+        # it must read well for one of them and clearly better than for the others (a
+        # covered marker reads as noise, about as well for any code)
         rows = [ids.index(self.card_marker[name].id) for name in art.names]
-        marker_of = marks[rows, :]  # cards x 6
-        combined = looks + marker_of
-        i, k = np.unravel_index(int(np.argmax(combined)), combined.shape)
-        top = float(combined[i, k])
-        others = combined.copy()
-        others[i, k] = -9.0
-        c_margin = top - float(others.max())
+        marker_of = marks[rows, :]  # cards x 6: each card's own code where it would be
+        allowed = looks >= presence - ART_ALLOWS
+        mark = np.where(allowed, marker_of, -9.0)
+        i, k = np.unravel_index(int(np.argmax(mark)), mark.shape)
+        rest = mark.copy()
+        rest[i, k] = -9.0
+        m_margin = float(mark[i, k]) - float(rest.max()) if allowed.sum() > 1 else 1.0
         entry.update(art_card=art.names[int(i)], art_rot=int(k), art_score=float(looks[i, k]),
-                     art_marker=float(marker_of[i, k]), combined_margin=c_margin)
+                     art_marker=float(marker_of[i, k]), marker_margin=m_margin,
+                     allowed=int(allowed.sum()))
         if gain >= GAIN_CARD and looks[i, k] >= ART_CARD and marker_of[i, k] >= MARKER_MIN \
-                and c_margin >= COMBINED_MARGIN:
+                and m_margin >= MARKER_MARGIN:
             entry.update(how="art and marker", card=art.names[int(i)], rot=int(k))
             return Placed(cell, art.names[int(i)], int(k), "art and marker", fines[int(k)],
                           float(marker_of[i, k]))

@@ -85,20 +85,24 @@ def _ours(path: Path, kind: str) -> bool:
     return head.startswith(LAYOUT_MARK.encode())
 
 
-def check_outputs(prog: str, opts: Any, photo: Path) -> str | None:
+def check_outputs(prog: str, opts: Any, photo: Path, example: str) -> str | None:
+    """Every output option checked before anything is read (see :func:`output_problem`;
+    ``--svg``/``--png`` by the scorers' own check)."""
+    from scorer.common import other_picture, picture_target_problem
+
     layout_out, debug = opts.layout_out, opts.debug_image
-    problem = output_problem(prog, "layout-out", layout_out, [photo], [debug], "layout")
-    problem = problem or output_problem(prog, "debug-image", debug, [photo], [layout_out],
-                                        "image")
+    pictures = [opts.svg, opts.png]
+    problem = output_problem(prog, "layout-out", layout_out, [photo], [debug, *pictures],
+                             "layout")
+    problem = problem or output_problem(prog, "debug-image", debug, [photo],
+                                        [layout_out, *pictures], "image")
     if problem is None and debug is not None and \
             debug.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         problem = (f"{prog}: --debug-image {debug}: name it .png or .jpg (the image is "
                    f"written in the format its name says)")
     for flag in ("svg", "png"):
-        target = getattr(opts, flag, None)
-        if problem is None and target is not None and _same(target, photo):
-            problem = f"{prog}: --{flag} {target}: is the input photo; give the picture a name " \
-                      f"of its own"
+        problem = problem or picture_target_problem(prog, flag, getattr(opts, flag), example,
+                                                    [photo], other_picture(opts, flag))
     return problem
 
 
@@ -176,7 +180,7 @@ def orbitus(opts: Any, prog: str) -> int:
     if opts.layout is not None:
         return fail(f"{prog}: give a LAYOUT file or --photo, not both (the layout is read "
                     f"from the photo; write it out with --layout-out)")
-    problem = check_outputs(prog, opts, photo)
+    problem = check_outputs(prog, opts, photo, "table")
     if problem:
         return fail(problem)
     players = players_from(opts.players)
@@ -343,7 +347,7 @@ def satellites(opts: Any, prog: str) -> int:
     if opts.file is not None:
         return fail(f"{prog}: give a FILE or --photo, not both (the board is read from the "
                     f"photo; write it out with --layout-out)")
-    problem = check_outputs(prog, opts, photo)
+    problem = check_outputs(prog, opts, photo, "board")
     if problem:
         return fail(problem)
     stop = need_opencv(prog)
@@ -360,7 +364,7 @@ def satellites(opts: Any, prog: str) -> int:
     from photo.satellites import SatellitesReader, draw
 
     try:
-        defs = load_definitions("satellites", None)
+        defs = load_definitions("satellites", getattr(opts, "cards", None))
         mmap = satellites_map(defs) if opts.markers is None else \
             from_json(Path(opts.markers).read_text(encoding="utf-8"), str(opts.markers),
                       "satellites")
@@ -385,7 +389,7 @@ def satellites(opts: Any, prog: str) -> int:
         return code
     if reading.homography is None:
         return _unplaced(opts, prog, photo, reading.findings)
-    return _score_satellites(opts, prog, text, reading, photo)
+    return _score_satellites(opts, prog, text, reading, photo, defs)
 
 
 def satellites_board_text(reading: Any, source: str) -> str:
@@ -410,20 +414,23 @@ def satellites_board_text(reading: Any, source: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _score_satellites(opts: Any, prog: str, text: str, reading: Any, photo: Path) -> int:
+def _score_satellites(opts: Any, prog: str, text: str, reading: Any, photo: Path,
+                      defs: Any) -> int:
     from photo.satellites import cell_name
     from scorer.common import Violation, colour_terminal, dump_json
     from scorer.satellites.board import read_string
     from scorer.satellites.score import score
 
-    transcript = read_string(text.replace("?", "."), str(photo))
+    ruleset = defs.ruleset
+    transcript = read_string(text.replace("?", "."), str(photo), ruleset)
     problems = [Violation("photo-unread", cell_name(c),
                           f"something stands in {cell_name(c)} but no satellite's marker can "
                           f"be read there; it is not scored (write it into the board, or "
                           f"photograph it again)") for c in sorted(reading.unread)]
     problems += [Violation(f.rule, cell_name(f.cell) if f.cell else None, f.message)
                  for f in reading.findings]
-    result = score(transcript.board, None, tuple(transcript.problems) + tuple(problems))
+    result = score(transcript.board, None, tuple(transcript.problems) + tuple(problems),
+                   ruleset)
     if opts.json:
         from scorer.satellites.report import to_json
 
@@ -442,8 +449,8 @@ def _score_satellites(opts: Any, prog: str, text: str, reading: Any, photo: Path
         from scorer.common import save_picture
         from scorer.satellites.picture import board_picture
 
-        stop = save_picture(prog, board_picture(result, title=f"Satellites: {photo}"),
-                            opts.svg, opts.png)
+        stop = save_picture(prog, board_picture(result, title=f"Satellites: {photo}",
+                                                defs=defs), opts.svg, opts.png)
         if stop is not None:
             return stop
     return EXIT_OK if result.valid or opts.lenient else EXIT_VIOLATIONS

@@ -92,7 +92,8 @@ def _patch(defs: OrbitusDefinitions, cells: Sequence[Cell], links: Sequence[tupl
     masks: dict[Cell, int] = {}
     for cell in cells:
         sector, rot, real = pick_sector(defs, frozenset(sides[cell]), used)
-        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real)),
+        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real,
+                                                  fiducial=False)),
                            hexgeo.centre(cell, flats), cls="diagram-sector"))
         masks[cell] = mask_of(hexgeo.rotate_sides(sector.route_sides, rot))
     return items, masks
@@ -235,14 +236,15 @@ def open_routes(defs: OrbitusDefinitions) -> Art:
     used: dict[str, int] = {}
     start_lines = {0: 0, 1: 0}  # the player's start lines: the station's N and NE sides
     items: list[Item] = [Group(tuple(orb.station_items(defs, flats, start_lines=start_lines,
-                                                       barriers=())), (0.0, 0.0))]
+                                                       barriers=(), fiducial=False)), (0.0, 0.0))]
     # N of the station: a sector matching the start line, with two more routes
     north, north_east = (0, -1), (1, -2)
     placements = [(north, frozenset({3, 1, 5})), (north_east, frozenset({4, 0}))]
     masks: dict[Cell, int] = {}
     for cell, sides in placements:
         sector, rot, real = pick_sector(defs, sides, used)
-        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real)),
+        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real,
+                                                  fiducial=False)),
                            hexgeo.centre(cell, flats)))
         masks[cell] = mask_of(hexgeo.rotate_sides(sector.route_sides, rot))
     # open ends: the route sides of the player's system that face empty cells
@@ -275,7 +277,8 @@ def setups(defs: OrbitusDefinitions) -> Art:
     for setup in defs.ruleset.start_lines:
         seats = setup.owners()
         barriers = list(setup.barriers)
-        items: list[Item] = [Group(tuple(orb.station_items(defs, flats, seats, barriers)))]
+        items: list[Item] = [Group(tuple(orb.station_items(defs, flats, seats, barriers,
+                                                           fiducial=False)))]
         for side, seat in seats.items():
             mid = hexgeo.side_midpoint((0.0, 0.0), flats, side)
             k = 1.0 + 6.0 * s / (flats / 2.0)
@@ -361,7 +364,7 @@ def colony(defs: SatellitesDefinitions) -> Art:
         cy = y + size * 0.9 + k * size * 1.9
         look = sat.player(defs, colour)
         token = [i for i in sat.satellite_token(defs, colour, sum(values), size * 2.3,
-                                                 cut_line=False) if i.cls != "pip"]
+                                                 cut_line=False, fiducial=False) if i.cls != "pip"]
         x0 = geo.label + cell * 0.5
         items.append(Group(tuple(token), (x0, cy)))
         sum_text = " + ".join(str(v) for v in values) + f" = {sum(values)}"

@@ -81,8 +81,8 @@ def station_marker_items(defs: OrbitusDefinitions, across_flats: float) -> list[
 
 def token_marker_items(defs: SatellitesDefinitions, colour: str, value: int,
                        diameter: float) -> list[Item]:
-    if not defs.satellites.markers:
-        return []
+    if not defs.satellites.markers or colour not in ("red", "blue") or not 1 <= value <= 4:
+        return []  # (a diagram's sum of values is no satellite)
     return [placed(token_marker(colour, value, diameter))]
 
 

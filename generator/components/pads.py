@@ -264,7 +264,8 @@ def _sat_rows(said: Any) -> list[tuple[str, str]]:
 
 def _column_token(defs: SatellitesDefinitions, colour: str, diameter: float) -> list[Item]:
     """The colour's token face without numeral or pips: a column heading."""
-    return [i for i in sat.satellite_token(defs, colour, 1, diameter, cut_line=False)
+    return [i for i in sat.satellite_token(defs, colour, 1, diameter, cut_line=False,
+                                           fiducial=False)
             if not (i.cls or "").startswith(("satellite-value", "pip"))]
 
 
