@@ -33,6 +33,7 @@ from rules.hexgeo import Hex
 # and degrees of a cell and rotation, is certain on its own
 STRONG = (0.8, 0.1)
 EXACT_MM, EXACT_DEG = 6.0, 8.0
+OUTLIER = 3.5  # mm: a card's marker this far from where the others put it is not fitted
 NEAR = 0.2  # of the hex size: a marker's card further from any cell's centre is "between"
 TURN_TOLERANCE = 12.0  # degrees: further from a rotation is "between rotations"
 # where the marker alone is not certain, the printed art decides together with it
@@ -56,6 +57,7 @@ class Placed:
     how: str  # "marker", "marker at its place", "art and marker"
     corners: np.ndarray | None = None  # its marker in the photo (working px)
     score: float = 0.0
+    source: int = 0  # the reading it came from (its id), for a marker read on its own
 
 
 @dataclass
@@ -81,6 +83,15 @@ class TableReading:
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     p = cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), h)
     return p.reshape(-1, 2)
+
+
+def _affine(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """The affine map (as a 3 x 3 homography) that takes ``src`` to ``dst`` best (least
+    squares): what a small square tells of the grid near it, without the perspective its
+    few pixels cannot say."""
+    a = np.column_stack([src, np.ones(len(src))])
+    m, *_ = np.linalg.lstsq(a, dst, rcond=None)
+    return np.vstack([m.T, [0.0, 0.0, 1.0]])
 
 
 def _turned(points: list[tuple[float, float]], centre: tuple[float, float],
@@ -188,10 +199,26 @@ class OrbitusReader:
 
     @staticmethod
     def _fit(pairs: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
-        src = np.concatenate([p[0] for p in pairs]).astype(np.float64)
-        dst = np.concatenate([p[1] for p in pairs]).astype(np.float64)
-        h, _ = cv2.findHomography(src, dst, 0)
-        return h
+        """The homography (table mm -> photo px) of markers' corners, the first (the
+        station's) always kept, the others dropped while one lies more than ``OUTLIER``
+        mm from where the rest put it: a card pushed off its cell must not bend the
+        grid for its neighbours."""
+        kept = list(pairs)
+        while True:
+            src = np.concatenate([p[0] for p in kept]).astype(np.float64)
+            dst = np.concatenate([p[1] for p in kept]).astype(np.float64)
+            if len(kept) < 3:  # one or two small squares: their perspective is noise
+                return _affine(src, dst)
+            h, _ = cv2.findHomography(src, dst, 0)
+            if h is None or len(kept) <= 4:
+                return h
+            inv = np.linalg.inv(h)
+            errors = [float(np.linalg.norm(_apply(inv, p[1]).mean(axis=0) - p[0].mean(axis=0)))
+                      for p in kept[1:]]
+            worst = int(np.argmax(errors))
+            if errors[worst] <= OUTLIER:
+                return h
+            del kept[worst + 1]
 
     def _pairs(self, station: tuple[np.ndarray, np.ndarray],
                placed: dict[Hex, Placed]) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -271,9 +298,24 @@ class OrbitusReader:
                 if len(out.placed) % 6 == 0:
                     h = self._fit(self._pairs(station, out.placed))
                     poses = [p for r in cands if id(r) not in used and (p := self.pose(r, h))]
+        h = self._fit(self._pairs(station, out.placed))
+        self._recheck(h, out, used)
         self._leftovers(cands, used, h, out)
-        out.homography = self._fit(self._pairs(station, out.placed))
+        out.homography = h
         return out
+
+    def _recheck(self, h: np.ndarray, out: TableReading, used: set[int]) -> None:
+        """Every card placed by its marker, looked at again with the final grid: one whose
+        marker no longer lies exactly on its cell is taken off (and reported with the
+        leftovers: between cells, between rotations)."""
+        for cell, p in list(out.placed.items()):
+            if p.how != "marker" or p.corners is None:
+                continue
+            marker = self.card_marker[p.card]
+            pose = self.pose(Reading(marker.id, p.corners, p.score, 1.0), h)
+            if pose is None or pose.cell != cell or not pose.exact:
+                del out.placed[cell]
+                used.discard(p.source)
 
     def _certain(self, cell: Hex, poses: list[_Pose], used: set[int]) -> Placed | None:
         """The card on ``cell`` if a marker read with certainty puts it there exactly."""
@@ -284,7 +326,7 @@ class OrbitusReader:
         p = max(here, key=lambda p: p.reading.score)
         used.add(id(p.reading))
         return Placed(cell, self.sectors[p.reading.id].name, p.rot, "marker", p.reading.corners,
-                      p.reading.score)
+                      p.reading.score, id(p.reading))
 
     def _typical_gain(self, bgr: np.ndarray, h: np.ndarray, out: TableReading) -> float:
         """How strongly cards read here show their art (light and shade), for telling a
@@ -466,7 +508,7 @@ class OrbitusReader:
                     f"can lie on a cell (is one lying on top of the other?)"))
             elif p.exact:  # a card apart from the table (the rules allow it: it is neutral)
                 out.placed[p.cell] = Placed(p.cell, name, p.rot, "marker", r.corners,
-                                            r.score)
+                                            r.score, id(r))
                 used.add(id(r))
 
     @staticmethod

@@ -192,8 +192,14 @@ class SatellitesReader:
 
     @staticmethod
     def _fit(pairs: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        """The homography (board mm -> photo px); from two corner markers alone an affine
+        map (their few pixels cannot say the perspective)."""
+        from photo.orbitus import _affine
+
         src = np.concatenate([p[0] for p in pairs]).astype(np.float64)
         dst = np.concatenate([p[1] for p in pairs]).astype(np.float64)
+        if len(src) <= 8:
+            return _affine(src, dst)
         h, _ = cv2.findHomography(src, dst, 0)
         return h
 
