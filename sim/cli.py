@@ -331,7 +331,7 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
             shown = "; ".join(f"{k} {_shown(previous.get(k))} then, {_shown(identity[k])} now"
                               for k in differ)
             raise Stop(EXIT_USAGE, f"{PROG}: --resume: the options differ from the "
-                                   f"interrupted run in {out} ({shown}); give the same "
+                                   f"run in {out} ({shown}); give the same "
                                    f"options, or another --out to start a new run")
         if games_file.exists():
             records, keep = read_games(games_file)

@@ -10,7 +10,8 @@ from typing import Any
 
 MISSING = ("The plots need matplotlib, which is not installed: pip install -e '.[sim]' "
            "(or pip install matplotlib), then run the same command again with --resume.")
-COLOURS = ["#3b6ea8", "#d1843b", "#4e9a5b", "#b8483f", "#7a5ea8", "#8c6d46"]
+COLOURS = ["#3b6ea8", "#d1843b", "#4e9a5b", "#b8483f", "#7a5ea8", "#8c6d46", "#d17fb7",
+           "#7f7f7f", "#b5b83a", "#3bb5c4"]
 DPI = 90
 
 
@@ -137,10 +138,11 @@ def report_plots(summary: dict[str, Any], folder: Path) -> list[str]:
         ax.set_xticks(list(xs), [c["card"] for c in cards], rotation=90, fontsize=6)
         ax.axhline(0, color="#555", linewidth=0.7)
         ax.set_ylabel("per game: placed (up), removed (down)")
-        ax.set_title(f"Cards, {first['players']} players (colour: centre of the card)")
+        ax.set_title(f"Cards, {first['players']} players (colour: centre of the card)",
+                     pad=22)
         handles = [plt.Rectangle((0, 0), 1, 1, color=colour[k]) for k in kinds_seen]
-        ax.legend(handles, kinds_seen, frameon=False, ncol=min(8, len(kinds_seen)),
-                  fontsize=7, loc="upper right")
+        ax.legend(handles, kinds_seen, frameon=False, ncol=min(10, len(kinds_seen)),
+                  fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.06))
         _save(fig, folder / "cards.png")
         names.append("cards.png")
     return [f"{folder.name}/{n}" for n in names]
