@@ -212,7 +212,7 @@ class MctsBot:
             if len(actions) > 1:
                 player = game.current_player(state)
                 action = best_of(sim.score_changes(public, game.view_for(state, player),
-                                                   actions), rng)
+                                                   actions, state), rng)
             else:
                 action = actions[0]
             state = game.apply(state, action)
@@ -227,7 +227,7 @@ def _widening(visits: int) -> int:
 def _first_new(sim: Any, public: Any, game: Any, state: Any, player: int,
                actions: Sequence[Any], children: dict[Any, Any], rng: random.Random) -> Any:
     """The untried action with the best greedy change for the player to move."""
-    changes = sim.score_changes(public, game.view_for(state, player), actions)
+    changes = sim.score_changes(public, game.view_for(state, player), actions, state)
     best = None
     best_key: tuple[float, float] = (-math.inf, 0.0)
     for value, action in changes:

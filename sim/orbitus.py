@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from rules.orbitus import GAME
@@ -32,7 +33,7 @@ from rules.orbitus.actions import KIND_NAMES, PASS, PLACE, REMOVE, Action
 from rules.orbitus.analysis import BITS, OPP, POP, Analysis, near_cells
 from rules.orbitus.blocks import closed_loops
 from rules.orbitus.engine import END_ROUND, Match, State
-from rules.orbitus.ruleset import Ruleset
+from rules.orbitus.ruleset import Ruleset, Scoring
 from rules.orbitus.view import View, sample_state
 
 NAMES = ("P1", "P2", "P3", "P4", "P5", "P6")
@@ -105,10 +106,12 @@ class OrbitusSim:
 
     # --- greedy ----------------------------------------------------------------------------
 
-    def score_changes(self, match: Match, view: View,
-                      legal: Sequence[Action]) -> list[tuple[int, Action]]:
-        """``(change of my own score, action)`` for every legal action, in their order."""
-        return Changes(match, view).of(legal)
+    def score_changes(self, match: Match, view: View, legal: Sequence[Action],
+                      state: State | None = None) -> list[tuple[int, Action]]:
+        """``(change of my own score, action)`` for every legal action, in their order.
+        A search that has a (determinised) state of its own passes it, so the table's
+        analysis it already holds is not worked out again."""
+        return Changes(match, view, None if state is None else state.info).of(legal)
 
     # --- statistics ------------------------------------------------------------------------
 
@@ -146,23 +149,31 @@ class OrbitusSim:
 # --- the greedy evaluation ------------------------------------------------------------------
 
 
+@lru_cache(maxsize=32)
+def _planet_points(scoring: Scoring, most: int) -> tuple[int, ...]:
+    """Points of a planet group of each size from 0 to ``most - 1``."""
+    return tuple(scoring.planet_points(k) for k in range(most))
+
+
 class Changes:
     """The change of one seat's own score for each legal action of a position, from what
     that seat sees (the table)."""
 
-    def __init__(self, match: Match, view: View) -> None:
+    def __init__(self, match: Match, view: View, info: Analysis | None = None) -> None:
         self.match = match
         self.seat = seat = view.seat
         rules = match.ruleset
         self.scoring = rules.scoring
         self.cards = rules.cards
         self.board = view.board
-        self.info = info = Analysis(match.start_lines, match.n,
-                                    {c: p.mask for c, p in view.board.items()})
+        if info is None:
+            info = Analysis(match.start_lines, match.n,
+                            {c: p.mask for c, p in view.board.items()})
+        self.info = info
         owner = info.owner
         self.mine = [i for i in range(len(owner)) if owner[i] == seat]
         self.planets = Counter(self._planets(self.mine))
-        self.points = self._planet_points_table()
+        self.points = _planet_points(self.scoring, rules.deck_size + 2)
         self._blocks_now: int | None = None
         self._spots: dict[Any, tuple[int, int, Counter[str] | None]] = {}
         self._cells: dict[Any, int] = {}
@@ -177,10 +188,6 @@ class Changes:
     def _pirates(self, nodes: Iterable[int]) -> int:
         cells, board, cards = self.info.cells, self.board, self.cards
         return sum(1 for i in nodes if cards[board[cells[i]].card].pirate)
-
-    def _planet_points_table(self) -> list[int]:
-        most = sum(c.count for c in self.match.ruleset.deck) + 2
-        return [self.scoring.planet_points(k) for k in range(most)]
 
     def _blocks(self, edges: dict[Any, int]) -> int:
         block = self.scoring.block_points

@@ -66,8 +66,8 @@ class SatellitesSim:
     def values(self, state: State) -> tuple[int, ...]:
         return GAME.scores(state)
 
-    def score_changes(self, public: None, view: State,
-                      legal: Sequence[int]) -> list[tuple[int, int]]:
+    def score_changes(self, public: None, view: State, legal: Sequence[int],
+                      state: State | None = None) -> list[tuple[int, int]]:
         """``(change of my colonies, action)``: only a move that connects can change
         a colony (a normal move lands where it touches no opponent), so only those are
         played out and scored."""
