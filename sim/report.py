@@ -29,6 +29,13 @@ def first_player_line(block: dict[str, Any]) -> str:
             f"{verdict} ({_p(fp['p'])})")
 
 
+def seats_line(block: dict[str, Any]) -> str:
+    test = block["seats_differ"]
+    verdict = "differ significantly" if test["significant"] else "do not differ significantly"
+    return (f"the seats' win rates {verdict} (chi-square {test['chi_square']:.2f}, "
+            f"{test['df']} df, {_p(test['p'])})")
+
+
 def terminal(summary: dict[str, Any], extra: Sequence[str] = ()) -> str:
     """The terminal summary: per player count, who wins, how long, what scores, what is
     done; then where the report files are (``extra``)."""
@@ -47,6 +54,7 @@ def terminal(summary: dict[str, Any], extra: Sequence[str] = ()) -> str:
             lines.append(f"    seat {seat['seat']}  {pct(seat['rate']):>7}  "
                          f"{interval(seat['ci']):<14} mean score {seat['mean_score']:+.2f}{mark}")
         lines.append("  " + first_player_line(block))
+        lines.append("  " + seats_line(block))
         if block["draws"]["count"]:
             lines.append(f"  draws: {block['draws']['count']:,} ({pct(block['draws']['rate'])})")
         if len(block["bots"]) > 1:
@@ -90,7 +98,9 @@ def least_paying(block: dict[str, Any]) -> str | None:
     if not planets:
         return None
     name, entry = min(planets.items(), key=lambda kv: (kv[1]["mean"], kv[0]))
-    return f"{name.split(':', 1)[1]} ({entry['mean']:+.2f} points per player)"
+    best = max(v["mean"] for v in planets.values())
+    return (f"{name.split(':', 1)[1]} ({entry['mean']:+.2f} points per player; the best "
+            f"type {best:+.2f})")
 
 
 # --- HTML -------------------------------------------------------------------------------------
@@ -139,7 +149,8 @@ def html_report(summary: dict[str, Any], plots: Sequence[str], missing: str | No
     body += plots_html(plots, missing)
     for block in summary["by_players"]:
         body.append(f"<h2>{block['players']} players, {block['games']:,} games</h2>")
-        body.append(f"<p>{_e(first_player_line(block))}</p>")
+        body.append(f"<p>{_e(first_player_line(block))}; "
+                    f"{_e(seats_line(block))}.</p>")
         body.append(_table(["seat", "win rate", "95 % interval", "mean score"], [
             [f"{s['seat']}{' (first)' if s['first'] else ''}", pct(s["rate"]),
              interval(s["ci"]), f"{s['mean_score']:+.2f}"] for s in block["seats"]]))

@@ -44,6 +44,56 @@ def score_test(successes: float, n: int, p0: float) -> tuple[float, float]:
     return (z, two_sided_p(z))
 
 
+def chi_square_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with ``df`` degrees of freedom (the regularised
+    upper incomplete gamma function Q(df/2, x/2): a series below a + 1, a continued
+    fraction above, as in Numerical Recipes)."""
+    if x <= 0:
+        return 1.0
+    a, y = df / 2.0, x / 2.0
+    log_front = a * math.log(y) - y - math.lgamma(a)
+    if y < a + 1:
+        term = total = 1.0 / a
+        k = a
+        for _ in range(10_000):
+            k += 1
+            term *= y / k
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    tiny = 1e-300
+    b = y + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-15:
+            break
+    return min(1.0, math.exp(log_front) * h)
+
+
+def seats_test(wins: list[float], games: int) -> tuple[float, int, float]:
+    """Pearson's chi-square test that every seat wins equally often: ``(statistic,
+    degrees of freedom, p)``; draws are left out."""
+    decided = sum(wins)
+    if decided <= 0 or len(wins) < 2:
+        return (0.0, max(0, len(wins) - 1), 1.0)
+    expected = decided / len(wins)
+    stat = sum((w - expected) ** 2 / expected for w in wins)
+    df = len(wins) - 1
+    return (stat, df, chi_square_sf(stat, df))
+
+
 @dataclass(frozen=True)
 class Difference:
     """A difference B - A with its interval and test."""

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 from typing import Any
 
-from sim.stats import Spread, score_test, wilson
+from sim.stats import Spread, score_test, seats_test, wilson
 
 FORMAT = 1
 
@@ -104,6 +104,9 @@ class Count:
             "advantage": _r((wins / n if n else 0) - fair), "ci": [_r(low), _r(high)],
             "z": _r(z, 4), "p": _r(p), "significant": p < 0.05,
         }
+        stat, df, p_seats = seats_test([float(w) for w in self.wins], n)
+        seats_differ = {"chi_square": _r(stat, 4), "df": df, "p": _r(p_seats),
+                        "significant": p_seats < 0.05}
         bots = []
         for bot in sorted(self.bot_games):
             seated = self.bot_games[bot]
@@ -135,6 +138,7 @@ class Count:
             "games": n,
             "seats": seats,
             "first_player": first_player,
+            "seats_differ": seats_differ,
             "draws": {"count": self.draws, "rate": _r(self.draws / n if n else 0)},
             "bots": bots,
             "length": Spread(self.turns).to_json(),

@@ -86,6 +86,20 @@ def test_score_test_agrees_with_the_wilson_interval():
         assert (score_test(wins, 1000, 0.5)[1] < 0.05) == (not low <= 0.5 <= high)
 
 
+def test_chi_square_tail_and_the_seats_test():
+    from sim.stats import chi_square_sf, seats_test
+
+    # the 5 % critical values of the chi-square distribution (any table): df 1: 3.841,
+    # df 2: 5.991, df 4: 9.488, df 5: 11.070; and the 1 % value for df 3: 11.345
+    for x, df, p in [(3.841459, 1, 0.05), (5.991465, 2, 0.05), (9.487729, 4, 0.05),
+                     (11.070498, 5, 0.05), (11.344867, 3, 0.01)]:
+        assert math.isclose(chi_square_sf(x, df), p, rel_tol=1e-5)
+    assert chi_square_sf(0, 3) == 1.0 and chi_square_sf(500, 2) < 1e-100
+    # 100 games per seat expected of 400: 120, 80, 100, 100 -> 4 + 4 = 8.0, df 3
+    stat, df, p = seats_test([120, 80, 100, 100], 400)
+    assert (stat, df) == (8.0, 3) and math.isclose(p, 0.0460, abs_tol=5e-5)
+
+
 def test_difference_of_means_and_histograms():
     d = two_means(10.0, 4.0, 100, 11.0, 9.0, 100)
     se = math.sqrt(0.04 + 0.09)
