@@ -27,15 +27,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 DEFAULT_BUDGET = 64
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """Everything a bot gets when it is asked to move."""
+class Turn(NamedTuple):
+    """Everything a bot gets when it is asked to move (immutable)."""
 
     seat: int
     view: Any  # game.view_for(state, seat)
@@ -56,8 +54,7 @@ class RandomBot:
     name = "random"
 
     def choose(self, turn: Turn, rng: random.Random) -> Any:
-        legal = turn.legal
-        return legal[rng.randrange(len(legal))]
+        return turn.sim.random_action(turn, rng)
 
 
 def best_of(changes: Sequence[tuple[float, Any]], rng: random.Random) -> Any:

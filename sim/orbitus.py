@@ -67,6 +67,15 @@ class OrbitusSim:
 
     reward_scale = 4.0  # points of margin that make a position clearly better (search)
 
+    def legal(self, state: State) -> Sequence[Action]:
+        """The legal actions a bot is offered (a lazy sequence: reading one is cheap)."""
+        return GAME.legal_actions(state)
+
+    def random_action(self, turn: Any, rng: random.Random) -> Action:
+        """A legal action, each equally likely."""
+        legal = turn.legal
+        return legal[rng.randrange(len(legal))]
+
     def kind(self, state: State, action: Action) -> int:
         """The number of the action's kind in :attr:`kinds`."""
         return action.kind

@@ -67,12 +67,8 @@ def play(setup: Setup, players: int, index: int) -> dict[str, Any]:
     turns = 0
     while not game.is_over(state) and turns < MAX_TURNS:
         seat = game.current_player(state)
-        legal = game.legal_actions(state)
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            turn = Turn(seat, game.view_for(state, seat), legal, public, sim)
-            action = bots[seat].choose(turn, rngs[seat])
+        turn = Turn(seat, game.view_for(state, seat), sim.legal(state), public, sim)
+        action = bots[seat].choose(turn, rngs[seat])
         kinds[sim.kind(state, action)] += 1
         sim.count(tally, state, action)
         state = game.apply(state, action)

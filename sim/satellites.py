@@ -8,10 +8,10 @@ needs no determinisation. Seats: 0 is red, 1 is blue.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from rules.satellites.engine import State, connects, end_reason, standing_of
+from rules.satellites.engine import State, connects, end_reason, random_action, standing_of
 from rules.satellites.notation import PASS, parts
 
 from rules.satellites import GAME
@@ -40,6 +40,16 @@ class SatellitesSim:
 
     def public(self, state: State) -> None:
         return None  # everything is on the board
+
+    def legal(self, state: State) -> Sequence[int]:
+        """The legal actions a bot is offered, listed only when a bot reads them (the
+        random bot draws its move without the list)."""
+        return Lazy(state)
+
+    def random_action(self, turn: Any, rng: random.Random) -> int:
+        """A legal move, each equally likely (:data:`PASS` when there is none), drawn by
+        the rules core without listing them all."""
+        return random_action(turn.view, rng)
 
     def kind(self, state: State, action: int) -> int:
         if action == PASS:
@@ -103,6 +113,35 @@ class SatellitesSim:
             "tie-break" if found.tiebreak else "more colonies")
         end = "turn-limit" if cut_short else (end_reason(state) or "unfinished")
         return {"end": end, "seats": seats, "facts": {"decided_by": decided}}
+
+
+class Lazy(Sequence[int]):
+    """``GAME.legal_actions(state)``, worked out on first use."""
+
+    __slots__ = ("_state", "_list")
+
+    def __init__(self, state: State) -> None:
+        self._state: State | None = state
+        self._list: list[int] | None = None
+
+    def _actions(self) -> list[int]:
+        if self._list is None:
+            assert self._state is not None
+            self._list = GAME.legal_actions(self._state)
+            self._state = None
+        return self._list
+
+    def __len__(self) -> int:
+        return len(self._actions())
+
+    def __getitem__(self, k: Any) -> Any:
+        return self._actions()[k]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._actions())
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._actions()
 
 
 SIM = SatellitesSim()

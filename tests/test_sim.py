@@ -224,7 +224,7 @@ def test_nothing_a_bot_gets_leads_to_the_state_or_hidden_cards(ruleset):
         seen.add(id(obj))
         assert not isinstance(obj, State)
         if isinstance(obj, tuple):
-            assert obj not in hidden or obj == turn.view.hand
+            assert not any(obj == h for h in hidden) or obj == turn.view.hand
             assert obj != deck_order
         stack.extend(gc.get_referents(obj))
     assert turn.view.hand == state.hands[turn.seat]
