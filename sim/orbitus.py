@@ -74,6 +74,8 @@ class OrbitusSim:
     def random_action(self, turn: Any, rng: random.Random) -> Action:
         """A legal action, each equally likely."""
         legal = turn.legal
+        if len(legal) == 1:
+            return legal[0]
         return legal[rng.randrange(len(legal))]
 
     def kind(self, state: State, action: Action) -> int:

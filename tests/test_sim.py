@@ -250,6 +250,17 @@ def test_greedy_beats_random_clearly(ruleset):
     assert greedy >= 13
 
 
+def test_the_same_game_is_played_on_every_machine(ruleset):
+    """Game 0 of the 3-player games of run seed 1, pinned: a change in dealing, seeding
+    or a bot's choices shows here (and makes earlier runs impossible to resume)."""
+    record = play(Setup("orbitus", ruleset, ("random",), 8, 1), 3, 0)
+    assert (record["scores"], record["turns"], record["actions"], record["winners"]) == (
+        [-5, -3, -19], 75, [71, 2, 1, 1], [1])
+    record = play(Setup("orbitus", ruleset, ("greedy", "random"), 8, 1), 3, 0)
+    assert record["bots"] == ["greedy", "random", "greedy"]
+    assert (record["scores"], record["turns"], record["winners"]) == ([0, -28, 0], 77, [0, 2])
+
+
 def test_a_record_holds_the_scores_and_their_components(ruleset):
     record = play(Setup("orbitus", ruleset, ("random",), 8, 1), 3, 0)
     assert record["players"] == 3 and record["game"] == 0
