@@ -283,6 +283,7 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
         TOOL,
         Progress,
         RayMissing,
+        RayUnreachable,
         Stream,
         batch_cap,
         chunked,
@@ -401,9 +402,11 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
     except RayMissing:
         raise Stop(EXIT_USAGE, f"{PROG}: --ray needs Ray: pip install -e '.[cluster]'") \
             from None
-    except ConnectionError as exc:
-        raise Stop(EXIT_USAGE, f"{PROG}: --ray {opts.ray}: cannot reach the Ray cluster "
-                               f"({exc})") from None
+    except RayUnreachable as exc:
+        stream.close()
+        raise Stop(EXIT_USAGE, f"{PROG}: --ray {opts.ray}: cannot reach the Ray cluster: "
+                               f"{exc}; start one (ray start --head) or give its address, "
+                               f"'auto' or 'local'") from None
     finally:
         stream.close()
     progress.finish()

@@ -86,6 +86,25 @@ class RayMissing(Exception):
     """``--ray`` without Ray installed."""
 
 
+class RayUnreachable(Exception):
+    """No Ray cluster answers at the address given."""
+
+
+def probe(address: str, timeout: float = 5.0) -> None:
+    """Raise :class:`RayUnreachable` at once when nothing listens at a ``host:port``
+    address (Ray itself would keep trying for minutes)."""
+    import socket
+
+    target = address.removeprefix("ray://")
+    host, sep, port = target.rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto", "local" or a form Ray resolves itself
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise RayUnreachable(f"nothing answers at {target} ({exc.strerror or exc})") from None
+
+
 def on_ray(setup: Setup, batches: list[list[Game]], address: str,
            jobs: int) -> Iterator[list[dict[str, Any]]]:
     """Tasks on a Ray cluster: ``address`` of a running cluster, ``auto`` (the one this
@@ -103,10 +122,15 @@ def on_ray(setup: Setup, batches: list[list[Game]], address: str,
             import rules
             import sim
 
+            probe(address)
             # the workers need only the standard library, rules/ and sim/: ship those two
             modules = [str(Path(rules.__file__).parent), str(Path(sim.__file__).parent)]
-            ray.init(address=address, log_to_driver=False,
-                     runtime_env={"py_modules": modules})
+            try:
+                ray.init(address=address, log_to_driver=False,
+                         runtime_env={"py_modules": modules})
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise RayUnreachable(str(exc).splitlines()[0] if str(exc) else
+                                     type(exc).__name__) from None
         started = True
     try:
         task = ray.remote(play_many)

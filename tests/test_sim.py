@@ -516,6 +516,22 @@ def test_ray_without_ray_installed_says_how_to_install(tmp_path, capsys, monkeyp
                    "'.[cluster]' (or pip install ray)\n")
 
 
+def test_ray_address_where_nothing_listens_fails_at_once(tmp_path, capsys):
+    pytest.importorskip("ray")
+    import socket
+
+    with socket.socket() as s:  # a loopback port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.monotonic()
+    code, out, err = sim(["orbitus", "--players", "2", "--games", "2", "--ray",
+                          f"127.0.0.1:{port}", "--out", str(tmp_path / "r")], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"pnp-sim: --ray 127.0.0.1:{port}: cannot reach the Ray cluster: "
+                          f"nothing answers at 127.0.0.1:{port}")
+    assert time.monotonic() - started < 30
+
+
 def test_help_explains_the_options(capsys):
     assert main(["orbitus", "--help"]) == 0
     text = capsys.readouterr().out
