@@ -25,6 +25,7 @@ import json
 import os
 import platform
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -44,16 +45,31 @@ def has_satellites() -> bool:
     return hasattr(__import__("rules.satellites", fromlist=["x"]), "GAME")
 
 
+def cpu_now() -> float:
+    """CPU seconds of this process and its finished children."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+CPU: dict[str, float] = {}  # the CPU seconds per game of the last rate() call
+
+
 def rate(setup: Setup, players: int, games: int, jobs: int = 1) -> float:
-    """Games per second of ``games`` games (in one process, or a pool of ``jobs``)."""
+    """Games per wall-clock second of ``games`` games (in one process, or a pool of
+    ``jobs``); ``CPU["per_game"]`` gets the CPU seconds they took per game (all processes),
+    which other work on a shared machine does not change."""
     todo = [(players, i) for i in range(games)]
+    cpu = cpu_now()
     started = time.perf_counter()
     if jobs == 1:
         play_many(setup, todo)
     else:
         for _ in pool(setup, chunked(todo, jobs, 100), jobs):
             pass
-    return games / (time.perf_counter() - started)
+    wall = time.perf_counter() - started
+    CPU["per_game"] = (cpu_now() - cpu) / games
+    return games / wall
 
 
 def core_rate(game: str, players: int, games: int) -> float:
@@ -120,7 +136,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer games everywhere")
     parser.add_argument("--only", default="1,2,3,4,5,6", help="which figures, e.g. 1,3")
     parser.add_argument("--strength-games", type=int, default=1000)
-    parser.add_argument("--budget", type=int, default=32, help="mcts rollouts per decision")
+    parser.add_argument("--budget", type=int, default=16, help="mcts rollouts per decision")
     args = parser.parse_args()
     only = {int(x) for x in args.only.split(",")}
     quick = args.quick
@@ -138,31 +154,46 @@ def main() -> None:
     n_sat = 1000 if quick else 5000
 
     one_orb = one_sat = 0.0
+    cpu_orb = cpu_sat = 0.0
+    print(f"load average before: {os.getloadavg()[0]:.2f} (figures per CPU-second are "
+          f"what an idle core would give; wall-clock figures suffer from other work)")
     if 1 in only or 2 in only or 3 in only:
         one_orb = max(rate(random_orb, 3, n_orb) for _ in range(2))
-        one_sat = max(rate(random_sat, 2, n_sat) for _ in range(2)) if sat else 0.0
-    if 1 in only:
-        print(f"1. random bots, one core: Orbitus 3 players {one_orb:,.1f} games/s "
-              f"[budget >= 50] (rules core alone: {core_rate('orbitus', 3, n_orb // 2):,.1f})")
+        cpu_orb = CPU["per_game"]
         if sat:
-            print(f"   Satellites {one_sat:,.0f} games/s [budget >= 300] (rules core alone: "
-                  f"{core_rate('satellites', 2, n_sat // 2):,.0f})")
+            one_sat = max(rate(random_sat, 2, n_sat) for _ in range(2))
+            cpu_sat = CPU["per_game"]
+    if 1 in only:
+        print(f"1. random bots, one core: Orbitus 3 players {one_orb:,.1f} games/s wall, "
+              f"{1 / cpu_orb:,.1f} per CPU-second [budget >= 50] (rules core alone: "
+              f"{core_rate('orbitus', 3, n_orb // 2):,.1f} games/s wall)")
+        if sat:
+            print(f"   Satellites {one_sat:,.0f} games/s wall, {1 / cpu_sat:,.0f} per "
+                  f"CPU-second [budget >= 300] (rules core alone: "
+                  f"{core_rate('satellites', 2, n_sat // 2):,.0f} games/s wall)")
         else:
             print("   Satellites: the Satellites rules core is not on this branch yet")
     if 2 in only:
         two_orb = rate(random_orb, 3, 2 * n_orb, jobs=2)
-        print(f"2. --jobs 2: Orbitus {two_orb:,.1f} games/s = {two_orb / one_orb:.2f}x one job "
-              f"[budget >= 1.8x]")
+        ratio = cpu_orb / CPU["per_game"] * 2
+        print(f"2. --jobs 2: Orbitus {two_orb:,.1f} games/s wall = {two_orb / one_orb:.2f}x one "
+              f"job; CPU per game {1000 * CPU['per_game']:.1f} ms in the pool (main process "
+              f"included) against {1000 * cpu_orb:.1f} ms in one: {ratio:.2f}x on two idle "
+              f"cores [budget >= 1.8x]")
         if sat:
             two_sat = rate(random_sat, 2, 2 * n_sat, jobs=2)
-            print(f"   Satellites {two_sat:,.0f} games/s = {two_sat / one_sat:.2f}x one job")
+            ratio = cpu_sat / CPU["per_game"] * 2
+            print(f"   Satellites {two_sat:,.0f} games/s wall = {two_sat / one_sat:.2f}x one "
+                  f"job; by CPU per game {ratio:.2f}x on two idle cores")
     if 3 in only:
         g_orb = rate(greedy_orb, 3, n_orb // 2)
-        print(f"3. greedy bots, one core: Orbitus 3 players {g_orb:,.1f} games/s = "
-              f"{g_orb / one_orb:.2f} of random [budget >= 0.33]")
+        print(f"3. greedy bots, one core: Orbitus 3 players {g_orb:,.1f} games/s wall = "
+              f"{g_orb / one_orb:.2f} of random; per CPU-second {1 / CPU['per_game']:,.1f} = "
+              f"{cpu_orb / CPU['per_game']:.2f} of random [budget >= 0.33]")
         if sat:
             g_sat = rate(greedy_sat, 2, n_sat // 2)
-            print(f"   Satellites {g_sat:,.0f} games/s = {g_sat / one_sat:.2f} of random")
+            print(f"   Satellites {g_sat:,.0f} games/s wall = {g_sat / one_sat:.2f} of random; "
+                  f"per CPU-second {cpu_sat / CPU['per_game']:.2f} of random")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if 4 in only and sat:
@@ -181,12 +212,16 @@ def main() -> None:
             for game, players, setup in (("orbitus", 3, random_orb),
                                          *((("satellites", 2, random_sat),) if sat else ())):
                 extra = ["--players", str(players)] if game == "orbitus" else []
+                cpu = cpu_now()
                 took, _, _ = command([game, *extra, "--games", "1000", "--jobs", "1",
                                       "--out", f"{game}-1k"], folder)
+                cpu_command = cpu_now() - cpu
                 playing = 1000 / rate(setup, players, 1000)
-                print(f"5. whole run of 1,000 {game} games, one job: {took:.2f} s, of which "
-                      f"playing {playing:.2f} s: overhead {took - playing:.2f} s "
-                      f"[budget < 3 s]")
+                cpu_playing = 1000 * CPU["per_game"]
+                print(f"5. whole run of 1,000 {game} games, one job: {took:.2f} s wall, "
+                      f"{cpu_command:.2f} CPU-s, of which playing {playing:.2f} s wall, "
+                      f"{cpu_playing:.2f} CPU-s: overhead {took - playing:.2f} s wall, "
+                      f"{cpu_command - cpu_playing:.2f} CPU-s [budget < 3 s]")
         if 6 in only:
             n = 100 if quick else args.strength_games
             pairs = [("greedy", "random"), ("mcts", "greedy")]
