@@ -321,8 +321,7 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
     }
     run_file, games_file = out / RUN_FILE, out / GAMES_FILE
     previous = _previous(run_file, games_file)
-    records: list[dict[str, Any]] = []
-    keep: int | None = None
+    resuming = False
     if opts.resume:
         if previous is None:
             raise Stop(EXIT_USAGE, f"{PROG}: --resume: {out} holds no run of {PROG} to "
@@ -334,13 +333,12 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
             raise Stop(EXIT_USAGE, f"{PROG}: --resume: the options differ from the "
                                    f"run in {out} ({shown}); give the same "
                                    f"options, or another --out to start a new run")
-        if games_file.exists():
-            records, keep = read_games(games_file)
+        resuming = games_file.exists()
     elif previous is not None and games_file.exists():
         done, _ = read_games(games_file)
         planned = len(previous.get("players", [])) * int(previous.get("games", 0))
-        if len(done) < planned:
-            raise Stop(EXIT_USAGE, f"{PROG}: {out} holds an unfinished run ({len(done):,} of "
+        if done < planned:
+            raise Stop(EXIT_USAGE, f"{PROG}: {out} holds an unfinished run ({done:,} of "
                                    f"{planned:,} games); continue it with --resume, or choose "
                                    f"another --out")
     elif games_file.exists() or (run_file.exists() and previous is None):
@@ -365,14 +363,17 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
     if hasattr(sim, "card_centres"):
         header["card_centres"] = sim.card_centres(ruleset)
     summary = Summary(header)
-    done_games = set()
-    for record in records:
+    done_games: set[tuple[int, int]] = set()
+
+    def earlier(record: dict[str, Any]) -> None:
         key = (record["players"], record["game"])
         if key in done_games or record["players"] not in counts or \
                 not 0 <= record["game"] < opts.games:
-            continue
+            return
         done_games.add(key)
         summary.add(record)
+
+    keep: int | None = read_games(games_file, earlier)[1] if resuming else None
     todo = [(p, i) for p in counts for i in range(opts.games) if (p, i) not in done_games]
     total = len(counts) * opts.games
     setup = Setup(opts.game, ruleset, opts.bots, opts.budget, opts.seed)

@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -148,10 +148,12 @@ def on_ray(setup: Setup, batches: list[list[Game]], address: str,
 # --- the results folder ---------------------------------------------------------------------------
 
 
-def read_games(path: Path) -> tuple[list[dict[str, Any]], int]:
-    """The records in a ``games.jsonl`` and the byte length of its complete lines (a line
-    cut off by an interruption, and anything after it, is not counted)."""
-    records: list[dict[str, Any]] = []
+def read_games(path: Path,
+               each: Callable[[dict[str, Any]], None] = lambda record: None) -> tuple[int, int]:
+    """Hand every record of a ``games.jsonl`` to ``each`` (one at a time: a run of any size
+    is read in little memory); the number of records and the byte length of the complete
+    lines (a line cut off by an interruption, and anything after it, is not counted)."""
+    count = 0
     good = 0
     with path.open("rb") as handle:
         for line in handle:
@@ -163,9 +165,10 @@ def read_games(path: Path) -> tuple[list[dict[str, Any]], int]:
                 break
             if not isinstance(record, dict) or "players" not in record or "game" not in record:
                 break
-            records.append(record)
+            each(record)
+            count += 1
             good += len(line)
-    return records, good
+    return count, good
 
 
 class Stream:
