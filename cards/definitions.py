@@ -193,7 +193,7 @@ def load_satellites(folder: Path | None = None) -> SatellitesDefinitions:
                     )
         if problems:
             raise DefinitionError(problems)
-        return model
+        return doc, model
 
     def rules() -> tuple[Document | None, SatRulesFile]:
         path = files["rules"]
@@ -201,13 +201,18 @@ def load_satellites(folder: Path | None = None) -> SatellitesDefinitions:
             return None, SatRulesFile()
         return _load(path, SATELLITES_FILES["rules"], SatRulesFile)
 
-    board, sats, (tdoc, tracks), (rdoc, numbers) = collect(
+    board, (sdoc, sats), (tdoc, tracks), (rdoc, numbers) = collect(
         lambda: _load(files["board"], SATELLITES_FILES["board"], BoardFile)[1],
         satellites,
         lambda: _load(files["trackers"], SATELLITES_FILES["trackers"], TrackersFile),
         rules,
     )
     problems = _satellites_across(sats, tdoc, tracks, rdoc, numbers)
+    if sats.diameter_mm > board.cell_mm:
+        problems.append(format_problem(
+            sdoc, ("diameter_mm",),
+            f"{sats.diameter_mm:g} mm tokens do not fit the board's {board.cell_mm:g} mm "
+            f"cells (satellites/board.yaml cell_mm); make them at most {board.cell_mm:g}"))
     if problems:
         raise DefinitionError(problems)
     return SatellitesDefinitions(board, sats, tracks, root, numbers, files)

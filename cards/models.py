@@ -3,6 +3,14 @@
 One model per kind of file; the JSON Schemas shipped in ``cards/schema/`` are
 generated from these (``python -m cards.schema``). Messages raised here are
 written for a game designer: they say what is wrong and what would be right.
+
+Every size and count has a range that still makes a printable, playable kit (a hex
+20-120 mm across, at most 30 copies of a card, a track of at most 99 boxes ...), so a
+slip of the keyboard (``0.001``, ``1000000``, ``.inf``, ``.nan``) is a file:line message
+instead of a build that hangs or runs out of memory. The JSON Schemas carry the same
+ranges and every form a schema can state (the sides, ``#rrggbb`` colours, IDs, list
+lengths and repeats, a pirate centre without a planet), so an editor flags them as you
+type; what needs two values compared, two files or counting stays with the loader.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    WithJsonSchema,
     model_validator,
 )
 
@@ -65,11 +74,51 @@ def _check_routes(value: list[str]) -> list[str]:
     return value
 
 
-Colour = Annotated[str, AfterValidator(_check_colour)]
-Side = Annotated[str, BeforeValidator(_check_side)]
-Ident = Annotated[str, BeforeValidator(_scalar_to_str), AfterValidator(_check_id)]
-Routes = Annotated[list[Side], AfterValidator(_check_routes)]
-PositiveMM = Annotated[float, Field(gt=0, description="a length in millimetres, > 0")]
+# what the schemas say of these (the validators above say it to the loader)
+COLOUR_SCHEMA = {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$",
+                 "description": "a colour as #rrggbb, e.g. '#1f77b4'"}
+SIDE_SCHEMA = {"type": "string",
+               "pattern": "^\\s*([Nn][EeWw]?|[Ss][EeWw]?)\\s*$",
+               "description": "a side of the hex: N, NE, SE, S, SW or NW"}
+ID_SCHEMA = {"anyOf": [{"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]*$"},
+                       {"type": "integer", "minimum": 0}],
+             "description": "letters, digits, '-' or '_' (e.g. S17)"}
+
+Colour = Annotated[str, AfterValidator(_check_colour), WithJsonSchema(COLOUR_SCHEMA)]
+Side = Annotated[str, BeforeValidator(_check_side), WithJsonSchema(SIDE_SCHEMA)]
+Ident = Annotated[str, BeforeValidator(_scalar_to_str), AfterValidator(_check_id),
+                  WithJsonSchema(ID_SCHEMA)]
+Routes = Annotated[list[Side], AfterValidator(_check_routes),
+                   WithJsonSchema({"type": "array", "items": SIDE_SCHEMA, "minItems": 1,
+                                   "maxItems": 6, "uniqueItems": True})]
+
+
+def _once(value: list[str]) -> list[str]:
+    for item in value:
+        if value.count(item) > 1:
+            raise ValueError(f"{item} is listed twice")
+    return value
+
+
+Sides = Annotated[list[Side], AfterValidator(_once),
+                  WithJsonSchema({"type": "array", "items": SIDE_SCHEMA, "maxItems": 6,
+                                  "uniqueItems": True})]
+SeatSides = Annotated[list[Side], AfterValidator(_once),
+                      WithJsonSchema({"type": "array", "items": SIDE_SCHEMA, "minItems": 1,
+                                      "maxItems": 6, "uniqueItems": True})]
+
+
+def mm(default: float, lo: float, hi: float, what: str) -> float:
+    """A length in millimetres between ``lo`` and ``hi`` (finite: ``.inf`` and ``.nan``
+    fail the range)."""
+    return Field(default=default, ge=lo, le=hi,  # type: ignore[no-any-return]
+                 description=f"{what}, in mm ({lo:g} to {hi:g})")
+
+
+MAX_COPIES = 30  # copies of one sector card
+MAX_DECK = 300  # cards in a deck: 15 sheets of A4
+MAX_POINTS = 1000  # a score in a table, either way
+MAX_TRACK = 99  # boxes on the connected-satellites track
 
 
 class Strict(BaseModel):
@@ -80,27 +129,47 @@ class Strict(BaseModel):
 
 # --- Orbitus -----------------------------------------------------------------------
 
+# shapes drawn on a planet (generator/components/orbitus.py draws each): a symbol needs no
+# language, where a letter (I for Ice, Л for Лёд) would need one per kit
+PLANET_SYMBOLS: tuple[str, ...] = ("snowflake", "flame", "leaf", "sun", "wave", "ring",
+                                   "star", "diamond", "triangle", "cross", "moon", "square")
+
+
+def _check_symbol(value: object) -> object:
+    if isinstance(value, str) and (value in PLANET_SYMBOLS or 1 <= len(value) <= 2):
+        return value
+    raise ValueError(f"{value!r} is not a planet symbol; use one of "
+                     f"{', '.join(PLANET_SYMBOLS)} (or one or two characters)")
+
+
+PlanetSymbol = Annotated[str, BeforeValidator(_check_symbol), WithJsonSchema({
+    "anyOf": [{"enum": list(PLANET_SYMBOLS)},
+              {"type": "string", "minLength": 1, "maxLength": 2}],
+    "description": "a shape: " + ", ".join(PLANET_SYMBOLS) + " (or one or two characters)"})]
+
+
 
 class PlanetType(Strict):
     """A kind of planet: the scorer groups planets by this ``id``."""
 
     id: Ident = Field(description="short name used in layouts and decks, e.g. 'ice'")
-    name: str = Field(min_length=1, description="name printed in player aids (English)")
+    name: str = Field(min_length=1, max_length=40,
+                      description="name printed in player aids (English)")
     names: dict[str, str] = Field(
         default_factory=dict,
         description="the name in other languages, by language code (ru: Лёд), for booklets",
     )
     colour: Colour = Field(description="fill colour of the planet disc, #rrggbb")
-    symbol: str = Field(
-        min_length=1, max_length=2,
-        description="letter or symbol printed on the planet so black-and-white prints read",
+    symbol: PlanetSymbol = Field(
+        description="the shape drawn on the planet so black-and-white prints read in any "
+                    f"language: {', '.join(PLANET_SYMBOLS)} (or one or two characters)",
     )
 
 
 class PlanetsFile(Strict):
     """``cards/orbitus/planets.yaml``."""
 
-    planet_types: list[PlanetType] = Field(min_length=1)
+    planet_types: list[PlanetType] = Field(min_length=1, max_length=24)
 
     def by_id(self) -> dict[str, PlanetType]:
         return {p.id: p for p in self.planet_types}
@@ -113,7 +182,13 @@ class SectorDef(Strict):
     routes: Routes = Field(description="sides that carry a route: N, NE, SE, S, SW, NW")
     planet: Ident | None = Field(default=None, description="planet type id at the centre")
     pirate: bool = Field(default=False, description="a pirate base at the centre")
-    count: int = Field(default=1, ge=1, description="copies of this card in the deck")
+    count: int = Field(default=1, ge=1, le=MAX_COPIES,
+                       description="copies of this card in the deck")
+
+    # a pirate centre holds no planet
+    model_config = ConfigDict(json_schema_extra={
+        "if": {"properties": {"pirate": {"const": True}}, "required": ["pirate"]},
+        "then": {"properties": {"planet": {"type": "null"}}}})
 
     @model_validator(mode="after")
     def _centre(self) -> SectorDef:
@@ -145,11 +220,18 @@ class CardBack(Strict):
 class SectorsFile(Strict):
     """``cards/orbitus/sectors.yaml``: the sector deck."""
 
-    hex_across_flats_mm: PositiveMM = 50.0
+    hex_across_flats_mm: float = mm(50.0, 20.0, 120.0, "a sector's width across flats")
     background: Colour = Field(default="#f6f3ea", description="front background colour")
     route_colour: Colour = "#2b3550"
     back: CardBack = CardBack()
-    sectors: list[SectorDef] = Field(min_length=1)
+    sectors: list[SectorDef] = Field(min_length=1, max_length=MAX_DECK)
+
+    @model_validator(mode="after")
+    def _deck(self) -> SectorsFile:
+        if self.deck_size > MAX_DECK:
+            raise ValueError(f"the deck holds {self.deck_size} cards (the counts added up); "
+                             f"at most {MAX_DECK} make a kit that prints")
+        return self
 
     def by_id(self) -> dict[str, SectorDef]:
         return {s.id: s for s in self.sectors}
@@ -162,8 +244,8 @@ class SectorsFile(Strict):
 class StationFile(Strict):
     """``cards/orbitus/station.yaml``: the central station and its markers."""
 
-    name: str = Field(default="Орбитус", min_length=1)
-    name_en: str = Field(default="Orbitus", min_length=1)
+    name: str = Field(default="Орбитус", min_length=1, max_length=40)
+    name_en: str = Field(default="Orbitus", min_length=1, max_length=40)
     colour: Colour = "#1b2440"
     accent: Colour = "#e8c35a"
     player_colours: list[Colour] = Field(
@@ -176,8 +258,14 @@ class StartLineSetup(Strict):
     """Default start lines and barriers for one player count (seat order P1, P2, ...)."""
 
     players: int = Field(ge=2, le=6)
-    start_lines: list[list[Side]]
-    barriers: list[Side] = Field(default_factory=list)
+    start_lines: list[SeatSides] = Field(min_length=2, max_length=6)
+    barriers: Sides = Field(default_factory=list)
+
+    # as many seats as players
+    model_config = ConfigDict(json_schema_extra={"allOf": [
+        {"if": {"properties": {"players": {"const": n}}, "required": ["players"]},
+         "then": {"properties": {"start_lines": {"minItems": n, "maxItems": n}}}}
+        for n in range(2, 7)]})
 
     @model_validator(mode="after")
     def _sides_once(self) -> StartLineSetup:
@@ -195,9 +283,9 @@ class StartLineSetup(Strict):
 class ScoreBand(Strict):
     """Points for a size from ``min`` to ``max`` (no ``max``: and above)."""
 
-    min: int = Field(ge=0)
-    max: int | None = None
-    points: int
+    min: int = Field(ge=0, le=MAX_POINTS)
+    max: int | None = Field(default=None, ge=0, le=MAX_POINTS)
+    points: int = Field(ge=-MAX_POINTS, le=MAX_POINTS)
 
     @model_validator(mode="after")
     def _ordered(self) -> ScoreBand:
@@ -221,10 +309,10 @@ def _bands_disjoint(bands: list[ScoreBand], what: str) -> None:
 class ScoringTables(Strict):
     """The scoring tables of the rules page."""
 
-    planet_groups: list[ScoreBand] = Field(min_length=1)
-    pirate: int = -3
-    open_route: int = -1
-    closed_blocks: list[ScoreBand] = Field(min_length=1)
+    planet_groups: list[ScoreBand] = Field(min_length=1, max_length=20)
+    pirate: int = Field(default=-3, ge=-MAX_POINTS, le=MAX_POINTS)
+    open_route: int = Field(default=-1, ge=-MAX_POINTS, le=MAX_POINTS)
+    closed_blocks: list[ScoreBand] = Field(min_length=1, max_length=20)
 
     @model_validator(mode="after")
     def _disjoint(self) -> ScoringTables:
@@ -236,9 +324,10 @@ class ScoringTables(Strict):
 class RulesFile(Strict):
     """``cards/orbitus/rules.yaml``: hand sizes, start lines, scoring."""
 
-    hand_size: int = Field(default=4, ge=1)
-    min_hand: int = Field(default=2, ge=1)
-    start_lines: list[StartLineSetup]
+    hand_size: int = Field(default=4, ge=1, le=20)
+    min_hand: int = Field(default=2, ge=1, le=20)
+    start_lines: list[StartLineSetup] = Field(
+        min_length=5, max_length=5, description="one setup for each player count, 2 to 6")
     scoring: ScoringTables
 
     @model_validator(mode="after")
@@ -277,20 +366,23 @@ class SatPlayer(Strict):
     pattern: Literal["solid", "hatched"] = Field(
         description="solid or hatched token face, so the colours differ in black and white"
     )
-    edges: list[Edge] = Field(min_length=1, max_length=2)
+    edges: Annotated[list[Edge], AfterValidator(_once)] = Field(
+        min_length=1, max_length=2, json_schema_extra={"uniqueItems": True},
+        description="the board edges (N, E, S, W) where this colour starts")
 
 
 class BoardFile(Strict):
     """``cards/satellites/board.yaml``."""
 
     size: int = Field(default=10, ge=5, le=26, description="cells per side")
-    cell_mm: PositiveMM = 30.0
+    cell_mm: float = mm(30.0, 10.0, 60.0, "a cell's side")
     setup_zone_cells: int = Field(
-        default=6, ge=1, description="central cells of each edge where satellites start"
+        default=6, ge=1, le=22, description="central cells of each edge where satellites start"
     )
-    inward_values: list[int] = Field(
-        default_factory=lambda: [1, 2], description="values that start one cell inward"
-    )
+    inward_values: list[Annotated[int, Field(ge=1, le=4)]] = Field(
+        default_factory=lambda: [1, 2], max_length=4,
+        json_schema_extra={"uniqueItems": True},
+        description="values (1-4) that start one cell inward")
     background: Colour = "#fbfaf6"
     grid: Colour = "#3a3a3a"
     red: SatPlayer
@@ -321,26 +413,28 @@ class BoardFile(Strict):
 class SatelliteEntry(Strict):
     colour: Colourname
     value: int = Field(ge=1, le=4)
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=12)
 
 
 class SatellitesFile(Strict):
     """``cards/satellites/satellites.yaml``: the 24 satellite tokens."""
 
-    diameter_mm: PositiveMM = 25.0
-    satellites: list[SatelliteEntry]
+    diameter_mm: float = mm(25.0, 10.0, 60.0, "a satellite token's diameter")
+    satellites: list[SatelliteEntry] = Field(min_length=1, max_length=24)
 
 
 class SatRulesFile(Strict):
     """``cards/satellites/rules.yaml``: the Satellites rule numbers (optional file; without
     it the numbers of the rules page apply)."""
 
-    colony_min: int = Field(default=3, ge=2, description="satellites in a group that make it "
-                            "a colony")
-    colony_max: int = Field(default=6, ge=2, description="the most a colony may hold; a colony "
-                            "this size is crowned")
-    end_connected: int = Field(default=23, ge=2, description="connected satellites (both "
-                               "colours) that end the game at once")
+    colony_min: int = Field(default=3, ge=2, le=24,
+                            description="satellites in a group that make it a colony")
+    colony_max: int = Field(default=6, ge=2, le=24,
+                            description="the most a colony may hold; a colony this size is "
+                                        "crowned")
+    end_connected: int = Field(default=23, ge=2, le=MAX_TRACK,
+                               description="connected satellites (both colours) that end the "
+                                           "game at once")
     grace_moves: int = Field(default=3, ge=0, le=20, description="moves the other player makes "
                              "once one player has every satellite connected")
     first: Colourname = Field(default="red", description="the colour that moves first")
@@ -356,8 +450,8 @@ class SatRulesFile(Strict):
 
 
 class ConnectedTrack(Strict):
-    max: int = Field(default=24, ge=1, description="the last number on the track")
-    marked: list[int] | None = Field(
+    max: int = Field(default=24, ge=1, le=MAX_TRACK, description="the last number on the track")
+    marked: list[Annotated[int, Field(ge=0, le=MAX_TRACK)]] | None = Field(
         default=None,
         description="no longer needed: the track marks end_connected of rules.yaml; if "
                     "given, it must be exactly that number")
@@ -365,10 +459,11 @@ class ConnectedTrack(Strict):
 
 class GraceTrack(Strict):
     steps: int | None = Field(
-        default=None, ge=0,
+        default=None, ge=0, le=20,
         description="no longer needed: the track has grace_moves of rules.yaml steps; if "
                     "given, it must be that number")
-    symbol: str = "⚡"
+    symbol: str = Field(default="⚡", min_length=1, max_length=2,
+                        description="the mark of a grace move on the track")
 
 
 class TrackersFile(Strict):

@@ -27,10 +27,12 @@ from cards.definitions import (
     SatellitesDefinitions,
     inside,
 )
+from cards.labels import load_labels, resolve
 from cards.loader import DefinitionError, display_path, read_text
 from generator.backends.pdf import render_pdf
 from generator.components import diagrams
 from generator.components import satellites as sat
+from generator.components.orbitus import planet_disc
 from generator.components.pads import orbitus_pad, satellites_pad
 from generator.sheets import page_size
 from generator.typeset import (
@@ -43,6 +45,7 @@ from generator.typeset import (
     TextError,
     Typography,
     data_table,
+    icon_run,
     parse,
     signed,
     typeset,
@@ -72,15 +75,19 @@ def text_files(cards: Path, game: str) -> list[Path]:
 
 def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
                tables: Callable[[str], Mapping[str, TableFn]],
-               art: Mapping[str, DiagramFn]) -> list[tuple[str, Document]]:
+               art: Mapping[str, DiagramFn],
+               langs: Sequence[str] | None = None) -> list[tuple[str, Document]]:
     """The ``kind`` texts of ``game`` parsed, as ``(file stem, document)``; every problem of
     every file raised together as one :class:`TextError`. ``tables(lang)`` gives the data
-    tables in the text's language (``rules-ru.md`` is Russian)."""
+    tables in the text's language (``rules-ru.md`` is Russian); ``langs``: only these
+    languages (default: every one there is)."""
     _, root = text_folder(cards, game)
     problems: list[str] = []
     docs: list[tuple[str, Document]] = []
     for path in text_files(cards, game):
         if not path.stem.startswith(kind + "-"):
+            continue
+        if langs is not None and path.stem[len(kind) + 1:] not in langs:
             continue
         try:
             text = read_text(inside(root, path), f"the {game} text {path.name}")
@@ -168,9 +175,12 @@ def orbitus_tables(defs: OrbitusDefinitions, lang: str = "en") -> dict[str, Tabl
     def planets(head: Sequence[str]) -> Table:
         if len(head) != 2:
             raise ValueError(f"give two column headings (symbol, planet), not {len(head)}")
-        return data_table(head, [(p.symbol, p.names.get(lang, p.name))
-                                 for p in defs.planets.planet_types],
-                          ["middle", "start"])
+        table = data_table(head, [("", p.names.get(lang, p.name))
+                                  for p in defs.planets.planet_types], ["middle", "start"])
+        # the planet as printed, disc and symbol, in the symbol column
+        discs = [(icon_run(planet_disc(p, 0.95)),) for p in defs.planets.planet_types]
+        return replace(table, rows=tuple((disc, row[1])
+                                         for disc, row in zip(discs, table.rows, strict=True)))
 
     return {
         "planet-groups": lambda head: _bands_table(scoring.planet_groups, head),
@@ -193,21 +203,31 @@ def orbitus_typography(defs: OrbitusDefinitions) -> Typography:
     return Typography(accent=defs.station.colour, highlight=defs.station.accent)
 
 
-def orbitus_texts(defs: OrbitusDefinitions, kind: str, page: str) -> dict[str, bytes]:
-    """Every Orbitus ``kind`` text ("rules" or "player-aid") as a PDF."""
+def orbitus_texts(defs: OrbitusDefinitions, kind: str, page: str,
+                  langs: Sequence[str] | None = None) -> dict[str, bytes]:
+    """The Orbitus ``kind`` texts ("rules" or "player-aid") as PDFs: those in ``langs``
+    (default: every language there is)."""
     art = orbitus_art(defs)
     docs = load_texts(defs.folder, "orbitus", kind, orbitus_values(defs),
-                      lambda lang: orbitus_tables(defs, lang), art)
+                      lambda lang: orbitus_tables(defs, lang), art, langs)
     return _render_texts("orbitus", docs, kind, page, orbitus_typography(defs), art)
 
 
-def orbitus_aid_steps(defs: OrbitusDefinitions, page: str) -> list[Step]:
-    """Score pad, player aids and rule booklets of Orbitus."""
+def orbitus_aid_steps(defs: OrbitusDefinitions, page: str, lang: str = "en") -> list[Step]:
+    """Score pad, player aid and rule booklet of Orbitus in ``lang`` (a text the game has
+    no such file for is built in English: :func:`cards.labels.resolve`)."""
+
+    def pad() -> dict[str, bytes]:
+        words = load_labels(defs.folder, "orbitus", lang)
+        return {"orbitus/score-pad.pdf": render_pdf(
+            orbitus_pad(defs, page_size(page), words, lang), "Orbitus score pad", "score pad")}
+
     return [
-        ("Orbitus score pad", lambda: {"orbitus/score-pad.pdf": render_pdf(
-            orbitus_pad(defs, page_size(page)), "Orbitus score pad", "score pad")}),
-        ("Orbitus player aids", lambda: orbitus_texts(defs, "player-aid", page)),
-        ("Orbitus rules", lambda: orbitus_texts(defs, "rules", page)),
+        ("Orbitus score pad", pad),
+        ("Orbitus player aids", lambda: orbitus_texts(
+            defs, "player-aid", page, [resolve(defs.folder, "orbitus", "player-aid", lang).lang])),
+        ("Orbitus rules", lambda: orbitus_texts(
+            defs, "rules", page, [resolve(defs.folder, "orbitus", "rules", lang).lang])),
     ]
 
 
@@ -251,19 +271,32 @@ def satellites_typography(defs: SatellitesDefinitions) -> Typography:
                       note_fill="#eef2f7")
 
 
-def satellites_texts(defs: SatellitesDefinitions, kind: str, page: str) -> dict[str, bytes]:
-    """Every Satellites ``kind`` text ("rules" or "player-aid") as a PDF."""
+def satellites_texts(defs: SatellitesDefinitions, kind: str, page: str,
+                     langs: Sequence[str] | None = None) -> dict[str, bytes]:
+    """The Satellites ``kind`` texts ("rules" or "player-aid") as PDFs: those in ``langs``
+    (default: every language there is)."""
     art = satellites_art(defs)
     docs = load_texts(defs.folder, "satellites", kind, satellites_values(defs),
-                      lambda lang: {}, art)
+                      lambda lang: {}, art, langs)
     return _render_texts("satellites", docs, kind, page, satellites_typography(defs), art)
 
 
-def satellites_aid_steps(defs: SatellitesDefinitions, page: str) -> list[Step]:
-    """Score pad, player aids and rule booklets of Satellites."""
+def satellites_aid_steps(defs: SatellitesDefinitions, page: str,
+                         lang: str = "en") -> list[Step]:
+    """Score pad, player aid and rule booklet of Satellites in ``lang`` (a text the game has
+    no such file for is built in English: :func:`cards.labels.resolve`)."""
+
+    def pad() -> dict[str, bytes]:
+        words = load_labels(defs.folder, "satellites", lang)
+        return {"satellites/score-pad.pdf": render_pdf(
+            satellites_pad(defs, page_size(page), words), "Satellites score pad", "score pad")}
+
+    def texts(kind: str) -> dict[str, bytes]:
+        chosen = resolve(defs.folder, "satellites", kind, lang).lang
+        return satellites_texts(defs, kind, page, [chosen])
+
     return [
-        ("Satellites score pad", lambda: {"satellites/score-pad.pdf": render_pdf(
-            satellites_pad(defs, page_size(page)), "Satellites score pad", "score pad")}),
-        ("Satellites player aids", lambda: satellites_texts(defs, "player-aid", page)),
-        ("Satellites rules", lambda: satellites_texts(defs, "rules", page)),
+        ("Satellites score pad", pad),
+        ("Satellites player aids", lambda: texts("player-aid")),
+        ("Satellites rules", lambda: texts("rules")),
     ]

@@ -32,6 +32,16 @@ def load(game: str, cards: Path | None) -> Any:
     return product(game).load(cards)
 
 
+def load_checked(game: str, cards: Path | None, opts: BuildOptions) -> Any:
+    """The definitions of ``game``, with its labels in the kit's language checked too (a
+    wrong labels file stops the build before anything is rendered, with file and line)."""
+    from cards.labels import load_labels
+
+    defs = load(game, cards)
+    load_labels(cards, game, opts.lang)
+    return defs
+
+
 def game_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
     """Every step of one game: its printables, then the opt-in exports (PNG, TTS)."""
     from generator.export import export_steps
@@ -40,22 +50,26 @@ def game_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
     return steps + export_steps(game, defs, opts)
 
 
-def common_steps(opts: BuildOptions) -> list[Step]:
-    """Steps that belong to no game (they read no definitions)."""
+def common_steps(opts: BuildOptions, cards: Path | None = None) -> list[Step]:
+    """Steps that belong to no game (they read no definitions; the calibration sheet takes
+    its words from the labels in ``cards``)."""
     from generator.calibration import calibration_step
 
-    return [calibration_step(opts)]
+    return [calibration_step(opts, cards)]
 
 
 def plan(games: tuple[str, ...], cards: Path | None, opts: BuildOptions) -> list[Step]:
     """Load every asked game's definitions (all problems raised together), then list steps."""
     from cards.loader import collect
 
-    loaded = collect(*[(lambda g=g: load(g, cards)) for g in games])
+    loaded = collect(*[(lambda g=g: load_checked(g, cards, opts)) for g in games])
     steps: list[Step] = []
     for game, defs in zip(games, loaded, strict=True):
         steps += game_steps(game, defs, opts)
-    return steps + common_steps(opts)
+    from cards.labels import load_labels
+
+    load_labels(cards, "orbitus", opts.lang)  # the calibration sheet's words: checked now
+    return steps + common_steps(opts, cards)
 
 
 def render(steps: list[Step]) -> Iterator[tuple[str, dict[str, bytes]]]:

@@ -19,10 +19,22 @@ duplex back is, so a reprint after the correction reads 0, 0.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from generator.backends.pdf import render_pdf
-from generator.drawing import Circle, Drawing, Group, Item, Polyline, Style, Text, text_centred
+from generator.drawing import (
+    CAP_HEIGHT,
+    Circle,
+    Drawing,
+    Group,
+    Item,
+    Polyline,
+    Style,
+    Text,
+    fit_size,
+    text_centred,
+)
 from generator.sheets import MARGIN_MM, page_size
 
 if TYPE_CHECKING:
@@ -32,10 +44,12 @@ INK = "#1d1d1f"
 BACK_INK = "#b3261e"
 GREY = "#555555"
 RULER_MM = 100
-ARM_MM = 12.0  # half-length of a front crosshair's arms
-SCALE_MM = 5  # a back scale reads -5 .. +5 mm
-LABEL_MM = 1.6
+SCALE_MM = 6  # a back scale reads -6 .. +6 mm (the sheet promises -5 .. +5)
 SCALE_AT = 10.0  # distance of a back scale from its crosshair's centre
+# half-length of a front crosshair's arms: past the far end of a scale by its whole range,
+# so an arm crosses its scale for any duplex error up to SCALE_MM in both directions at once
+ARM_MM = SCALE_AT + SCALE_MM + 3.0
+LABEL_MM = 2.2  # 6.2 pt
 THIN = Style(stroke=INK, width=0.12)
 
 
@@ -79,6 +93,11 @@ def _front_crosshair(c: tuple[float, float], label: str) -> list[Item]:
     ]
 
 
+def _signed(v: float) -> str:
+    """A scale value as labelled: −2, 0, +4 (a real minus sign)."""
+    return "0" if v == 0 else f"{'+' if v > 0 else '−'}{abs(v):g}"
+
+
 def _back_crosshair(c: tuple[float, float], label: str) -> list[Item]:
     """Crosshair and scales behind a front crosshair (back page coordinates)."""
     x, y = c
@@ -89,85 +108,73 @@ def _back_crosshair(c: tuple[float, float], label: str) -> list[Item]:
         Circle(x, y, 2.5, s),
         Text(x - 9.0, y - 2.0, label, 2.6, fill=BACK_INK, bold=True, cls="crosshair-label"),
     ]
-    # X scale: a row of ticks below the centre, crossed by the front's vertical arm; whole mm
-    # numbered alternately below and above, minus to the left, plus to the right
+    # X scale: a row of ticks below the centre, crossed by the front's vertical arm; every
+    # 0.5 mm a tick, every whole mm a longer one, every 2 mm a signed label below the row
+    # (turned to read upwards, so labels 2 mm apart have room), minus to the left
     sy = y + SCALE_AT
     for half in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
         v = half / 2
-        length = 2.0 if half % 2 == 0 else 1.0
+        length = 2.4 if half % 4 == 0 else 1.6 if half % 2 == 0 else 0.9
         items.append(Polyline(((x + v, sy - length / 2), (x + v, sy + length / 2)), s))
-        if half % 2 == 0:
-            below = half % 4 == 0
-            items.append(text_centred(x + v, sy + (2.2 if below else -2.2), f"{abs(v):g}",
-                                      LABEL_MM, fill=BACK_INK))
-    items.append(text_centred(x - SCALE_MM - 1.8, sy, "−", 3.0, fill=BACK_INK, bold=True))
-    items.append(text_centred(x + SCALE_MM + 1.8, sy, "+", 3.0, fill=BACK_INK, bold=True))
-    items.append(text_centred(x - SCALE_MM - 4.6, sy, "X", 2.6, fill=BACK_INK, bold=True))
+        if half % 4 == 0:
+            items.append(Text(x + v + LABEL_MM * CAP_HEIGHT / 2, sy + 1.8, _signed(v),
+                              LABEL_MM, fill=BACK_INK, anchor="end", rotate=-90.0,
+                              cls="scale-label x"))
+    items.append(Polyline(((x - SCALE_MM, sy), (x + SCALE_MM, sy)), s))
+    items.append(text_centred(x - SCALE_MM - 2.4, sy, "X", 2.6, fill=BACK_INK, bold=True))
     # Y scale: a column of ticks right of the centre, crossed by the front's horizontal arm;
-    # minus above, plus below
+    # labels to its right, minus above
     sx = x + SCALE_AT
     for half in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):
         v = half / 2
-        length = 2.0 if half % 2 == 0 else 1.0
+        length = 2.4 if half % 4 == 0 else 1.6 if half % 2 == 0 else 0.9
         items.append(Polyline(((sx - length / 2, y + v), (sx + length / 2, y + v)), s))
-        if half % 2 == 0:
-            right = half % 4 == 0
-            items.append(text_centred(sx + (2.0 if right else -2.0), y + v, f"{abs(v):g}",
-                                      LABEL_MM, fill=BACK_INK))
-    items.append(text_centred(sx, y - SCALE_MM - 1.8, "−", 3.0, fill=BACK_INK, bold=True))
-    items.append(text_centred(sx, y + SCALE_MM + 1.8, "+", 3.0, fill=BACK_INK, bold=True))
-    items.append(text_centred(sx, y - SCALE_MM - 4.6, "Y", 2.6, fill=BACK_INK, bold=True))
+        if half % 4 == 0:
+            items.append(Text(sx + 1.8, y + v + LABEL_MM * CAP_HEIGHT / 2, _signed(v),
+                              LABEL_MM, fill=BACK_INK, cls="scale-label y"))
+    items.append(Polyline(((sx, y - SCALE_MM), (sx, y + SCALE_MM)), s))
+    items.append(text_centred(sx, y - SCALE_MM - 2.4, "Y", 2.6, fill=BACK_INK, bold=True))
     return items
 
 
-FRONT_TEXT = [
-    "Print this sheet on plain paper at 100 % (\"actual size\", never \"fit to page\"),",
-    "two-sided, flipping on the long edge — the way you print the sector sheets.",
-    "1. Both rulers must measure exactly 100 mm. If not, the printer scales the page:",
-    "   switch off any fit / shrink option and print again.",
-    "2. Hold the sheet against a window or lamp and look at the BACK side.",
-]
+def calibration_pages(opts: BuildOptions, words: Any = None) -> list[Drawing]:
+    """Front and back of the calibration sheet; ``words``: the Orbitus labels of the kit
+    (its ``calibration`` texts; default English)."""
+    from cards.labels import default_labels, fill
 
-BACK_TEXT = [
-    "Back side. Hold the sheet against the light, this side towards you: the front's thin",
-    "crosshair arms show through. At B1, read X where the front's vertical arm crosses the",
-    "X scale and Y where its horizontal arm crosses the Y scale, in mm to the half mm:",
-    "negative on the − side (left of X, above Y), positive on the + side.",
-    "Rebuild with  pnp-build --back-offset X,Y  (add to the value already in use below).",
-    "B2-B5 should read about the same; if they differ by more than 0.5 mm, the printer also",
-    "turns or scales the back, which an offset cannot cancel — use the B1 reading.",
-]
-
-
-def calibration_pages(opts: BuildOptions) -> list[Drawing]:
+    said = (words or default_labels("orbitus")).calibration
     page = page_size(opts.page)
     w, h = page
     centres = crosshair_centres(page)
     front = Drawing(w, h, title="Calibration, front")
-    front.add(Text(MARGIN_MM + 5, MARGIN_MM + 8, "Calibration sheet — FRONT", 5.0, fill=INK,
-                   bold=True))
-    for i, line in enumerate(FRONT_TEXT):
-        front.add(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * i, line, 2.9, fill=GREY))
+    text_w = w - 2 * MARGIN_MM - 10
+    front.add(Text(MARGIN_MM + 5, MARGIN_MM + 8, said.front_title,
+                   fit_size(said.front_title, 5.0, text_w, bold=True), fill=INK, bold=True))
+    for i, line in enumerate(said.front_lines):
+        front.add(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * i, line,
+                       fit_size(line, 2.9, text_w), fill=GREY))
     ruler_y = MARGIN_MM + 44.0
     front.extend(_ruler((w - RULER_MM) / 2, ruler_y, vertical=False))
-    front.add(text_centred(w / 2, ruler_y - 3.0, "100 mm", 2.6, fill=INK, bold=True))
+    front.add(text_centred(w / 2, ruler_y - 3.0, said.ruler, 2.6, fill=INK, bold=True))
     ruler_x = MARGIN_MM + 8.0
     top = centres[0][1] - RULER_MM / 2
     front.extend(_ruler(ruler_x, top, vertical=True))
-    front.add(Text(ruler_x, top - 3.0, "100 mm", 2.6, fill=INK, bold=True))
+    front.add(Text(ruler_x, top - 3.0, said.ruler, 2.6, fill=INK, bold=True))
     for i, c in enumerate(centres, start=1):
         front.extend(_front_crosshair(c, f"F{i}"))
 
     dx, dy = opts.back_offset
     back_items: list[Item] = [
-        Text(MARGIN_MM + 5, MARGIN_MM + 8, "Calibration sheet — BACK", 5.0, fill=BACK_INK,
-             bold=True),
+        Text(MARGIN_MM + 5, MARGIN_MM + 8, said.back_title,
+             fit_size(said.back_title, 5.0, text_w, bold=True), fill=BACK_INK, bold=True),
     ]
-    for i, line in enumerate(BACK_TEXT):
-        back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * i, line, 2.9, fill=GREY))
-    back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * len(BACK_TEXT) + 2.0,
-                           f"This back was built with --back-offset {dx:g},{dy:g} mm.", 2.9,
-                           fill=BACK_INK, bold=True, cls="offset-note"))
+    for i, line in enumerate(said.back_lines):
+        back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * i, line,
+                               fit_size(line, 2.9, text_w), fill=GREY))
+    note = fill(said.offset_note, x=f"{dx:g}", y=f"{dy:g}")
+    back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * len(said.back_lines) + 2.0,
+                           note, fit_size(note, 2.9, text_w, bold=True), fill=BACK_INK,
+                           bold=True, cls="offset-note"))
     for i, (x, y) in enumerate(centres, start=1):
         back_items.extend(_back_crosshair((w - x, y), f"B{i}"))
     back = Drawing(w, h, [Group(tuple(back_items), (dx, dy), cls="calibration-back")],
@@ -175,6 +182,15 @@ def calibration_pages(opts: BuildOptions) -> list[Drawing]:
     return [front, back]
 
 
-def calibration_step(opts: BuildOptions) -> Step:
-    return ("Calibration", lambda: {"calibration.pdf": render_pdf(
-        calibration_pages(opts), "Calibration sheet", "rulers and duplex crosshairs")})
+def calibration_step(opts: BuildOptions, cards: Path | None = None) -> Step:
+    """The calibration sheet in the kit's language (its words are the Orbitus labels')."""
+
+    def step() -> dict[str, bytes]:
+        from cards.labels import load_labels
+
+        words = load_labels(cards, "orbitus", opts.lang)
+        return {"calibration.pdf": render_pdf(calibration_pages(opts, words),
+                                              "Calibration sheet",
+                                              "rulers and duplex crosshairs")}
+
+    return ("Calibration", step)

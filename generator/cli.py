@@ -25,11 +25,17 @@ app = typer.Typer(
 )
 
 MAX_BACK_OFFSET_MM = 20.0
+MAX_GUTTER_MM = 20.0
 
 
 class Page(StrEnum):
     a4 = "a4"
     letter = "letter"
+
+
+class SvgText(StrEnum):
+    font = "font"
+    outline = "outline"
 
 
 class Game(StrEnum):
@@ -45,12 +51,12 @@ Writes, under OUT (default ./output):
 \b
   orbitus/sectors.pdf      every sector front, backs on alternate pages (duplex, long edge)
   orbitus/station.pdf      the station hex, start-line and barrier markers, start-line table
-  satellites/tokens.pdf    the 24 satellites (red solid, blue hatched), cut circles
-  satellites/board.pdf     the board with setup zones and trackers (split across pages)
+  satellites/tokens.pdf    the 24 satellites (red solid, blue hatched) and tracker markers
+  satellites/board.pdf     the board in pieces with glue flaps, and the trackers
   <game>/svg/*.svg         one SVG per distinct component
   <game>/score-pad.pdf     score pads (Orbitus rows come from the scoring tables)
-  <game>/player-aid-*.pdf  one-page player aids (orbitus: en, ru; satellites: en, it)
-  <game>/rules-*.pdf       rule booklets, typeset from cards/<game>/text/*.md
+  <game>/player-aid-L.pdf  the one-page player aid in the kit's language L (--lang)
+  <game>/rules-L.pdf       the rule booklet, typeset from cards/<game>/text/rules-L.md
   calibration.pdf          100 mm rulers and front/back crosshairs (duplex alignment)
 
 \b
@@ -101,9 +107,26 @@ def main(
                           "one. Default: the shipped cards/."),
     ] = None,
     game: Annotated[Game, typer.Option(help="Build one game only.")] = Game.both,
+    lang: Annotated[
+        str, typer.Option("--lang", metavar="LANG",
+                          help="The kit's language: every printed word (sheets, markers, "
+                               "pads, trackers, calibration sheet, booklet and player aid) "
+                               "from <game>/text/labels-LANG.yaml, rules-LANG.md and "
+                               "player-aid-LANG.md. Shipped: en, ru, it (Orbitus has no "
+                               "Italian booklet, Satellites no Russian one: those are built "
+                               "in English and the build says so).")
+    ] = "en",
     no_bleed: Annotated[
         bool, typer.Option("--no-bleed", help="No 3 mm bleed around the components.")
     ] = False,
+    gutter: Annotated[
+        float, typer.Option("--gutter", metavar="MM", min=0, max=MAX_GUTTER_MM,
+                            help="Space sector hexes MM apart, each with its own bleed and "
+                                 "crop marks (6 gives each hex its full 3 mm bleed): for a "
+                                 "cutting machine, or a knife with room for error. Default 0: "
+                                 "neighbours share their cut lines (fewer cuts, more cards "
+                                 "per sheet).")
+    ] = 0.0,
     fit: Annotated[
         bool, typer.Option("--fit", help="Scale the Satellites board onto one page instead of "
                                          "splitting it across pages at 100 %.")
@@ -115,6 +138,15 @@ def main(
                                "printer's misalignment; read X,Y off calibration.pdf. Negative "
                                "first value: --back-offset=-1,0.5")
     ] = "0,0",
+    svg_text: Annotated[
+        SvgText, typer.Option("--svg-text",
+                              help="How the SVGs carry their letters: 'font' keeps them as "
+                                   "text set in DejaVu Sans (small, selectable; a machine "
+                                   "without that font substitutes another and the lines run "
+                                   "longer or shorter); 'outline' draws every letter as a "
+                                   "path, so the SVGs look the same everywhere. Symbols (☠ ⚡ "
+                                   "★ ✂ ✔) are paths either way.")
+    ] = SvgText.font,
     png: Annotated[
         bool, typer.Option("--png", help="Also write <game>/png/: every distinct component "
                                          "as a PNG (300 dpi unless --dpi).")
@@ -152,11 +184,17 @@ def main(
         _err(f"pnp-build: --out {out}: is a file, expected a folder")
         raise typer.Exit(2)
     games = GAMES if game is Game.both else (game.value,)
+    notes = _language(lang, games, cards)
+    if notes is None:
+        raise typer.Exit(2)
     from generator.export_png import DEFAULT_DPI
 
-    opts = BuildOptions(page=page.value, bleed=not no_bleed, fit=fit, back_offset=offset,
+    opts = BuildOptions(page=page.value, bleed=not no_bleed, gutter=gutter, fit=fit,
+                        back_offset=offset, svg_text=svg_text.value, lang=lang,
                         png_dpi=dpi if dpi is not None else (DEFAULT_DPI if png else None),
                         tts=tts, out_root=out.resolve())
+    for note in notes:
+        _err(f"pnp-build: note: {note}")
     if watch:
         _watch(out, games, cards, opts, quiet)
         return
@@ -182,6 +220,32 @@ def main(
     if not quiet:
         took = time.perf_counter() - started
         _err(f"built {len(files)} files into {out} in {took:.2f} s")
+
+
+def _language(lang: str, games: tuple[str, ...], cards: Path | None) -> list[str] | None:
+    """The notes on what of the kit is not in ``lang`` (built in English instead), or None
+    (after saying why) when ``lang`` cannot be built at all."""
+    import re
+
+    from cards.labels import KINDS, languages, resolve
+
+    if not re.fullmatch(r"[a-z]{2,3}", lang):
+        _err(f"pnp-build: --lang {lang!r}: expected a language code such as en, ru or it")
+        return None
+    have = {g: sorted({x for kind in KINDS for x in languages(cards, g, kind)}) for g in games}
+    if not any(lang in langs for langs in have.values()):
+        listed = "; ".join(f"{g}: {', '.join(langs) or 'none'}" for g, langs in have.items())
+        _err(f"pnp-build: --lang {lang}: no texts in that language ({listed}); add "
+             f"<game>/text/labels-{lang}.yaml (and rules-{lang}.md, player-aid-{lang}.md) "
+             "to translate a kit")
+        return None
+    notes = []
+    for g in games:
+        for kind in KINDS:
+            choice = resolve(cards, g, kind, lang)
+            if choice.note:
+                notes.append(choice.note)
+    return notes
 
 
 def _watch(out: Path, games: tuple[str, ...], cards: Path | None, opts: object,

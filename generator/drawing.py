@@ -67,6 +67,20 @@ class Rect:
     cls: str | None = None
 
 
+# ("M", x, y) | ("L", x, y) | ("Q", cx, cy, x, y) | ("C", c1x, c1y, c2x, c2y, x, y) | ("Z",)
+PathCommand = tuple[str | float, ...]
+
+
+@dataclass(frozen=True)
+class Path:
+    """An outline of moves, lines and curves, filled by the non-zero rule (glyph outlines,
+    symbols)."""
+
+    commands: tuple[PathCommand, ...]
+    style: Style
+    cls: str | None = None
+
+
 @dataclass(frozen=True)
 class Text:
     """One line of text; ``(x, y)`` is the baseline point, ``size`` the em size in mm."""
@@ -97,7 +111,7 @@ class Group:
     cls: str | None = None
 
 
-Item = Polygon | Polyline | Circle | Rect | Text | Group
+Item = Polygon | Polyline | Circle | Rect | Path | Text | Group
 
 
 @dataclass

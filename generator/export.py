@@ -22,9 +22,10 @@ def export_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
         dpi = opts.png_dpi
 
         def png() -> dict[str, bytes]:
+            from cards.labels import load_labels
             from generator.export_png import component_pngs
 
-            return component_pngs(game, defs, dpi)
+            return component_pngs(game, defs, dpi, load_labels(defs.folder, game, opts.lang))
 
         steps.append((f"{title} PNG", png))
     if opts.tts:
@@ -34,7 +35,10 @@ def export_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
         root = opts.out_root
 
         def tts() -> dict[str, bytes]:
-            files: dict[str, bytes] = product(game).tts_files(defs, root)
+            from cards.labels import load_labels
+
+            files: dict[str, bytes] = product(game).tts_files(
+                defs, root, load_labels(defs.folder, game, opts.lang))
             return files
 
         steps.append((f"{title} TTS", tts))

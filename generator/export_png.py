@@ -19,16 +19,18 @@ MIN_DPI = 30.0
 MAX_DPI = 1200.0
 
 
-def components(game: str, defs: Any) -> dict[str, Drawing]:
+def components(game: str, defs: Any, words: Any = None) -> dict[str, Drawing]:
     from generator.products import product
 
-    drawings: dict[str, Drawing] = product(game).components(defs)
+    drawings: dict[str, Drawing] = product(game).components(defs, words)
     return drawings
 
 
-def component_pngs(game: str, defs: Any, dpi: float = DEFAULT_DPI) -> dict[str, bytes]:
-    """``{"<game>/png/<name>.png": bytes}`` for every distinct component of ``game``."""
-    drawings = components(game, defs)
+def component_pngs(game: str, defs: Any, dpi: float = DEFAULT_DPI,
+                   words: Any = None) -> dict[str, bytes]:
+    """``{"<game>/png/<name>.png": bytes}`` for every distinct component of ``game``, its
+    words those of ``words`` (the kit's labels; default English)."""
+    drawings = components(game, defs, words)
     names = list(drawings)
     pdf = render_pdf([drawings[n] for n in names], f"{game} components", "PNG export")
     images = pdf_to_pngs(pdf, dpi, transparent=True)

@@ -16,9 +16,12 @@ CAPTION = "#444444"
 class BuildOptions:
     page: str = "a4"
     bleed: bool = True
+    gutter: float = 0.0  # mm between sector hexes (0: neighbours share their cut lines)
     fit: bool = False
     # (x, y) mm added to every duplex back (sector backs, calibration back): printer compensation
     back_offset: tuple[float, float] = (0.0, 0.0)
+    lang: str = "en"  # the kit's language: labels-<lang>.yaml, rules-<lang>.md, ...
+    svg_text: str = "font"  # "font": SVG text names DejaVu Sans; "outline": drawn as paths
     png_dpi: float | None = None  # also write <game>/png/*.png at this resolution
     tts: bool = False  # also write the Tabletop Simulator export, <game>/tts/
     out_root: Path | None = None  # absolute output folder (for the TTS file:/// URLs)

@@ -6,8 +6,8 @@
 - :func:`grid_slots` packs boxes (tokens, markers) in rows with room for bleed.
 - :func:`mirror_x` is where a back goes so that a long-edge duplex print puts
   it exactly behind its front.
-- :func:`tile_pages` splits a drawing larger than the printable area across
-  pages with an overlap strip and alignment marks.
+- :func:`fit_page` scales a drawing larger than the printable area onto one page
+  (:mod:`generator.tiling` splits a board across pages at 100 % instead).
 """
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from generator.drawing import (
-    Circle,
     Drawing,
     Group,
     Item,
     Polyline,
-    Rect,
     Style,
     Text,
 )
@@ -38,7 +37,6 @@ MARGIN_MM = 5.0
 BLEED_MM = 3.0
 MARK_GAP_MM = 0.5  # crop marks start this far outside the bleed
 MARK_LEN_MM = 2.0
-OVERLAP_MM = 10.0
 MARK_STYLE = Style(stroke="#000000", width=0.2)
 
 Point = tuple[float, float]
@@ -63,51 +61,66 @@ class HexSheet:
     centres: tuple[Point, ...]
     across_flats: float
     bleed: float
+    gutter: float = 0.0
 
 
-def _column_centres(cols: int, rows_even: int, rows_odd: int, flats: float) -> list[Point]:
-    r = hexgeo.circumradius(flats)
+def _column_centres(cols: int, rows_even: int, rows_odd: int, pitch: float) -> list[Point]:
+    """Centres of a honeycomb whose cells are ``pitch`` across flats (the hex plus the
+    gutter), in columns, each odd column half a cell lower."""
+    r = hexgeo.circumradius(pitch)
     out: list[Point] = []
     for c in range(cols):
         n = rows_even if c % 2 == 0 else rows_odd
         for k in range(n):
-            out.append((r + 1.5 * r * c, flats / 2.0 + (flats / 2.0 if c % 2 else 0.0) + flats * k))
+            out.append((r + 1.5 * r * c, pitch / 2.0 + (pitch / 2.0 if c % 2 else 0.0) + pitch * k))
     return out
 
 
-def _extent(centres: Sequence[Point], flats: float, bleed: float) -> tuple[float, float, float,
-                                                                            float]:
+def _extent(centres: Sequence[Point], flats: float, bleed: float,
+            gutter: float = 0.0) -> tuple[float, float, float, float]:
+    """Bounding box of the hexes with their bleed and crop marks."""
     xs: list[float] = []
     ys: list[float] = []
     for x, y in centres:
-        for px, py in hexgeo.corners((x, y), flats):
+        for px, py in offset_hex((x, y), flats, bleed):
             xs.append(px)
             ys.append(py)
-    for (x0, y0), (x1, y1) in _mark_segments(centres, flats, bleed):
+    for (x0, y0), (x1, y1) in _mark_segments(centres, flats, bleed, gutter):
         xs += [x0, x1]
         ys += [y0, y1]
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def honeycomb_slots(page: tuple[float, float], flats: float, bleed: float) -> HexSheet:
+def offset_hex(centre: Point, flats: float, grow: float) -> list[Point]:
+    """The corners of a hex grown by ``grow`` mm on every side."""
+    return hexgeo.corners(centre, flats + 2 * grow)
+
+
+def honeycomb_slots(page: tuple[float, float], flats: float, bleed: float,
+                    gutter: float = 0.0) -> HexSheet:
     """The largest honeycomb of hexes (with bleed and crop marks) that fits inside the margins,
-    centred on the page."""
+    centred on the page. ``gutter`` 0: neighbours share their cut lines; otherwise the hexes
+    stand ``gutter`` mm apart, each with its own bleed and crop marks."""
     pw, ph = page[0] - 2 * MARGIN_MM, page[1] - 2 * MARGIN_MM
-    r = hexgeo.circumradius(flats)
+    pitch = flats + gutter
+    r = hexgeo.circumradius(pitch)
     best: list[Point] = []
     best_box = (0.0, 0.0, 0.0, 0.0)
     max_cols = int(pw // (1.5 * r)) + 1
-    max_rows = int(ph // flats) + 1
+    max_rows = int(ph // pitch) + 1
     for cols in range(1, max_cols + 1):
         for rows_even in range(1, max_rows + 1):
             for rows_odd in (rows_even, rows_even - 1):
                 if cols > 1 and rows_odd < 1:
                     continue
-                centres = _column_centres(cols, rows_even, rows_odd, flats)
-                box = _extent(centres, flats, bleed)
+                if cols * rows_even <= len(best) - cols:
+                    continue
+                centres = _column_centres(cols, rows_even, rows_odd, pitch)
+                if len(centres) <= len(best):
+                    continue
+                box = _extent(centres, flats, bleed, gutter)
                 if box[2] - box[0] <= pw + 1e-6 and box[3] - box[1] <= ph + 1e-6:
-                    if len(centres) > len(best):
-                        best, best_box = centres, box
+                    best, best_box = centres, box
     if not best:
         raise ValueError(
             f"a hex {flats:g} mm across flats does not fit on a page of "
@@ -115,48 +128,92 @@ def honeycomb_slots(page: tuple[float, float], flats: float, bleed: float) -> He
         )
     dx = (page[0] - (best_box[2] - best_box[0])) / 2.0 - best_box[0]
     dy = (page[1] - (best_box[3] - best_box[1])) / 2.0 - best_box[1]
-    return HexSheet(tuple((x + dx, y + dy) for x, y in best), flats, bleed)
+    return HexSheet(tuple((x + dx, y + dy) for x, y in best), flats, bleed, gutter)
 
 
 def _key(p: Point) -> tuple[int, int]:
     return (round(p[0] * 100), round(p[1] * 100))
 
 
-def _mark_segments(centres: Sequence[Point], flats: float, bleed: float) -> list[tuple[Point,
-                                                                                     Point]]:
-    """Crop marks: at every corner on the edge of the packing, a short line outside the bleed.
+_NORMALS = tuple((math.cos(math.radians(a)), math.sin(math.radians(a)))
+                 for a in (-90, -30, 30, 90, 150, 210))
 
-    Where two hexes meet at an edge corner, the mark continues their shared cut line;
-    where a corner belongs to one hex only, it points away from that hex's centre.
-    """
-    owners: dict[tuple[int, int], list[Point]] = {}
-    where: dict[tuple[int, int], Point] = {}
+
+def _ray_entry(p0: Point, u: Point, centre: Point, flats: float, pad: float) -> float:
+    """How far along the ray ``p0 + t u`` (t >= 0) it enters the flat-top hex at ``centre``
+    grown by ``pad`` on every side; ``inf`` if it never does."""
+    t_in, t_out = 0.0, math.inf
+    h = flats / 2.0 + pad
+    for nx, ny in _NORMALS:
+        a = nx * (p0[0] - centre[0]) + ny * (p0[1] - centre[1])  # where p0 lies
+        b = nx * u[0] + ny * u[1]  # how the ray moves against this side
+        if abs(b) < 1e-12:
+            if a > h:
+                return math.inf
+            continue
+        t = (h - a) / b
+        if b > 0:
+            t_out = min(t_out, t)
+        else:
+            t_in = max(t_in, t)
+        if t_in > t_out:
+            return math.inf
+    return t_in
+
+
+def _mark_segments(centres: Sequence[Point], flats: float, bleed: float,
+                   gutter: float = 0.0) -> list[tuple[Point, Point]]:
+    """Crop marks: short lines that continue the cut edges past their ends, outside the bleed.
+
+    Shared edges (``gutter`` 0): at every corner on the outline of the packing, each cut
+    edge ending there whose line runs on into empty paper is continued (two marks at a
+    corner of one hex, the shared cut line at a corner of two). With a gutter every hex is
+    cut on its own, so each of its edges is continued at both ends, as far as the gap to the
+    neighbouring hexes allows (a mark never comes within 0.5 mm of another card)."""
+    return list(_marks(tuple(centres), flats, bleed, gutter))
+
+
+@lru_cache(maxsize=64)
+def _marks(centres: tuple[Point, ...], flats: float, bleed: float,
+           gutter: float) -> tuple[tuple[Point, Point], ...]:
+    start = bleed / math.sin(math.radians(60)) + MARK_GAP_MM if bleed else MARK_GAP_MM + 0.4
+    end = start + MARK_LEN_MM
+    r = hexgeo.circumradius(flats)
+    corner_count: dict[tuple[int, int], int] = {}
     for c in centres:
         for corner in hexgeo.corners(c, flats):
             k = _key(corner)
-            owners.setdefault(k, []).append(c)
-            where[k] = corner
-    start = bleed / math.sin(math.radians(60)) + MARK_GAP_MM if bleed else MARK_GAP_MM + 0.4
+            corner_count[k] = corner_count.get(k, 0) + 1
     segments: list[tuple[Point, Point]] = []
-    for k in sorted(owners):
-        cs = owners[k]
-        if len(cs) >= 3:
-            continue
-        corner = where[k]
-        ox = sum(p[0] for p in cs) / len(cs)
-        oy = sum(p[1] for p in cs) / len(cs)
-        dx, dy = corner[0] - ox, corner[1] - oy
-        length = math.hypot(dx, dy)
-        ux, uy = dx / length, dy / length
-        segments.append(((corner[0] + ux * start, corner[1] + uy * start),
-                         (corner[0] + ux * (start + MARK_LEN_MM),
-                          corner[1] + uy * (start + MARK_LEN_MM))))
-    return segments
+    seen: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    reach = 2 * r + end + 1.0
+    for c in centres:
+        pts = hexgeo.corners(c, flats)
+        for i, corner in enumerate(pts):
+            if corner_count[_key(corner)] >= 3:
+                continue  # inside the packing: every edge there is shared
+            near = [o for o in centres if math.dist(o, corner) < reach]
+            for other in (pts[i - 1], pts[(i + 1) % 6]):
+                length = math.dist(corner, other)
+                u = ((corner[0] - other[0]) / length, (corner[1] - other[1]) / length)
+                key = (_key(corner), (round(u[0] * 1000), round(u[1] * 1000)))
+                if key in seen:
+                    continue
+                # as far as the line runs clear of every card (0.5 mm), the corner's own too
+                p0 = (corner[0] + u[0] * start, corner[1] + u[1] * start)
+                stop = min([end] + [start + _ray_entry(p0, u, o, flats, 0.5) for o in near])
+                if stop - start < 0.9:
+                    continue
+                seen.add(key)
+                segments.append(((corner[0] + u[0] * start, corner[1] + u[1] * start),
+                                 (corner[0] + u[0] * stop, corner[1] + u[1] * stop)))
+    return tuple(segments)
 
 
-def hex_crop_marks(centres: Sequence[Point], flats: float, bleed: float) -> list[Item]:
+def hex_crop_marks(centres: Sequence[Point], flats: float, bleed: float,
+                   gutter: float = 0.0) -> list[Item]:
     return [Polyline(seg, MARK_STYLE, cls="crop-mark")
-            for seg in _mark_segments(centres, flats, bleed)]
+            for seg in _mark_segments(centres, flats, bleed, gutter)]
 
 
 # --- grid packing of boxes (tokens, markers) ------------------------------------------
@@ -201,140 +258,69 @@ def box_crop_marks(centre: Point, box: tuple[float, float], bleed: float) -> lis
     return out
 
 
-# --- splitting a large drawing across pages ------------------------------------------
+# --- one drawing scaled onto one page ------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Tile:
-    col: int
-    row: int
-    x: float  # the tile's top-left in the big drawing's coordinates
-    y: float
-
-
-def tiles_for(size: tuple[float, float], printable: tuple[float, float],
-              overlap: float = OVERLAP_MM) -> list[Tile]:
-    """Tiles covering ``size`` with pages of ``printable`` area overlapping by ``overlap``."""
-    w, h = size
-    pw, ph = printable
-    cols = 1 if w <= pw else math.ceil((w - overlap) / (pw - overlap))
-    rows = 1 if h <= ph else math.ceil((h - overlap) / (ph - overlap))
-    return [Tile(c, r, c * (pw - overlap), r * (ph - overlap))
-            for r in range(rows) for c in range(cols)]
-
-
-def alignment_marks(size: tuple[float, float], tiles: Sequence[Tile],
-                    printable: tuple[float, float], overlap: float = OVERLAP_MM) -> list[Item]:
-    """Crosshairs in the middle of every overlap strip, in the big drawing's coordinates;
-    both pages that share a strip print them, so laying one over the other lines them up."""
-    w, h = size
-    pw, ph = printable
-    xs = sorted({t.x + overlap / 2.0 for t in tiles if t.col > 0})
-    ys = sorted({t.y + overlap / 2.0 for t in tiles if t.row > 0})
-    items: list[Item] = []
-    for x in xs:
-        strip = Rect(x - overlap / 2.0, 0, overlap, h, Style(fill="#7a7a7a", opacity=0.08),
-                     cls="overlap-strip")
-        items.append(strip)
-        for y in _spread(h, ph):
-            items.extend(_crosshair((x, y)))
-    for y in ys:
-        items.append(Rect(0, y - overlap / 2.0, w, overlap, Style(fill="#7a7a7a", opacity=0.08),
-                          cls="overlap-strip"))
-        for x in _spread(w, pw):
-            items.extend(_crosshair((x, y)))
-    return items
-
-
-def _spread(length: float, page: float) -> list[float]:
-    count = max(2, math.ceil(length / (page / 2.0)))
-    return [length * (i + 0.5) / count for i in range(count)]
-
-
-def _crosshair(p: Point) -> list[Item]:
-    x, y = p
-    s = Style(stroke="#000000", width=0.25)
-    return [
-        Circle(x, y, 2.2, s, cls="alignment-mark"),
-        Polyline(((x - 3.5, y), (x + 3.5, y)), s),
-        Polyline(((x, y - 3.5), (x, y + 3.5)), s),
-    ]
-
-
-def tile_pages(drawing: Drawing, page: tuple[float, float], label: str) -> list[Drawing]:
-    """``drawing`` at 100 % split across pages (overlap strips and alignment marks added)."""
+def fit_scale(size: tuple[float, float], page: tuple[float, float]) -> float:
+    """The scale (at most 1) at which a drawing of ``size`` fits one page with its caption."""
     printable = (page[0] - 2 * MARGIN_MM, page[1] - 2 * MARGIN_MM - 4.0)
-    size = (drawing.width, drawing.height)
-    tiles = tiles_for(size, printable)
-    marks = alignment_marks(size, tiles, printable) if len(tiles) > 1 else []
-    content = tuple(drawing.items) + tuple(marks)
-    ncols = max(t.col for t in tiles) + 1
-    nrows = max(t.row for t in tiles) + 1
-    pages: list[Drawing] = []
-    for i, t in enumerate(tiles, start=1):
-        tw = min(printable[0], size[0] - t.x)
-        th = min(printable[1], size[1] - t.y)
-        body = Group(content, (MARGIN_MM - t.x, MARGIN_MM + 4.0 - t.y),
-                     clip=Rect(t.x, t.y, tw, th, Style()))
-        caption = (f"{label} — page {i} of {len(tiles)} (row {t.row + 1} of {nrows}, "
-                   f"column {t.col + 1} of {ncols}); print at 100 %, overlap the grey strips "
-                   "so the crosshairs meet" if len(tiles) > 1 else f"{label} — print at 100 %")
-        pages.append(Drawing(page[0], page[1], [
-            body,
-            Text(MARGIN_MM, MARGIN_MM + 2.6, caption, 2.6, fill="#444444", cls="page-caption"),
-        ], f"{label} {i}"))
-    return pages
+    return min(1.0, printable[0] / size[0], printable[1] / size[1])
 
 
-def fit_page(drawing: Drawing, page: tuple[float, float], label: str) -> Drawing:
-    """``drawing`` scaled down (never up) onto one page, centred, with its scale printed."""
+def fit_page(drawing: Drawing, page: tuple[float, float], caption: str) -> Drawing:
+    """``drawing`` scaled down (never up) onto one page, centred, under a one-line
+    ``caption`` (which should say the scale: see :func:`fit_scale`)."""
     printable = (page[0] - 2 * MARGIN_MM, page[1] - 2 * MARGIN_MM - 4.0)
-    scale = min(1.0, printable[0] / drawing.width, printable[1] / drawing.height)
+    scale = fit_scale((drawing.width, drawing.height), page)
     x = (page[0] - drawing.width * scale) / 2.0
     y = MARGIN_MM + 4.0 + (printable[1] - drawing.height * scale) / 2.0
-    caption = f"{label} — scaled to {scale * 100:.0f} % to fit one page (--fit)"
     return Drawing(page[0], page[1], [
         Group(tuple(drawing.items), (x, y), scale=scale),
         Text(MARGIN_MM, MARGIN_MM + 2.6, caption, 2.6, fill="#444444", cls="page-caption"),
-    ], label)
+    ], drawing.title)
 
 
-def hex_obstacles(centres: Sequence[Point], flats: float,
-                  bleed: float) -> list[tuple[float, float, float, float]]:
+def hex_obstacles(centres: Sequence[Point], flats: float, bleed: float,
+                  gutter: float = 0.0) -> list[tuple[float, float, float, float]]:
     """Bounding boxes of the hexes (with bleed) and crop marks on a sheet."""
     r = hexgeo.circumradius(flats) + bleed / math.sin(math.radians(60))
     half = flats / 2.0 + bleed
     boxes = [(x - r, y - half, x + r, y + half) for x, y in centres]
-    for (x0, y0), (x1, y1) in _mark_segments(centres, flats, bleed):
+    for (x0, y0), (x1, y1) in _mark_segments(centres, flats, bleed, gutter):
         boxes.append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
     return boxes
 
 
 def caption_lines(page: tuple[float, float], lines: Sequence[str],
                   obstacles: Sequence[tuple[float, float, float, float]],
-                  size: float = 2.4) -> list[Item]:
-    """Caption lines in the page's bottom-left corner, only as wide as the free space there
-    (smaller text if needed; none if there is no room at all)."""
+                  size: float = 2.4, min_size: float = 1.6) -> list[Item]:
+    """Caption lines in the widest free stretch along the page's bottom or top margin (the
+    bottom first), only as wide as that space (smaller text if needed, not below
+    ``min_size``); none if there is no room at all."""
     from generator.drawing import fit_size
 
     line_h = size * 1.3
-    y1 = page[1] - MARGIN_MM
-    y0 = y1 - line_h * len(lines)
-    x0 = MARGIN_MM
-    limit = page[0] - MARGIN_MM
-    for bx0, by0, bx1, by1 in obstacles:
-        if by1 > y0 and by0 < y1:
-            if bx1 <= x0:
+    height = line_h * len(lines)
+    best: tuple[float, float, float] | None = None  # (size, x, top)
+    for top in (page[1] - MARGIN_MM - height, MARGIN_MM):
+        blocked = sorted((bx0, bx1) for bx0, by0, bx1, by1 in obstacles
+                         if by1 > top - 0.5 and by0 < top + height + 0.5)
+        x = MARGIN_MM
+        spans: list[tuple[float, float]] = []
+        for bx0, bx1 in blocked:
+            if bx0 - 1.0 > x:
+                spans.append((x, bx0 - 1.0))
+            x = max(x, bx1 + 1.0)
+        if page[0] - MARGIN_MM > x:
+            spans.append((x, page[0] - MARGIN_MM))
+        for x0, x1 in spans:
+            if x1 - x0 <= 10:
                 continue
-            limit = min(limit, bx0 - 1.0)
-    width = limit - x0
-    if width <= 10:
+            fitted = min(fit_size(line, size, x1 - x0) for line in lines)
+            if fitted >= min_size and (best is None or fitted > best[0] + 1e-9):
+                best = (fitted, x0, top)
+    if best is None:
         return []
-    fitted = min(fit_size(line, size, width) for line in lines)
-    if fitted < 1.6:
-        return []
-    out: list[Item] = []
-    for i, line in enumerate(lines):
-        out.append(Text(x0, y0 + line_h * (i + 1) - size * 0.3, line, fitted, fill="#444444",
-                        cls="page-caption"))
-    return out
+    fitted, x0, top = best
+    return [Text(x0, top + line_h * (i + 1) - size * 0.3, line, fitted, fill="#444444",
+                 cls="page-caption") for i, line in enumerate(lines)]

@@ -20,8 +20,16 @@ The export writes, for Orbitus, the sector deck (one sheet cell per distinct
 sector, every copy a card), the station (a one-card deck of the same hex card
 shape, so it is exactly the size of a sector and the tiling fits) and the
 start-line and barrier markers (tokens); for Satellites the board and the 24
-satellites (round tiles). Images are addressed by ``file:///`` URLs of their
-absolute paths, so the JSON works on the machine that built it.
+satellites (round tiles). Images are addressed by their absolute paths in the
+machine's own form (``C:\\Users\\…\\sectors-1.png`` on Windows, ``/home/…`` elsewhere),
+the form TTS itself writes for local images, so the JSON works on the machine that built
+it.
+
+Hex cards: TTS's hexagonal card (``Type`` 3) sits in a portrait card, point up. Orbitus
+sectors are flat-top hexes, so their faces are landscape images; every hex card (the
+deck, its cards and the station) is a ``SidewaysCard``, which turns TTS's card a quarter
+so the landscape face fills it flat-top, as printed. Saved objects leave ``SaveName``
+and ``GameMode`` empty, as TTS's own saved objects do.
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import PurePath
 from typing import Any
 
 from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
@@ -46,6 +54,7 @@ MAX_ROWS = 7
 MAX_PX = 4096
 PX_MM = 25.4 / 72.0  # images are rendered at 1 px per PDF point, so sizes are exact integers
 CARD_HEX = 3  # CustomDeck Type: hexagonal card
+SIDEWAYS = True  # flat-top sectors: landscape faces on TTS's point-up hex card, turned
 TILE_CIRCLE = 2  # Custom_Tile Type: circle
 TOKEN_DPI = 300.0
 THUMB_PX = 256
@@ -192,16 +201,18 @@ def _base(name: str, nickname: str, key: str, transform: dict[str, float],
             "Tooltip": True, "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
 
 
-def _save(name: str, objects: list[dict[str, Any]]) -> bytes:
-    save = {"SaveName": name, "GameMode": name, "Date": "", "VersionNumber": "",
+def _save(objects: list[dict[str, Any]]) -> bytes:
+    save = {"SaveName": "", "GameMode": "", "Date": "", "VersionNumber": "",
             "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "Rules": "",
             "LuaScript": "", "LuaScriptState": "", "XmlUI": "", "TabStates": {},
             "ObjectStates": objects}
     return (json.dumps(save, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def _url(root: Path, rel: str) -> str:
-    return (root / rel).as_uri()
+def _url(root: PurePath, rel: str) -> str:
+    """The image's absolute path as the machine writes it (what TTS expects of a local
+    image; not a percent-encoded file:/// URL)."""
+    return str(root.joinpath(*rel.split("/")))
 
 
 def _describe(defs: OrbitusDefinitions, sector: Any) -> str:
@@ -216,9 +227,13 @@ def _describe(defs: OrbitusDefinitions, sector: Any) -> str:
     return f"routes: {routes}; {centre}"
 
 
-def orbitus_tts(defs: OrbitusDefinitions, root: Path) -> dict[str, bytes]:
-    """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder."""
+def orbitus_tts(defs: OrbitusDefinitions, root: PurePath, words: Any = None) -> dict[str, bytes]:
+    """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder,
+    ``words`` the kit's labels (default: English)."""
+    from cards.labels import default_labels, fill
     from generator.products.orbitus import marker_counts
+
+    words = words or default_labels("orbitus")
 
     folder = "orbitus/tts"
     flats = defs.sectors.hex_across_flats_mm
@@ -240,11 +255,14 @@ def orbitus_tts(defs: OrbitusDefinitions, root: Path) -> dict[str, bytes]:
     need, barriers = marker_counts(defs)
     for seat in range(6):
         name = f"start-marker-P{seat + 1}"
-        drawings.append(_sized(orb.component(orb.start_marker_items(defs, seat, flats), mw + 2,
+        label = fill(words.station.start_marker, seat=f"P{seat + 1}")
+        drawings.append(_sized(orb.component(orb.start_marker_items(defs, seat, flats,
+                                                                    label=label), mw + 2,
                                              mh + 2, name), box))
         names.append(name)
         markers.append((name, f"P{seat + 1} start-line marker", need[seat]))
-    drawings.append(_sized(orb.component(orb.barrier_marker_items(defs, flats), mw + 2, mh + 2,
+    drawings.append(_sized(orb.component(orb.barrier_marker_items(
+        defs, flats, label=words.station.barrier_marker), mw + 2, mh + 2,
                                          "barrier"), box))
     names.append("barrier-marker")
     markers.append(("barrier-marker", "Barrier marker", barriers))
@@ -268,14 +286,14 @@ def orbitus_tts(defs: OrbitusDefinitions, root: Path) -> dict[str, bytes]:
             for copy in range(sector.count):
                 card = _base("Card", sector.id, f"orbitus:card:{sector.id}:{copy}",
                              _transform(0.0, 0.0, face_down=True), _describe(defs, sector))
-                card.update({"CardID": key * 100 + slot, "SidewaysCard": False,
+                card.update({"CardID": key * 100 + slot, "SidewaysCard": SIDEWAYS,
                              "CustomDeck": {str(key): entry}, "Hands": True})
                 cards.append(card)
         start += lay.cards
     deck = _base("DeckCustom", "Orbitus sectors", "orbitus:deck",
                  _transform(-6.0, 0.0, face_down=True),
                  f"{len(cards)} sector cards; shuffle, then deal the hands")
-    deck.update({"SidewaysCard": False, "Hands": False,
+    deck.update({"SidewaysCard": SIDEWAYS, "Hands": False,
                  "DeckIDs": [c["CardID"] for c in cards], "CustomDeck": deck_entries,
                  "ContainedObjects": cards})
     station_key = len(layouts) + 1
@@ -283,7 +301,7 @@ def orbitus_tts(defs: OrbitusDefinitions, root: Path) -> dict[str, bytes]:
     station = _base("Card", f"{defs.station.name} ({defs.station.name_en})", "orbitus:station",
                     _transform(0.0, 0.0), "The central station; start lines by player count "
                     "are on the station sheet of the print-and-play kit")
-    station.update({"CardID": station_key * 100, "SidewaysCard": False, "Hands": False,
+    station.update({"CardID": station_key * 100, "SidewaysCard": SIDEWAYS, "Hands": False,
                     "CustomDeck": {str(station_key): {
                         "FaceURL": station_url, "BackURL": station_url, "NumWidth": 1,
                         "NumHeight": 1, "BackIsHidden": True, "UniqueBack": False,
@@ -301,13 +319,14 @@ def orbitus_tts(defs: OrbitusDefinitions, root: Path) -> dict[str, bytes]:
                                 "Stackable": False}}
             objects.append(token)
             n += 1
-    out[f"{folder}/Orbitus.json"] = _save("Orbitus", objects)
+    out[f"{folder}/Orbitus.json"] = _save(objects)
     out[f"{folder}/Orbitus.png"] = thumb
     return out
 
 
-def satellites_tts(defs: SatellitesDefinitions, root: Path) -> dict[str, bytes]:
-    """The Satellites TTS files under ``satellites/tts/``."""
+def satellites_tts(defs: SatellitesDefinitions, root: PurePath,
+                   words: Any = None) -> dict[str, bytes]:
+    """The Satellites TTS files under ``satellites/tts/`` (``words``: the kit's labels)."""
     folder = "satellites/tts"
     d = defs.satellites.diameter_mm
     side = _px(d, TOKEN_DPI)
@@ -323,7 +342,7 @@ def satellites_tts(defs: SatellitesDefinitions, root: Path) -> dict[str, bytes]:
                                                                cut_line=False)), (d / 2, d / 2),
                                      clip=Rect(-d / 2, -d / 2, d, d, Style()))], name)
         drawings.append(_sized(token, (side, side)))
-    board = sat.board_drawing(defs)
+    board = sat.board_drawing(defs, words=words)
     scale = MAX_PX / max(board.width, board.height)
     bw = min(MAX_PX, math.floor(board.width * scale + 1e-6))
     bh = min(MAX_PX, math.floor(board.height * scale + 1e-6))
@@ -357,7 +376,7 @@ def satellites_tts(defs: SatellitesDefinitions, root: Path) -> dict[str, bytes]:
                                    "CustomTile": {"Type": TILE_CIRCLE, "Thickness": 0.15,
                                                   "Stackable": False, "Stretch": True}}
             objects.append(tile)
-    out[f"{folder}/Satellites.json"] = _save("Satellites", objects)
+    out[f"{folder}/Satellites.json"] = _save(objects)
     out[f"{folder}/Satellites.png"] = thumb
     return out
 

@@ -55,10 +55,20 @@ Align = Literal["start", "middle", "end"]
 
 @dataclass(frozen=True)
 class Run:
-    """A stretch of text in one weight."""
+    """A stretch of text in one weight; or, with ``icon``, a drawing (items in a circle of
+    radius 1 about (0, 0)) set as one character one em wide (its ``text`` an em space)."""
 
     text: str
     bold: bool = False
+    icon: tuple[Item, ...] = ()
+
+
+ICON_TEXT = "\u2003"  # an em space: an icon takes the room of one
+
+
+def icon_run(items: Sequence[Item]) -> Run:
+    """A run drawing ``items`` (in a circle of radius 1 about (0, 0)) as one character."""
+    return Run(ICON_TEXT, icon=tuple(items))
 
 
 Runs = tuple[Run, ...]
@@ -406,6 +416,8 @@ class Box:
     keep_with_next: bool = False
     header: Box | None = None  # a table row's header, repeated at the top of a new column
     floating: bool = False  # may wait for the next column while the text after it goes on
+    continues: bool = False  # the next box is the same block (a line of the same paragraph,
+    # the text after a heading): a waiting float may not come between them
 
 
 # --- measuring and wrapping ---------------------------------------------------------------
@@ -440,7 +452,7 @@ def _words(runs: Runs) -> list[list[Run]]:
                 words.append(current)
                 current = []
             if part:
-                current.append(Run(part, run.bold))
+                current.append(Run(part, run.bold, run.icon))
     if current:
         words.append(current)
     return words
@@ -466,6 +478,16 @@ def wrap(runs: Runs, size: float, width: float, measure: Callable[[str, float, b
         current.append(word)
     if current:
         lines.append(current)
+    # no short word alone on a paragraph's last line ("−3."): it takes the word before along
+    if len(lines) >= 2 and len(lines[-1]) == 1 and len(lines[-2]) >= 3:
+        last = lines[-1][0]
+        if len("".join(p.text for p in last)) <= 5:
+            moved = lines[-2][-1]
+            need = (sum(measure(p.text, size, p.bold) for p in moved) + space
+                    + sum(measure(p.text, size, p.bold) for p in last))
+            if need <= width:
+                lines[-2] = lines[-2][:-1]
+                lines[-1] = [moved, last]
     return [_join(line) for line in lines]
 
 
@@ -494,9 +516,9 @@ def _join(words: list[list[Run]]) -> Runs:
         pieces = list(word)
         if k < len(words) - 1:
             last = pieces[-1]
-            pieces[-1] = Run(last.text + " ", last.bold)
+            pieces[-1] = Run(last.text + " ", last.bold, last.icon)
         for piece in pieces:
-            if out and out[-1].bold == piece.bold:
+            if out and out[-1].bold == piece.bold and not out[-1].icon and not piece.icon:
                 out[-1] = Run(out[-1].text + piece.text, piece.bold)
             else:
                 out.append(piece)
@@ -518,7 +540,12 @@ def line_items(runs: Runs, x: float, baseline: float, size: float, fill: str,
         x -= sum(widths)
     out: list[Item] = []
     for run, w in zip(runs, widths, strict=True):
-        out.append(Text(x, baseline, run.text, size, fill=fill, bold=bold or run.bold))
+        if run.icon:  # drawn in the em the run's space takes, centred on the capitals
+            em = measure(ICON_TEXT, size, False)
+            out.append(Group(run.icon, (x + em / 2.0, baseline - size * CAP_HEIGHT / 2.0),
+                             scale=size * 0.6))
+        else:
+            out.append(Text(x, baseline, run.text, size, fill=fill, bold=bold or run.bold))
         x += w
     return out
 
@@ -549,25 +576,32 @@ class _Composer:
         previous: Block | None = None
         for block in blocks:
             if isinstance(block, Heading):
-                out += self.heading(block, first=previous is None)
+                part = self.heading(block, first=previous is None)
             elif isinstance(block, Paragraph):
-                out += self.paragraph(block.runs, self.t.body * 0.6)
+                part = self.paragraph(block.runs, self.t.body * 0.6)
             elif isinstance(block, ListItem):
                 gap = self.t.body * (0.22 if isinstance(previous, ListItem) else 0.6)
-                out += self.item(block, gap)
+                part = self.item(block, gap)
             elif isinstance(block, Note):
-                out += self.note(block)
+                part = self.note(block)
             elif isinstance(block, Table):
-                out += self.table(block)
+                part = self.table(block)
             else:
-                out += self.diagram(block)
+                part = self.diagram(block)
+            # a float waits only at the end of a block, never inside one or after a heading
+            for b in part[:-1]:
+                b.continues = True
+            if part and isinstance(block, Heading):
+                part[-1].continues = True
+            out += part
             previous = block
         return out
 
     # text ------------------------------------------------------------------------------
     def _lines(self, runs: Runs, size: float, width: float, x: float, fill: str,
                lead: float, bold: bool = False) -> list[Box]:
-        lines = wrap(runs, size, width, self.m)
+        # measured in the weight it is drawn in (a heading is bold throughout)
+        lines = wrap(runs, size, width, self._bold_measure(bold))
         base = _baseline(lead, size)
         return [Box(lead, line_items(line, x, base, size, fill, self.m, bold=bold))
                 for line in lines]
@@ -652,8 +686,8 @@ class _Composer:
             b.items = [Rect(0.0, 0.0, self.width, b.height, Style(fill=self.t.note_fill)),
                        Rect(0.0, 0.0, bar, b.height, Style(fill=self.t.accent)), *b.items]
         first.space_before = self.t.body * 0.9
-        if len(boxes) >= 2:
-            first.keep_with_next = True
+        for b in boxes[:-1]:  # a note stays in one column (when it fits one)
+            b.keep_with_next = True
         return boxes
 
     # tables ------------------------------------------------------------------------------
@@ -767,11 +801,16 @@ class Placed:
     index: int = -1  # the box's position in the flowed sequence
 
 
-def flow(boxes: Sequence[Box], frames: Callable[[int], Frame]) -> list[Placed]:
+def flow(boxes: Sequence[Box], frames: Callable[[int], Frame],
+         mid_block: bool = False) -> list[Placed]:
     """Place boxes top to bottom in frame 0, 1, 2 ... (``frames(k)`` gives frame k).
 
     A floating box (a diagram) that does not fit in what is left of a frame waits, and
-    the text after it fills the frame; waiting floats open the next frame, in order.
+    the text after it fills the frame. Waiting floats are placed, in order, at the first
+    end of a block (a paragraph, an item, a note, a table; never between a heading and its
+    text) where they fit: at the top of the next frame when the text before it ended a
+    block, else after the block that runs on into the new frame. ``mid_block``: the
+    boxes start in the middle of a block (the rest of a page being balanced).
     """
     placed: list[Placed] = []
     pending: list[tuple[int, Box]] = []
@@ -781,7 +820,7 @@ def flow(boxes: Sequence[Box], frames: Callable[[int], Frame]) -> list[Placed]:
     i = 0
     while i < len(boxes) or pending:
         frame = frames(k)
-        if at_top and pending:
+        if pending and not mid_block:
             while pending:
                 n, fb = pending[0]
                 if not at_top and y + fb.space_before + fb.height > frame.height + 1e-6:
@@ -791,15 +830,15 @@ def flow(boxes: Sequence[Box], frames: Callable[[int], Frame]) -> list[Placed]:
                 y += fb.height
                 at_top = False
                 pending.pop(0)
-            if pending:
+            if pending and (at_top or i >= len(boxes)):
                 k, y, at_top = k + 1, 0.0, True
-            continue
+                continue
         if i >= len(boxes):  # only floats are left: they open the next frame
-            k, y, at_top = k + 1, 0.0, True
+            k, y, at_top, mid_block = k + 1, 0.0, True, False
             continue
         box = boxes[i]
-        if box.floating and (pending or (not at_top and y + box.space_before + box.height
-                                         > frame.height + 1e-6)):
+        if box.floating and (pending or mid_block or (
+                not at_top and y + box.space_before + box.height > frame.height + 1e-6)):
             pending.append((i, box))
             i += 1
             continue
@@ -822,6 +861,7 @@ def flow(boxes: Sequence[Box], frames: Callable[[int], Frame]) -> list[Placed]:
         placed.append(Placed(k, y, box, index=i))
         y += box.height
         at_top = False
+        mid_block = box.continues
         i += 1
     return placed
 
@@ -863,9 +903,11 @@ def _document_pages(doc: Document, setup: PageSetup, typo: Typography,
                 run = 0.0
         lo, hi = min(lo, full), full
         best = placed[first_on_last:]
+        # the last page may open in the middle of a block: no float goes before its end
+        opens_mid = first_on_last > 0 and placed[first_on_last - 1].box.continues
         for _ in range(18):
             mid = (lo + hi) / 2.0
-            trial = flow(rest, lambda k, mid=mid: Frame(0.0, 0.0, mid))
+            trial = flow(rest, lambda k, mid=mid: Frame(0.0, 0.0, mid), opens_mid)
             if trial and max(p.frame for p in trial) < cols and _kept(trial) and all(
                     p.y + p.box.height <= mid + 1e-6 for p in trial):
                 hi = mid
@@ -951,8 +993,10 @@ def typeset(doc: Document, setup: PageSetup, typo: Typography, art: Mapping[str,
             raise ValueError(f"{doc.source}: does not fit on {max_pages} page(s) even with "
                              f"{min_body:g} mm text; shorten it")
     if max_pages is None and count > 1 and fill < 0.3:
-        for squeeze in (0.97, 0.94):
-            tight = replace(t, leading=t.leading * squeeze)
+        # a last page with a few lines: set the text a little tighter (leading, then size)
+        # when that saves the page
+        for squeeze, smaller in ((0.97, 1.0), (0.94, 1.0), (0.94, 0.97), (0.92, 0.95)):
+            tight = replace(t, leading=t.leading * squeeze, body=t.body * smaller)
             p2, c2, _ = _document_pages(doc, setup, tight, art, measure,
                                         max_art_fraction * squeeze)
             if c2 < count:

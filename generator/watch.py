@@ -29,7 +29,7 @@ from typing import Any
 
 from cards.definitions import DEFAULT_CARDS
 from cards.loader import DefinitionError
-from generator.build import GAMES, common_steps, game_steps, load, write_outputs
+from generator.build import GAMES, common_steps, game_steps, load_checked, write_outputs
 from generator.options import BuildOptions, Step
 
 EVERYTHING = "*"
@@ -183,16 +183,16 @@ def rebuild_game(game: str, cards: Path | None, opts: BuildOptions, state: GameS
     """Reload ``game`` and run the steps that read any of ``changed`` (all on the first
     build). Returns the files written, or None when a problem was reported instead."""
     state.pending |= changed
+    recorder = Recorder()
     try:
-        defs = load(game, cards)
+        defs = load_checked(game, cards, opts)  # the labels of --lang checked too
+        steps = game_steps(game, recording(defs, recorder), opts)
     except DefinitionError as exc:
         for line in exc.problems:
             report(line)
         report(f"pnp-build: {len(exc.problems)} problem(s) in the {game} definitions; its "
                "outputs were left as they were; still watching")
         return None
-    recorder = Recorder()
-    steps = game_steps(game, recording(defs, recorder), opts)
     state.listing = set(recorder.listing)
     todo = _affected(state, steps, state.pending)
     files: dict[str, bytes] = {}
@@ -214,6 +214,23 @@ def rebuild_game(game: str, cards: Path | None, opts: BuildOptions, state: GameS
     state.pending.clear()
     state.built = True
     return sorted(files)
+
+
+def _common(cards: Path | None, opts: BuildOptions, out_dir: Path, report: Report) -> list[str]:
+    """Build the steps of no game (the calibration sheet); the files written."""
+    try:
+        files: dict[str, bytes] = {}
+        for _, step in common_steps(opts, cards):
+            files.update(step())
+        write_outputs(out_dir, files, ())
+        return sorted(files)
+    except DefinitionError as exc:
+        for line in exc.problems:
+            report(line)
+        return []
+    except OSError as exc:
+        report(f"pnp-build: cannot write to {out_dir}: {exc.strerror or exc}")
+        return []
 
 
 def summarise(files: list[str]) -> str:
@@ -250,14 +267,7 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
     for game in games:
         written += rebuild_game(game, cards, opts, states[game], {EVERYTHING}, out_dir,
                                 report) or []
-    try:
-        files: dict[str, bytes] = {}
-        for _, step in common_steps(opts):
-            files.update(step())
-        write_outputs(out_dir, files, ())
-        written += sorted(files)
-    except OSError as exc:
-        report(f"pnp-build: cannot write to {out_dir}: {exc.strerror or exc}")
+    written += _common(cards, opts, out_dir, report)
     info(f"built {len(written)} files into {out_dir} in {time.perf_counter() - started:.2f} s")
     info(f"watching {folder} for changes (every {interval:g} s); Ctrl-C stops")
     while not stop.wait(interval):
@@ -276,10 +286,13 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
         seen = now
         info(f"changed: {', '.join(changed)}")
         started = time.perf_counter()
-        for game, parts in sorted(parts_changed(changed, games).items()):
+        affected = parts_changed(changed, games)
+        for game, parts in sorted(affected.items()):
             out = rebuild_game(game, cards, opts, states[game], parts, out_dir, report)
             if out:
                 info(f"rebuilt {game} in {time.perf_counter() - started:.2f} s: "
                      f"{summarise(out)}")
             elif out is not None:
                 info(f"{game}: no output depends on that change")
+        if any(FOLDER in parts for parts in affected.values()):  # a text: the labels too
+            _common(cards, opts, out_dir, report)

@@ -36,18 +36,27 @@ PADS = ["orbitus/score-pad.pdf", "satellites/score-pad.pdf"]
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
 
+def _every_language(tmp_path_factory, page: str) -> Path:
+    """The English kit, with the booklets and aids of the Russian and Italian kits beside
+    its own (each kit is built in one language: pnp-build --lang)."""
+    out = tmp_path_factory.mktemp(page)
+    build(out, opts=BuildOptions(page=page))
+    for lang in ("ru", "it"):
+        other = tmp_path_factory.mktemp(f"{page}-{lang}")
+        build(other, opts=BuildOptions(page=page, lang=lang))
+        for path in other.glob(f"*/*-{lang}.pdf"):
+            shutil.copy(path, out / path.parent.name / path.name)
+    return out
+
+
 @pytest.fixture(scope="module")
 def a4(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("a4")
-    build(out)
-    return out
+    return _every_language(tmp_path_factory, "a4")
 
 
 @pytest.fixture(scope="module")
 def letter(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("letter")
-    build(out, opts=BuildOptions(page="letter"))
-    return out
+    return _every_language(tmp_path_factory, "letter")
 
 
 def _text(path: Path) -> str:
@@ -156,12 +165,13 @@ def test_numbers_in_the_texts_come_from_the_definitions(cards_copy, tmp_path):
     rules.write_text(text, encoding="utf-8")
     out = tmp_path / "out"
     build(out, games=("orbitus",), cards=cards_copy)
+    build(tmp_path / "ru", games=("orbitus",), cards=cards_copy, opts=BuildOptions(lang="ru"))
     english = _text(out / "orbitus/rules-en.pdf")
     lines = [ln.strip() for ln in english.splitlines()]
     assert "−5" in lines and "−3" not in english  # "Each pirate sector ... scores −5"
     assert "7+" in lines and "+14" in lines  # the planet-group table
     assert "every player’s hand of 6 face-down sectors." in re.sub(r"\s+", " ", english)
-    russian = _text(out / "orbitus/rules-ru.pdf")
+    russian = _text(tmp_path / "ru" / "orbitus/rules-ru.pdf")
     assert "−5" in russian and "+14" in russian
     aid = _text(out / "orbitus/player-aid-en.pdf")
     assert "(6 at the start)" in re.sub(r"\s+", " ", aid)
@@ -179,13 +189,17 @@ def test_a_definitions_folder_can_bring_its_own_texts(cards_copy, tmp_path):
         "## Aufbau\n\nJeder Spieler erhält **{hand_size}** Sektoren.\n\n"
         "[table: closed-blocks | Größe | Punkte]\n", encoding="utf-8")
     out = tmp_path / "out"
-    files = build(out, games=("orbitus",), cards=cards_copy)
+    files = build(out, games=("orbitus",), cards=cards_copy, opts=BuildOptions(lang="de"))
     assert "orbitus/rules-de.pdf" in files
     german = _text(out / "orbitus/rules-de.pdf")
     assert "Spielregeln" in german and "Größe" in german and "Seite 1 von 1" in german
+    # no German labels or player aid: those parts of the German kit are English
+    assert "orbitus/player-aid-en.pdf" in files
+    build(out, games=("orbitus",), cards=cards_copy)
     assert "Orbitus Deluxe" in _text(out / "orbitus/rules-en.pdf")
+    assert not (out / "orbitus/rules-de.pdf").exists()  # one kit, one language
     # satellites has no text folder in the copy: the shipped texts are used
-    files = build(out, games=("satellites",), cards=cards_copy)
+    files = build(out, games=("satellites",), cards=cards_copy, opts=BuildOptions(lang="it"))
     assert "satellites/rules-it.pdf" in files
 
 

@@ -119,7 +119,7 @@ CASES = {
     ),
     "size not positive": (
         SECTORS, "hex_across_flats_mm: 50", "hex_across_flats_mm: 0",
-        "cards/orbitus/sectors.yaml:29: hex_across_flats_mm: must be greater than 0, got 0",
+        "cards/orbitus/sectors.yaml:29: hex_across_flats_mm: must be at least 20, got 0",
     ),
     "no routes": (
         SECTORS, "{id: S40, routes: [N, S],", "{id: S40, routes: [],",
@@ -134,7 +134,7 @@ CASES = {
     ),
     "board cell size": (
         "satellites/board.yaml", "cell_mm: 30", "cell_mm: -5",
-        "cards/satellites/board.yaml:6: cell_mm: must be greater than 0, got -5",
+        "cards/satellites/board.yaml:6: cell_mm: must be at least 10, got -5",
     ),
 }
 

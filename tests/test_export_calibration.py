@@ -9,6 +9,7 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from generator.build import BuildOptions, build
+from generator.calibration import ARM_MM
 from generator.cli import app
 from generator.fonts import string_width
 
@@ -96,11 +97,11 @@ def test_rulers_are_100_mm_and_backs_sit_behind_fronts(paper, tmp_path):
     vertical_hundred = next(p for p in hundreds if p != h)
     assert vertical_zero[1] - vertical_hundred[1] == pytest.approx(100 * PT, abs=0.01)
     # every back crosshair sits at the mirror of its front one (long-edge flip); the labels
-    # are written 12 mm (front) and 9 mm (back) left of their crosshair's centre
+    # are written ARM_MM (front) and 9 mm (back) left of their crosshair's centre
     for i in range(1, 6):
         (fx, fy), = _runs(front, f"F{i}")
         (bx, by), = _runs(back, f"B{i}")
-        front_centre = fx + (12.0 - string_width(f"F{i}", 2.6, True) / 2) * PT
+        front_centre = fx + (ARM_MM - string_width(f"F{i}", 2.6, True) / 2) * PT
         back_centre = bx + (9.0 - string_width(f"B{i}", 2.6, True) / 2) * PT
         assert back_centre == pytest.approx(width - front_centre, abs=0.01)
         assert fy == pytest.approx(by, abs=0.01)

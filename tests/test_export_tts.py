@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
-from urllib.parse import unquote, urlparse
+from pathlib import Path, PureWindowsPath
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
@@ -34,9 +33,9 @@ def _load(path: Path) -> dict:
 
 
 def _path(url: str) -> Path:
-    parsed = urlparse(url)
-    assert parsed.scheme == "file", url
-    return Path(unquote(parsed.path))
+    """The image a saved object names: a plain local path, as TTS writes its own."""
+    assert "://" not in url and "%" not in url, url
+    return Path(url)
 
 
 def _urls(node) -> list[str]:
@@ -122,7 +121,7 @@ def test_deck_holds_every_copy_of_every_sector(tts_out, cards_copy, tmp_path):
 def test_saved_objects_load_and_reference_existing_files(tts_out):
     for game, title in (("orbitus", "Orbitus"), ("satellites", "Satellites")):
         save = _load(tts_out / game / "tts" / f"{title}.json")
-        assert save["SaveName"] == title
+        assert save["SaveName"] == "" and save["GameMode"] == ""  # as saved objects are
         urls = _urls(save["ObjectStates"])
         assert urls
         for url in urls:
@@ -184,3 +183,35 @@ def test_tts_export_is_deterministic(tts_out, tmp_path):
     for path in (tts_out / "satellites/tts").iterdir():
         if path.suffix == ".png":
             assert (again / "satellites/tts" / path.name).read_bytes() == path.read_bytes()
+
+
+def test_image_paths_are_native_on_windows_too():
+    """Point 16: TTS writes local images as plain paths (C:\\Users\\…\\x.png), not as
+    percent-encoded file:/// URLs; a Windows output folder with Cyrillic and spaces is
+    written as such."""
+    from generator.tts import satellites_tts
+
+    root = PureWindowsPath("C:/Users/Иван Петров/Documents/kit")
+    files = satellites_tts(load_satellites(), root)
+    save = json.loads(files["satellites/tts/Satellites.json"])
+    urls = _urls(save["ObjectStates"])
+    assert urls
+    for url in urls:
+        assert url.startswith("C:\\Users\\Иван Петров\\Documents\\kit\\satellites\\tts\\")
+        assert "%" not in url and "/" not in url and url.endswith(".png")
+
+
+def test_hex_cards_are_flat_top_sideways_cards(tts_out):
+    """Point 16: the sector faces are landscape (flat-top hexes), so every hex card is a
+    SidewaysCard: TTS's hex card is drawn point-up in a portrait card otherwise."""
+    save = _load(tts_out / "orbitus/tts/Orbitus.json")
+    deck = next(o for o in save["ObjectStates"] if o["Name"] == "DeckCustom")
+    station = next(o for o in save["ObjectStates"] if o["Name"] == "Card")
+    for card in [deck, station, *deck["ContainedObjects"]]:
+        assert card["SidewaysCard"] is True
+        for entry in card["CustomDeck"].values():
+            assert entry["Type"] == 3
+            with Image.open(_path(entry["FaceURL"])) as image:
+                w, h = image.size
+                cols, rows = entry["NumWidth"], entry["NumHeight"]
+                assert w / cols > h / rows  # landscape faces

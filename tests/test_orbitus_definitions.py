@@ -59,13 +59,13 @@ def test_the_shipped_cards_give_the_models_ruleset_cold_and_warm(cache):
 MUTATIONS = [
     # (file, pattern, replacement)
     ("planets.yaml", 'colour: "#8fd3f4"', 'colour: "#8fd3f"'),
-    ("planets.yaml", "symbol: I}", "symbol: III}"),
+    ("planets.yaml", "symbol: snowflake}", "symbol: III}"),
     ("planets.yaml", "{id: lava,", "{id: ice,"),
     ("planets.yaml", "name: Ice,", "name: Ice, glow: 1,"),
     ("planets.yaml", "{id: ice, ", "{id: 7, "),
-    ("planets.yaml", "names: {ru: Лёд}", "names: [Лёд]"),
-    ("planets.yaml", "names: {ru: Лёд}", "names: {ru: 5}"),
-    ("planets.yaml", "names: {ru: Лёд}", "names: {}"),
+    ("planets.yaml", "names: {ru: Лёд, it: Ghiaccio}", "names: [Лёд]"),
+    ("planets.yaml", "names: {ru: Лёд, it: Ghiaccio}", "names: {ru: 5}"),
+    ("planets.yaml", "names: {ru: Лёд, it: Ghiaccio}", "names: {}"),
     ("sectors.yaml", "routes: [N], planet: ice}", "routes: [N, N], planet: ice}"),
     ("sectors.yaml", "routes: [N], planet: ice}", "routes: [], planet: ice}"),
     ("sectors.yaml", "routes: [N], planet: ice}", "routes: [n ], planet: ice}"),

@@ -157,7 +157,7 @@ def test_recorded_reads_follow_the_steps():
         step()
         reads[name] = recorder.current
     assert recorder.listing == set()
-    assert reads["Orbitus sectors"] == {"planets", "sectors"}
+    assert reads["Orbitus sectors"] == {"planets", "sectors", "folder"}  # folder: its note
     assert "planets" not in reads["Orbitus station"]
     assert {"sectors", "station", "rules"} <= reads["Orbitus station"]
 

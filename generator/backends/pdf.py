@@ -7,10 +7,22 @@ from collections.abc import Sequence
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
 from generator import fonts
-from generator.drawing import Circle, Drawing, Group, Item, Polygon, Polyline, Rect, Style, Text
+from generator.drawing import (
+    Circle,
+    Drawing,
+    Group,
+    Item,
+    Path,
+    Polygon,
+    Polyline,
+    Rect,
+    Style,
+    Text,
+)
+from generator.glyphs import as_paths, needs_paths
 
 _CAPS = {"butt": 0, "round": 1, "square": 2}
 _JOINS = {"miter": 0, "round": 1, "bevel": 2}
@@ -67,8 +79,29 @@ def _apply(canvas: Canvas, style: Style) -> tuple[bool, bool]:
     return fill, stroke
 
 
-def _path(canvas: Canvas, item: Polygon | Polyline | Circle | Rect):  # noqa: ANN202
+def _path(canvas: Canvas, item: Polygon | Polyline | Circle | Rect | Path):  # noqa: ANN202
     path = canvas.beginPath()
+    if isinstance(item, Path):
+        x, y = 0.0, 0.0
+        for cmd in item.commands:
+            op, *v = cmd
+            if op == "M":
+                x, y = float(v[0]), float(v[1])
+                path.moveTo(x, y)
+            elif op == "L":
+                x, y = float(v[0]), float(v[1])
+                path.lineTo(x, y)
+            elif op == "Q":  # a quadratic curve as the cubic that draws it exactly
+                cx, cy, ex, ey = (float(n) for n in v)
+                path.curveTo(x + 2 / 3 * (cx - x), y + 2 / 3 * (cy - y),
+                             ex + 2 / 3 * (cx - ex), ey + 2 / 3 * (cy - ey), ex, ey)
+                x, y = ex, ey
+            elif op == "C":
+                path.curveTo(*(float(n) for n in v))
+                x, y = float(v[4]), float(v[5])
+            else:
+                path.close()
+        return path
     if isinstance(item, Circle):
         path.circle(item.cx, item.cy, item.r)
     elif isinstance(item, Rect):
@@ -105,6 +138,9 @@ def _draw(canvas: Canvas, item: Item) -> None:
     if isinstance(item, Text):
         if not item.text:
             return
+        if needs_paths(item):  # pictographs are drawn as the font's outlines
+            _draw(canvas, as_paths(item))
+            return
         canvas.saveState()
         canvas.setFillColor(HexColor(item.fill))
         canvas.translate(item.x, item.y)
@@ -125,5 +161,6 @@ def _draw(canvas: Canvas, item: Item) -> None:
     if fill and isinstance(item, Polyline):
         fill = False
     if fill or stroke:
-        canvas.drawPath(_path(canvas, item), fill=int(fill), stroke=int(stroke))
+        canvas.drawPath(_path(canvas, item), fill=int(fill), stroke=int(stroke),
+                        fillMode=FILL_NON_ZERO if isinstance(item, Path) else None)
     canvas.restoreState()

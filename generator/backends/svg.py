@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import io
+from collections import OrderedDict
 from itertools import count
 
 import svgwrite
 from svgwrite.container import Group as SvgGroup
 
 from generator import fonts
-from generator.drawing import Circle, Drawing, Group, Item, Polygon, Polyline, Rect, Style, Text
+from generator.drawing import (
+    Circle,
+    Drawing,
+    Group,
+    Item,
+    Path,
+    Polygon,
+    Polyline,
+    Rect,
+    Style,
+    Text,
+)
+from generator.glyphs import as_paths, needs_paths
 
 
 def _n(value: float) -> str:
@@ -23,8 +36,32 @@ def _pts(points: tuple[tuple[float, float], ...]) -> list[tuple[float, float]]:
     return [(float(_n(x)), float(_n(y))) for x, y in points]
 
 
-def render_svg(drawing: Drawing) -> bytes:
-    """The drawing as a standalone SVG document (UTF-8), sized in millimetres."""
+_RENDERED: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+_RENDERED_LIMIT = 1024
+
+
+def render_svg(drawing: Drawing, outline_text: bool = False) -> bytes:
+    """:func:`svg_document`, remembered for the drawings met before in this process: a
+    ``--watch`` rebuild after one sector's edit renders that sector's SVG again, not the
+    deck's (drawings are plain frozen data, so equal drawings give equal documents)."""
+    key = (drawing.width, drawing.height, drawing.title, tuple(drawing.items), outline_text)
+    data = _RENDERED.get(key)
+    if data is None:
+        data = svg_document(drawing, outline_text)
+        _RENDERED[key] = data
+        if len(_RENDERED) > _RENDERED_LIMIT:
+            _RENDERED.popitem(last=False)
+    else:
+        _RENDERED.move_to_end(key)
+    return data
+
+
+def svg_document(drawing: Drawing, outline_text: bool = False) -> bytes:
+    """The drawing as a standalone SVG document (UTF-8), sized in millimetres.
+
+    Pictographs (☠ ⚡ ★ ✂ ✔) are always drawn as the embedded font's outlines; with
+    ``outline_text`` every letter is, so the SVG looks the same on a machine without
+    DejaVu Sans (its text is then no longer text: not selectable, larger files)."""
     dwg = svgwrite.Drawing(
         size=(f"{_n(drawing.width)}mm", f"{_n(drawing.height)}mm"),
         viewBox=f"0 0 {_n(drawing.width)} {_n(drawing.height)}",
@@ -36,7 +73,7 @@ def render_svg(drawing: Drawing) -> bytes:
     ids = count(1)
     root = dwg.g(style=f"font-family:{fonts.SVG_FAMILY}")
     for item in drawing.items:
-        _add(dwg, root, item, ids)
+        _add(dwg, root, item, ids, outline_text)
     dwg.add(root)
     out = io.StringIO()
     dwg.write(out, pretty=True, indent=1)
@@ -61,12 +98,22 @@ def _style_attrs(style: Style) -> dict[str, str]:
     return attrs
 
 
-def _shape(dwg: svgwrite.Drawing, item: Polygon | Polyline | Circle | Rect,
+def _d(item: Path) -> str:
+    parts: list[str] = []
+    for cmd in item.commands:
+        op, *v = cmd
+        parts.append(str(op) + " ".join(_n(float(n)) for n in v))
+    return "".join(parts)
+
+
+def _shape(dwg: svgwrite.Drawing, item: Polygon | Polyline | Circle | Rect | Path,
            styled: bool = True) -> svgwrite.base.BaseElement:
     attrs = _style_attrs(item.style) if styled else {}
     if item.cls:
         attrs["class"] = item.cls
-    if isinstance(item, Circle):
+    if isinstance(item, Path):
+        el = dwg.path(d=_d(item))
+    elif isinstance(item, Circle):
         el = dwg.circle(center=(_n(item.cx), _n(item.cy)), r=_n(item.r))
     elif isinstance(item, Rect):
         el = dwg.rect(insert=(_n(item.x), _n(item.y)), size=(_n(item.w), _n(item.h)))
@@ -82,7 +129,8 @@ def _shape(dwg: svgwrite.Drawing, item: Polygon | Polyline | Circle | Rect,
     return el
 
 
-def _add(dwg: svgwrite.Drawing, parent: SvgGroup, item: Item, ids: count) -> None:
+def _add(dwg: svgwrite.Drawing, parent: SvgGroup, item: Item, ids: count,
+         outline: bool = False) -> None:
     if isinstance(item, Group):
         transform = []
         if item.translate != (0.0, 0.0):
@@ -103,11 +151,14 @@ def _add(dwg: svgwrite.Drawing, parent: SvgGroup, item: Item, ids: count) -> Non
             dwg.defs.add(clip)
             g.attribs["clip-path"] = f"url(#{clip_id})"
         for child in item.items:
-            _add(dwg, g, child, ids)
+            _add(dwg, g, child, ids, outline)
         parent.add(g)
         return
     if isinstance(item, Text):
         if not item.text:
+            return
+        if needs_paths(item, outline):
+            _add(dwg, parent, as_paths(item, outline), ids, False)
             return
         el = dwg.text(item.text)
         el.attribs["x"] = _n(item.x)

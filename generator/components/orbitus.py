@@ -17,6 +17,7 @@ from generator.drawing import (
     Drawing,
     Group,
     Item,
+    Path,
     Polygon,
     Polyline,
     Rect,
@@ -76,13 +77,103 @@ def orientation_marker(across_flats: float, colour: str = MARKER_FILL) -> Polygo
 
 def planet_disc(planet: PlanetType, radius: float) -> list[Item]:
     ring = Style(fill=planet.colour, stroke=INK, width=radius * 0.08)
+    ink = ink_on(planet.colour)
     return [
         Circle(0.0, 0.0, radius, ring, cls=f"planet planet-{planet.id}"),
-        Circle(0.0, 0.0, radius * 0.78, Style(stroke=ink_on(planet.colour), width=radius * 0.03,
-                                              opacity=0.5)),
-        text_centred(0.0, 0.0, planet.symbol, radius * 1.15, fill=ink_on(planet.colour),
-                     bold=True, cls="planet-symbol"),
+        Circle(0.0, 0.0, radius * 0.78, Style(stroke=ink, width=radius * 0.03, opacity=0.5)),
+        Group(tuple(planet_symbol(planet.symbol, ink, planet.colour)), scale=radius * 0.56,
+              cls="planet-symbol"),
     ]
+
+
+def _ellipse(rx: float, ry: float, turn: float, start: float = 0.0, end: float = 360.0,
+             steps: int = 48) -> tuple[hexgeo.Point, ...]:
+    t = math.radians(turn)
+    out = []
+    for k in range(steps + 1):
+        a = math.radians(start + (end - start) * k / steps)
+        x, y = rx * math.cos(a), ry * math.sin(a)
+        out.append((x * math.cos(t) - y * math.sin(t), x * math.sin(t) + y * math.cos(t)))
+    return tuple(out)
+
+
+def planet_symbol(symbol: str, ink: str, ground: str) -> list[Item]:
+    """The planet's symbol in a circle of radius 1 centred on (0, 0): one of
+    :data:`cards.models.PLANET_SYMBOLS`, drawn as shapes (the same in every backend and
+    every language), or one or two characters set as text. ``ground``: the disc's colour
+    (cut-outs in a shape)."""
+    fill = Style(fill=ink)
+
+    def stroke(width: float) -> Style:
+        return Style(stroke=ink, width=width, cap="round", join="round")
+
+    if symbol == "snowflake":
+        items: list[Item] = []
+        for k in range(6):
+            a = math.radians(90 + 60 * k)
+            ux, uy = math.cos(a), -math.sin(a)
+            items.append(Polyline(((0.0, 0.0), (ux * 0.95, uy * 0.95)), stroke(0.16)))
+            for side in (-1, 1):  # a small V near each arm's end
+                b = a + side * math.radians(45)
+                bx, by = ux * 0.55, uy * 0.55
+                items.append(Polyline(((bx, by), (bx + math.cos(b) * 0.32,
+                                                  by - math.sin(b) * 0.32)), stroke(0.13)))
+        return items
+    if symbol == "flame":
+        return [Path((("M", 0.1, -1.0), ("C", 0.25, -0.55, 0.72, -0.3, 0.64, 0.35),
+                      ("C", 0.58, 0.8, 0.3, 0.98, 0.0, 0.98),
+                      ("C", -0.3, 0.98, -0.62, 0.8, -0.64, 0.35),
+                      ("C", -0.66, 0.0, -0.5, -0.2, -0.4, -0.5),
+                      ("C", -0.3, -0.25, -0.2, -0.2, -0.1, -0.3),
+                      ("C", -0.02, -0.55, 0.06, -0.7, 0.1, -1.0), ("Z",)), fill),
+                Path((("M", 0.0, -0.05), ("C", 0.25, 0.25, 0.32, 0.5, 0.22, 0.68),
+                      ("C", 0.15, 0.8, -0.15, 0.8, -0.22, 0.68),
+                      ("C", -0.32, 0.5, -0.25, 0.25, 0.0, -0.05), ("Z",)),
+                     Style(fill=ground))]
+    if symbol == "leaf":
+        return [Path((("M", -0.8, 0.8), ("Q", -0.85, -0.85, 0.8, -0.8),
+                      ("Q", 0.85, 0.85, -0.8, 0.8), ("Z",)), fill),
+                Polyline(((-0.8, 0.8), (0.45, -0.45)),
+                         Style(stroke=ground, width=0.12, cap="round"))]
+    if symbol == "sun":
+        items = [Circle(0.0, 0.0, 0.46, fill)]
+        for k in range(8):
+            a = math.radians(45 * k)
+            items.append(Polyline(((math.cos(a) * 0.66, math.sin(a) * 0.66),
+                                   (math.cos(a) * 0.98, math.sin(a) * 0.98)), stroke(0.16)))
+        return items
+    if symbol == "wave":
+        items = []
+        for y0 in (-0.36, 0.3):
+            pts = tuple((-0.9 + 1.8 * k / 24, y0 + 0.2 * math.sin(math.pi * 2 * k / 12))
+                        for k in range(25))
+            items.append(Polyline(pts, stroke(0.2)))
+        return items
+    if symbol == "ring":
+        return [Polyline(_ellipse(0.98, 0.32, -20), stroke(0.13)),
+                Circle(0.0, 0.0, 0.5, fill),
+                Polyline(_ellipse(0.98, 0.32, -20, 0, 180, 24), stroke(0.13))]
+    if symbol == "star":
+        from generator.drawing import star
+
+        return [Polygon(star(0.0, 0.05, 1.0, 0.42), fill)]
+    if symbol == "diamond":
+        return [Polygon(((0.0, -0.95), (0.7, 0.0), (0.0, 0.95), (-0.7, 0.0)), fill)]
+    if symbol == "triangle":
+        return [Polygon(((0.0, -0.85), (0.85, 0.65), (-0.85, 0.65)), fill)]
+    if symbol == "cross":
+        w = 0.24
+        return [Polygon(((-w, -0.85), (w, -0.85), (w, -w), (0.85, -w), (0.85, w), (w, w),
+                         (w, 0.85), (-w, 0.85), (-w, w), (-0.85, w), (-0.85, -w), (-w, -w)),
+                        fill)]
+    if symbol == "moon":
+        outer = _ellipse(0.85, 0.85, 0, 60, 300, 36)
+        inner = tuple(reversed([(x + 0.42, y) for x, y in _ellipse(0.7, 0.7, 0, 82, 278, 30)]))
+        return [Polygon(outer + inner, fill)]
+    if symbol == "square":
+        return [Rect(-0.7, -0.7, 1.4, 1.4, fill)]
+    return [text_centred(0.0, 0.0, symbol, 2.0 if len(symbol) == 1 else 1.4, fill=ink,
+                         bold=True)]
 
 
 def pirate_disc(radius: float) -> list[Item]:
@@ -139,6 +230,28 @@ def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: floa
     if rot % 6:
         return [Group(tuple(face), rotate=60.0 * (rot % 6))]
     return face
+
+
+def sector_bleed_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: float,
+                       bleed: float) -> list[Item]:
+    """What of a sector lies beyond its cut line: the background grown by ``bleed`` and each
+    route carried on past its side for ``bleed`` mm, so a cut that misses by up to that
+    shows the card's own art (drawn under the card, whose face covers the rest)."""
+    flats = across_flats
+    deck = defs.sectors
+    s = flats / 50.0
+    items: list[Item] = [Polygon(offset_polygon(hex_points(flats), bleed),
+                                 Style(fill=deck.background), cls="bleed")]
+    for side in sorted(sector.route_sides):
+        # the whole route from the centre on, so its dashes run on in step past the side
+        mx, my = hexgeo.side_midpoint((0.0, 0.0), flats, side)
+        ux, uy = mx / (flats / 2.0), my / (flats / 2.0)
+        a = (0.0, 0.0)
+        b = (mx + ux * (bleed + 0.2), my + uy * (bleed + 0.2))
+        items.append(Polyline((a, b), Style(stroke=deck.route_colour, width=7.0 * s)))
+        items.append(Polyline((a, b), Style(stroke=deck.background, width=7.0 * s * 0.16,
+                                            dash=(1.6, 1.2))))
+    return items
 
 
 def _id_label(ident: str, flats: float, background: str) -> Text:
@@ -247,13 +360,14 @@ def marker_size(across_flats: float) -> tuple[float, float]:
 
 
 def start_marker_items(defs: OrbitusDefinitions, seat: int, across_flats: float | None = None,
-                       bleed: float = 0.0) -> list[Item]:
-    """A start-line marker for seat ``seat`` (0-based), in that seat's colour."""
+                       bleed: float = 0.0, label: str | None = None) -> list[Item]:
+    """A start-line marker for seat ``seat`` (0-based), in that seat's colour, printed with
+    ``label`` (default: the seat, P1 ... P6)."""
     flats = across_flats or defs.sectors.hex_across_flats_mm
     colour = defs.station.player_colours[seat]
     shape = marker_outline(flats)
     h = marker_size(flats)[1]
-    label = f"P{seat + 1} · start"
+    label = label or f"P{seat + 1}"
     return [
         Polygon(offset_polygon(shape, bleed) if bleed else shape, Style(fill=colour),
                 cls="marker-face"),
@@ -264,8 +378,9 @@ def start_marker_items(defs: OrbitusDefinitions, seat: int, across_flats: float 
 
 
 def barrier_marker_items(defs: OrbitusDefinitions, across_flats: float | None = None,
-                         bleed: float = 0.0) -> list[Item]:
-    """A barrier marker: closes one station side (counts as a blank side)."""
+                         bleed: float = 0.0, label: str = "") -> list[Item]:
+    """A barrier marker: closes one station side (counts as a blank side); ``label`` is the
+    word printed on it (its stripes say it without words too)."""
     flats = across_flats or defs.sectors.hex_across_flats_mm
     colour = defs.station.barrier_colour
     shape = marker_outline(flats)
@@ -281,7 +396,7 @@ def barrier_marker_items(defs: OrbitusDefinitions, across_flats: float | None = 
         Group(tuple(stripes), clip=Polygon(shape, Style())),
         Rect(-w * 0.3, -h * 0.3, w * 0.6, h * 0.6, Style(fill="#f2f2f2", stroke=INK, width=0.2),
              rx=0.8),
-        text_centred(0.0, 0.0, "BARRIER", fit_size("BARRIER", h * 0.42, w * 0.54, bold=True),
+        text_centred(0.0, 0.0, label, fit_size(label, h * 0.42, w * 0.54, bold=True),
                      fill=INK, bold=True),
         Polygon(shape, Style(stroke=INK, width=0.25), cls="marker-outline"),
     ]

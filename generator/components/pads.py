@@ -16,8 +16,10 @@ controlled colony and the winner; eight games per A4 page.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
+from cards.labels import default_labels, fill
 from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import (
@@ -44,6 +46,7 @@ GRID = "#8c8c8c"
 HEAD_FILL = "#eceef3"
 COUNT_FILL = "#f4f4f1"
 TOTAL_FILL = "#e3e6ee"
+CUT = "#6d6d6d"  # cut lines between games
 MARGIN = 10.0
 SEATS = 6
 
@@ -63,18 +66,22 @@ def band_scale(bands: tuple[Band, ...]) -> str:
     return " · ".join(f"{b.label} → {signed(b.points)}" for b in sorted(bands, key=lambda b: b.min))
 
 
-def orbitus_rows(defs: OrbitusDefinitions) -> list[PadRow]:
-    """The pad's rows, in order, from the planet types and the scoring tables."""
+def orbitus_rows(defs: OrbitusDefinitions, words: Any = None, lang: str = "en") -> list[PadRow]:
+    """The pad's rows, in order, from the planet types and the scoring tables, in the
+    language of ``words`` (the kit's labels; default English) and ``lang`` (planet names)."""
+    said = (words or default_labels("orbitus")).pad
     scoring = defs.ruleset.scoring
     scale = band_scale(scoring.planet_groups)
-    rows = [PadRow("planet", p.name, scale, p.id) for p in defs.planets.planet_types]
-    rows.append(PadRow("pirate", "Pirates", f"{signed(scoring.pirate)} each pirate sector"))
-    rows.append(PadRow("open-route", "Open routes",
-                       f"{signed(scoring.open_route)} each route facing an empty cell"))
+    rows = [PadRow("planet", p.names.get(lang, p.name), scale, p.id)
+            for p in defs.planets.planet_types]
+    rows.append(PadRow("pirate", said.pirates,
+                       fill(said.pirates_rule, points=signed(scoring.pirate))))
+    rows.append(PadRow("open-route", said.open_routes,
+                       fill(said.open_routes_rule, points=signed(scoring.open_route))))
     for band in sorted(scoring.closed_blocks, key=lambda b: b.min):
-        rows.append(PadRow("block", f"Closed blocks, size {band.label}",
-                           f"{signed(band.points)} each block", band.label))
-    rows.append(PadRow("total", "Total", "the highest total wins; equal totals share the win"))
+        rows.append(PadRow("block", fill(said.blocks, band=band.label),
+                           fill(said.blocks_rule, points=signed(band.points)), band.label))
+    rows.append(PadRow("total", said.total, said.total_rule))
     return rows
 
 
@@ -115,21 +122,23 @@ class _PadGeometry:
                 + self.row_h * 1.15 + self.note_h)
 
 
-def _orbitus_block(defs: OrbitusDefinitions, rows: list[PadRow], g: _PadGeometry) -> list[Item]:
-    """One game's score table, top-left at (0, 0)."""
+def _orbitus_block(defs: OrbitusDefinitions, rows: list[PadRow], g: _PadGeometry,
+                   said: Any) -> list[Item]:
+    """One game's score table, top-left at (0, 0); ``said``: the pad's words."""
     items: list[Item] = []
     w = g.width
-    items.append(Text(0.0, 6.0, "ORBITUS", 5.2, fill=defs.station.colour, bold=True,
+    items.append(Text(0.0, 6.0, said.title, 5.2, fill=defs.station.colour, bold=True,
                       cls="pad-title"))
-    items.append(Text(text_width("ORBITUS", 5.2, True) + 2.5, 6.0, "score pad", 3.6,
+    items.append(Text(text_width(said.title, 5.2, True) + 2.5, 6.0, said.subtitle, 3.6,
                       fill=MUTED))
-    items.append(Text(w, 6.0, "Game ______    Date ______________", 3.0, fill=MUTED,
-                      anchor="end"))
+    items.append(Text(w, 6.0, said.game_date, 3.0, fill=MUTED, anchor="end"))
     y = g.title_h
     x_cols = [g.label_w + k * g.col_w for k in range(SEATS)]
     # player names
     items.append(Rect(0.0, y, w, g.names_h + g.sub_h, Style(fill=HEAD_FILL)))
-    items.append(Text(2.0, y + g.names_h * 0.62, "Player", 3.2, fill=INK, bold=True))
+    items.append(Text(2.0, y + g.names_h * 0.62, said.player,
+                      fit_size(said.player, 3.2, g.label_w - 4.0, bold=True), fill=INK,
+                      bold=True))
     for k, x in enumerate(x_cols):
         colour = defs.station.player_colours[k]
         items.append(Rect(x + 1.2, y + 1.2, 6.4, 3.6, Style(fill=colour), rx=0.6))
@@ -140,12 +149,17 @@ def _orbitus_block(defs: OrbitusDefinitions, rows: list[PadRow], g: _PadGeometry
     y += g.names_h
     fills: list[Item] = []
     lines: list[Item] = []
-    items.append(Text(2.0, y + 3.3, "how each category scores", 2.3, fill=MUTED))
+    items.append(Text(2.0, y + 3.3, said.how, fit_size(said.how, 2.3, g.label_w - 4.0),
+                      fill=MUTED))
     for x in x_cols:
-        items.append(text_centred(x + g.count_w / 2.0, y + g.sub_h / 2.0, "#", 2.4, fill=MUTED,
-                                  bold=True))
-        items.append(text_centred(x + g.count_w + (g.col_w - g.count_w) / 2.0, y + g.sub_h / 2.0,
-                                  "points", 2.4, fill=MUTED, bold=True))
+        items.append(text_centred(x + g.count_w / 2.0, y + g.sub_h / 2.0, said.count,
+                                  fit_size(said.count, 2.4, g.count_w - 0.6, bold=True),
+                                  fill=MUTED, bold=True))
+        points_w = g.col_w - g.count_w
+        items.append(text_centred(x + g.count_w + points_w / 2.0, y + g.sub_h / 2.0,
+                                  said.points, fit_size(said.points, 2.4, points_w - 0.6,
+                                                        bold=True),
+                                  fill=MUTED, bold=True))
     y += g.sub_h
     header_end = len(items)
     table_top = g.title_h
@@ -184,15 +198,17 @@ def _orbitus_block(defs: OrbitusDefinitions, rows: list[PadRow], g: _PadGeometry
         items.append(Polyline(((x + g.count_w, table_top + g.names_h),
                                (x + g.count_w, bottom - g.row_h * 1.15)), thin))
     items.append(Rect(0.0, table_top, w, bottom - table_top, Style(stroke=INK, width=0.5)))
-    items.append(Text(0.0, bottom + 4.0,
-                      "Each player scores only their own system; neutral zones, the station and "
-                      "empty space score nothing.", 2.4, fill=MUTED))
+    items.append(Text(0.0, bottom + 4.0, said.footer, fit_size(said.footer, 2.4, w),
+                      fill=MUTED))
     return items
 
 
-def orbitus_pad(defs: OrbitusDefinitions, page: tuple[float, float]) -> list[Drawing]:
-    """Score-pad pages: as many games per page as fit, at least one."""
-    rows = orbitus_rows(defs)
+def orbitus_pad(defs: OrbitusDefinitions, page: tuple[float, float], words: Any = None,
+                lang: str = "en") -> list[Drawing]:
+    """Score-pad pages: as many games per page as fit, at least one; in the language of
+    ``words`` (the kit's labels, default English) and ``lang`` (planet names)."""
+    words = words or default_labels("orbitus")
+    rows = orbitus_rows(defs, words, lang)
     width = page[0] - 2 * MARGIN
     label_w = min(76.0, width * 0.38)
     col_w = (width - label_w) / SEATS
@@ -217,7 +233,8 @@ def orbitus_pad(defs: OrbitusDefinitions, page: tuple[float, float]) -> list[Dra
     items: list[Item] = []
     for n in range(per_page):
         top = MARGIN + n * step
-        items.append(Group(tuple(_orbitus_block(defs, rows, g)), (MARGIN, top), cls="pad-game"))
+        items.append(Group(tuple(_orbitus_block(defs, rows, g, words.pad)), (MARGIN, top),
+                           cls="pad-game"))
         if n:
             items += _cut_line(page[0], top - (step - block_h) / 2.0)
     return [Drawing(page[0], page[1], items, "Orbitus score pad")]
@@ -225,19 +242,19 @@ def orbitus_pad(defs: OrbitusDefinitions, page: tuple[float, float]) -> list[Dra
 
 def _cut_line(width: float, y: float) -> list[Item]:
     return [Polyline(((MARGIN + 6.0, y), (width - MARGIN, y)),
-                     Style(stroke="#9a9a9a", width=0.25, dash=(2.0, 1.5))),
-            Text(MARGIN, y + 1.4, "✂", 4.0, fill="#9a9a9a")]
+                     Style(stroke=CUT, width=0.25, dash=(2.0, 1.5)), cls="cut-line"),
+            Text(MARGIN, y + 1.4, "✂", 4.0, fill=CUT)]
 
 
 # --- Satellites -------------------------------------------------------------------------
 
-SAT_ROWS: tuple[tuple[str, str], ...] = (
-    ("Player", ""),
-    ("Colonies controlled", "more colonies wins"),
-    ("Lowest controlled colony", "its total value, both colours; the lower one wins a tie"),
-    ("Winner", "tick one; a tie again, or no colony controlled: a draw"),
-)
+SAT_ROWS = 4  # player, colonies controlled, lowest controlled colony, winner (or draw)
 SAT_HEAD_H = 10.0
+
+
+def _sat_rows(said: Any) -> list[tuple[str, str]]:
+    return [(said.player, ""), (said.colonies, said.colonies_rule),
+            (said.lowest, said.lowest_rule), (said.winner, said.winner_rule)]
 
 
 def _column_token(defs: SatellitesDefinitions, colour: str, diameter: float) -> list[Item]:
@@ -246,36 +263,51 @@ def _column_token(defs: SatellitesDefinitions, colour: str, diameter: float) -> 
             if not (i.cls or "").startswith(("satellite-value", "pip"))]
 
 
-def _satellites_block(defs: SatellitesDefinitions, w: float, row_h: float) -> tuple[
-        list[Item], float]:
-    """One game's score table, top-left at (0, 0); returns the items and the height."""
+def _satellites_block(defs: SatellitesDefinitions, w: float, row_h: float,
+                      said: Any) -> tuple[list[Item], float]:
+    """One game's score table, top-left at (0, 0); returns the items and the height.
+    ``said``: the pad's words."""
     label_w = w * 0.54
     col_w = (w - label_w) / 2.0
     head_h = SAT_HEAD_H
     items: list[Item] = [Rect(0.0, 0.0, w, head_h, Style(fill=HEAD_FILL))]
-    items.append(Text(2.0, head_h / 2.0 + 1.1, "Game ____  Date _________", 2.9, fill=INK))
+    items.append(Text(2.0, head_h / 2.0 + 1.1, said.game_date,
+                      fit_size(said.game_date, 2.9, label_w - 4.0), fill=INK))
     for k, colour in enumerate(("red", "blue")):
         x = label_w + k * col_w
         look = sat.player(defs, colour)
+        name = said.red if colour == "red" else said.blue
         items.append(Group(tuple(_column_token(defs, colour, 6.6)), (x + 5.0, head_h / 2.0)))
-        items.append(Text(x + 9.8, head_h / 2.0 + 1.3, colour.capitalize(), 3.6,
+        items.append(Text(x + 9.8, head_h / 2.0 + 1.3, name,
+                          fit_size(name, 3.6, col_w - 11.0, bold=True),
                           fill=look.colour, bold=True, cls="pad-column"))
     y = head_h
     thin = Style(stroke=GRID, width=0.18)
     measure = Measure()
-    for label, rule in SAT_ROWS:
-        lines = wrap((Run(rule),), 2.3, label_w - 4.0, measure) if rule else []
+    draw = fit_size(said.draw, 3.0, label_w * 0.3, bold=True)
+    draw_w = text_width(said.draw, draw, True) + 1.2 + 5.2 + 2.0  # the draw box and its word
+    for index, (label, rule) in enumerate(_sat_rows(said)):
+        winner = index == SAT_ROWS - 1
+        room = label_w - 4.0 - (draw_w + 1.0 if winner else 0.0)
+        lines = wrap((Run(rule),), 2.3, room, measure) if rule else []
         block_h = 3.0 * CAP_HEIGHT + len(lines) * 2.3 * 1.3
         base = y + (row_h - block_h) / 2.0 + 3.0 * CAP_HEIGHT
-        items.append(Text(2.0, base, label, 3.0, fill=INK, bold=True, cls="pad-row"))
+        items.append(Text(2.0, base, label, fit_size(label, 3.0, room, bold=True), fill=INK,
+                          bold=True, cls="pad-row"))
         for k, line in enumerate(lines):
             items.append(Text(2.0, base + 2.3 * 1.3 * (k + 1), "".join(r.text for r in line),
                               2.3, fill=MUTED, cls="pad-rule"))
-        if label == "Winner":
+        if winner:
             for k in range(2):
                 cx = label_w + k * col_w + col_w / 2.0
                 items.append(Rect(cx - 2.6, y + row_h / 2.0 - 2.6, 5.2, 5.2,
                                   Style(stroke=INK, width=0.35), rx=0.5, cls="tick-box"))
+            # a draw is ticked here, at the end of the label cell
+            bx = label_w - 2.0 - 5.2
+            items.append(Rect(bx, y + row_h / 2.0 - 2.6, 5.2, 5.2,
+                              Style(stroke=INK, width=0.35), rx=0.5, cls="tick-box draw"))
+            items.append(Text(bx - 1.2, y + row_h / 2.0 + draw * CAP_HEIGHT / 2.0, said.draw,
+                              draw, fill=INK, bold=True, anchor="end", cls="pad-row draw"))
         y += row_h
         items.append(Polyline(((0.0, y), (w, y)), thin))
     for x in (label_w, label_w + col_w):
@@ -284,30 +316,44 @@ def _satellites_block(defs: SatellitesDefinitions, w: float, row_h: float) -> tu
     return items, y
 
 
-def satellites_pad(defs: SatellitesDefinitions, page: tuple[float, float]) -> list[Drawing]:
+def satellites_pad(defs: SatellitesDefinitions, page: tuple[float, float],
+                   words: Any = None) -> list[Drawing]:
     """Score-pad page: a block per game, two across, as many rows of games as fit with rows
-    at least 10 mm high (then the rows grow to fill the page)."""
+    at least 10 mm high (then the rows grow to fill the page); in the language of ``words``
+    (the kit's labels, default English)."""
+    said = (words or default_labels("satellites")).pad
     width = page[0] - 2 * MARGIN
     gap_x, gap_y = 10.0, 8.0
     block_w = (width - gap_x) / 2.0
     items: list[Item] = [
-        Text(MARGIN, MARGIN + 5.0, "SATELLITES", 5.2, fill=defs.board.blue.colour, bold=True,
+        Text(MARGIN, MARGIN + 5.0, said.title, 5.2, fill=defs.board.blue.colour, bold=True,
              cls="pad-title"),
-        Text(MARGIN + text_width("SATELLITES", 5.2, True) + 2.5, MARGIN + 5.0, "score pad", 3.6,
+        Text(MARGIN + text_width(said.title, 5.2, True) + 2.5, MARGIN + 5.0, said.subtitle, 3.6,
              fill=MUTED),
     ]
-    reminder = ("Whoever controls more colonies wins. Tie: whoever controls the colony with the "
-                "lowest total value wins. A tie again, or no colony controlled: a draw.")
-    items.append(Text(MARGIN, MARGIN + 10.5, reminder, fit_size(reminder, 2.6, width),
-                      fill=MUTED))
+    items.append(Text(MARGIN, MARGIN + 10.5, said.reminder,
+                      fit_size(said.reminder, 2.6, width), fill=MUTED))
     top = MARGIN + 15.0
     usable = page[1] - MARGIN - top
-    nrows = len(SAT_ROWS)
+    nrows = SAT_ROWS
     games = max(1, int((usable + gap_y) // (SAT_HEAD_H + nrows * 10.0 + gap_y)))
     row_h = min(14.0, ((usable + gap_y) / games - gap_y - SAT_HEAD_H) / nrows)
-    block, block_h = _satellites_block(defs, block_w, row_h)
+    block, block_h = _satellites_block(defs, block_w, row_h, said)
     for r in range(games):
         for c in range(2):
             x = MARGIN + c * (block_w + gap_x)
             items.append(Group(tuple(block), (x, top + r * (block_h + gap_y)), cls="pad-game"))
+    # cut lines through the middle of the gaps between the games
+    bottom = top + games * block_h + (games - 1) * gap_y
+    x_mid = MARGIN + block_w + gap_x / 2.0
+    items += _dashed(((x_mid, top - 2.0), (x_mid, bottom + 2.0)), scissors=False)
+    for r in range(1, games):
+        y_mid = top + r * block_h + (r - 0.5) * gap_y
+        items += _dashed(((MARGIN + 6.0, y_mid), (page[0] - MARGIN, y_mid)))
+        items.append(Text(MARGIN, y_mid + 1.4, "✂", 4.0, fill=CUT))
     return [Drawing(page[0], page[1], items, "Satellites score pad")]
+
+
+def _dashed(points: tuple[tuple[float, float], tuple[float, float]],
+            scissors: bool = True) -> list[Item]:
+    return [Polyline(points, Style(stroke=CUT, width=0.25, dash=(2.0, 1.5)), cls="cut-line")]

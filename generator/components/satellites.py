@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from cards.definitions import SatellitesDefinitions
 from cards.models import SatPlayer
@@ -47,10 +48,32 @@ def player(defs: SatellitesDefinitions, colour: str) -> SatPlayer:
     return defs.board.red if colour == "red" else defs.board.blue
 
 
+def shade(colour: str, k: float) -> str:
+    """``colour`` darkened towards black by the fraction ``k`` (0: as is, 1: black)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#{:02x}{:02x}{:02x}".format(*(round(v * (1 - k)) for v in (r, g, b)))
+
+
+CUT_WIDTH_MM = 0.25
+
+
+def cut_circle(radius: float) -> list[Item]:
+    """The cut line of a round piece: white and black dashes, so it reads on light and on
+    dark colours alike (3:1 or better against either); class ``cut-circle``."""
+    return [
+        Circle(0, 0, radius, Style(stroke=WHITE, width=CUT_WIDTH_MM), cls="cut-circle"),
+        Circle(0, 0, radius, Style(stroke="#000000", width=CUT_WIDTH_MM, dash=(1.2, 1.2))),
+    ]
+
+
 def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
                     diameter: float | None = None, bleed: float = 0.0,
                     cut_line: bool = True) -> list[Item]:
-    """One satellite centred on (0, 0): numeral, ``value`` pips, colour and pattern."""
+    """One satellite centred on (0, 0): numeral, ``value`` pips, colour and pattern.
+
+    The token's edge colour runs on into the bleed (solid red, and blue's ring), so a cut
+    that misses by up to ``bleed`` shows no paper; the only thin high-contrast ring is the
+    dashed cut line."""
     d = diameter or defs.satellites.diameter_mm
     r = d / 2.0
     look = player(defs, colour)
@@ -58,26 +81,54 @@ def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
     items: list[Item] = []
     if look.pattern == "solid":
         items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
-        items.append(Circle(0, 0, r - 1.6 * s, Style(stroke=WHITE, width=0.5 * s)))
+        # a darker band inside the edge: a frame, not a second cut line
+        items.append(Circle(0, 0, r - 2.0 * s, Style(stroke=shade(look.colour, 0.3),
+                                                     width=0.9 * s)))
         ink, pip_fill = WHITE, WHITE
     else:
-        items.append(Circle(0, 0, r + bleed, Style(fill=WHITE), cls=f"satellite {colour}"))
+        # the ring is the token's edge: it runs on into the bleed
+        items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
+        inner = r - 2.5 * s
+        items.append(Circle(0, 0, inner, Style(fill=WHITE)))
         hatch: list[Item] = []
         step = 2.2 * s
-        k = -2 * r
-        while k <= 2 * r:
-            hatch.append(Polyline(((k - r, r), (k + r, -r)),
+        k = -2 * inner
+        while k <= 2 * inner:
+            hatch.append(Polyline(((k - inner, inner), (k + inner, -inner)),
                                   Style(stroke=look.colour, width=0.45 * s, opacity=0.55)))
             k += step
-        items.append(Group(tuple(hatch), clip=Circle(0, 0, r, Style())))
-        items.append(Circle(0, 0, r - 1.3 * s, Style(stroke=look.colour, width=2.4 * s)))
+        items.append(Group(tuple(hatch), clip=Circle(0, 0, inner, Style())))
         items.append(Circle(0, 0, 6.4 * s, Style(fill=WHITE)))
         ink, pip_fill = look.colour, look.colour
     items.append(text_centred(0, -0.4 * s, str(value), 9.5 * s, fill=ink, bold=True,
                               cls="satellite-value"))
     items.extend(_pips(value, 8.4 * s, 1.05 * s, pip_fill, ink))
     if cut_line:
-        items.append(Circle(0, 0, r, Style(stroke="#6d6d6d", width=0.2 * s), cls="cut-circle"))
+        items.extend(cut_circle(r))
+    return items
+
+
+def track_marker(defs: SatellitesDefinitions, kind: str, diameter: float,
+                 bleed: float = 0.0) -> list[Item]:
+    """A round marker for a tracker beside the board, centred on (0, 0): ``connected``
+    (half red, half blue, with two linked rings: it counts both colours) or ``grace``
+    (the grace symbol on dark ink). Class ``track-marker KIND`` goes on the group."""
+    r = diameter / 2.0
+    outer = r + bleed
+    items: list[Item] = []
+    if kind == "connected":
+        halves = (Rect(-outer, -outer, outer, 2 * outer, Style(fill=defs.board.red.colour)),
+                  Rect(0.0, -outer, outer, 2 * outer, Style(fill=defs.board.blue.colour)))
+        items.append(Group(halves, clip=Circle(0, 0, outer, Style())))
+        items.append(Circle(0, 0, r * 0.62, Style(fill=WHITE)))
+        ring = Style(stroke=INK, width=r * 0.11)
+        items.append(Circle(-r * 0.17, 0, r * 0.27, ring))
+        items.append(Circle(r * 0.17, 0, r * 0.27, ring))
+    else:
+        items.append(Circle(0, 0, outer, Style(fill=INK)))
+        items.append(text_centred(0, 0, defs.trackers.grace.symbol, r * 1.6, fill="#f1d36b",
+                                  bold=True))
+    items.extend(cut_circle(r))
     return items
 
 
@@ -121,8 +172,8 @@ def board_geometry(defs: SatellitesDefinitions, size: int | None = None,
     cell = defs.board.cell_mm
     label = max(9.0, cell * 0.4)
     grid_end = label + n * cell + label
-    track_box = _track_box(defs, n, cell)
-    track_h = (track_box * 2 + 16.0) if trackers else 0.0
+    box = track_box(defs, n, cell)
+    track_h = (box * 2 + 16.0) if trackers else 0.0
     return BoardGeometry(n, cell, label, grid_end + 4.0, grid_end,
                          grid_end + track_h)
 
@@ -153,7 +204,8 @@ def setup_cells(defs: SatellitesDefinitions, colour: str,
 
 
 def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
-                zones: bool = True, trackers: bool = True) -> tuple[BoardGeometry, list[Item]]:
+                zones: bool = True, trackers: bool = True,
+                words: Any = None) -> tuple[BoardGeometry, list[Item]]:
     """The board: cells, coordinates, setup zones, inward cells and (optionally) trackers."""
     geo = board_geometry(defs, size, trackers)
     b = defs.board
@@ -195,58 +247,98 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         items.append(text_centred(lab * 1.5 + n * cell, cy, str(i + 1), size_txt, fill=INK,
                                   bold=True))
     if trackers:
-        items.extend(tracker_items(defs, geo))
+        items.extend(tracker_items(defs, geo, words))
     return geo, items
 
 
-def _track_box(defs: SatellitesDefinitions, n: int, cell: float) -> float:
+def track_box(defs: SatellitesDefinitions, n: int, cell: float) -> float:
     available = n * cell
     return min(12.0, available / (defs.trackers.connected.max + 1))
 
 
-def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry) -> list[Item]:
-    """The connected-satellites track (0..max, marked values) and the grace-move track."""
+def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry,
+                  words: Any = None) -> list[Item]:
+    """The connected-satellites track (0..max, marked values) and the grace-move track, in
+    one row each below the board."""
+    box = track_box(defs, geo.size, geo.cell)
+    items, _ = tracks(defs, geo.label, geo.track_top + 4.0, box,
+                      defs.trackers.connected.max + 1, words)
+    return items
+
+
+def tracks(defs: SatellitesDefinitions, x0: float, y: float, box: float,
+           per_row: int, words: Any = None) -> tuple[list[Item], float]:
+    """Both tracks with their headings, the connected track in rows of ``per_row`` boxes;
+    ``y`` is the first row's top. Returns the items and the bottom of the grace track.
+    ``words``: the kit's labels (default: English)."""
+    from cards.labels import default_labels, fill
+
+    said = (words or default_labels("satellites")).tracks
     t = defs.trackers
     numbers = defs.ruleset
-    box = _track_box(defs, geo.size, geo.cell)
-    x0 = geo.label
-    y = geo.track_top + 4.0
+    width = per_row * box
+    heading = fit_size(said.connected, 3.2, width * 0.55, bold=True)
     items: list[Item] = [
-        Text(x0, y - 1.2, "Connected satellites (both colours)", 3.2, fill=INK, bold=True),
+        Text(x0, y - 1.2, said.connected, heading, fill=INK, bold=True),
     ]
     marked = {numbers.end_connected}
-    for v in range(t.connected.max + 1):
-        x = x0 + v * box
+    count = t.connected.max + 1
+    per_row = max(1, min(per_row, count))
+    for v in range(count):
+        row, k = divmod(v, per_row)
+        x, top = x0 + k * box, y + row * (box + 2.0)
         hot = v in marked
-        items.append(Rect(x, y, box, box, Style(fill="#f1d36b" if hot else WHITE, stroke=INK,
-                                                width=0.6 if hot else 0.3),
+        items.append(Rect(x, top, box, box, Style(fill="#f1d36b" if hot else WHITE, stroke=INK,
+                                                  width=0.6 if hot else 0.3),
                           cls="track-connected" + (" marked" if hot else "")))
-        items.append(text_centred(x + box / 2, y + box / 2, str(v), box * 0.38, fill=INK,
+        items.append(text_centred(x + box / 2, top + box / 2, str(v), box * 0.38, fill=INK,
                                   bold=hot))
         if hot:
-            items.append(Poly(star(x + box - 2.0, y + 2.0, 1.6, 0.7), Style(fill=INK)))
+            items.append(Poly(star(x + box - 2.0, top + 2.0, 1.6, 0.7), Style(fill=INK)))
+        if k == per_row - 1 and v < count - 1:  # the track goes on in the next row
+            items.append(text_centred(x + box + 1.6, top + box / 2, "↵", box * 0.4, fill=INK))
+    rows = (count + per_row - 1) // per_row
     if marked:
         listed = ", ".join(str(m) for m in sorted(marked))
-        note = f"★ {listed} connected: the game ends at once"
-        items.append(Text(x0 + (t.connected.max + 1) * box, y - 1.2, note, 2.6, fill=INK,
-                          anchor="end"))
-    y2 = y + box + 6.0
-    items.append(Text(x0, y2 - 1.2,
-                      f"{t.grace.symbol} Grace moves left (after one player has all "
-                      f"{numbers.red.count} connected)", 3.2, fill=INK, bold=True))
+        note = "★ " + fill(said.ends, count=listed)
+        items.append(Text(x0 + per_row * box, y - 1.2, note,
+                          fit_size(note, 2.6, width * 0.43), fill=INK, anchor="end"))
+    y2 = y + rows * (box + 2.0) - 2.0 + 6.0
+    grace = f"{t.grace.symbol} " + fill(said.grace, count=numbers.red.count)
+    items.append(Text(x0, y2 - 1.2, grace, fit_size(grace, 3.2, width, bold=True), fill=INK,
+                      bold=True))
     steps = numbers.grace_moves
     for i in range(steps, -1, -1):
         x = x0 + (steps - i) * box * 1.6
         items.append(Rect(x, y2, box * 1.6, box, Style(fill=WHITE, stroke=INK, width=0.3),
                           cls="track-grace"))
-        label = f"{t.grace.symbol}{i}" if i else "end"
+        label = f"{t.grace.symbol}{i}" if i else said.end
         items.append(text_centred(x + box * 0.8, y2 + box / 2, label,
                                   fit_size(label, box * 0.42, box * 1.4), fill=INK, bold=True))
-    return items
+    return items, y2 + box
 
 
-def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board") -> Drawing:
-    geo, items = board_items(defs)
+def tracker_panel(defs: SatellitesDefinitions, width: float, words: Any = None) -> Drawing:
+    """The two tracks as a card of their own, no wider than ``width`` (the connected track
+    wraps into rows), for printing beside a board split across pages."""
+    geo = board_geometry(defs)
+    box = track_box(defs, geo.size, geo.cell)
+    pad = 3.0
+    count = defs.trackers.connected.max + 1
+    per_row = max(1, min(count, int((width - 2 * pad - 4.0) // box)))
+    rows = (count + per_row - 1) // per_row
+    per_row = (count + rows - 1) // rows  # rows of about equal length
+    items, bottom = tracks(defs, pad, pad + 4.0, box, per_row, words)
+    grace_w = (defs.ruleset.grace_moves + 1) * box * 1.6
+    w = max(per_row * box + 4.0, grace_w) + 2 * pad
+    frame = Rect(0, 0, w, bottom + pad, Style(fill=WHITE), cls="tracker-panel")
+    return Drawing(w, bottom + pad, [frame, *items], "Satellites trackers")
+
+
+def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board",
+                  words: Any = None) -> Drawing:
+    """The board with its trackers below (``words``: the kit's labels, default English)."""
+    geo, items = board_items(defs, words=words)
     return Drawing(geo.width, geo.height, items, title)
 
 

@@ -5,8 +5,9 @@ A product module offers:
 - ``TITLE``: the game's name as progress lines print it;
 - ``load(cards)``: the game's validated definitions from a folder (default: shipped);
 - ``steps(defs, opts)``: the build steps of its printables (PDFs, SVGs, aids);
-- ``components(defs)``: every distinct component as a standalone drawing (SVG, PNG);
-- ``tts_files(defs, root)``: the Tabletop Simulator export.
+- ``components(defs, words=None)``: every distinct component as a standalone drawing (SVG,
+  PNG), its words from ``words`` (the kit's labels, :mod:`cards.labels`; default English);
+- ``tts_files(defs, root, words=None)``: the Tabletop Simulator export.
 """
 
 from __future__ import annotations

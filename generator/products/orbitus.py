@@ -7,14 +7,24 @@ Every product module (one per game in :func:`rules.names`) offers the same funct
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from cards.definitions import OrbitusDefinitions, load_orbitus
+from cards.labels import OrbitusLabels, default_labels, fill, load_labels
 from generator import aids
 from generator.backends.pdf import render_pdf
 from generator.backends.svg import render_svg
 from generator.components import orbitus as orb
-from generator.drawing import Drawing, Group, Item, Polygon, Style, Text, offset_polygon
+from generator.drawing import (
+    Drawing,
+    Group,
+    Item,
+    Polygon,
+    Style,
+    Text,
+    fit_size,
+    offset_polygon,
+)
 from generator.options import BuildOptions, Step, caption
 from generator.sheets import (
     MARGIN_MM,
@@ -38,36 +48,68 @@ def load(cards: Path | None) -> OrbitusDefinitions:
 
 
 
+def labels(defs: OrbitusDefinitions, opts: BuildOptions) -> OrbitusLabels:
+    """The words of the kit in the language asked for (``--lang``)."""
+    return load_labels(defs.folder, "orbitus", opts.lang)  # type: ignore[no-any-return]
+
+
+def _print_note(words: OrbitusLabels, n: int, total: int) -> list[str]:
+    return [fill(line, n=n, total=total) for line in words.sectors.note]
+
+
+def sector_slots(defs: OrbitusDefinitions, opts: BuildOptions) -> tuple[tuple[float, float],
+                                                                        ...]:
+    """Where the hexes of a sector sheet go: the largest honeycomb that fits and still leaves
+    room for the printing note (a hex gives way to it if there is none)."""
+    page = page_size(opts.page)
+    flats = defs.sectors.hex_across_flats_mm
+    sheet = honeycomb_slots(page, flats, opts.bleed_mm, opts.gutter)
+    centres = list(sheet.centres)
+    note = _print_note(labels(defs, opts), 99, 99)
+    while len(centres) > 1 and not caption_lines(
+            page, note, hex_obstacles(centres, flats, opts.bleed_mm, opts.gutter)):
+        centres.pop()
+    return tuple(centres)
+
+
 def sector_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]:
-    """Fronts and backs on alternate pages; each back sits behind its front (long-edge duplex)."""
+    """Fronts and backs on alternate pages; each back sits behind its front (long-edge duplex).
+
+    Every hex carries its own bleed (background and route ends carried past the cut line),
+    drawn under all the cards of the page: where neighbours share a cut line, each card's
+    face covers its neighbour's bleed, so every card (and every back) is cut out whole."""
     page = page_size(opts.page)
     flats = defs.sectors.hex_across_flats_mm
     bleed = opts.bleed_mm
-    sheet = honeycomb_slots(page, flats, bleed)
+    slots = sector_slots(defs, opts)
+    words = labels(defs, opts)
     copies = [s for s in defs.sectors.sectors for _ in range(s.count)]
-    per_page = len(sheet.centres)
+    per_page = len(slots)
     sheets = [copies[i:i + per_page] for i in range(0, len(copies), per_page)]
     pages: list[Drawing] = []
-    back = orb.back_items(defs, flats, bleed)
+    back = orb.back_items(defs, flats)
+    back_bleed = Polygon(offset_polygon(orb.hex_points(flats), bleed),
+                         Style(fill=defs.sectors.back.colour), cls="bleed") if bleed else None
     for n, cards in enumerate(sheets, start=1):
-        centres = sheet.centres[:len(cards)]
+        centres = slots[:len(cards)]
         front = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} fronts")
         if bleed:
-            for c in centres:
-                front.add(Polygon(offset_polygon(orb.hex_points(flats, c), bleed),
-                                  Style(fill=defs.sectors.background), cls="bleed"))
+            for c, sector in zip(centres, cards, strict=True):
+                front.add(Group(tuple(orb.sector_bleed_items(sector, defs, flats, bleed)), c,
+                                cls="bleed"))
         for c, sector in zip(centres, cards, strict=True):
             front.add(Group(tuple(orb.sector_items(sector, defs, flats)), c, cls="sector"))
-        front.extend(hex_crop_marks(centres, flats, bleed))
-        obstacles = hex_obstacles(centres, flats, bleed)
-        front.extend(caption_lines(page, [f"Orbitus sectors: sheet {n} of {len(sheets)}, fronts",
-                                          "print at 100 %, two-sided,",
-                                          "flip on the long edge"], obstacles))
+        front.extend(hex_crop_marks(centres, flats, bleed, opts.gutter))
+        obstacles = hex_obstacles(centres, flats, bleed, opts.gutter)
+        front.extend(caption_lines(page, _print_note(words, n, len(sheets)), obstacles))
         back_page = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} backs")
-        for c in centres:
-            x, y = mirror_x(c, page[0])
-            back_page.add(Group(tuple(back), (x + opts.back_offset[0], y + opts.back_offset[1]),
-                                cls="sector-back"))
+        places = [mirror_x(c, page[0]) for c in centres]
+        places = [(x + opts.back_offset[0], y + opts.back_offset[1]) for x, y in places]
+        if back_bleed is not None:
+            for x, y in places:
+                back_page.add(Group((back_bleed,), (x, y), cls="bleed"))
+        for x, y in places:
+            back_page.add(Group(tuple(back), (x, y), cls="sector-back"))
         pages += [front, back_page]
     return pages
 
@@ -77,6 +119,7 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     page = page_size(opts.page)
     flats = defs.sectors.hex_across_flats_mm
     bleed = opts.bleed_mm
+    words = labels(defs, opts).station
     d = Drawing(page[0], page[1], title="Orbitus station and markers")
     centre = (page[0] / 2.0, MARGIN_MM + 14.0 + flats / 2.0)
     if bleed:
@@ -84,12 +127,14 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
                       Style(fill=defs.station.colour), cls="bleed"))
     d.add(Group(tuple(orb.station_items(defs, flats)), centre, cls="station"))
     d.extend(hex_crop_marks([centre], flats, bleed))
-    d.add(caption(page, "Orbitus station and start-line markers — print at 100 %."))
+    d.add(caption(page, words.caption))
     need, barriers = marker_counts(defs)
     markers: list[list[Item]] = []
     for seat, k in enumerate(need):
-        markers += [orb.start_marker_items(defs, seat, flats, bleed) for _ in range(k)]
-    markers += [orb.barrier_marker_items(defs, flats, bleed) for _ in range(barriers)]
+        label = fill(words.start_marker, seat=f"P{seat + 1}")
+        markers += [orb.start_marker_items(defs, seat, flats, bleed, label) for _ in range(k)]
+    markers += [orb.barrier_marker_items(defs, flats, bleed, words.barrier_marker)
+                for _ in range(barriers)]
     box = orb.marker_size(flats)
     top = centre[1] + flats / 2.0 + 14.0
     area = (MARGIN_MM, top, page[0] - 2 * MARGIN_MM, page[1] - top - 66.0)
@@ -100,18 +145,21 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
         d.add(Group(tuple(items), c, cls="marker"))
         d.extend(box_crop_marks(c, box, bleed))
     y = page[1] - 62.0
-    d.add(Text(MARGIN_MM + 10, y, "Start lines by player count (seat order P1, P2, ...)", 3.4,
+    width = page[0] - 2 * MARGIN_MM - 20.0
+    d.add(Text(MARGIN_MM + 10, y, words.table_title, fit_size(words.table_title, 3.4, width,
+                                                                 bold=True),
                fill="#1d1d1f", bold=True))
     for i, setup in enumerate(defs.ruleset.start_lines):
         seats = " · ".join(f"P{k + 1}: {' '.join(SIDES[s] for s in lines)}"
                            for k, lines in enumerate(setup.start_lines))
-        extra = (f"   barriers: {' '.join(SIDES[s] for s in setup.barriers)}"
-                 if setup.barriers else "")
-        d.add(Text(MARGIN_MM + 10, y + 7.0 + i * 6.0, f"{setup.players} players — {seats}{extra}",
-                   3.0, fill="#1d1d1f"))
-    d.add(Text(MARGIN_MM + 10, y + 7.0 + 5 * 6.0 + 2.0,
-               "Lay each marker inside the station along its side; a barrier closes a side.",
-               2.8, fill=CAPTION))
+        row = fill(words.table_row, players=setup.players, seats=seats)
+        if setup.barriers:
+            row += "   " + fill(words.table_barriers,
+                                sides=" ".join(SIDES[s] for s in setup.barriers))
+        d.add(Text(MARGIN_MM + 10, y + 7.0 + i * 6.0, row, fit_size(row, 3.0, width),
+                   fill="#1d1d1f"))
+    d.add(Text(MARGIN_MM + 10, y + 7.0 + 5 * 6.0 + 2.0, words.table_note,
+               fit_size(words.table_note, 2.8, width), fill=CAPTION))
     return [d]
 
 
@@ -125,8 +173,11 @@ def marker_counts(defs: OrbitusDefinitions) -> tuple[list[int], int]:
     return need, max(len(s.barriers) for s in start_lines)
 
 
-def components(defs: OrbitusDefinitions) -> dict[str, Drawing]:
-    """Every distinct Orbitus component as a standalone drawing, by file stem (SVG and PNG)."""
+def components(defs: OrbitusDefinitions, words: OrbitusLabels | None = None) -> dict[
+        str, Drawing]:
+    """Every distinct Orbitus component as a standalone drawing, by file stem (SVG and PNG),
+    its words in the language of ``words`` (default: English)."""
+    words = words or default_labels("orbitus")
     flats = defs.sectors.hex_across_flats_mm
     w, h = 2 * circumradius(flats) + 2.0, flats + 2.0
     out: dict[str, Drawing] = {}
@@ -138,16 +189,20 @@ def components(defs: OrbitusDefinitions) -> dict[str, Drawing]:
     mw, mh = orb.marker_size(flats)
     for seat in range(6):
         out[f"start-marker-P{seat + 1}"] = orb.component(
-            orb.start_marker_items(defs, seat, flats), mw + 2, mh + 2,
-            f"Orbitus start-line marker P{seat + 1}")
-    out["barrier-marker"] = orb.component(orb.barrier_marker_items(defs, flats), mw + 2, mh + 2,
-                                          "Orbitus barrier marker")
+            orb.start_marker_items(defs, seat, flats,
+                                   label=fill(words.station.start_marker, seat=f"P{seat + 1}")),
+            mw + 2, mh + 2, f"Orbitus start-line marker P{seat + 1}")
+    out["barrier-marker"] = orb.component(
+        orb.barrier_marker_items(defs, flats, label=words.station.barrier_marker), mw + 2,
+        mh + 2, "Orbitus barrier marker")
     return out
 
 
-def svgs(defs: OrbitusDefinitions) -> dict[str, bytes]:
-    return {f"orbitus/svg/{name}.svg": render_svg(drawing)
-            for name, drawing in components(defs).items()}
+def svgs(defs: OrbitusDefinitions, outline: bool = False,
+         words: OrbitusLabels | None = None) -> dict[str, bytes]:
+    """One SVG per component; ``outline``: every letter drawn as a path (--svg-text)."""
+    return {f"orbitus/svg/{name}.svg": render_svg(drawing, outline)
+            for name, drawing in components(defs, words).items()}
 
 
 def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
@@ -156,12 +211,14 @@ def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
             sector_sheets(defs, opts), "Orbitus sectors", "print-and-play sector deck")}),
         ("Orbitus station", lambda: {"orbitus/station.pdf": render_pdf(
             station_sheet(defs, opts), "Orbitus station", "station and start-line markers")}),
-        ("Orbitus SVG", lambda: svgs(defs)),
-        *aids.orbitus_aid_steps(defs, opts.page),  # score pad, player aids, rule booklets
+        ("Orbitus SVG", lambda: svgs(defs, opts.svg_text == "outline", labels(defs, opts))),
+        # score pad, player aids, rule booklets
+        *aids.orbitus_aid_steps(defs, opts.page, opts.lang),
     ]
 
 
-def tts_files(defs: OrbitusDefinitions, root: Path) -> dict[str, bytes]:
+def tts_files(defs: OrbitusDefinitions, root: PurePath,
+              words: OrbitusLabels | None = None) -> dict[str, bytes]:
     from generator.tts import orbitus_tts
 
-    return orbitus_tts(defs, root)
+    return orbitus_tts(defs, root, words)

@@ -1,0 +1,268 @@
+"""The printed words of each game's kit outside its booklets, one file per language.
+
+``cards/<game>/text/labels-<lang>.yaml`` holds every word the sheets, markers, tracks and
+score pads print (the Orbitus file also the calibration sheet's), beside the same
+language's rule booklet (``rules-<lang>.md``) and player aid: a language is a folder's
+worth of files per game, and ``pnp-build --lang <lang>`` builds a whole kit in it.
+
+Each file is read like every definition file (safe YAML, file:line messages): every text
+is required, unknown ones are refused, and a ``{value}`` a text may not use is named with
+the values it may. What is printed in a language a game has no file for is decided by
+:func:`resolve` (English, with a note saying so).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from cards.files import DEFAULT_CARDS
+
+LANGUAGE_NAMES = {"en": "English", "ru": "Russian", "it": "Italian"}
+KINDS = ("labels", "rules", "player-aid")  # the files of a language, per game
+_VALUE_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+class Texts(BaseModel):
+    """A group of texts; ``VALUES`` names the ``{values}`` each text may use."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    VALUES: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _values(cls, value: Any, info: ValidationInfo) -> Any:
+        allowed = cls.VALUES.get(info.field_name or "", ())
+        texts = value if isinstance(value, list) else [value]
+        for text in texts:
+            if not isinstance(text, str):
+                continue
+            for name in _VALUE_RE.findall(text):
+                if name not in allowed:
+                    known = ", ".join("{" + a + "}" for a in allowed) or "none"
+                    raise ValueError(f"unknown value {{{name}}}; this text may use: {known}")
+        return value
+
+
+Line = str
+Lines = list[str]
+
+
+def fill(text: str, **values: object) -> str:
+    """``text`` with each ``{name}`` replaced by ``values[name]``."""
+    return _VALUE_RE.sub(lambda m: str(values.get(m.group(1), m.group(0))), text)
+
+
+# --- Orbitus --------------------------------------------------------------------------------
+
+
+class SectorSheetTexts(Texts):
+    VALUES = {"note": ("n", "total")}
+    note: Lines = Field(min_length=1, max_length=4,
+                        description="the note on each front sheet, one line each: which "
+                                    "sheet, print at 100 %, two-sided, flip on the long edge")
+
+
+class StationTexts(Texts):
+    VALUES = {"start_marker": ("seat",), "table_row": ("players", "seats"),
+              "table_barriers": ("sides",)}
+    caption: Line
+    start_marker: Line = Field(description="a start-line marker; {seat} is P1 ... P6")
+    barrier_marker: Line
+    table_title: Line
+    table_row: Line
+    table_barriers: Line
+    table_note: Line
+
+
+class OrbitusPadTexts(Texts):
+    VALUES = {"pirates_rule": ("points",), "open_routes_rule": ("points",),
+              "blocks": ("band",), "blocks_rule": ("points",)}
+    title: Line
+    subtitle: Line
+    game_date: Line
+    player: Line
+    how: Line
+    count: Line
+    points: Line
+    pirates: Line
+    pirates_rule: Line
+    open_routes: Line
+    open_routes_rule: Line
+    blocks: Line
+    blocks_rule: Line
+    total: Line
+    total_rule: Line
+    footer: Line
+
+
+class CalibrationTexts(Texts):
+    VALUES = {"offset_note": ("x", "y")}
+    front_title: Line
+    front_lines: Lines = Field(min_length=1, max_length=8)
+    ruler: Line
+    back_title: Line
+    back_lines: Lines = Field(min_length=1, max_length=10)
+    offset_note: Line
+
+
+class OrbitusLabels(Texts):
+    """``cards/orbitus/text/labels-<lang>.yaml``."""
+
+    sectors: SectorSheetTexts
+    station: StationTexts
+    pad: OrbitusPadTexts
+    calibration: CalibrationTexts
+
+
+# --- Satellites -----------------------------------------------------------------------------
+
+
+class TokenTexts(Texts):
+    VALUES = {"note_fit": ("scale",)}
+    note: Line
+    note_fit: Line
+
+
+class BoardTexts(Texts):
+    VALUES = {"fit": ("scale",), "page": ("n", "total", "pieces"), "piece": ("name", "cells"),
+              "glue": ("name",)}
+    fit: Line
+    page: Line
+    how: Line
+    piece: Line
+    trackers: Line
+    glue: Line
+
+
+class TrackTexts(Texts):
+    VALUES = {"ends": ("count",), "grace": ("count",)}
+    connected: Line
+    ends: Line
+    grace: Line
+    end: Line
+
+
+class SatellitesPadTexts(Texts):
+    title: Line
+    subtitle: Line
+    reminder: Line
+    game_date: Line
+    red: Line
+    blue: Line
+    player: Line
+    colonies: Line
+    colonies_rule: Line
+    lowest: Line
+    lowest_rule: Line
+    winner: Line
+    winner_rule: Line
+    draw: Line
+
+
+class SatellitesLabels(Texts):
+    """``cards/satellites/text/labels-<lang>.yaml``."""
+
+    tokens: TokenTexts
+    board: BoardTexts
+    tracks: TrackTexts
+    pad: SatellitesPadTexts
+
+
+MODELS: dict[str, type[Texts]] = {"orbitus": OrbitusLabels, "satellites": SatellitesLabels}
+
+
+# --- finding and reading them ---------------------------------------------------------------
+
+
+def text_folder(cards: Path | None, game: str) -> Path:
+    """The folder holding ``game``'s texts: the definitions folder's own ``text/``, else the
+    shipped one."""
+    own = (cards or DEFAULT_CARDS) / game / "text"
+    return own if own.is_dir() else DEFAULT_CARDS / game / "text"
+
+
+def languages(cards: Path | None, game: str, kind: str = "labels") -> list[str]:
+    """The languages ``game`` has ``kind`` files for (``labels``, ``rules``,
+    ``player-aid``)."""
+    folder = text_folder(cards, game)
+    suffix = ".yaml" if kind == "labels" else ".md"
+    return sorted(p.name[len(kind) + 1:-len(suffix)] for p in folder.glob(f"{kind}-*{suffix}"))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The language a piece of a kit is built in, and a note when it is not the one asked."""
+
+    lang: str
+    note: str = ""
+
+
+def resolve(cards: Path | None, game: str, kind: str, lang: str) -> Choice:
+    """Which language ``game``'s ``kind`` texts are built in when ``lang`` is asked for: that
+    one when the file exists, else English with a note that says what is missing."""
+    have = languages(cards, game, kind)
+    if lang in have or not have:
+        return Choice(lang)
+    fallback = "en" if "en" in have else have[0]
+    suffix = "yaml" if kind == "labels" else "md"
+    what = {"labels": "the words of its sheets, markers and score pad",
+            "rules": "its rule booklet", "player-aid": "its player aid"}[kind]
+    name = LANGUAGE_NAMES.get(lang, lang)
+    return Choice(fallback, f"{game}: no {kind}-{lang}.{suffix} in "
+                            f"{_shown(text_folder(cards, game))}, so {what} "
+                            f"{'is' if kind != 'labels' else 'are'} in "
+                            f"{LANGUAGE_NAMES.get(fallback, fallback)} ({kind}-{fallback}."
+                            f"{'yaml' if kind == 'labels' else 'pdf'}) instead of {name}")
+
+
+def _shown(path: Path) -> str:
+    from cards.loader import display_path
+
+    if path.resolve().is_relative_to(DEFAULT_CARDS.resolve()):
+        return "cards/" + path.resolve().relative_to(DEFAULT_CARDS.resolve()).as_posix()
+    return display_path(path)
+
+
+def labels_path(cards: Path | None, game: str, lang: str) -> Path:
+    """The labels file a ``lang`` kit of ``game`` reads: the definitions folder's own (in
+    ``lang``, else English), or the shipped one when its text folder has none (a folder
+    made before there were labels files)."""
+    choice = resolve(cards, game, "labels", lang)
+    path = text_folder(cards, game) / f"labels-{choice.lang}.yaml"
+    if path.exists() or path.is_symlink():
+        return path
+    shipped = DEFAULT_CARDS / game / "text"
+    own = shipped / f"labels-{lang}.yaml"
+    return own if own.exists() else shipped / "labels-en.yaml"
+
+
+def load_labels(cards: Path | None, game: str, lang: str) -> Any:
+    """``game``'s labels in ``lang`` (English where that language has no file): a validated
+    :data:`MODELS` model; problems raise ``DefinitionError`` with file and line."""
+    from cards.definitions import inside
+
+    path = labels_path(cards, game, lang)
+    root = (cards or DEFAULT_CARDS) if path.is_relative_to(cards or DEFAULT_CARDS) \
+        else DEFAULT_CARDS
+    inside(root, path)  # a link may not lead out of the definitions folder
+    return _read(path, game, path.stat().st_mtime_ns if path.exists() else 0)
+
+
+@lru_cache(maxsize=16)
+def _read(path: Path, game: str, stamp: int) -> Any:
+    from cards.loader import load_yaml, validate
+
+    doc = load_yaml(path, f"the {game} labels (the words of its printables)")
+    return validate(doc, MODELS[game])
+
+
+def default_labels(game: str) -> Any:
+    """The shipped English labels (what a component prints when no language is given)."""
+    return load_labels(None, game, "en")
