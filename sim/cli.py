@@ -296,7 +296,12 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
 
     started = time.perf_counter()
     ruleset = load(opts.game, opts.cards)
-    sim = adapter(opts.game)
+    try:
+        sim = adapter(opts.game)
+    except ImportError:  # a rules core that is not part of this installation
+        raise Stop(EXIT_USAGE, f"{PROG}: {opts.game}: this installation has no "
+                               f"{opts.game.capitalize()} rules engine to simulate with; "
+                               f"update the project") from None
     counts = player_counts(sim, ruleset, counts_text)
     for players in counts:
         try:
