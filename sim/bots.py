@@ -153,6 +153,9 @@ class MctsBot:
                     candidates = [order[k] for k in range(len(node.children))]
                 else:
                     actions = game.legal_actions(state)
+                    # a node holding as many actions as this deal allows adds no more
+                    # (the check then costs nothing); otherwise only the tried actions
+                    # legal in this deal compete, and an untried one may be added
                     present = [a for a in actions if a in node.children] \
                         if len(node.children) < len(actions) else list(actions)
                     if len(node.children) < _widening(node.visits) and \

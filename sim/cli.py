@@ -195,9 +195,7 @@ def options(ns: argparse.Namespace, game: str, cards: Path | None, out: Path) ->
     from sim.bots import DEFAULT_BUDGET
     from sim.run import cores
 
-    bots = parse_bots(ns.bots)
-    if ns.budget is not None and "mcts" not in bots:
-        pass  # harmless; the budget is recorded only when mcts plays
+    bots = parse_bots(ns.bots)  # a --budget without mcts is harmless (and not recorded)
     return Options(game, cards, getattr(ns, "players", None), ns.games, bots,
                    ns.budget if ns.budget is not None else DEFAULT_BUDGET, ns.seed,
                    ns.jobs if ns.jobs is not None else cores(), ns.ray, out, ns.resume,

@@ -37,7 +37,7 @@ class Count:
         self.seat_totals: list[Counter[int]] = [Counter() for _ in range(players)]
         self.components: dict[str, Counter[int]] = defaultdict(Counter)
         self.sizes: dict[str, Counter[str]] = defaultdict(Counter)  # e.g. block sizes
-        self.actions = [0] * 0
+        self.actions: list[int] = []  # per kind of action
         self.ends: Counter[str] = Counter()
         self.facts: dict[str, Counter[str]] = defaultdict(Counter)
         self.cards: dict[str, Counter[str]] = defaultdict(Counter)
