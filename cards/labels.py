@@ -150,9 +150,12 @@ class TrackTexts(Texts):
 
 
 class SatellitesPadTexts(Texts):
+    VALUES = {"ends": ("end", "grace", "count")}
     title: Line
     subtitle: Line
     reminder: Line
+    ends: Line = Field(description="when the game ends, with the rule numbers: {end} connected "
+                                   "satellites, {grace} grace moves, {count} satellites each")
     game_date: Line
     red: Line
     blue: Line

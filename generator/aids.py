@@ -235,26 +235,36 @@ def orbitus_aid_steps(defs: OrbitusDefinitions, page: str, lang: str = "en") -> 
 
 
 def satellites_values(defs: SatellitesDefinitions) -> dict[str, str]:
-    b = defs.board
-    n = b.size
-    first = (n - b.setup_zone_cells) // 2
-    last = first + b.setup_zone_cells - 1
-    numbers = defs.ruleset
+    """Every number the Satellites texts state, from the ruleset (and the trackers' look)."""
+    rules = defs.ruleset
+    n = rules.size
+    zone = rules.setup_zone_cells
+    first = (n - zone) // 2
+    last = first + zone - 1
+    copies = sorted({rules.colour(c).copies(v) for c in ("red", "blue") for v in rules.values})
     return {
         "board_size": str(n),
+        "min_board": str(zone + 4),  # the setup zones and inward cells fit without overlap
         "last_col": sat.column_name(n - 1),
         "last_row": str(n),
-        "zone_cells": str(b.setup_zone_cells),
+        "zone_cells": str(zone),
         "zone_cols": f"{sat.column_name(first)}–{sat.column_name(last)}",
         "zone_rows": f"{first + 1}–{last + 1}",
         "inner_col_w": sat.column_name(1),
         "inner_col_e": sat.column_name(n - 2),
         "inner_row_n": "2",
         "inner_row_s": str(n - 1),
-        "inward_values": ", ".join(str(v) for v in b.inward_values),
-        "per_player": str(numbers.red.count),
-        "end_connected": str(numbers.end_connected),
-        "grace_moves": str(numbers.grace_moves),
+        "inward_values": ", ".join(str(v) for v in rules.inward_values),
+        "per_player": str(rules.red.count),
+        "value_min": str(rules.values[0]),
+        "value_max": str(rules.values[-1]),
+        "copies": str(copies[0]) if len(copies) == 1 else f"{copies[0]}–{copies[-1]}",
+        "colony_min": str(rules.colony_min),
+        "colony_max": str(rules.colony_max),
+        "push_reach": str(rules.push_reach),
+        "end_connected": str(rules.end_connected),
+        "grace_moves": str(rules.grace_moves),
+        "track_max": str(defs.trackers.connected.max),
         "grace_symbol": defs.trackers.grace.symbol,
     }
 

@@ -20,7 +20,7 @@ from scorer.engine.playthrough import playthrough
 from scorer.engine.records import RecordError, read_record, replay
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "records"
-RECORDS = sorted(FIXTURES.glob("orbitus/*.yaml"))
+RECORDS = sorted(FIXTURES.glob("orbitus/*.yaml")) + sorted(FIXTURES.glob("satellites/*.yaml"))
 
 
 def text_of(path: Path) -> str:
@@ -33,7 +33,7 @@ def text_of(path: Path) -> str:
     return playthrough(replayed, shown)
 
 
-@pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
+@pytest.mark.parametrize("path", RECORDS, ids=[f"{p.parent.name}/{p.stem}" for p in RECORDS])
 def test_playthrough(path: Path):
     golden = path.with_name(path.stem + ".playthrough.txt")
     text = text_of(path)
@@ -53,6 +53,8 @@ def test_every_golden_record_has_a_playthrough():
         assert path.with_name(path.stem + ".playthrough.txt").exists(), path.name
 
 
-def test_a_playthrough_is_the_same_twice():
-    path = FIXTURES / "orbitus" / "removal.yaml"
+@pytest.mark.parametrize("path", [FIXTURES / "orbitus" / "removal.yaml",
+                                  FIXTURES / "satellites" / "displacement.yaml"],
+                         ids=lambda p: p.parent.name)
+def test_a_playthrough_is_the_same_twice(path: Path):
     assert text_of(path) == text_of(path)

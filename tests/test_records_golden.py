@@ -53,9 +53,10 @@ def outcome(path: Path, capsys) -> dict:
 
 def board_of(path: Path) -> list[str]:
     from scorer.engine.records import read_record, replay
+    from scorer.engine.satellites_replay import board_of as board
 
     result = replay(read_record(Path(path.name)))
-    return [line for line in result.state.to_board().to_text().splitlines()]
+    return [line for line in board(result.state).to_text().splitlines()]
 
 
 def test_there_are_golden_records_for_every_case_the_issue_names():

@@ -420,11 +420,11 @@ def test_the_deal_refuses_overlapping_zones():
     # the definitions loader refuses such a board already; the deal checks again
     import dataclasses
 
-    from cards.definitions import load_satellites
-    from scorer.engine.satellites_setup import SetupError, deal
+    from rules.game import SetupError
+    from rules.satellites.engine import deal
+    from scorer.satellites.board import load_rules
 
-    defs = load_satellites()
-    small = dataclasses.replace(defs, board=defs.board.model_copy(update={"size": 8}))
+    small = dataclasses.replace(load_rules(), size=8)
     with pytest.raises(SetupError) as exc:
         deal(small, 1)
     assert str(exc.value) == (

@@ -19,15 +19,18 @@ FORBIDDEN = ("pydantic", "yaml", "reportlab", "svgwrite", "typer", "PIL", "pypdf
              "cards", "generator", "scorer")
 
 
-def test_importing_and_playing_loads_only_the_standard_library(tmp_path):
-    data = load_ruleset("orbitus").to_data()
+@pytest.mark.parametrize("name", rules.names())
+def test_importing_and_playing_loads_only_the_standard_library(name, tmp_path):
+    game = rules.get(name)
+    data = load_ruleset(name).to_data()
+    players = ["A", "B", "C"][:max(game.min_players, min(3, game.max_players))]
     code = (
         "import json, random, sys\n"
         "import rules\n"
-        "from rules.orbitus.ruleset import Ruleset\n"
+        f"from rules.{name}.ruleset import Ruleset\n"
         f"ruleset = Ruleset.from_data(json.loads({json.dumps(json.dumps(data))}))\n"
-        "game = rules.get('orbitus')\n"
-        "state = game.new_game(ruleset, ['A', 'B', 'C'], 1)\n"
+        f"game = rules.get({name!r})\n"
+        f"state = game.new_game(ruleset, {players!r}, 1)\n"
         "rng = random.Random(1)\n"
         "while not game.is_over(state):\n"
         "    legal = game.legal_actions(state)\n"

@@ -16,7 +16,6 @@ points, setups, hand size) come from the definitions.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 
 from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
@@ -36,9 +35,13 @@ from generator.drawing import (
 )
 from generator.typeset import Art, signed
 from rules import hexgeo
+from rules.game import SetupError
 from rules.orbitus.analysis import BITS, Analysis
 from rules.orbitus.blocks import Loop, closed_loops
 from rules.orbitus.ruleset import Scoring, mask_of
+from rules.satellites import analysis as satellites_analysis
+from rules.satellites.engine import deal
+from rules.satellites.table import table
 
 INK = "#1d1d1f"
 MUTED = "#5a5a5a"
@@ -316,46 +319,45 @@ def _count_badge(x: float, y: float, label: str, s: float, colour: str,
 
 # --- Satellites -----------------------------------------------------------------------------
 
+# the example corner of the colony diagram, as (col, row, colour, value): the rules core says
+# what it is (a colony of four, a pair, two lone satellites) and who controls it
 COLONY = [(1, 1, "red", 3), (2, 1, "blue", 2), (2, 2, "red", 1), (3, 2, "blue", 4)]
 PAIR = [(0, 4, "red", 2), (1, 4, "blue", 3)]
 LONE = [(4, 0, "blue", 1), (4, 4, "red", 4)]
 
 
-def _links(tokens: Sequence[tuple[int, int, str, int]]) -> list[tuple[tuple[int, int],
-                                                                     tuple[int, int]]]:
-    """Orthogonally adjacent pairs of different colours: the connections."""
-    out = []
-    for i, (c1, r1, col1, _) in enumerate(tokens):
-        for c2, r2, col2, _ in tokens[i + 1:]:
-            if col1 != col2 and abs(c1 - c2) + abs(r1 - r2) == 1:
-                out.append(((c1, r1), (c2, r2)))
-    return out
-
-
 def colony(defs: SatellitesDefinitions) -> Art:
     """A corner of the board: a colony of four (blue controls it, 6 against 4), a pair that
-    is no colony, and two lone satellites; under it the colony's totals by colour."""
+    is no colony, and two lone satellites; under it the colony's totals by colour. The
+    connections, the colony and its controller come from the rules core's analysis."""
     geo, board = sat.board_items(defs, size=5, zones=False, trackers=False)
     cell = geo.cell
     items: list[Item] = list(board)
-    for col, row, _, _ in COLONY:
-        x, y = geo.cell_origin(col, row)
-        items.append(Rect(x + 0.8, y + 0.8, cell - 1.6, cell - 1.6,
-                          Style(fill=LOOP, opacity=0.28), rx=2.0, cls="colony-cell"))
     tokens = COLONY + PAIR + LONE
-    for a, b in _links(tokens):
-        pa, pb = geo.cell_centre(*a), geo.cell_centre(*b)
+    tb = table(5)
+    cells = [0] * 25
+    for col, row, colour, value in tokens:
+        cells[row * 5 + col] = value if colour == "red" else -value
+    red, blue, vals = satellites_analysis.masks(cells)
+    found = [g for g in satellites_analysis.groups(tb, red, blue, vals, defs.ruleset)
+             if g.colony]
+    for g in found:
+        for row, col in g.cells:
+            x, y = geo.cell_origin(col, row)
+            items.append(Rect(x + 0.8, y + 0.8, cell - 1.6, cell - 1.6,
+                              Style(fill=LOOP, opacity=0.28), rx=2.0, cls="colony-cell"))
+    for a, b in satellites_analysis.links(tb, red, blue):
+        pa = geo.cell_centre(*reversed(tb.rc(a)))
+        pb = geo.cell_centre(*reversed(tb.rc(b)))
         items.append(Polyline((pa, pb), Style(stroke=INK, width=cell * 0.16, cap="round"),
                               cls="connection"))
     items += sat.tokens_at(defs, geo, tokens)
     # the totals under the board: red sum, blue sum, the controller ticked
     y = geo.height + 4.0
     size = cell * 0.27
-    red = [v for _, _, c, v in COLONY if c == "red"]
-    blue = [v for _, _, c, v in COLONY if c == "blue"]
-    lines = [("red", red), ("blue", blue)]
-    winner = "blue" if sum(blue) > sum(red) else "red" if sum(red) > sum(blue) else None
-    for k, (colour, values) in enumerate(lines):
+    winner = found[0].controller if found else None
+    for k, colour in enumerate(("red", "blue")):
+        values = [v for _, _, c, v in COLONY if c == colour]
         cy = y + size * 0.9 + k * size * 1.9
         look = sat.player(defs, colour)
         token = [i for i in sat.satellite_token(defs, colour, sum(values), size * 2.3,
@@ -371,18 +373,15 @@ def colony(defs: SatellitesDefinitions) -> Art:
 
 
 def satellites_setup(defs: SatellitesDefinitions, seed: int = 7) -> Art:
-    """The board with both players' setup zones and one example deal (values 1-2 inward)."""
+    """The board with both players' setup zones and one example deal (the rules core's deal
+    for ``seed``: the low values one cell inward)."""
     geo, board = sat.board_items(defs, zones=True, trackers=False)
-    placed: list[tuple[int, int, str, int]] = []
-    rng = random.Random(seed)
-    inward_values = set(defs.board.inward_values)
-    for colour in ("red", "blue"):
-        values = sorted(e.value for e in defs.satellites.satellites if e.colour == colour
-                        for _ in range(e.count))
-        rng.shuffle(values)
-        starts, inward = sat.setup_cells(defs, colour)
-        for k, value in enumerate(values[:len(starts)]):
-            col, row = inward[k] if value in inward_values else starts[k]
-            placed.append((col, row, colour, value))
+    try:
+        dealt = deal(defs.ruleset, seed)
+    except SetupError:  # zones that do not take every satellite: show the zones alone
+        return Art(tuple(board), geo.width, geo.height)
+    n = dealt.table.size
+    placed = [(i % n, i // n, "red" if s > 0 else "blue", abs(s))
+              for i, s in enumerate(dealt.cells) if s]
     items = list(board) + sat.tokens_at(defs, geo, placed)
     return Art(tuple(items), geo.width, geo.height)

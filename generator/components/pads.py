@@ -9,8 +9,10 @@ the points. Every row header says how its category scores, taken from
 As many games as fit go on a page (two on A4), with a cut line between them.
 
 Satellites: one block per game with a red and a blue column (the tokens' own
-look from ``cards/satellites``) and rows for colonies controlled, the lowest
-controlled colony and the winner; eight games per A4 page.
+look from ``cards/satellites``) and a row per winning criterion of the rules core
+(colonies controlled, the lowest controlled colony, the winner); above them the
+winning rule and when the game ends, with the ruleset's numbers; eight games per A4
+page.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from generator.drawing import (
 )
 from generator.typeset import Measure, Run, signed, wrap
 from rules.orbitus.ruleset import Band
+from rules.satellites.score import WINNING, end_numbers
 
 INK = "#1d1d1f"
 MUTED = "#5a5a5a"
@@ -248,13 +251,15 @@ def _cut_line(width: float, y: float) -> list[Item]:
 
 # --- Satellites -------------------------------------------------------------------------
 
-SAT_ROWS = 4  # player, colonies controlled, lowest controlled colony, winner (or draw)
+SAT_ROWS = 1 + len(WINNING)  # the player, then a row per winning criterion of the core
 SAT_HEAD_H = 10.0
 
 
 def _sat_rows(said: Any) -> list[tuple[str, str]]:
-    return [(said.player, ""), (said.colonies, said.colonies_rule),
-            (said.lowest, said.lowest_rule), (said.winner, said.winner_rule)]
+    """The player row, then one row per winning criterion of the rules core, in its order,
+    in the words of the labels (``pad.<key>``, ``pad.<key>_rule``)."""
+    return [(said.player, "")] + [(getattr(said, c.key), getattr(said, f"{c.key}_rule"))
+                                  for c in WINNING]
 
 
 def _column_token(defs: SatellitesDefinitions, colour: str, diameter: float) -> list[Item]:
@@ -331,9 +336,11 @@ def satellites_pad(defs: SatellitesDefinitions, page: tuple[float, float],
         Text(MARGIN + text_width(said.title, 5.2, True) + 2.5, MARGIN + 5.0, said.subtitle, 3.6,
              fill=MUTED),
     ]
-    items.append(Text(MARGIN, MARGIN + 10.5, said.reminder,
-                      fit_size(said.reminder, 2.6, width), fill=MUTED))
-    top = MARGIN + 15.0
+    ends = fill(said.ends, **end_numbers(defs.ruleset))
+    for k, line in enumerate((said.reminder, ends)):
+        items.append(Text(MARGIN, MARGIN + 10.5 + 3.6 * k, line, fit_size(line, 2.6, width),
+                          fill=MUTED, cls="pad-reminder"))
+    top = MARGIN + 18.0
     usable = page[1] - MARGIN - top
     nrows = SAT_ROWS
     games = max(1, int((usable + gap_y) // (SAT_HEAD_H + nrows * 10.0 + gap_y)))

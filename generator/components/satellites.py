@@ -29,14 +29,12 @@ from generator.drawing import (
     text_centred,
 )
 from generator.drawing import Polygon as Poly
+from rules.satellites.table import column_name, setup_zones
 
 INK = "#1d1d1f"
 WHITE = "#ffffff"
 
-
-def column_name(index: int) -> str:
-    """0 -> 'a', 25 -> 'z'."""
-    return chr(ord("a") + index)
+__all__ = ["column_name", "setup_cells"]  # the rules core's, used by the other printables
 
 
 def cell_name(col: int, row: int) -> str:
@@ -180,27 +178,10 @@ def board_geometry(defs: SatellitesDefinitions, size: int | None = None,
 
 def setup_cells(defs: SatellitesDefinitions, colour: str,
                 size: int | None = None) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(start cells, inward cells) of one player as (col, row) pairs, per the rules page."""
-    n = size or defs.board.size
-    zone = defs.board.setup_zone_cells
-    first = (n - zone) // 2
-    span = range(first, first + zone)
-    starts: list[tuple[int, int]] = []
-    inward: list[tuple[int, int]] = []
-    for edge in player(defs, colour).edges:
-        if edge == "N":
-            starts += [(c, 0) for c in span]
-            inward += [(c, 1) for c in span]
-        elif edge == "S":
-            starts += [(c, n - 1) for c in span]
-            inward += [(c, n - 2) for c in span]
-        elif edge == "W":
-            starts += [(0, r) for r in span]
-            inward += [(1, r) for r in span]
-        else:
-            starts += [(n - 1, r) for r in span]
-            inward += [(n - 2, r) for r in span]
-    return starts, inward
+    """(start cells, inward cells) of one player as (col, row) pairs: the rules core's
+    setup zones (S-12, S-13) in drawing order."""
+    starts, inward = setup_zones(defs.ruleset, colour, size)
+    return [(c, r) for r, c in starts], [(c, r) for r, c in inward]
 
 
 def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
@@ -215,7 +196,7 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         Rect(lab, lab, n * cell, n * cell, Style(fill=b.background), cls="board-grid"),
     ]
     if zones:
-        inward_label = "·".join(str(v) for v in b.inward_values)
+        inward_label = "·".join(str(v) for v in defs.ruleset.inward_values)
         for colour in ("red", "blue"):
             look = player(defs, colour)
             starts, inward = setup_cells(defs, colour, n)

@@ -2,11 +2,10 @@
 
 Modules:
 
-* :mod:`.satellites` - the Satellites engine (pure): positions, whose turn, legal
-  moves, applying a move, the end of the game, the move notation;
-* :mod:`.satellites_setup` - dealing the Satellites start position from the
-  definitions in ``cards/`` and a seed;
-* :mod:`.satellites_replay` - a Satellites game record replayed move by move;
+* :mod:`.satellites_setup` - ``pnp-setup satellites``: the start position the rules
+  core (:mod:`rules.satellites`) deals from the definitions in ``cards/`` and a seed;
+* :mod:`.satellites_replay` - a Satellites game record replayed move by move with the
+  rules core;
 * :mod:`.records` - the game-record file (YAML) common to both games, and the
   dispatch to a game by its ``game:`` key;
 * :mod:`.setup_cli`, :mod:`.replay_cli` - the ``pnp-setup`` and ``pnp-replay``

@@ -1,4 +1,5 @@
-"""A Satellites game record, replayed move by move with the engine.
+"""A Satellites game record, replayed move by move with the rules core
+(:mod:`rules.satellites.engine`).
 
 The record (see :mod:`scorer.engine.records` for the frame)::
 
@@ -8,7 +9,7 @@ The record (see :mod:`scorer.engine.records` for the frame)::
     # setup: |                        # ... or the start position written out
     #   .  .  R3 .  ...
     first: red                        # optional: who moves first (default red)
-    grace_moves_left: 2               # only with setup: when a player has all 12 connected
+    grace_moves_left: 2               # only with setup: when a player has all connected
     moves:
       - c1-c4                         # one move per entry, or several: - c1-c4, a5-c5
       - a5-c5
@@ -16,7 +17,8 @@ The record (see :mod:`scorer.engine.records` for the frame)::
       - d5-d6>d8                      # displacement: the satellite on d6 is pushed to d8
       - pass                          # only when the player has no legal move
 
-Moves are numbered from 1 in the order written, whatever the entry they are in.
+Moves are numbered from 1 in the order written, whatever the entry they are in. The rule
+numbers come from the definitions folder (``--cards``, default the shipped ``cards/``).
 """
 
 from __future__ import annotations
@@ -26,26 +28,30 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scorer.common import type_name
-from scorer.engine.records import Illegal, Record, RecordError, Replay
-from scorer.engine.satellites import (
-    COLOUR_OF,
-    NAME,
-    RED,
-    IllegalMove,
-    NotationError,
+from rules.game import IllegalAction, NotationError, SetupError
+from rules.satellites.engine import (
+    MAX_SEED,
+    SEAT_OF,
     State,
-    Written,
-    check,
+    action_text,
+    apply,
+    check_written,
+    deal,
     end_message,
-    from_board,
-    notation,
-    parse_move,
+    is_over,
+    legal_actions,
+    start,
 )
+from rules.satellites.notation import Written, parse_move, parts, readable
+from rules.satellites.ruleset import COLOURS
+from scorer.common import type_name
+from scorer.engine.records import Illegal, Record, RecordError, Replay, Step
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
+    from rules.satellites.ruleset import Ruleset
     from scorer.common import Violation
+    from scorer.satellites.board import Board
     from scorer.satellites.score import Score
 
 FIELDS = ("seed", "setup", "first", "grace_moves_left")
@@ -59,6 +65,7 @@ _PARTS = re.compile(r"[,;]")
 class SatellitesReplay(Replay):
     state: State | None = None
     result: Score | None = None
+    cards: Path | None = None
 
     @property
     def valid(self) -> bool:
@@ -84,17 +91,26 @@ class SatellitesReplay(Replay):
         return summary(self.result, self._where(), colour=colour)
 
     def picture(self) -> Drawing:
+        from cards.definitions import load_satellites
         from scorer.satellites.picture import board_picture
 
         assert self.result is not None
-        return board_picture(self.result, title=f"Satellites: {self._where()}")
+        return board_picture(self.result, title=f"Satellites: {self._where()}",
+                             defs=load_satellites(self.cards))
 
     def legal_now(self) -> tuple[str, list[str]]:
         assert self.state is not None
         state = self.state
-        if state.over:
+        if is_over(state):
             return "nobody (the game is over)", []
-        return NAME[state.to_move], _listed(state, state.legal_moves())
+        return COLOURS[state.to_move], _listed(state, legal_actions(state))
+
+
+def board_of(state: State) -> Board:
+    """The position as the scorer's :class:`~scorer.satellites.board.Board`."""
+    from scorer.satellites.board import Board
+
+    return Board.from_cells(state.table.rows, state.table.cols, state.cells)
 
 
 def replay(record: Record, cards: Path | None = None, until: int | None = None) -> Replay:
@@ -105,10 +121,14 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
     players = _players(record, problems)
     moves = _moves(record, problems)
     first = _first(record, problems)
-    start = _start(record, cards, first, problems)
-    if problems or start is None:
+    ruleset = _ruleset(record, cards, problems)
+    begun = _start(record, ruleset, first, problems) if ruleset is not None else None
+    if problems or begun is None or ruleset is None:
         raise RecordError(problems)
-    state, start_text = start
+    state, start_text = begun
+    state = state._replace(players=(players.get("red", "Red"), players.get("blue", "Blue")))
+    first_state = state
+    history: list[Step] = []
 
     total = len(moves)
     if until is not None:
@@ -117,14 +137,15 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
     played, last_line = 0, None
     for number, line, written in moves:
         try:
-            move = check(state, written)
-        except IllegalMove as exc:
+            move = check_written(state, written)
+        except IllegalAction as exc:
             illegal = _illegal(state, number, line, written, exc.reason)
             break
-        state = state.after(move)
+        state = apply(state, move)
         played, last_line = number, line
+        history.append(Step(number, line, written.text.strip(), state))
 
-    result = score(state.to_board(), state.grace_moves_left)
+    result = score(board_of(state), state.grace_moves_left, ruleset=ruleset)
     return SatellitesReplay(
         game="satellites",
         source=record.source,
@@ -132,12 +153,15 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
         start=start_text,
         moves=total,
         played=played,
-        over=state.over,
+        over=is_over(state),
         message=end_message(state),
         illegal=illegal,
         last_line=last_line,
+        start_state=first_state,
+        history=history,
         state=state,
         result=result,
+        cards=cards,
     )
 
 
@@ -166,8 +190,8 @@ def _first(record: Record, problems: list[str]) -> int | None:
     raw = record.data.get("first")
     if raw is None:
         return None
-    if isinstance(raw, str) and raw.strip().lower() in COLOUR_OF:
-        return COLOUR_OF[raw.strip().lower()]
+    if isinstance(raw, str) and raw.strip().lower() in SEAT_OF:
+        return SEAT_OF[raw.strip().lower()]
     problems.append(f"{record.at('first')}: first: must be red or blue (who makes the first "
                     f"move), got {raw!r}")
     return None
@@ -190,7 +214,7 @@ def _moves(record: Record, problems: list[str]) -> list[tuple[int, int, Written]
             words = part.split()
             if not words:
                 continue
-            if len(words) > 1 and not all(_readable(w) for w in words):
+            if len(words) > 1 and not all(readable(w) for w in words):
                 words = [part.strip()]  # "c1 - c4" is one move; "a6 to e6" one unreadable
             pieces.extend(words)
         if not pieces:
@@ -207,15 +231,21 @@ def _moves(record: Record, problems: list[str]) -> list[tuple[int, int, Written]
     return out
 
 
-def _readable(word: str) -> bool:
+def _ruleset(record: Record, cards: Path | None, problems: list[str]) -> Ruleset | None:
+    """The rule numbers of the definitions folder (through the ruleset cache)."""
+    from cards.loader import DefinitionError
+    from scorer.satellites.board import load_rules
+
     try:
-        parse_move(word)
-    except NotationError:
-        return False
-    return True
+        return load_rules(cards)
+    except DefinitionError as exc:
+        problems.extend(exc.problems)
+        problems.append(f"{record.source}:1: the Satellites definitions could not be loaded, "
+                        f"so the rules this record is played by are not known")
+        return None
 
 
-def _start(record: Record, cards: Path | None, first: int | None,
+def _start(record: Record, ruleset: Ruleset, first: int | None,
            problems: list[str]) -> tuple[State, str] | None:
     data = record.data
     has_seed, has_setup = "seed" in data, "setup" in data
@@ -229,49 +259,44 @@ def _start(record: Record, cards: Path | None, first: int | None,
         return None
     if "grace_moves_left" in data and not has_setup:
         problems.append(f"{record.at('grace_moves_left')}: grace_moves_left: only goes with a "
-                        f"setup: board in which a player has all 12 satellites connected")
+                        f"setup: board in which a player has all {_all(ruleset)} satellites "
+                        f"connected")
         return None
     if has_seed:
-        return _from_seed(record, cards, first, problems)
-    return _from_setup(record, first, problems)
+        return _from_seed(record, ruleset, first, problems)
+    return _from_setup(record, ruleset, first, problems)
 
 
-def _from_seed(record: Record, cards: Path | None, first: int | None,
+def _all(ruleset: Ruleset) -> str:
+    from rules.satellites.analysis import per_player
+
+    return per_player(ruleset)
+
+
+def _from_seed(record: Record, ruleset: Ruleset, first: int | None,
                problems: list[str]) -> tuple[State, str] | None:
-    from scorer.engine.satellites_setup import MAX_SEED, SetupError, deal
-
     seed = record.data["seed"]
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
         problems.append(f"{record.at('seed')}: seed: must be a whole number from 0 to "
                         f"{MAX_SEED} (the N of pnp-setup satellites --seed N), got {seed!r}")
         return None
-    from cards.definitions import load_satellites
-    from cards.loader import DefinitionError
-
     try:
-        defs = load_satellites(cards)
-    except DefinitionError as exc:
-        problems.extend(exc.problems)
-        problems.append(f"{record.at('seed')}: seed: the Satellites definitions could not be "
-                        f"loaded, so the deal cannot be made")
-        return None
-    try:
-        state = deal(defs, seed)
+        state = deal(ruleset, seed)
     except SetupError as exc:
         problems.append(f"{record.at('seed')}: seed: {exc}")
         return None
     if first is not None:
-        state = State(state.geo, state.cells, first)
-    n = state.geo.size
+        state = state._replace(to_move=first)
+    n = state.table.size
     return state, f"seed {seed} ({n} x {n} board)"
 
 
 _BLOCK = re.compile(r"^\s*(?:setup|\"setup\"|'setup')\s*:\s*([|>])[-+0-9]*\s*(?:#.*)?$")
 
 
-def _from_setup(record: Record, first: int | None,
+def _from_setup(record: Record, ruleset: Ruleset, first: int | None,
                 problems: list[str]) -> tuple[State, str] | None:
-    from scorer.satellites.board import parse_cell, parse_grid
+    from scorer.satellites.board import grace_problem, parse_cell, parse_grid
     from scorer.satellites.score import score
 
     raw = record.data["setup"]
@@ -300,7 +325,7 @@ def _from_setup(record: Record, first: int | None,
     from scorer.satellites.board import InputError
 
     try:
-        board, board_problems = parse_grid(lines, where)
+        board, board_problems = parse_grid(lines, where, ruleset.values)
     except InputError as exc:
         problems.extend(exc.problems)
         return None
@@ -317,27 +342,29 @@ def _from_setup(record: Record, first: int | None,
         return None
 
     grace = record.data.get("grace_moves_left")
-    if grace is not None and (type(grace) is not int or not 0 <= grace <= 3):
-        problems.append(f"{record.at('grace_moves_left')}: grace_moves_left: must be 0, 1, 2 or "
-                        f"3 (the moves the other player still has), got {grace!r}")
+    wrong = grace_problem(grace, ruleset)
+    if wrong:
+        problems.append(f"{record.at('grace_moves_left')}: grace_moves_left: {wrong}")
         return None
-    checked = score(board, grace)
+    checked = score(board, grace, ruleset=ruleset)
     if checked.violations:
         problems.extend(located(v, "the start position breaks a rule: ")
                         for v in checked.violations)
         return None
     finished = checked.end.finished
     if finished and not checked.end.over and grace is None:
-        problems.append(f"{where}: {finished[0]} has all 12 satellites connected; add "
-                        f"grace_moves_left: (0-3, the moves {checked.end.grace_player} still has)")
+        problems.append(f"{where}: {finished[0]} has all "
+                        f"{ruleset.colour(finished[0]).count} satellites connected; add "
+                        f"grace_moves_left: (0-{ruleset.grace_moves}, the moves "
+                        f"{checked.end.grace_player} still has)")
         return None
-    to_move = RED if first is None else first
     if finished and checked.end.grace_player and first is not None \
-            and NAME[first] != checked.end.grace_player:
-        problems.append(f"{record.at('first')}: first: {NAME[first]} has all 12 satellites "
-                        f"connected and moves no more; only {checked.end.grace_player} moves")
+            and COLOURS[first] != checked.end.grace_player:
+        problems.append(f"{record.at('first')}: first: {COLOURS[first]} has all "
+                        f"{ruleset.colour(COLOURS[first]).count} satellites connected and "
+                        f"moves no more; only {checked.end.grace_player} moves")
         return None
-    state = from_board(board, to_move, grace)
+    state = start(ruleset, board.width, board.cells(), first, grace)
     return state, f"the position in setup: (line {key_line})"
 
 
@@ -345,30 +372,31 @@ def _from_setup(record: Record, first: int | None,
 
 
 def _illegal(state: State, number: int, line: int, written: Written, reason: str) -> Illegal:
-    who = NAME[state.to_move]
-    legal = state.legal_moves()
+    who = COLOURS[state.to_move]
+    legal = legal_actions(state)
     legal_of = who
-    if state.over:
+    if is_over(state):
         return Illegal(number, line, written.text.strip(), who, reason, [], 0,
                        "nobody (the game is over)")
-    geo = state.geo
-    o = geo.index(*written.frm) if written.frm is not None else None
-    if o is not None and state.cells[o] * state.to_move > 0:
-        t = geo.index(*written.to) if written.to is not None else None
-        onto = [m for m in legal if m.frm == o and m.to == t and m.push >= 0]
-        mine = [m for m in legal if m.frm == o]
+    tb = state.table
+    own = state.red if state.to_move == 0 else state.blue
+    o = tb.index(*written.frm) if written.frm is not None else None
+    if o is not None and own >> o & 1:
+        t = tb.index(*written.to) if written.to is not None else None
+        onto = [m for m in legal if parts(m)[:2] == (o, t) and parts(m)[2] >= 0]
+        mine = [m for m in legal if parts(m)[0] == o]
         if onto and t is not None:
             return Illegal(number, line, written.text.strip(), who, reason, _listed(state, onto),
-                           len(onto), f"{state.token(o)} onto {geo.names[t]}",
+                           len(onto), f"{state.token(o)} onto {tb.names[t]}",
                            legal_in_reason=written.push is None)
         if mine:
             legal, legal_of = mine, state.token(o)
-        elif not state.info.conn[o]:
+        elif not state.conn >> o & 1:
             reason += f"; {state.token(o)} has no legal move at all"
     return Illegal(number, line, written.text.strip(), who, reason, _listed(state, legal),
                    len(legal), legal_of)
 
 
-def _listed(state: State, moves: list[Any]) -> list[str]:
-    return [notation(state.geo, m, state.cells) for m in sorted(moves)]
+def _listed(state: State, moves: list[int]) -> list[str]:
+    return [action_text(state, m) for m in sorted(moves)]
 

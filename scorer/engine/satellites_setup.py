@@ -1,17 +1,11 @@
-"""The Satellites start position, dealt from the definitions in ``cards/`` and a seed.
+"""``pnp-setup satellites``: the Satellites start position, dealt by the rules core from
+the definitions in ``cards/`` and a seed.
 
-The rules page: each player deals their satellites at random onto the central
-cells of their two edges (red north and south, blue west and east); those of
-the inward values start one cell further in. Everything that can be is read
-from the definitions (board size, how many central cells, which values start
-inward, which edges each colour uses, the satellites themselves), so a
-designer who changes them gets the matching deal.
-
-The deal is reproducible: ``random.Random(seed)`` shuffles red's satellites
-(sorted by value) and lays them on red's start cells in order (first edge west
-to east or north to south, then the second), then does the same for blue.
-
-``pnp-setup satellites --seed N`` prints it as a board the scorer reads.
+The deal is :func:`rules.satellites.engine.deal` (S-12, S-13, S-56): every number it
+needs (board size, central cells, inward values, each colour's edges and satellites, who
+moves first) comes from the ruleset of the definitions folder, so a designer who changes
+them gets the matching deal. This module prints it as a board the scorer reads, as the
+start of a game record, or as a picture.
 """
 
 from __future__ import annotations
@@ -22,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rules.game import SetupError
+from rules.satellites.engine import MAX_SEED, deal
 from scorer.common import (
     EXIT_OK,
     EXIT_UNREADABLE,
@@ -35,74 +31,16 @@ from scorer.common import (
 if TYPE_CHECKING:
     from cards.definitions import SatellitesDefinitions
     from generator.drawing import Drawing
-    from scorer.engine.satellites import State
+    from rules.satellites.engine import State
 
-MAX_SEED = 2**63 - 1
-
-
-class SetupError(Exception):
-    """The definitions do not give a start position (e.g. zones that overlap)."""
-
-
-def deal(defs: SatellitesDefinitions, seed: int) -> State:
-    """The start position for ``seed``, red to move."""
-    import random
-
-    from generator.components.satellites import setup_cells
-    from scorer.engine.satellites import COLOUR_OF, State, geometry
-
-    size = defs.board.size
-    geo = geometry(size)
-    cells = [0] * (size * size)
-    where: dict[int, str] = {}
-    rng = random.Random(seed)
-    inward_values = set(defs.board.inward_values)
-    zones = {colour: setup_cells(defs, colour, size) for colour in ("red", "blue")}
-    red_cells = set(zones["red"][0] + zones["red"][1])
-    shared = sorted(red_cells & set(zones["blue"][0] + zones["blue"][1]),
-                    key=lambda cr: (cr[1], cr[0]))
-    if shared:
-        names = ", ".join(geo.names[r * size + c] for c, r in shared[:6])
-        raise SetupError(
-            f"red's and blue's start cells overlap on a {size} x {size} board with "
-            f"{defs.board.setup_zone_cells} central cells per edge ({names}); the rules page "
-            f"needs at least 10 x 10 for 6 central cells"
-        )
-    for colour in ("red", "blue"):
-        values = sorted(
-            e.value for e in defs.satellites.satellites if e.colour == colour
-            for _ in range(e.count)
-        )
-        starts, inward = zones[colour]
-        if len(values) != len(starts):
-            raise SetupError(
-                f"{colour} has {len(values)} satellites but {len(starts)} start cells "
-                f"({defs.board.setup_zone_cells} central cells on each of its edges); the "
-                f"deal needs one start cell per satellite"
-            )
-        rng.shuffle(values)
-        sign = COLOUR_OF[colour]
-        for (col, row), (icol, irow), value in zip(starts, inward, values, strict=True):
-            c, r = (icol, irow) if value in inward_values else (col, row)
-            i = geo.index(r, c)
-            if i is None or i in where:
-                taken = f", already dealt to {where[i]}" if i in where else ""
-                raise SetupError(
-                    f"{colour}'s start cell {geo.names[i] if i is not None else (c, r)} does not "
-                    f"work on a {size} x {size} board{taken}: the setup zones "
-                    f"({defs.board.setup_zone_cells} central cells per edge, values "
-                    f"{sorted(inward_values)} one cell inward) overlap or leave the board"
-                )
-            where[i] = colour
-            cells[i] = sign * value
-    return State(geo, tuple(cells))
+__all__ = ["MAX_SEED", "SetupError", "deal", "grid_text", "picture", "run"]
 
 
 def grid_text(state: State) -> str:
     """The position as the scorer's text grid, cells aligned in columns, with the column
     letters above and each row's number after it as ``#`` comments (the scorer skips them)."""
-    n = state.geo.size
-    names = state.geo.names
+    n = state.table.size
+    names = state.table.names
     rows = ["# " + "  ".join(names[c][:-1] for c in range(n)) + "\n"]
     for r in range(n):
         tokens = []
@@ -117,8 +55,8 @@ def picture(defs: SatellitesDefinitions, state: State, title: str) -> Drawing:
     from generator.components.satellites import board_items, tokens_at
     from generator.drawing import Drawing, Group, Text
 
-    geo, items = board_items(defs, state.geo.size)
-    n = state.geo.size
+    geo, items = board_items(defs, state.table.size)
+    n = state.table.size
     placed = [
         (i % n, i // n, "red" if s > 0 else "blue", abs(s))
         for i, s in enumerate(state.cells) if s
@@ -135,9 +73,10 @@ def picture(defs: SatellitesDefinitions, state: State, title: str) -> Drawing:
 DESCRIPTION = """\
 Deal a random Satellites start position as the rules describe: each player's
 satellites at random on the central cells of their two edges (red north and
-south, blue west and east), values 1 and 2 one cell inward. The position is
-printed as a board pnp-score satellites reads ('#' lines are comments); red
-moves first.
+south, blue west and east), the low values one cell inward. The position is
+printed as a board pnp-score satellites reads ('#' lines are comments). The
+board size, the zones, the satellites and who moves first come from the
+definitions folder (cards/satellites/, or --cards).
 """
 
 EPILOG = """\
@@ -191,11 +130,11 @@ def _run(args: list[str], prog: str) -> int:
         return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
                     f"cards/ (with satellites/board.yaml)")
 
-    from cards.definitions import load_satellites
     from cards.loader import DefinitionError
+    from scorer.satellites.board import load_rules
 
     try:
-        defs = load_satellites(opts.cards)
+        ruleset = load_rules(opts.cards)
     except DefinitionError as exc:
         for line in exc.problems:
             fail(line)
@@ -203,11 +142,12 @@ def _run(args: list[str], prog: str) -> int:
     chosen = opts.seed is None
     seed = secrets.randbelow(1_000_000) if chosen else opts.seed
     try:
-        state = deal(defs, seed)
+        state = deal(ruleset, seed)
     except SetupError as exc:
         return fail(f"{prog}: {exc}", EXIT_VIOLATIONS)
 
-    n = state.geo.size
+    n = state.table.size
+    first = ruleset.first
     again = f"pnp-setup satellites --seed {seed}" + (
         f" --cards {opts.cards}" if opts.cards is not None else "")
     note = " (chosen at random)" if chosen else ""
@@ -222,16 +162,24 @@ def _run(args: list[str], prog: str) -> int:
             f"game: satellites\n"
             f"seed: {seed}\n"
             f"players: {{red: Red, blue: Blue}}\n"
-            f"# one move per line, red first: c1-c4, c1-c4+ (connection), d5-d6>d8\n"
+            f"# one move per line, {first} first: c1-c4, c1-c4+ (connection), d5-d6>d8\n"
             f"# (displacement pushing the satellite on d6 to d8), pass\n"
             f"moves:\n"
         )
     else:
         text = (f"# Satellites start position: seed {seed}{note}, {n} x {n} board ({again})\n"
-                f"# red moves first\n" + board)
+                f"# {first} moves first\n" + board)
     if opts.svg is not None or opts.png is not None:
+        from cards.definitions import load_satellites
         from scorer.common import save_picture
 
+        try:
+            defs = load_satellites(opts.cards)
+        except DefinitionError as exc:  # pragma: no cover - the ruleset came from them
+            for line in exc.problems:
+                fail(line)
+            return fail(f"{prog}: the Satellites definitions could not be loaded",
+                        EXIT_VIOLATIONS)
         drawing = picture(defs, state, f"Satellites start position: seed {seed}")
         stop = save_picture(prog, drawing, opts.svg, opts.png)
         if stop is not None:

@@ -7,9 +7,9 @@ whitespace-separated token per cell, west (column a) to east::
     .  B2 R1 .  .
 
 ``.`` is an empty cell, ``R1``-``R4`` a red satellite, ``B1``-``B4`` a blue one
-(lower case is accepted). Blank lines and ``#`` comments are ignored. The YAML
-form is ``{game: satellites, board: |<the same grid>}`` with an optional
-``grace_moves_left: 0-3``.
+(the values are the ruleset's; lower case is accepted). Blank lines and ``#``
+comments are ignored. The YAML form is ``{game: satellites, board: |<the same
+grid>}`` with an optional ``grace_moves_left`` (0 to the ruleset's grace moves).
 
 Problems fall in two kinds, as the exit codes do:
 
@@ -28,18 +28,23 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rules.satellites.analysis import spoken_list
+from rules.satellites.ruleset import BLUE, COLOURS, RED
+from rules.satellites.table import cell_name, column_name, parse_cell
 from scorer.common import Violation, reshown, type_name
 
-RED = "red"
-BLUE = "blue"
-COLOURS = (RED, BLUE)
-VALUES = (1, 2, 3, 4)
-COPIES_PER_VALUE = 3
-SATELLITES_PER_COLOUR = len(VALUES) * COPIES_PER_VALUE  # 12
+if TYPE_CHECKING:
+    from rules.satellites.ruleset import Ruleset
+
+__all__ = ["BLUE", "COLOURS", "RED", "Board", "InputError", "Satellite", "Transcript",
+           "cell_name", "column_name", "parse_cell", "parse_grid", "read_input",
+           "read_string"]
 
 MIN_SIZE = 5
 MAX_SIZE = 26
@@ -99,17 +104,34 @@ class Board:
 
     @classmethod
     def from_tokens(cls, grid: list[list[str]]) -> Board:
-        """A board from rows of tokens (for tests and tools); unknown tokens are refused."""
+        """A board from rows of tokens (for tests and tools): ``.``, ``R`` or ``B`` and a
+        value; anything else is refused."""
         rows = []
         for row in grid:
             cells: list[Satellite | None] = []
             for token in row:
-                kind = token_kind(token)
-                if kind is False:
+                match = _ANY_TOKEN.match(token)
+                if match is None:
                     raise ValueError(f"{token!r} is not a Satellites token")
-                cells.append(kind)
+                colour, value = match.groups()
+                cells.append(None if colour is None else
+                             Satellite(RED if colour in "Rr" else BLUE, int(value)))
             rows.append(tuple(cells))
         return cls(tuple(rows))
+
+    @classmethod
+    def from_cells(cls, rows: int, cols: int, cells: Sequence[int]) -> Board:
+        """A board from signed values per cell (``+v`` red, ``-v`` blue, ``0`` empty), as
+        the rules core writes a position."""
+        return cls(tuple(
+            tuple(None if s == 0 else Satellite(RED, s) if s > 0 else Satellite(BLUE, -s)
+                  for s in cells[r * cols:(r + 1) * cols])
+            for r in range(rows)))
+
+    def cells(self) -> list[int]:
+        """The board as signed values per cell, row by row (the rules core's form)."""
+        return [0 if s is None else s.value if s.colour == RED else -s.value
+                for row in self.rows for s in row]
 
     def to_text(self) -> str:
         """The board as a text grid the reader accepts."""
@@ -136,37 +158,28 @@ class InputError(Exception):
         self.problems = problems
 
 
-# --- cell names ------------------------------------------------------------------
-
-
-def column_name(col: int) -> str:
-    """``0 -> 'a'``, ``25 -> 'z'``, ``26 -> 'aa'`` (spreadsheet style beyond z)."""
-    name = ""
-    col += 1
-    while col:
-        col, rest = divmod(col - 1, 26)
-        name = chr(ord("a") + rest) + name
-    return name
-
-
-def cell_name(row: int, col: int) -> str:
-    """The name players use for a cell: column letter then row number, e.g. ``c3``."""
-    return f"{column_name(col)}{row + 1}"
-
-
 # --- tokens -------------------------------------------------------------------------
 
-_TOKENS: dict[str, Satellite | None] = {EMPTY: None}
-for _colour in COLOURS:
-    for _value in VALUES:
-        _sat = Satellite(_colour, _value)
-        _TOKENS[_sat.token] = _sat
-        _TOKENS[_sat.token.lower()] = _sat
+_ANY_TOKEN = re.compile(r"^(?:\.|([RrBb])([1-9][0-9]?))$")
 
 
-def token_kind(token: str) -> Satellite | None | bool:
-    """The satellite a token names, ``None`` for an empty cell, ``False`` if unknown."""
-    return _TOKENS.get(token, False)
+def token_table(values: Sequence[int]) -> dict[str, Satellite | None]:
+    """Every token a board may hold with these satellite values, upper and lower case."""
+    out: dict[str, Satellite | None] = {EMPTY: None}
+    for colour in COLOURS:
+        for value in values:
+            sat = Satellite(colour, value)
+            out[sat.token] = sat
+            out[sat.token.lower()] = sat
+    return out
+
+
+def values_said(values: Sequence[int]) -> str:
+    """``1 to 4`` (or ``1, 2 or 5`` when the values have gaps)."""
+    ordered = sorted(values)
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 2:
+        return f"{ordered[0]} to {ordered[-1]}"
+    return spoken_list(ordered)
 
 
 def _shown(token: str) -> str:
@@ -175,29 +188,34 @@ def _shown(token: str) -> str:
     return repr(short) if not short.isprintable() or "'" in short else f"'{short}'"
 
 
-def _unknown_message(token: str, line: int) -> str:
+def _unknown_message(token: str, line: int, values: Sequence[int]) -> str:
     upper = token.upper()
+    lo, hi = min(values), max(values)
     if len(upper) >= 2 and upper[0] in "RB" and upper[1:].isdigit():
         colour = RED if upper[0] == "R" else BLUE
         return (
             f"{_shown(token)} (line {line}) is not a satellite: {colour} satellites have "
-            f"values 1 to 4, so write {upper[0]}1, {upper[0]}2, {upper[0]}3 or {upper[0]}4"
+            f"values {values_said(values)}, so write "
+            f"{spoken_list(f'{upper[0]}{v}' for v in sorted(values))}"
         )
     return (
-        f"{_shown(token)} (line {line}) is not a token: write R1-R4 for a red satellite, "
-        f"B1-B4 for a blue one, or . for an empty cell"
+        f"{_shown(token)} (line {line}) is not a token: write R{lo}-R{hi} for a red satellite, "
+        f"B{lo}-B{hi} for a blue one, or . for an empty cell"
     )
 
 
 # --- the grid ----------------------------------------------------------------------
 
 
-def parse_grid(lines: list[tuple[int, str]], source: str) -> tuple[Board, list[Violation]]:
+def parse_grid(lines: list[tuple[int, str]], source: str,
+               values: Sequence[int]) -> tuple[Board, list[Violation]]:
     """Read numbered text lines as a grid; return the board and its board-level problems.
 
-    ``lines`` are ``(line number in the file, text)``. Raises :class:`InputError`
-    when there is no row at all or the grid is far too large to be a board.
+    ``lines`` are ``(line number in the file, text)``; ``values`` the satellite values
+    there are (the ruleset's). Raises :class:`InputError` when there is no row at all or
+    the grid is far too large to be a board.
     """
+    known = token_table(values)
     raw_rows: list[tuple[int, list[str]]] = []
     for number, text in lines:
         tokens = text.split("#", 1)[0].split()
@@ -220,11 +238,10 @@ def parse_grid(lines: list[tuple[int, str]], source: str) -> tuple[Board, list[V
     for r, (number, tokens) in enumerate(raw_rows):
         cells: list[Satellite | None] = []
         for c, token in enumerate(tokens):
-            kind = _TOKENS.get(token, False)
+            kind = known.get(token, False)
             if kind is False:
-                unknown.append(
-                    Violation("unknown-token", cell_name(r, c), _unknown_message(token, number))
-                )
+                unknown.append(Violation("unknown-token", cell_name(r, c),
+                                         _unknown_message(token, number, values)))
                 kind = None
             cells.append(kind)
         cells.extend([None] * (longest - len(cells)))
@@ -301,23 +318,56 @@ def display_name(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
-def read_input(path: Path) -> Transcript:
-    """Read a board from a file (``-`` for standard input); raise :class:`InputError`."""
+def read_input(path: Path, ruleset: Ruleset | None = None) -> Transcript:
+    """Read a board from a file (``-`` for standard input); raise :class:`InputError`.
+    ``ruleset`` gives the satellite values and grace moves (default: the shipped one)."""
+    rules = ruleset or default_ruleset()
     shown = display_name(path)
     text = _read_text(path, shown)
     if _looks_like_yaml(path, text):
-        return _from_yaml(text, path, shown)
+        return _from_yaml(text, path, shown, rules)
     lines = list(enumerate(text.splitlines(), start=1))
-    board, problems = parse_grid(lines, shown)
+    board, problems = parse_grid(lines, shown, rules.values)
     return Transcript(board, tuple(problems), None, shown)
 
 
-def read_string(text: str, source: str = "<text>") -> Transcript:
+def read_string(text: str, source: str = "<text>",
+                ruleset: Ruleset | None = None) -> Transcript:
     """Read a board from text already in memory (grid or YAML by content)."""
+    rules = ruleset or default_ruleset()
     if _looks_like_yaml(Path(source), text):
-        return _from_yaml(text, Path(source), source)
-    board, problems = parse_grid(list(enumerate(text.splitlines(), start=1)), source)
+        return _from_yaml(text, Path(source), source, rules)
+    board, problems = parse_grid(list(enumerate(text.splitlines(), start=1)), source,
+                                 rules.values)
     return Transcript(board, tuple(problems), None, source)
+
+
+def load_rules(folder: Path | None = None) -> Ruleset:
+    """The Satellites ruleset of a definitions folder (default: the shipped ``cards/``),
+    validated once, then read from the cache; raises
+    :class:`cards.loader.DefinitionError`."""
+    from cards.ruleset import load_ruleset
+    from rules.satellites.ruleset import Ruleset
+
+    found = load_ruleset("satellites", folder)
+    assert isinstance(found, Ruleset)
+    return found
+
+
+@lru_cache(maxsize=1)
+def default_ruleset() -> Ruleset:
+    """The shipped definitions' ruleset (read once per process: for tools and tests that
+    score many boards; the commands load theirs with :func:`load_rules`)."""
+    return load_rules(None)
+
+
+def grace_problem(grace: Any, ruleset: Ruleset) -> str | None:
+    """Why ``grace_moves_left`` is not a number of grace moves, or None (S-55)."""
+    most = ruleset.grace_moves
+    if grace is None or (type(grace) is int and 0 <= grace <= most):
+        return None
+    return (f"must be {spoken_list(range(most + 1))} (the moves the other player still "
+            f"has), got {grace!r}")
 
 
 def _read_text(path: Path, shown: str) -> str:
@@ -346,7 +396,7 @@ def _looks_like_yaml(path: Path, text: str) -> bool:
 _BLOCK = re.compile(r"^\s*(?:board|\"board\"|'board')\s*:\s*([|>])[-+0-9]*\s*(?:#.*)?$")
 
 
-def _from_yaml(text: str, path: Path, shown: str) -> Transcript:
+def _from_yaml(text: str, path: Path, shown: str, ruleset: Ruleset) -> Transcript:
     from cards.loader import DefinitionError, parse_yaml
 
     _refuse_aliases(text, shown)
@@ -377,11 +427,9 @@ def _from_yaml(text: str, path: Path, shown: str) -> Transcript:
         problems.append(f"{at('game')}: game: {game!r} is not satellites{hint}")
 
     grace = data.get("grace_moves_left")
-    if grace is not None and (type(grace) is not int or not 0 <= grace <= 3):
-        problems.append(
-            f"{at('grace_moves_left')}: grace_moves_left: must be 0, 1, 2 or 3 (the moves "
-            f"the other player still has), got {grace!r}"
-        )
+    wrong = grace_problem(grace, ruleset)
+    if wrong:
+        problems.append(f"{at('grace_moves_left')}: grace_moves_left: {wrong}")
 
     lines: list[tuple[int, str]] = []
     if "board" not in data:
@@ -410,7 +458,7 @@ def _from_yaml(text: str, path: Path, shown: str) -> Transcript:
             )
     if problems:
         raise InputError(problems)
-    board_obj, violations = parse_grid(lines, f"{at('board')}: board")
+    board_obj, violations = parse_grid(lines, f"{at('board')}: board", ruleset.values)
     return Transcript(board_obj, tuple(violations), grace, shown)
 
 
@@ -431,17 +479,3 @@ def _refuse_aliases(text: str, shown: str) -> None:
                 )
     except yaml.YAMLError:
         return  # the loader reports syntax errors with their line
-
-
-_CELL = re.compile(r"^([a-z]+)([0-9]+)$")
-
-
-def parse_cell(name: str) -> tuple[int, int] | None:
-    """``'c3' -> (2, 2)`` as (row, column), 0-based; ``None`` if it is not a cell name."""
-    match = _CELL.match(name)
-    if match is None:
-        return None
-    col = 0
-    for ch in match.group(1):
-        col = col * 26 + (ord(ch) - ord("a") + 1)
-    return int(match.group(2)) - 1, col - 1

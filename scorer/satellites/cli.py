@@ -1,8 +1,10 @@
 """``pnp-score satellites``: score a transcribed Satellites board.
 
-Only argparse and the scoring modules are imported on the plain scoring path;
-PyYAML comes in for the YAML form only, the drawing code for ``--svg``/``--png``
-only, so a score prints well within the 200 ms budget.
+Only argparse, the rules core and the scoring modules are imported on the plain
+scoring path; the rule numbers come from the definitions folder through the
+ruleset cache (:func:`cards.ruleset.load_ruleset`, no pydantic on a cache hit),
+PyYAML for the YAML form only, the drawing code for ``--svg``/``--png`` only, so a
+score prints well within the 120 ms budget.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ per cell from west (column a) to east: '.' empty, R1-R4 red, B1-B4 blue (lower
 case accepted, '#' starts a comment); or a YAML file with 'game: satellites',
 'board: |' followed by the grid, and optionally 'grace_moves_left: 0-3'.
 Give '-' to read standard input.
+
+The rule numbers (colony sizes, the connected count that ends the game, the
+grace moves, the satellites each player has) come from the definitions folder,
+cards/satellites/rules.yaml and satellites.yaml (--cards DIR for another one).
 """
 
 EPILOG = """\
@@ -64,6 +70,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--lenient", action="store_true",
                         help="exit 0 even when the board breaks a rule (violations are still "
                              "reported); unreadable input still exits 2")
+    parser.add_argument("--cards", metavar="DIR", type=Path,
+                        help="a definitions folder laid out like the shipped cards/ whose "
+                             "satellites/ gives the rule numbers (rules.yaml) and the "
+                             "satellites (satellites.yaml); default: the shipped one")
     return parser
 
 
@@ -83,16 +93,30 @@ def _run(args: list[str], prog: str) -> int:
         if problem:
             return fail(problem)
 
-    from scorer.satellites.board import MAX_SIZE, InputError, read_input
+    if opts.cards is not None and not opts.cards.is_dir():
+        return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
+                    f"cards/ (with satellites/rules.yaml)")
+    from scorer.satellites.board import MAX_SIZE, InputError, load_rules, read_input
     from scorer.satellites.score import score
 
     try:
-        transcript = read_input(Path(opts.file))
+        ruleset = load_rules(opts.cards)
+    except Exception as exc:  # a DefinitionError; its module (and PyYAML) only on a miss
+        loader = sys.modules.get("cards.loader")
+        if loader is None or not isinstance(exc, loader.DefinitionError):
+            raise
+        for line in exc.problems:
+            fail(line)
+        return fail(f"{prog}: the Satellites definitions could not be loaded, so the rule "
+                    f"numbers are unknown")
+    try:
+        transcript = read_input(Path(opts.file), ruleset)
     except InputError as exc:
         for line in exc.problems:
             fail(line)
         return EXIT_UNREADABLE
-    result = score(transcript.board, transcript.grace_moves_left, transcript.problems)
+    result = score(transcript.board, transcript.grace_moves_left, transcript.problems,
+                   ruleset)
 
     if opts.svg is not None or opts.png is not None:
         board = result.board
@@ -102,7 +126,7 @@ def _run(args: list[str], prog: str) -> int:
                 f"pictures are drawn for boards up to {MAX_SIZE} x {MAX_SIZE}; score it "
                 f"without --svg/--png to see its violations"
             )
-        code = _pictures(result, opts.svg, opts.png, transcript.source, prog)
+        code = _pictures(result, opts.svg, opts.png, transcript.source, prog, opts.cards)
         if code:
             return code
 
@@ -121,13 +145,15 @@ def _run(args: list[str], prog: str) -> int:
 
 
 def _pictures(result: object, svg: Path | None, png: Path | None, source: str,
-              prog: str) -> int:
+              prog: str, cards: Path | None) -> int:
+    from cards.definitions import load_satellites
     from cards.loader import DefinitionError
     from scorer.common import save_picture
     from scorer.satellites.picture import board_picture
 
     try:
-        drawing = board_picture(result, title=f"Satellites: {source}")  # type: ignore[arg-type]
+        drawing = board_picture(result, title=f"Satellites: {source}",  # type: ignore[arg-type]
+                                defs=load_satellites(cards))
     except DefinitionError as exc:
         for line in exc.problems:
             fail(line)

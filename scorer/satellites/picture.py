@@ -109,16 +109,11 @@ def board_picture(result: Score, title: str = "Satellites",
 
     # connections: a bar between every two linked satellites
     bar = Style(stroke=INK, width=1.6, cap="round")
-    sats = result.satellites
-    for cell in sorted(result.connected_cells):
-        r, c = cell
-        for other in ((r, c + 1), (r + 1, c)):
-            near = sats.get(other)
-            if near is not None and near.colour != sats[cell].colour:
-                items.append(Polyline((centre(cell), centre(other)), bar, cls="connection"))
+    for cell, other in result.links:
+        items.append(Polyline((centre(cell), centre(other)), bar, cls="connection"))
 
     # satellites, drawn as the printed tokens
-    for (r, c), sat in sorted(sats.items()):
+    for (r, c), sat in sorted(result.satellites.items()):
         token = _token(defs, sat.colour, sat.value)
         items.append(Group(tuple(token), centre((r, c)), cls=f"satellite {sat.token}"))
 

@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.satellites.board import (
-    BLUE,
-    COLOURS,
-    EMPTY,
-    RED,
-    SATELLITES_PER_COLOUR,
-    cell_name,
-    column_name,
-)
+from scorer.satellites.board import BLUE, COLOURS, EMPTY, RED, cell_name, column_name
 from scorer.satellites.score import Score
 
 
@@ -96,7 +88,8 @@ def summary(result: Score, source: str, colour: bool = False) -> str:
         out.append(f"{r + 1:>{row_width}}  " + " ".join(cells).rstrip())
     out.append("")
     out.append("R red, B blue, then the value. A letter after a token names its group:")
-    out.append("capital for a colony (3 or more), small for a pair; no letter: unconnected.")
+    out.append(f"capital for a colony ({result.ruleset.colony_min} or more), small for a pair; "
+               f"no letter: unconnected.")
     if unknown:
         out.append("? marks a cell whose token could not be read (see the violations).")
     out.append("")
@@ -125,8 +118,8 @@ def summary(result: Score, source: str, colour: bool = False) -> str:
 
     con = result.connected
     out.append(
-        f"Connected: red {con[RED]} of {SATELLITES_PER_COLOUR}, blue {con[BLUE]} of "
-        f"{SATELLITES_PER_COLOUR}, {result.end.connected} in all"
+        f"Connected: red {con[RED]} of {result.ruleset.red.count}, blue {con[BLUE]} of "
+        f"{result.ruleset.blue.count}, {result.end.connected} in all"
     )
     parts = []
     for c in COLOURS:

@@ -1,39 +1,45 @@
-"""The Satellites engine, rule by rule: for every rule a position where it bites and one
-where it does not. Boards are written out as the scorer reads them (row 1 at the top)."""
+"""The Satellites engine of the rules core, rule by rule: for every rule a position where it
+bites and one where it does not. Boards are written out as the scorer reads them (row 1 at
+the top)."""
 
 from __future__ import annotations
 
 import pytest
 
-from scorer.engine.satellites import (
+from rules.game import IllegalAction, NotationError
+from rules.satellites.engine import (
     BLUE,
-    END_23,
     END_BLOCKED,
+    END_CONNECTED,
     END_GRACE,
     END_LOCKED,
-    PASS,
     RED,
-    IllegalMove,
-    NotationError,
     State,
-    check,
+    action_text,
+    apply,
+    check_written,
     end_message,
-    from_board,
-    geometry,
-    notation,
-    parse_move,
+    end_reason,
+    is_over,
+    legal_actions,
+    start,
 )
-from scorer.satellites.board import Board
+from rules.satellites.notation import PASS, parse_move
+from rules.satellites.table import table
+from scorer.engine.satellites_replay import board_of
+from scorer.satellites.board import Board, load_rules
 from scorer.satellites.score import score
+
+RULES = load_rules()
 
 
 def pos(text: str, to_move: int = RED, grace: int | None = None) -> State:
     board = Board.from_tokens([line.split() for line in text.strip().splitlines()])
-    return from_board(board, to_move, grace)
+    return start(RULES, board.width, board.cells(), to_move, grace)
 
 
 def legal(state: State) -> set[str]:
-    return {notation(state.geo, m, state.cells) for m in state.legal_moves()}
+    return {action_text(state, m) for m in legal_actions(state)}
 
 
 def legal_from(state: State, cell: str) -> set[str]:
@@ -42,15 +48,15 @@ def legal_from(state: State, cell: str) -> set[str]:
 
 def why(state: State, text: str) -> str | None:
     try:
-        check(state, parse_move(text))
-    except IllegalMove as exc:
+        check_written(state, parse_move(text))
+    except IllegalAction as exc:
         return exc.reason
     return None
 
 
 def play(state: State, *moves: str) -> State:
     for text in moves:
-        state = state.after(check(state, parse_move(text)))
+        state = apply(state, check_written(state, parse_move(text)))
     return state
 
 
@@ -296,7 +302,7 @@ def test_a_group_may_grow_to_6_but_not_to_7():
         .  .  .  B3 .  .  .
     """, to_move=BLUE)
     assert why(six, "d7-d4") is None  # 3 + 2 + 1 = 6: a crowned colony
-    (colony,) = score(play(six, "d7-d4").to_board()).groups
+    (colony,) = score(board_of(play(six, "d7-d4"))).groups
     assert colony.size == 6 and colony.crowned
     seven = pos("""
         .  .  .  .  .  .  .
@@ -363,10 +369,10 @@ def test_displacement_pushes_the_satellite_up_to_2_cells_and_takes_its_place():
     options = {m for m in legal(s) if ">" in m}
     assert options == {f"h6-e6>{p}+" for p in PUSHES}
     after = play(s, "h6-e6>e8")
-    board = after.to_board().to_text().split("\n")
+    board = board_of(after).to_text().split("\n")
     assert board[5].split() == [".", ".", ".", "B3", "R3", ".", ".", "."]
     assert board[7].split()[4] == "B1"
-    result = score(after.to_board())
+    result = score(board_of(after))
     assert result.valid
     assert [g.cell_names for g in result.groups] == [["d5", "d6", "e6"]]
 
@@ -504,20 +510,20 @@ TWENTY_TWO = """
 
 def test_23_connected_end_the_game_at_once():
     s = pos(TWENTY_TWO)
-    assert not s.over
+    assert not is_over(s)
     after = play(s, "a9-e9")  # joins the pair d8-e8: 23 connected
-    assert after.end_reason == END_23
-    assert after.legal_moves() == []
+    assert end_reason(after) == END_CONNECTED
+    assert legal_actions(after) == []
     assert why(after, "j10-j9") == (
         "the game is already over (23 satellites are connected, and the game ends at once at "
         "23)")
-    result = score(after.to_board(), after.grace_moves_left)
+    result = score(board_of(after), after.grace_moves_left)
     assert result.end.over is True and result.valid
 
 
 def test_22_connected_do_not_end_the_game():
     after = play(pos(TWENTY_TWO), "a9-a10")
-    assert not after.over and after.to_move == BLUE
+    assert not is_over(after) and after.to_move == BLUE
 
 
 # red: 11 connected (five R-B-R chains and a pair), R4 on i9 unconnected; blue: 6 connected
@@ -538,23 +544,23 @@ ELEVEN = """
 def test_a_player_with_all_12_connected_is_done_and_the_other_gets_3_grace_moves():
     s = play(pos(ELEVEN), "i9-e9")  # R4 connects to B4 on e10: red has all 12 connected
     assert (s.finished, s.to_move, s.grace_left) == (RED, BLUE, 3)
-    assert not s.over
+    assert not is_over(s)
     assert why(s, "a9-a10") is None  # blue moves
     assert why(s, "e9-e8") == (
         "red has all 12 satellites connected and moves no more; blue is making its grace moves "
         "(3 left)")
     s = play(s, "a9-a10")
-    assert (s.to_move, s.grace_left, s.over) == (BLUE, 2, False)
+    assert (s.to_move, s.grace_left, is_over(s)) == (BLUE, 2, False)
     s = play(s, "a10-a9")
-    assert (s.to_move, s.grace_left, s.over) == (BLUE, 1, False)
+    assert (s.to_move, s.grace_left, is_over(s)) == (BLUE, 1, False)
     assert end_message(s) == (
         "red has all 12 satellites connected; blue to move, 1 grace move left")
     s = play(s, "a9-a10")
-    assert s.end_reason == END_GRACE
+    assert end_reason(s) == END_GRACE
     assert why(s, "a10-a9") == (
         "the game is already over (red has all 12 satellites connected and blue has made its 3 "
         "grace moves)")
-    result = score(s.to_board(), s.grace_moves_left)
+    result = score(board_of(s), s.grace_moves_left)
     assert (result.end.over, result.end.reason) == (True, "grace-moves-used")
 
 
@@ -563,12 +569,12 @@ def test_grace_moves_after_the_opponent_completes_the_12():
     s = pos(ELEVEN.replace("B1 .  .  .  .  .  .  .  R4 .", "B1 .  .  .  .  R4 .  .  .  .")
             .replace(".  .  B3 .  B4 .  .  .  .  .", ".  .  B3 .  .  .  .  .  .  B4"),
             to_move=BLUE)
-    assert not s.finished
+    assert s.finished is None
     s = play(s, "j10-f10")  # 4 cells west, under R4: red's 12th connection, made by blue
     assert (s.finished, s.to_move, s.grace_left) == (RED, BLUE, 3)
     s = play(s, "a9-a10", "a10-a9")
-    assert (s.to_move, s.grace_left, s.over) == (BLUE, 1, False)
-    assert play(s, "a9-a10").end_reason == END_GRACE
+    assert (s.to_move, s.grace_left, is_over(s)) == (BLUE, 1, False)
+    assert end_reason(play(s, "a9-a10")) == END_GRACE
 
 
 # --- passing, and games nobody can continue ------------------------------------------------
@@ -584,9 +590,9 @@ STUCK = """
 
 def test_a_player_with_no_legal_move_passes_and_only_then():
     s = pos(STUCK)  # red's only satellite is connected
-    assert s.legal_moves() == [] and not s.over
+    assert legal_actions(s) == [] and not is_over(s)
     assert end_message(s) == "red to move, and red has no legal move, so red must pass"
-    assert check(s, parse_move("pass")) == PASS
+    assert check_written(s, parse_move("pass")) == PASS
     s = play(s, "pass")
     assert s.to_move == BLUE
     assert why(s, "pass") == "blue may pass only with no legal move, and blue has 5 legal moves"
@@ -594,25 +600,24 @@ def test_a_player_with_no_legal_move_passes_and_only_then():
 
 def test_the_game_ends_when_neither_player_can_move():
     s = pos(STUCK.replace("B2", ". "))
-    assert s.end_reason == END_BLOCKED
+    assert end_reason(s) == END_BLOCKED
     assert end_message(s) == "neither player has a legal move"
 
 
 def test_a_pass_is_a_grace_move():
     # the turn logic alone: red is done (as if all 12 were connected) and blue, whose only
     # satellite is locked, has no legal move during its grace moves
-    board = Board.from_tokens([line.split() for line in """
+    grace = pos("""
         .  .  .  .  .
         .  .  .  .  .
         .  .  R1 .  .
         .  .  B1 .  .
         .  .  .  .  .
-    """.strip().splitlines()])
-    grace = State(geometry(5), from_board(board).cells, BLUE, finished=RED, grace_left=3)
-    assert grace.legal_moves() == [] and not grace.over  # blue must pass, not the end
+    """)._replace(to_move=BLUE, finished=RED, grace_left=3)
+    assert legal_actions(grace) == [] and not is_over(grace)  # blue must pass, not the end
     after = play(grace, "pass")
     assert (after.to_move, after.grace_left) == (BLUE, 2)
-    assert play(after, "pass", "pass").end_reason == END_GRACE
+    assert end_reason(play(after, "pass", "pass")) == END_GRACE
 
 
 def test_every_edge_holding_a_connected_satellite_ends_the_game():
@@ -624,7 +629,7 @@ def test_every_edge_holding_a_connected_satellite_ends_the_game():
         .  .  .  .  B2
         .  .  .  .  R3
     """)
-    assert locked.end_reason == END_LOCKED
+    assert end_reason(locked) == END_LOCKED
     assert end_message(locked) == (
         "every edge holds a connected satellite (north R1 on a1, south R3 on e5, west R1 on a1, "
         "east B2 on e4), so no "
@@ -636,7 +641,7 @@ def test_every_edge_holding_a_connected_satellite_ends_the_game():
         .  .  .  .  .
         .  .  .  .  .
     """)
-    assert not open_edge.over
+    assert not is_over(open_edge)
 
 
 # --- the notation ------------------------------------------------------------------------------
@@ -668,12 +673,12 @@ def test_pass_is_a_move_word():
 
 def test_notation_round_trips_every_legal_move():
     s = pos(DISPLACE)
-    for move in s.legal_moves():
-        text = notation(s.geo, move, s.cells)
-        assert check(s, parse_move(text)) == move
+    for move in legal_actions(s):
+        text = action_text(s, move)
+        assert check_written(s, parse_move(text)) == move
 
 
 def test_geometry_names_cells_like_the_scorer():
-    geo = geometry(10)
+    geo = table(10)
     assert geo.names[0] == "a1" and geo.names[9] == "j1" and geo.names[99] == "j10"
     assert geo.index(2, 3) == 23 and geo.index(10, 0) is None

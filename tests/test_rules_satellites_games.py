@@ -1,5 +1,6 @@
-"""Whole Satellites games: the deal, random games played to the end, and the engine's legal
-moves checked against an independent reading of the rules built on the scorer."""
+"""Whole Satellites games with the rules core: the deal, random games played to the end, and
+the engine's legal moves checked against an independent reading of the rules built on the
+scorer."""
 
 from __future__ import annotations
 
@@ -8,44 +9,48 @@ from pathlib import Path
 
 import pytest
 
-from cards.definitions import load_satellites
-from scorer.engine.records import read_record, replay
-from scorer.engine.satellites import (
-    DIRECTIONS,
-    END_23,
+from rules.game import IllegalAction
+from rules.satellites.engine import (
+    END_CONNECTED,
     END_GRACE,
     RED,
-    IllegalMove,
-    Move,
     State,
-    check,
-    notation,
-    parse_move,
+    action_text,
+    apply,
+    check_written,
+    deal,
+    end_reason,
+    is_over,
+    legal_actions,
     random_game,
 )
-from scorer.engine.satellites_setup import deal
+from rules.satellites.notation import action, move_text, parse_move, parts
+from rules.satellites.table import DIRECTIONS
+from scorer.engine.records import read_record, replay
+from scorer.engine.satellites_replay import board_of
+from scorer.satellites.board import Board, load_rules
 from scorer.satellites.score import score
 
-DEFS = load_satellites()
+RULES = load_rules()
 SEEDS = range(30)
 
 
 @pytest.fixture(scope="module")
-def games() -> dict[int, tuple[State, list[Move], State]]:
+def games() -> dict[int, tuple[State, list[int], State]]:
     out = {}
     for seed in SEEDS:
-        start = deal(DEFS, seed)
+        start = deal(RULES, seed)
         moves, final = random_game(start, random.Random(seed))
         out[seed] = (start, moves, final)
     return out
 
 
-def positions(start: State, moves: list[Move], every: int):
+def positions(start: State, moves: list[int], every: int):
     state = start
     for i, move in enumerate(moves):
         if i % every == 0:
             yield state
-        state = state.after(move)
+        state = apply(state, move)
 
 
 # --- the deal ----------------------------------------------------------------------------------
@@ -53,9 +58,9 @@ def positions(start: State, moves: list[Move], every: int):
 
 @pytest.mark.parametrize("seed", [0, 1, 42, 2**40])
 def test_the_deal_follows_the_rules_page(seed):
-    s = deal(DEFS, seed)
-    assert s.to_move == RED and not s.over
-    n = s.geo.size
+    s = deal(RULES, seed)
+    assert s.to_move == RED and not is_over(s)
+    n = s.table.size
     central = range(2, 8)  # the 6 central cells of each edge on 10 x 10: c-h, rows 3-8
     red_cells = {(r, c) for i, v in enumerate(s.cells) if v > 0 for r, c in [divmod(i, n)]}
     blue_cells = {(r, c) for i, v in enumerate(s.cells) if v < 0 for r, c in [divmod(i, n)]}
@@ -77,17 +82,17 @@ def test_the_deal_follows_the_rules_page(seed):
         assert sorted(r for r, c in blue_cells if c in edge_cols) == list(central)
     values = sorted(abs(v) for v in s.cells if v > 0)
     assert values == [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]
-    assert score(s.to_board()).valid
+    assert score(board_of(s)).valid
 
 
 def test_the_deal_is_reproducible_and_varies_with_the_seed():
-    assert deal(DEFS, 7).cells == deal(DEFS, 7).cells
-    assert len({deal(DEFS, seed).cells for seed in range(20)}) == 20
+    assert deal(RULES, 7).cells == deal(RULES, 7).cells
+    assert len({deal(RULES, seed).cells for seed in range(20)}) == 20
 
 
 def test_every_start_cell_is_used_across_deals():
     # over many deals every value shows up at every central start column of red's north edge
-    seen = {(c, abs(v)) for seed in range(200) for i, v in enumerate(deal(DEFS, seed).cells)
+    seen = {(c, abs(v)) for seed in range(200) for i, v in enumerate(deal(RULES, seed).cells)
             if v > 0 and i < 20 for c in [i % 10]}
     assert seen == {(c, v) for c in range(2, 8) for v in (1, 2, 3, 4)}
 
@@ -98,20 +103,20 @@ def test_every_start_cell_is_used_across_deals():
 def test_random_games_end_by_the_rules(games):
     reasons = set()
     for seed, (_start, moves, final) in games.items():
-        assert final.over, f"seed {seed}: no end after {len(moves)} moves"
-        reasons.add(final.end_reason)
-        assert final.end_reason in (END_23, END_GRACE)
-    assert reasons == {END_23, END_GRACE}  # both ends happen in 30 games
+        assert is_over(final), f"seed {seed}: no end after {len(moves)} moves"
+        reasons.add(end_reason(final))
+        assert end_reason(final) in (END_CONNECTED, END_GRACE)
+    assert reasons == {END_CONNECTED, END_GRACE}  # both ends happen in 30 games
 
 
 def test_every_position_of_a_random_game_scores_valid(games):
     for seed, (start, moves, final) in games.items():
         for state in [*positions(start, moves, 5), final]:
-            result = score(state.to_board(), state.grace_moves_left)
+            result = score(board_of(state), state.grace_moves_left)
             assert result.valid, (seed, [v.message for v in result.violations])
-        result = score(final.to_board(), final.grace_moves_left)
+        result = score(board_of(final), final.grace_moves_left)
         assert result.end.over is True, seed
-        if final.end_reason == END_GRACE:
+        if end_reason(final) == END_GRACE:
             assert result.end.reason == "grace-moves-used"
             assert result.end.finished == ("red" if final.finished == RED else "blue",)
         else:
@@ -123,8 +128,8 @@ def test_a_generated_record_replays_to_the_same_final_state(games, tmp_path: Pat
         start, moves, final = games[seed]
         written, state = [], start
         for move in moves:
-            written.append(notation(state.geo, move, state.cells))
-            state = state.after(move)
+            written.append(action_text(state, move))
+            state = apply(state, move)
         path = tmp_path / f"game{seed}.yaml"
         path.write_text(
             f"game: satellites\nseed: {seed}\nmoves:\n" + "".join(f"  - {m}\n" for m in written),
@@ -134,24 +139,25 @@ def test_a_generated_record_replays_to_the_same_final_state(games, tmp_path: Pat
         assert result.illegal is None
         assert result.played == len(moves)
         assert result.state.cells == final.cells
-        assert result.state.end_reason == final.end_reason
+        assert end_reason(result.state) == end_reason(final)
         assert result.over
 
 
 def test_the_explaining_path_accepts_exactly_the_generated_moves(games):
-    """check() (which says why) and legal_moves() (fast) agree on every move tried."""
+    """check_written() (which says why) and legal_actions() (fast) agree on every move
+    tried."""
     tried = 0
     for seed in (0, 5, 9):
         start, moves, _ = games[seed]
         for state in positions(start, moves, 23):
-            legal = set(state.legal_moves())
+            legal = set(legal_actions(state))
             accepted = set()
             for move in candidates(state):
                 written = parse_move(text_of(state, move))
                 tried += 1
                 try:
-                    accepted.add(check(state, written))
-                except IllegalMove:
+                    accepted.add(check_written(state, written))
+                except IllegalAction:
                     pass
             assert accepted == legal, seed
     assert tried > 10_000
@@ -160,36 +166,46 @@ def test_the_explaining_path_accepts_exactly_the_generated_moves(games):
 # --- an independent reading of the rules -------------------------------------------------------
 
 
+def sign(state: State) -> int:
+    """+1 when red is to move, -1 for blue (the sign of the mover's cells)."""
+    return 1 if state.to_move == RED else -1
+
+
 def candidates(state: State):
     """Every move on one of the 8 lines up to 4 cells; pushes up to 3 cells (some too far)."""
-    geo, cells = state.geo, state.cells
+    geo, cells = state.table, state.cells
+    rays = geo.rays(4)
     for o, s in enumerate(cells):
-        if s * state.to_move <= 0:
+        if s * sign(state) <= 0:
             continue
-        for ray in geo.rays[o]:
+        for ray in rays[o]:
             for t in ray:
                 if not cells[t]:
-                    yield Move(o, t)
+                    yield action(o, t)
                     continue
-                for ray2 in geo.rays[t]:
+                for ray2 in rays[t]:
                     for p in ray2[:3]:
-                        yield Move(o, t, p)
+                        yield action(o, t, p)
 
 
-def text_of(state: State, move: Move) -> str:
-    return notation(state.geo, move)
+def text_of(state: State, move: int) -> str:
+    return move_text(state.table, move)
 
 
-def reference_legal(state: State, move: Move) -> bool:
+def board(n: int, cells) -> Board:
+    return Board.from_cells(n, n, cells)
+
+
+def reference_legal(state: State, move: int) -> bool:
     """The rules page read directly, with the scorer for connections and groups."""
-    geo, cells, x = state.geo, state.cells, state.to_move
+    geo, cells, x = state.table, state.cells, sign(state)
     n = geo.size
     rc = geo.rc
-    before = score(state.to_board())
+    before = score(board(n, cells))
     connected = before.connected_cells
-    o, t, p = move
+    o, t, p = parts(move)
     s = cells[o]
-    if state.over or s * x <= 0 or rc(o) in connected:
+    if is_over(state) or s * x <= 0 or rc(o) in connected:
         return False
     (r0, c0), (r1, c1) = rc(o), rc(t)
     dr, dc = r1 - r0, c1 - c0
@@ -215,7 +231,7 @@ def reference_legal(state: State, move: Move) -> bool:
             return False
         after[p] = cells[t]
     after[t] = s
-    result = score(State(geo, tuple(after)).to_board())
+    result = score(board(n, after))
     if result.violations:  # connected neighbours of one colour, groups over 6
         return False
     now = result.connected_cells
@@ -231,7 +247,7 @@ def reference_legal(state: State, move: Move) -> bool:
     if p >= 0:
         mid = list(after)
         mid[p] = 0
-        landing = score(State(geo, tuple(mid)).to_board())
+        landing = score(board(n, mid))
         if rc(t) not in landing.connected_cells or landing.group_of[rc(t)].size < 3:
             return False
     old_colonies = [set(g.cells) for g in before.groups if g.colony]
@@ -247,16 +263,16 @@ def test_legal_moves_match_an_independent_reading_of_the_rules(games):
         start, moves, _ = games[seed]
         for state in positions(start, moves, 31):
             expected = {m for m in candidates(state) if reference_legal(state, m)}
-            got = set(state.legal_moves())
-            assert got == expected, (seed, sorted(notation(state.geo, m) for m in got ^ expected))
+            got = set(legal_actions(state))
+            assert got == expected, (seed, sorted(text_of(state, m) for m in got ^ expected))
             compared += 1
-            displacements += sum(1 for m in got if m.push >= 0)
-            connections += sum(1 for m in got if notation(state.geo, m, state.cells)[-1] == "+")
+            displacements += sum(1 for m in got if parts(m)[2] >= 0)
+            connections += sum(1 for m in got if action_text(state, m)[-1] == "+")
     assert compared > 30 and connections > 50 and displacements > 5
 
 
 def test_displacements_happen_in_random_games(games):
-    pushes = sum(1 for _, moves, _ in games.values() for m in moves if m.push >= 0)
+    pushes = sum(1 for _, moves, _ in games.values() for m in moves if m >= 0 and parts(m)[2] >= 0)
     assert pushes > 0
 
 

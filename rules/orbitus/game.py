@@ -1,0 +1,124 @@
+"""Orbitus behind the :class:`rules.game.Game` interface (``rules.get("orbitus")``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from array import array
+from collections.abc import Sequence
+
+from rules.game import Outcome
+from rules.orbitus.actions import REMOVE, Action
+from rules.orbitus.engine import Placed, State, check, match, new_game
+from rules.orbitus.notation import notation, parse_move
+from rules.orbitus.ruleset import Ruleset
+from rules.orbitus.view import View, view_for
+
+_ENDS = (None, "quiet-round", "no-one-can-act")
+_OFFSET = 32768  # cells are stored as q + _OFFSET, r + _OFFSET
+
+
+class Orbitus:
+    """The game object (stateless): every method reads or makes immutable states."""
+
+    name = "orbitus"
+    min_players = 2
+    max_players = 6
+
+    def new_game(self, ruleset: Ruleset, players: Sequence[str], seed: int) -> State:
+        return new_game(ruleset, players, seed)
+
+    def players(self, state: State) -> tuple[str, ...]:
+        return state.game.players
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        return state.legal_actions()
+
+    def apply(self, state: State, action: Action) -> State:
+        return state.after(action)
+
+    def check(self, state: State, action: Action) -> Action:
+        return check(state, action)
+
+    def current_player(self, state: State) -> int:
+        return -1 if state.over else state.to_move
+
+    def is_over(self, state: State) -> bool:
+        return state.over
+
+    def scores(self, state: State) -> tuple[int, ...]:
+        return state.score().totals
+
+    def result(self, state: State) -> Outcome:
+        result = state.score()
+        totals = result.totals
+        best = max(totals)
+        winners = tuple(seat for seat, total in enumerate(totals) if total == best)
+        names = " and ".join(state.game.players[s] for s in winners)
+        verb = "wins" if len(winners) == 1 else "share the win"
+        return Outcome(winners, totals, f"{names} {verb} with {best} point(s)")
+
+    def view_for(self, state: State, seat: int) -> View:
+        return view_for(state, seat)
+
+    def action_text(self, state: State, action: Action) -> str:
+        return notation(action)
+
+    def parse_action(self, state: State, text: str) -> Action:
+        """The legal action ``text`` writes (as ``legal_actions`` lists it); raises
+        ``NotationError`` or ``IllegalAction``."""
+        action = check(state, parse_move(text).action())
+        if action.kind == REMOVE:  # the notation may leave out the card on the cell
+            action = action._replace(card=state.board[action.cell].card)
+        return action
+
+    def encode(self, state: State) -> bytes:
+        """The state as bytes: a JSON header (players, station, counters) and the cards as
+        16-bit little-endian numbers (deck order, hands, cards out, the table)."""
+        game = state.game
+        ids = {c.id: i for i, c in enumerate(game.ruleset.deck)}
+        head = json.dumps([list(game.players), sorted(game.start_lines.items()),
+                           sorted(game.barriers), state.drawn, state.to_move,
+                           [int(p) for p in state.passed], state.quiet, state.turn,
+                           _ENDS.index(state.end), list(state.skipped), list(state.limits),
+                           [len(h) for h in state.hands], len(state.deck), len(state.out),
+                           len(state.board)], separators=(",", ":")).encode()
+        body = array("H", [ids[c] for c in state.deck])
+        for hand in state.hands:
+            body.extend(ids[c] for c in hand)
+        body.extend(ids[c] for c in state.out)
+        for (q, r), placed in state.board.items():
+            body.extend((q + _OFFSET, r + _OFFSET, ids[placed.card], placed.rot))
+        if sys.byteorder != "little":
+            body.byteswap()
+        return len(head).to_bytes(4, "little") + head + body.tobytes()
+
+    def decode(self, ruleset: Ruleset, data: bytes) -> State:
+        size = int.from_bytes(data[:4], "little")
+        (players, lines, barriers, drawn, to_move, passed, quiet, turn, end, skipped, limits,
+         hands_n, deck_n, out_n, board_n) = json.loads(data[4:4 + size])
+        body = array("H")
+        body.frombytes(data[4 + size:])
+        if sys.byteorder != "little":
+            body.byteswap()
+        ids = [c.id for c in ruleset.deck]
+        values = iter(body)
+        game = match(ruleset, players, {int(s): int(p) for s, p in lines}, barriers)
+        deck = tuple(ids[next(values)] for _ in range(deck_n))
+        hands = tuple(tuple(ids[next(values)] for _ in range(n)) for n in hands_n)
+        out = tuple(ids[next(values)] for _ in range(out_n))
+        board = {}
+        for _ in range(board_n):
+            q, r, card, rot = (next(values) for _ in range(4))
+            ident = ids[card]
+            board[(q - _OFFSET, r - _OFFSET)] = Placed(ident, rot, game.cards[ident].masks[rot])
+        return State(game, board, deck, drawn, hands, tuple(limits), to_move,
+                     tuple(bool(p) for p in passed), quiet, _ENDS[end], turn, tuple(skipped),
+                     out)
+
+
+    def describe(self, state: State) -> str:
+        return state.describe()
+
+
+GAME = Orbitus()
