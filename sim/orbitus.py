@@ -67,6 +67,13 @@ class OrbitusSim:
 
     reward_scale = 4.0  # points of margin that make a position clearly better (search)
 
+    def decided(self, state: State) -> bool:
+        """Whether the game is over (the engine decides that after every action)."""
+        return state.end is not None
+
+    def may_end(self, action: Action) -> bool:
+        return False
+
     def legal(self, state: State) -> Sequence[Action]:
         """The legal actions a bot is offered (a lazy sequence: reading one is cheap)."""
         return GAME.legal_actions(state)

@@ -11,10 +11,16 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from rules.satellites.engine import State, connects, end_reason, random_action, standing_of
-from rules.satellites.notation import PASS, parts
-
 from rules.satellites import GAME
+from rules.satellites.engine import (
+    State,
+    apply,
+    connects,
+    end_reason,
+    random_action,
+    standing_of,
+)
+from rules.satellites.notation import PASS, parts
 from rules.satellites.ruleset import COLOURS, Ruleset
 
 KINDS = ("normal", "connection", "displacement", "pass")
@@ -41,6 +47,16 @@ class SatellitesSim:
     def public(self, state: State) -> None:
         return None  # everything is on the board
 
+    def decided(self, state: State) -> bool:
+        """Whether a move ended the game (S-37, S-39, S-42). The one end no move decides,
+        neither player able to move (S-41), is found by :meth:`may_end`: the player to move
+        can then only pass, so a pass is checked with the rules core's ``is_over`` instead
+        of looking for moves of both players before every turn."""
+        return state.ended is not None
+
+    def may_end(self, action: int) -> bool:
+        return action == PASS
+
     def legal(self, state: State) -> Sequence[int]:
         """The legal actions a bot is offered, listed only when a bot reads them (the
         random bot draws its move without the list)."""
@@ -50,6 +66,25 @@ class SatellitesSim:
         """A legal move, each equally likely (:data:`PASS` when there is none), drawn by
         the rules core without listing them all."""
         return random_action(turn.view, rng)
+
+    def random_loop(self, state: State, rngs: Sequence[random.Random], kinds: list[int],
+                    tally: dict[str, Any], most: int) -> tuple[State, int]:
+        """Play every seat as the random bot until the game ends (or ``most`` moves):
+        the rules core's random moves, counted by kind; the final state and the moves."""
+        turns = 0
+        while state.ended is None and turns < most:
+            action = random_action(state, rngs[state.to_move])
+            if action == PASS:
+                if GAME.is_over(state):
+                    break
+                kinds[3] += 1
+            elif (action & 1023) - 1 >= 0:
+                kinds[2] += 1
+            else:
+                kinds[1 if connects(state, action) else 0] += 1
+            state = apply(state, action)
+            turns += 1
+        return state, turns
 
     def kind(self, state: State, action: int) -> int:
         if action == PASS:

@@ -553,6 +553,13 @@ def test_the_installed_command_runs(tmp_path):
 
 
 @pytest.mark.skipif(not HAS_SATELLITES, reason="the Satellites rules core has not landed")
+def test_satellites_random_loop_plays_the_games_of_the_generic_loop():
+    setup = Setup("satellites", load_ruleset("satellites"), ("random",), 8, 4)
+    for index in range(12):
+        assert play(setup, 2, index) == play(setup, 2, index, fast=False)
+
+
+@pytest.mark.skipif(not HAS_SATELLITES, reason="the Satellites rules core has not landed")
 def test_satellites_run_reports_colonies_and_decisions(tmp_path, capsys):
     code, text, err = sim(["satellites", "--games", "40", "--bots", "random,greedy",
                            "--jobs", "2", "--out", str(tmp_path / "s"), "--json"], capsys)
