@@ -131,6 +131,12 @@ class OrbitusSim:
         analysis it already holds is not worked out again."""
         return Changes(match, view, None if state is None else state.info).of(legal)
 
+    def best_actions(self, match: Match, view: View, legal: Sequence[Action]) -> list[Action]:
+        """The legal actions of the best change of my own score, in their order."""
+        changes = self.score_changes(match, view, legal)
+        best = max(value for value, _ in changes)
+        return [action for value, action in changes if value == best]
+
     # --- statistics ------------------------------------------------------------------------
 
     def record(self, state: State, tally: dict[str, dict[str, int]],
