@@ -110,6 +110,22 @@ def test_difference_of_means_and_histograms():
     assert math.isclose(s.variance, sum((v - 3.6) ** 2 for v in [1, 2, 2, 3, 10]) / 4)
 
 
+def test_the_first_player_is_tested_on_the_games_not_drawn():
+    from sim.summary import Summary
+
+    header = {"first_seat": 0, "kinds": ["move", "pass"], "_order": [], "_labels": {}}
+    summary = Summary(header)
+    for k, winners in enumerate([[0]] * 40 + [[1]] * 40 + [[]] * 20):
+        summary.add({"players": 2, "game": k, "bots": ["random", "random"],
+                     "winners": winners, "scores": [1, 1], "turns": 10, "actions": [9, 1],
+                     "end": "x"})
+    block = summary.to_json()["by_players"][0]
+    first = block["first_player"]
+    assert (first["decided_games"], first["rate"], first["p"]) == (80, 0.5, 1.0)
+    assert block["seats"][0]["rate"] == 0.4 and block["draws"]["rate"] == 0.2
+    assert first["ci"] == [round(x, 6) for x in wilson(40, 80)]
+
+
 # --- seeds and line-ups -----------------------------------------------------------------------
 
 
