@@ -69,7 +69,7 @@ def terminal(summary: dict[str, Any], extra: Sequence[str] = ()) -> str:
         comps = block["components"]
         if comps:
             shown = ", ".join(f"{c['label']} {c['mean']:+.2f}" for c in comps.values())
-            lines.append(f"  mean points per player: {shown}")
+            lines.append(f"  mean per player: {shown}")
         least = least_paying(block)
         if least:
             lines.append(f"  planet type that pays least: {least}")
