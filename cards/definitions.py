@@ -31,7 +31,6 @@ from cards.loader import (
     validate,
 )
 from cards.models import (
-    COPIES_PER_VALUE,
     SAT_VALUES,
     BoardFile,
     PlanetsFile,
@@ -89,7 +88,10 @@ class SatellitesDefinitions:
 
 def inside(folder: Path, path: Path) -> Path:
     """``path`` if it stays inside ``folder`` once links are resolved; else a clear error."""
-    resolved = path.resolve()
+    try:
+        resolved = path.resolve()
+    except (RuntimeError, OSError):  # a link loop: reading the file reports it
+        return path
     if not resolved.is_relative_to(folder.resolve()):
         raise UnreadableInput([
             f"{display_path(path)}: leads outside {display_path(folder)} (to {resolved}); "
@@ -178,19 +180,18 @@ def load_satellites(folder: Path | None = None) -> SatellitesDefinitions:
     def satellites() -> SatellitesFile:
         doc, model = _load(files["satellites"], SATELLITES_FILES["satellites"], SatellitesFile)
         problems = []
-        for colour in ("red", "blue"):
-            for value in SAT_VALUES:
-                n = sum(e.count for e in model.satellites
-                        if e.colour == colour and e.value == value)
-                if n != COPIES_PER_VALUE:
-                    problems.append(
-                        format_problem(
-                            doc,
-                            ("satellites",),
-                            f"{colour} has {n} satellite(s) of value {value}; the rules give "
-                            f"each player {COPIES_PER_VALUE} of every value 1-4",
-                        )
-                    )
+        # both players have the same satellites (S-6); how many of each value is the
+        # designer's to choose
+        for value in SAT_VALUES:
+            n = {colour: sum(e.count for e in model.satellites
+                             if e.colour == colour and e.value == value)
+                 for colour in ("red", "blue")}
+            if n["red"] != n["blue"]:
+                problems.append(format_problem(
+                    doc, ("satellites",),
+                    f"blue has {n['blue']} satellite(s) of value {value} and red has "
+                    f"{n['red']}; both players have the same satellites (docs/rules/"
+                    f"satellites.md S-6)"))
         if problems:
             raise DefinitionError(problems)
         return doc, model
@@ -213,6 +214,16 @@ def load_satellites(folder: Path | None = None) -> SatellitesDefinitions:
             sdoc, ("diameter_mm",),
             f"{sats.diameter_mm:g} mm tokens do not fit the board's {board.cell_mm:g} mm "
             f"cells (satellites/board.yaml cell_mm); make them at most {board.cell_mm:g}"))
+    for colour, player in (("red", board.red), ("blue", board.blue)):
+        have = sum(e.count for e in sats.satellites if e.colour == colour)
+        cells = len(player.edges) * board.setup_zone_cells
+        if have != cells:
+            problems.append(format_problem(
+                sdoc, ("satellites",),
+                f"{colour} has {have} satellites but {cells} start cells (setup_zone_cells "
+                f"{board.setup_zone_cells} on each of its {len(player.edges)} edges in "
+                f"satellites/board.yaml); the deal puts one satellite on every start cell "
+                f"(docs/rules/satellites.md S-12)"))
     if problems:
         raise DefinitionError(problems)
     return SatellitesDefinitions(board, sats, tracks, root, numbers, files)

@@ -355,7 +355,6 @@ class RulesFile(Strict):
 Colourname = Literal["red", "blue"]
 Edge = Literal["N", "E", "S", "W"]
 SAT_VALUES: tuple[int, ...] = (1, 2, 3, 4)
-COPIES_PER_VALUE = 3  # the rules: values 1-4, three of each, per player
 
 
 class SatPlayer(Strict):

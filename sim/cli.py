@@ -207,8 +207,9 @@ def shown_cards(cards: Path | None) -> str:
 
 
 def reproduce(opts: Options, counts: Sequence[int]) -> str:
-    """The command that plays the same games (without --jobs, --ray, --out)."""
-    parts = [PROG, opts.game]
+    """The command that plays the same games (without --jobs, --ray, --out), by the
+    command's own name whichever way it was started (the report must not depend on it)."""
+    parts = ["pnp-sim", opts.game]
     if opts.cards is not None:
         parts += ["--cards", str(opts.cards)]
     if opts.game == "orbitus":
@@ -601,9 +602,13 @@ def _compare(ns: argparse.Namespace, out: Any, err: Any) -> int:
     return EXIT_OK
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The ``pnp-sim`` command: the exit code, never an exception."""
+def main(argv: Sequence[str] | None = None, prog: str = "pnp-sim") -> int:
+    """The ``pnp-sim`` command (``pnp sim``: ``prog`` names it in every message): the exit
+    code, never an exception."""
     from scorer.common import never_raises
+
+    global PROG
+    PROG = prog
 
     def body() -> int:
         try:
@@ -613,4 +618,4 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sys.stderr.write(line + "\n")
             return exc.code
 
-    return never_raises(body, PROG, "the pnp-sim command you ran")
+    return never_raises(body, prog, f"the {prog} command you ran")

@@ -129,8 +129,8 @@ CASES = {
     "satellite count": (
         "satellites/satellites.yaml", "{colour: blue, value: 2, count: 3}",
         "{colour: blue, value: 2, count: 2}",
-        "cards/satellites/satellites.yaml:5: satellites: blue has 2 satellite(s) of value 2; "
-        "the rules give each player 3 of every value 1-4",
+        "cards/satellites/satellites.yaml:5: satellites: blue has 2 satellite(s) of value 2 "
+        "and red has 3; both players have the same satellites (docs/rules/satellites.md S-6)",
     ),
     "board cell size": (
         "satellites/board.yaml", "cell_mm: 30", "cell_mm: -5",
@@ -169,7 +169,7 @@ def test_missing_file(cards_copy, tmp_path, monkeypatch):
     code, output = _build(Path("cards"), tmp_path / "out")
     assert code == 1
     assert output.splitlines()[0] == (
-        "cards/satellites/trackers.yaml: file not found (expected the Satellites trackers here)")
+        "cards/satellites/trackers.yaml: file not found; expected the Satellites trackers")
 
 
 def test_all_problems_reported_together(cards_copy, tmp_path, monkeypatch):

@@ -556,6 +556,18 @@ def test_help_explains_the_options(capsys):
         assert option in text
 
 
+def test_pnp_sim_names_itself_as_started(tmp_path, capsys):
+    from pnp.cli import main as pnp
+
+    assert pnp(["sim", "orbitus", "--games", "0"]) == 2
+    assert capsys.readouterr().err == "pnp sim: --games 0: must be at least 1; e.g. --games 1000\n"
+    out = tmp_path / "o"
+    assert pnp(["sim", "orbitus", "--players", "2", "--games", "2", "--out", str(out)]) == 0
+    capsys.readouterr()
+    report = json.loads((out / "report.json").read_text())
+    assert report["command"] == "pnp-sim orbitus --players 2 --games 2 --bots random --seed 1"
+
+
 def test_the_installed_command_runs(tmp_path):
     exe = Path(sys.executable).with_name("pnp-sim")
     done = subprocess.run([str(exe), "orbitus", "--players", "2", "--games", "3", "--json",

@@ -46,7 +46,7 @@ class Satellites:
     def players(self, state: State) -> tuple[str, ...]:
         return state.players
 
-    def legal_actions(self, state: State) -> list[int]:
+    def legal_actions(self, state: State) -> Sequence[int]:
         """Every legal move, sorted; ``[PASS]`` when the player to move has none (S-36);
         empty once the game is over."""
         from rules.satellites import engine

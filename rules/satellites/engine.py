@@ -27,8 +27,9 @@ state's :class:`~rules.satellites.ruleset.Ruleset`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.game import IllegalAction, SetupError
 from rules.satellites.analysis import (
@@ -63,7 +64,6 @@ END_GRACE = "grace-moves-used"  # S-39
 END_LOCKED = "no-connection-possible"  # S-42
 END_BLOCKED = "no-legal-moves"  # S-41
 
-MAX_SEED = 2**63 - 1
 _NO = "no"  # what the fast paths get back from _problem instead of a sentence
 
 
@@ -287,17 +287,91 @@ def _moves(st: State, out: list[int] | None = None
     return normal, count, checks
 
 
-def legal_actions(st: State) -> list[int]:
+class Legal(Sequence[int]):
+    """The legal moves of one position, sorted: an immutable sequence that knows its length
+    and finds any one move without turning the others into ints. Per satellite it holds the
+    mask of its targets (normal moves and connection moves, as one code each) and its legal
+    displacements; a satellite's codes are made only when one of them is read."""
+
+    __slots__ = ("_entries", "_ends", "_made")
+
+    def __init__(self, entries: list[tuple[int, int, int, tuple[int, ...]]]) -> None:
+        # (cell, mask of the targets without a push, how many, the displacements), sorted
+        # by the satellite's cell: every code starts with it, so the moves come out sorted
+        entries.sort()
+        self._entries = entries
+        ends = []
+        n = 0
+        for entry in entries:
+            n += entry[2]
+            ends.append(n)
+        self._ends = ends
+        self._made: dict[int, list[int]] = {}
+
+    def _codes(self, e: int) -> list[int]:
+        made = self._made.get(e)
+        if made is None:
+            o, mask, _, pushed = self._entries[e]
+            base = (o << 20) - 1024
+            made = []
+            while mask:
+                low = mask & -mask
+                made.append(base + (low.bit_length() << 10))
+                mask ^= low
+            if pushed:
+                made += pushed
+                made.sort()
+            self._made[e] = made
+        return made
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return list(self)[k]
+        n = len(self)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError("legal move index out of range")
+        e = bisect_right(self._ends, k)
+        return self._codes(e)[k - (self._ends[e - 1] if e else 0)]
+
+    def __iter__(self) -> Iterator[int]:
+        for e in range(len(self._entries)):
+            yield from self._codes(e)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        raise TypeError("unhashable type: 'Legal'")
+
+    def __repr__(self) -> str:
+        return f"Legal({list(self)!r})"
+
+
+def legal_actions(st: State) -> Legal:
     """Every legal move of the player to move, sorted (no pass; empty once the game is
-    over)."""
+    over), as a lazy :class:`Legal` sequence."""
     if st.ended is not None:
-        return []
-    out: list[int] = []
-    _, _, checks = _moves(st, out)
-    if checks:
-        out += [c for c in checks if _screened_ok(st, c)]
-    out.sort()
-    return out
+        return Legal([])
+    normal, _, checks = _moves(st)
+    if not checks:
+        return Legal([(o, m, k, ()) for o, m, k in normal])
+    entries = {o: (o, m, k, ()) for o, m, k in normal}
+    for c in checks:
+        if _screened_ok(st, c):
+            o = c >> 20
+            _, mask, k, pushed = entries.get(o) or (o, 0, 0, ())
+            if c & 1023:
+                entries[o] = (o, mask, k + 1, (*pushed, c))
+            else:
+                entries[o] = (o, mask | 1 << (c >> 10 & 1023), k + 1, pushed)
+    return Legal(list(entries.values()))
 
 
 def count_legal(st: State) -> int:

@@ -38,7 +38,7 @@ from rules.orbitus.notation import Written, notation, parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.table import cell_text
 from scorer.common import type_name
-from scorer.engine.records import Illegal, Record, RecordError, Replay, Step
+from scorer.engine.records import Illegal, Record, RecordError, Replay, Step, seed_of
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
@@ -273,7 +273,6 @@ def _first(record: Record, players: tuple[str, ...], problems: list[str]) -> int
 def _deck(record: Record, ruleset: Ruleset, shown: str,
           problems: list[str]) -> tuple[list[str] | None, str] | None:
     """``(None, 'seed N')`` for a seed, ``(order, 'the deck in deck:')`` for a written deck."""
-    from scorer.engine.orbitus_setup import MAX_SEED
 
     data = record.data
     if "seed" in data and "deck" in data:
@@ -281,12 +280,8 @@ def _deck(record: Record, ruleset: Ruleset, shown: str,
                         f"--seed N) or deck: (the cards in order, top first), not both")
         return None
     if "seed" in data:
-        seed = data["seed"]
-        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-            problems.append(f"{record.at('seed')}: seed: must be a whole number from 0 to "
-                            f"{MAX_SEED} (the N of pnp-setup orbitus --seed N), got {seed!r}")
-            return None
-        return None, f"seed {seed}"
+        seed = seed_of(record, problems)
+        return None if seed is None else (None, f"seed {seed}")
     if "deck" not in data:
         problems.append(f"{record.source}:1: the deal is missing: write seed: N (the deal of "
                         f"pnp-setup orbitus --seed N) or deck: [the cards in order, top first]")
@@ -445,38 +440,31 @@ def record_text(start: State, actions: list[Action], seed: int | None = None,
                 note: str = "") -> str:
     """A game record of ``actions`` played from ``start`` (dealt from ``seed`` if given,
     else its deck is written out), which ``pnp-replay`` replays to the same end."""
-    import json
-
     from rules.hexgeo import SIDES
+    from scorer.safe_text import split_lines
+    from scorer.yaml_out import comment, flow
 
     game = start.game
-
-    from scorer.engine.orbitus_setup import _needs_quotes
-
-    def name(text: str) -> str:
-        return json.dumps(text, ensure_ascii=False) if _needs_quotes(text) else text
-
     out = []
     if note:
-        out.extend(f"# {line}".rstrip() for line in note.splitlines())
+        out.extend(f"# {comment(line)}".rstrip() for line in split_lines(note))
     out.append("game: orbitus")
-    out.append(f"players: [{', '.join(name(p) for p in game.players)}]")
+    out.append(f"players: {flow(list(game.players))}")
     if seed is not None:
         out.append(f"seed: {seed}")
     else:
-        out.append(f"deck: [{', '.join(start.deck)}]")
-    lines = ", ".join(
-        f"{name(p)}: [{', '.join(SIDES[s] for s in game.start_lines_of(seat))}]"
-        for seat, p in enumerate(game.players))
-    out.append(f"start_lines: {{{lines}}}")
-    out.append(f"barriers: [{', '.join(SIDES[s] for s in sorted(game.barriers))}]")
+        out.append(f"deck: {flow(list(start.deck))}")
+    out.append("start_lines: " + flow({
+        p: [SIDES[s] for s in game.start_lines_of(seat)] for seat, p in enumerate(game.players)
+    }))
+    out.append(f"barriers: {flow([SIDES[s] for s in sorted(game.barriers)])}")
     if start.to_move:
-        out.append(f"first: {name(game.players[start.to_move])}")
+        out.append(f"first: {flow(game.players[start.to_move])}")
     out.append("moves:")
     state = start
     for number, action in enumerate(actions, 1):
         text = notation(action)
-        out.append(f"  - {text:<22} # {number} {state.player}")
+        out.append(f"  - {text:<22} # {number} {comment(state.player)}")
         state = state.after(action)
     return "\n".join(out) + "\n"
 

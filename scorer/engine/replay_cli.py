@@ -22,8 +22,10 @@ from scorer.common import (
     dump_json,
     fail,
     never_raises,
+    other_picture,
     picture_target_problem,
     whole_number,
+    write_out,
 )
 
 if TYPE_CHECKING:
@@ -79,8 +81,8 @@ example:
 """
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", metavar="FILE", help="the game record (YAML; '-' for stdin)")
     parser.add_argument("--json", action="store_true",
@@ -97,30 +99,32 @@ def _parser() -> argparse.ArgumentParser:
                         help="replay only the first N moves (the position after move N)")
     parser.add_argument("--legal", action="store_true",
                         help="also list every legal move in the position reached")
-    parser.add_argument("--cards", metavar="FOLDER", type=Path,
+    parser.add_argument("--cards", metavar="DIR", type=Path,
                         help="definitions folder laid out like cards/, for records that start "
                              "from a seed (default: the shipped one)")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command; return the exit code. Never raises."""
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    """Run the command (named ``prog`` in its messages); return the exit code. Never
+    raises."""
     args = list(sys.argv[1:] if argv is None else argv)
-    return never_raises(lambda: _run(args), PROG, "the record")
+    return never_raises(lambda: _run(args, prog), prog, "the record")
 
 
-def _run(args: list[str]) -> int:
-    parser = _parser()
+def _run(args: list[str], prog: str = PROG) -> int:
+    parser = build_parser(prog)
     try:
         opts = parser.parse_args(args)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        problem = picture_target_problem(PROG, flag, getattr(opts, flag), "final")
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "final",
+                                         [Path(opts.file)], other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
-        return fail(f"{PROG}: --cards {opts.cards}: not a folder; give a folder laid out like "
+        return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
                     f"cards/")
 
     from scorer.engine.records import RecordError, read_record, replay
@@ -136,7 +140,7 @@ def _run(args: list[str]) -> int:
     if opts.svg is not None or opts.png is not None:
         from scorer.common import save_picture
 
-        stop = save_picture(PROG, result.picture(), opts.svg, opts.png)
+        stop = save_picture(prog, result.picture(), opts.svg, opts.png)
         if stop is not None:
             return stop
 
@@ -145,13 +149,13 @@ def _run(args: list[str]) -> int:
         if opts.legal:
             whose, moves = result.legal_now()
             obj["replay"]["legal_now"] = {"player": whose, "moves": moves}
-        text = dump_json(obj)
+        write_out(dump_json(obj), json=True)
     else:
         colour = colour_terminal()
         text = header(result, opts.until) + "\n" + result.score_summary(colour)
         if opts.legal:
             text += "\n" + legal_block(result)
-    _write(text)
+        write_out(text)
     if opts.lenient or (result.illegal is None and result.valid):
         return EXIT_OK
     return EXIT_VIOLATIONS
@@ -160,7 +164,9 @@ def _run(args: list[str]) -> int:
 def header(result: Replay, until: int | None = None) -> str:
     """What the replay found, before the scorer's summary of the position reached."""
     who = ", ".join(f"{colour} {name}" for colour, name in result.players.items())
-    out = [f"Replay: {result.source} ({result.game}{', ' + who if who else ''}), "
+    from scorer.safe_text import printable
+
+    out = [f"Replay: {printable(result.source)} ({result.game}{', ' + who if who else ''}), "
            f"start: {result.start}"]
     if until is not None and until < result.moves:
         out.append(f"Replaying only the first {until} of {result.moves} moves (--until {until})")
@@ -205,14 +211,6 @@ def legal_block(result: Replay) -> str:
     return f"Legal moves for {whose} ({len(moves)}): {', '.join(moves)}\n"
 
 
-def _write(text: str) -> None:
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except UnicodeEncodeError:
-        data = text.encode(sys.stdout.encoding or "ascii", errors="backslashreplace")
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
 
 
 def entry() -> None:

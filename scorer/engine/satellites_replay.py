@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any
 
 from rules.game import IllegalAction, NotationError, SetupError
 from rules.satellites.engine import (
-    MAX_SEED,
     SEAT_OF,
     State,
     action_text,
@@ -45,7 +44,7 @@ from rules.satellites.engine import (
 from rules.satellites.notation import Written, parse_move, parts, readable
 from rules.satellites.ruleset import COLOURS
 from scorer.common import type_name
-from scorer.engine.records import Illegal, Record, RecordError, Replay, Step
+from scorer.engine.records import Illegal, Record, RecordError, Replay, Step, seed_of
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
@@ -172,6 +171,14 @@ def _players(record: Record, problems: list[str]) -> dict[str, str]:
     raw = record.data.get("players")
     if raw is None:
         return {}
+    from scorer.safe_text import has_control, printable
+
+    names = raw.values() if isinstance(raw, dict) else raw if isinstance(raw, list) else []
+    for name in names:
+        if isinstance(name, str) and has_control(name):
+            problems.append(f"{record.at('players')}: players: {printable(name)!r} holds a "
+                            f"control character; a name is plain text on one line")
+            return {}
     if isinstance(raw, list) and len(raw) == 2 and all(_name_ok(n) for n in raw):
         return {"red": str(raw[0]), "blue": str(raw[1])}
     if isinstance(raw, dict) and set(raw) <= {"red", "blue"} and all(
@@ -275,10 +282,8 @@ def _all(ruleset: Ruleset) -> str:
 
 def _from_seed(record: Record, ruleset: Ruleset, first: int | None,
                problems: list[str]) -> tuple[State, str] | None:
-    seed = record.data["seed"]
-    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        problems.append(f"{record.at('seed')}: seed: must be a whole number from 0 to "
-                        f"{MAX_SEED} (the N of pnp-setup satellites --seed N), got {seed!r}")
+    seed = seed_of(record, problems)
+    if seed is None:
         return None
     try:
         state = deal(ruleset, seed)
@@ -303,10 +308,15 @@ def _from_setup(record: Record, ruleset: Ruleset, first: int | None,
     key_line = record.line("setup")
     where = f"{record.source}:{key_line}: setup"
     if isinstance(raw, str):
-        try:
-            text_lines = record.path.read_text(encoding="utf-8").splitlines() \
+        from cards.reading import UnreadableInput, read_bytes_safely
+        from scorer.engine.records import MAX_RECORD_BYTES
+        from scorer.safe_text import split_lines
+
+        try:  # the record's own text again, for the line that opens the board
+            text_lines = split_lines(read_bytes_safely(
+                record.path, "", MAX_RECORD_BYTES).decode("utf-8")) \
                 if str(record.path) != "-" else []
-        except (OSError, UnicodeDecodeError):
+        except (UnreadableInput, UnicodeDecodeError):
             text_lines = []
         header = text_lines[key_line - 1] if 0 < key_line <= len(text_lines) else ""
         block = _BLOCK.match(header)
@@ -315,7 +325,7 @@ def _from_setup(record: Record, ruleset: Ruleset, first: int | None,
                             f"folded (setup: >), so each row stays on its own line")
             return None
         first_line = key_line + 1 if block else key_line
-        lines = [(first_line + i, ln) for i, ln in enumerate(raw.splitlines())]
+        lines = [(first_line + i, ln) for i, ln in enumerate(split_lines(raw))]
     elif isinstance(raw, list) and all(isinstance(r, str) for r in raw):
         lines = [(record.line("setup", i), r) for i, r in enumerate(raw)]
     else:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import secrets
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +23,7 @@ from scorer.common import (
     EXIT_VIOLATIONS,
     fail,
     never_raises,
+    other_picture,
     picture_target_problem,
     whole_number,
 )
@@ -93,7 +93,7 @@ examples:
 """
 
 
-def _parser(prog: str) -> argparse.ArgumentParser:
+def build_parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=whole_number(0, MAX_SEED), metavar="N",
@@ -117,13 +117,14 @@ def run(args: list[str], prog: str = "pnp-setup satellites") -> int:
 
 
 def _run(args: list[str], prog: str) -> int:
-    parser = _parser(prog)
+    parser = build_parser(prog)
     try:
         opts = parser.parse_args(args)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        problem = picture_target_problem(prog, flag, getattr(opts, flag), "start")
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "start",
+                                         other=other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
@@ -148,7 +149,7 @@ def _run(args: list[str], prog: str) -> int:
 
     n = state.table.size
     first = ruleset.first
-    again = f"pnp-setup satellites --seed {seed}" + (
+    again = f"{prog} --seed {seed}" + (
         f" --cards {opts.cards}" if opts.cards is not None else "")
     note = " (chosen at random)" if chosen else ""
     board = grid_text(state)
@@ -184,6 +185,7 @@ def _run(args: list[str], prog: str) -> int:
         stop = save_picture(prog, drawing, opts.svg, opts.png)
         if stop is not None:
             return stop
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    from scorer.common import write_out
+
+    write_out(text, json=bool(getattr(opts, "json", False)))
     return EXIT_OK
