@@ -345,9 +345,13 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
             raise Stop(EXIT_USAGE, f"{PROG}: {out} holds an unfinished run ({done:,} of "
                                    f"{planned:,} games); continue it with --resume, or choose "
                                    f"another --out")
-    elif games_file.exists() or (run_file.exists() and previous is None):
-        raise Stop(EXIT_USAGE, f"{PROG}: {out} holds files {PROG} did not write "
-                               f"({GAMES_FILE} or {RUN_FILE}); choose another --out")
+    if previous is None:
+        theirs = [name for name in (GAMES_FILE, RUN_FILE, "report.json", "report.html",
+                                    "plots") if (out / name).exists()]
+        if theirs:
+            raise Stop(EXIT_USAGE, f"{PROG}: {out} holds {', '.join(theirs)}, which {PROG} "
+                                   f"did not write; choose another --out (nothing is "
+                                   f"overwritten)")
 
     try:
         out.mkdir(parents=True, exist_ok=True)

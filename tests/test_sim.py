@@ -367,6 +367,19 @@ def test_resume_refuses_other_options(tmp_path, capsys):
     assert code == 2 and "holds no run of pnp-sim to continue" in err
 
 
+def test_a_folder_with_someone_elses_report_is_not_overwritten(tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "report.html").write_text("my own notes")
+    code, _, err = sim(["orbitus", "--players", "2", "--games", "2", "--out", str(out)],
+                       capsys)
+    assert code == 2
+    assert err == (f"pnp-sim: {out} holds report.html, which pnp-sim did not write; choose "
+                   f"another --out (nothing is overwritten)\n")
+    assert (out / "report.html").read_text() == "my own notes"
+    assert sorted(p.name for p in out.iterdir()) == ["report.html"]
+
+
 def test_ctrl_c_keeps_the_finished_games_and_prints_a_resume_hint(tmp_path, capsys,
                                                                    monkeypatch):
     real = simrun.play_many
