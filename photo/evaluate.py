@@ -43,6 +43,7 @@ def evaluate_orbitus(shot: Shot, placed: dict[Hex, tuple[str, int]], unread: lis
     findings as (rule, cell)) with the shot's truth."""
     out = Outcome()
     truth = {s.piece.cell: s for s in shot.seen if s.piece.kind == "sector"}
+    reported = set(unread) | {cell for _, cell in findings if cell is not None}
     for cell, seen in truth.items():
         got = placed.get(cell)
         fully = seen.covered == 0.0
@@ -59,7 +60,7 @@ def evaluate_orbitus(shot: Shot, placed: dict[Hex, tuple[str, int]], unread: lis
                 out.partly_read += 1
         elif got is not None:
             out.wrong.append(f"{where} rot {seen.piece.rot} read as {got[0]} rot {got[1]}")
-        elif cell in unread:
+        elif cell in reported:  # unread, or named by another finding (between cells ...)
             if not fully:
                 out.partly_unread += 1
             else:
@@ -101,6 +102,7 @@ def evaluate_satellites(shot: Shot, tokens: dict[Hex, str], unread: list[Hex],
     """Compare a board reading (``tokens``: (col, row) -> 'R3' ...) with the shot's truth."""
     out = Outcome()
     truth = {s.piece.cell: s for s in shot.seen if s.piece.kind == "token"}
+    reported = set(unread) | {cell for _, cell in findings if cell is not None}
     for cell, seen in truth.items():
         assert cell is not None
         got = tokens.get(cell)
@@ -117,7 +119,7 @@ def evaluate_satellites(shot: Shot, tokens: dict[Hex, str], unread: list[Hex],
                 out.partly_read += 1
         elif got is not None:
             out.wrong.append(f"{where} read as {got}")
-        elif cell in unread:
+        elif cell in reported:
             if not fully:
                 out.partly_unread += 1
             else:

@@ -510,6 +510,13 @@ class OrbitusReader:
                 out.placed[p.cell] = Placed(p.cell, name, p.rot, "marker", r.corners,
                                             r.score, id(r))
                 used.add(id(r))
+            else:  # near a free cell but not flat on it (on top of a neighbour?): not placed
+                out.findings.append(Finding(
+                    "photo-between-cells", p.cell,
+                    f"card {name} lies {p.off:.0f} mm off the centre of {where} (cards lying "
+                    f"flat on their cells are within {EXACT_MM:.0f} mm), so it was not placed; "
+                    f"push it onto its cell and photograph again, or write it into the layout "
+                    f"by hand"))
 
     @staticmethod
     def _inside(gray: np.ndarray, corners: np.ndarray) -> bool:

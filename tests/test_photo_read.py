@@ -273,3 +273,26 @@ def test_the_benchmarks_score_comparison_scores_as_the_scorer():
     comparison must score as pnp-score does (the golden file's totals)."""
     expected = yaml.safe_load((FIXTURES / "orbitus" / "two-players.expected.yaml").read_text())
     assert orbitus_totals(TWO) == tuple(p["total"] for p in expected["players"].values())
+
+
+def test_two_markers_on_one_cell_are_reported(orbitus_bench):
+    """Two cards' markers both read on one cell (one card on top of another, shifted):
+    the cell is named, and the card on it stays the one found first, not a guess."""
+    import numpy as np
+
+    from photo.detect import Reading
+    from photo.orbitus import Placed, TableReading
+
+    reader = orbitus_bench.reader
+    h = np.array([[4.0, 0.0, 800.0], [0.0, 4.0, 600.0], [0.0, 0.0, 1.0]])  # 4 px/mm
+    cell = (1, -1)
+    first = reader.marker_corners("S05", cell, 0)
+    out = TableReading()
+    out.placed[cell] = Placed(cell, "S05", 0, "marker", first * 4 + [800, 600], 0.95)
+    # S70's marker where S70 would lie on the same cell, 8 mm further east
+    second = reader.marker_corners("S70", cell, 2) + [8.0, 0.0]
+    reading = Reading(reader.card_marker["S70"].id, second * 4 + [800, 600], 0.95, 0.3)
+    reader._leftovers([reading], set(), h, out)
+    assert [(f.rule, f.cell) for f in out.findings] == [("photo-cell-twice", cell)]
+    assert "two cards' markers on [1, -1]: S05 and S70" in out.findings[0].message
+    assert out.placed[cell].card == "S05"
