@@ -30,6 +30,7 @@ STRONG = (0.8, 0.1)  # score and margin a marker read on its own needs
 CORNER = (0.7, 0.06)  # ... a board corner (larger, always the same four)
 BETWEEN = 0.3  # of a cell: a satellite further from its cell's centre stands between cells
 PRESENT = 0.2  # the share of a cell's middle that must be dark for something to stand there
+COLOURED = 0.15  # ... or of the disc a satellite covers that shows a player's colour
 
 
 @dataclass
@@ -255,9 +256,10 @@ class SatellitesReader:
                 if cell in out.tokens or any(f.cell == cell for f in out.findings):
                     continue
                 dark = self._dark(gray, h, cell)
-                entry: dict[str, Any] = {"cell": cell, "dark": dark}
+                coloured = self._coloured(bgr, h, cell)
+                entry: dict[str, Any] = {"cell": cell, "dark": dark, "coloured": coloured}
                 out.log.append(entry)
-                if dark < PRESENT:
+                if dark < PRESENT and coloured < COLOURED:
                     continue
                 found = self._search(gray, h, cell, entry)
                 if found is not None:
@@ -280,6 +282,41 @@ class SatellitesReader:
         middle = np.hypot(xx - c, yy - c) <= 6.0 * lv * self.cell / 30.0
         white = float(np.percentile(patch, 90))
         return float((patch[middle] < 0.45 * white).mean()) if white > 0 else 0.0
+
+    def _coloured(self, bgr: np.ndarray, h: np.ndarray, cell: tuple[int, int]) -> float:
+        """The share of the disc a satellite covers in a cell that shows a player's colour
+        (a red token's face, a blue token's ring): the empty board there is pale."""
+        if not self._hues:
+            return 0.0
+        lv = 2.0
+        n = int(round(self.cell * lv))
+        x0, y0 = cell[0] * self.cell, cell[1] * self.cell
+        m = np.array([[1 / lv, 0, x0 + 0.5 / lv], [0, 1 / lv, y0 + 0.5 / lv], [0, 0, 1]])
+        patch = cv2.warpPerspective(bgr, h @ m, (n, n),
+                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV).astype(np.float32)
+        c = (n - 1) / 2.0
+        yy, xx = np.mgrid[0:n, 0:n]
+        disc = np.hypot(xx - c, yy - c) <= 12.0 * lv * self.cell / 30.0
+        hue, sat, val = hsv[..., 0][disc] * 2.0, hsv[..., 1][disc] / 255.0, hsv[..., 2][disc]
+        strong = (sat >= 0.45) & (val >= 40)
+        near = np.zeros(len(hue), bool)
+        for target in self._hues:
+            near |= np.abs((hue - target + 180.0) % 360.0 - 180.0) <= 18.0
+        return float((strong & near).mean())
+
+    @property
+    def _hues(self) -> list[float]:
+        """The hues (degrees) of the players' colours, from the definitions."""
+        if self.defs is None:
+            return []
+        out = []
+        for look in (self.defs.board.red, self.defs.board.blue):
+            r, g, b = (int(look.colour[i:i + 2], 16) for i in (1, 3, 5))
+            pixel = np.uint8([[[b, g, r]]])
+            out.append(float(cv2.cvtColor(pixel, cv2.COLOR_BGR2HSV)[0, 0, 0]) * 2.0)
+        return out
 
     def _search(self, gray: np.ndarray, h: np.ndarray, cell: tuple[int, int],
                 entry: dict[str, Any]) -> Token | None:
