@@ -285,9 +285,13 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
                            f"marker cannot be read in the photo; it is not scored (write its "
                            f"card and rot into the layout, or photograph it again)", None)
                    for c in sorted(reading.unread))
-    layout = replace(layout, source=str(photo), findings=unread + photo_findings + kept)
+    shown = str(opts.layout_out) if opts.layout_out is not None else str(photo)
+    layout = replace(layout, source=shown, findings=unread + photo_findings + kept)
     assert isinstance(layout, Layout)
     result = score(layout, ruleset.scoring, layout.findings)  # type: ignore[arg-type]
+    if opts.layout_out is None:  # the lines of a layout nobody can open say nothing
+        result = replace(result, findings=tuple(replace(f, line=None)
+                                                for f in result.findings))
     if reading.homography is None:
         return _unplaced(opts, prog, photo, layout.findings)
     if opts.json:
