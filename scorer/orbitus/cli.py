@@ -50,9 +50,13 @@ SW=4, NW=5) or the direction's name; the card is turned rot x 60 degrees
 clockwise. Without start_lines the rules' default table for the player count
 is used; station sides that are no one's start line are barriers.
 
+From a photo of cards printed with markers (README: "Scoring from a photo"):
+  pnp-score orbitus --photo table.jpg --players Anna,Boris --layout-out read.yaml
+  --debug-image read.jpg
+
 exit codes: 0 the table is valid, 1 it breaks a rule (scores shown
-best-effort, marked not valid), 2 a file can't be read or the command was
-misused."""
+best-effort, marked not valid; from a photo also any card not read for
+certain), 2 a file can't be read or the command was misused."""
 
 
 PICTURE_LIMIT = 2000  # sectors; beyond that a picture is a poster nobody can check

@@ -48,8 +48,9 @@ exit codes:
   1  the board breaks a rule; every violation is listed, scores still shown
   2  the input cannot be read, or the command was misused
 
-example:
+examples:
   pnp-score satellites game.txt --json --png game.png
+  pnp-score satellites --photo board.jpg --layout-out read.txt --debug-image read.jpg
 """
 
 
@@ -86,7 +87,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                             "(.png or .jpg)")
     photo.add_argument("--markers", metavar="JSON", type=Path,
                        help="with --photo: the markers.json of the build the pieces were "
-                            "printed from (default: the markers of the shipped definitions)")
+                            "printed from (default: the markers of the definitions in use)")
     parser.add_argument("--lenient", action="store_true",
                         help="exit 0 even when the board breaks a rule (violations are still "
                              "reported); unreadable input still exits 2")
