@@ -171,26 +171,39 @@ class OrbitusReader:
     def pose(self, reading: Reading, h: np.ndarray) -> _Pose | None:
         """Where the card whose marker is ``reading`` lies (None: not a card's marker, or
         a square of the wrong size to be one)."""
-        marker = self.sectors.get(reading.id)
-        if marker is None:
-            return None
-        t = _apply(np.linalg.inv(h), reading.corners)
-        side = float(np.mean([np.linalg.norm(t[i] - t[(i + 1) % 4]) for i in range(4)]))
-        if not 0.75 * marker.size <= side <= 1.3 * marker.size:
-            return None
-        top, bottom = (t[0] + t[1]) / 2, (t[3] + t[2]) / 2
-        up = top - bottom
-        angle = math.degrees(math.atan2(up[0], -up[1]))  # clockwise from north
-        turn = angle - marker.rotate
-        rot = round(turn / 60.0) % 6
-        off = (turn - 60.0 * round(turn / 60.0) + 180.0) % 360.0 - 180.0
-        a = math.radians(turn)
-        mc = t.mean(axis=0)
-        cx = mc[0] - (marker.x * math.cos(a) - marker.y * math.sin(a))
-        cy = mc[1] - (marker.x * math.sin(a) + marker.y * math.cos(a))
-        cell = cell_at(cx, cy, self.flats)
-        ideal = hexgeo.centre(cell, self.flats)
-        return _Pose(reading, cell, rot, math.hypot(cx - ideal[0], cy - ideal[1]), off)
+        return self.poses([reading], h)[0]
+
+    def poses(self, readings: list[Reading], h: np.ndarray) -> list[_Pose | None]:
+        """:meth:`pose` of many readings at once (the grid is tried many times)."""
+        mine = [r for r in readings if r.id in self.sectors]
+        out: dict[int, _Pose | None] = {}
+        if mine:
+            markers = [self.sectors[r.id] for r in mine]
+            t = _apply(np.linalg.inv(h), np.concatenate([r.corners for r in mine]))
+            t = t.reshape(len(mine), 4, 2)
+            side = np.linalg.norm(t - np.roll(t, -1, axis=1), axis=2).mean(axis=1)
+            size = np.array([m.size for m in markers])
+            up = (t[:, 0] + t[:, 1]) / 2 - (t[:, 3] + t[:, 2]) / 2
+            angle = np.degrees(np.arctan2(up[:, 0], -up[:, 1]))  # clockwise from north
+            turn = angle - np.array([m.rotate for m in markers])
+            steps = np.round(turn / 60.0)
+            rot = steps.astype(int) % 6
+            turn_off = (turn - 60.0 * steps + 180.0) % 360.0 - 180.0
+            a = np.radians(turn)
+            mx, my = np.array([m.x for m in markers]), np.array([m.y for m in markers])
+            mc = t.mean(axis=1)
+            cx = mc[:, 0] - (mx * np.cos(a) - my * np.sin(a))
+            cy = mc[:, 1] - (mx * np.sin(a) + my * np.cos(a))
+            for k, r in enumerate(mine):
+                if not 0.75 * size[k] <= side[k] <= 1.3 * size[k]:
+                    out[id(r)] = None
+                    continue
+                cell = cell_at(float(cx[k]), float(cy[k]), self.flats)
+                ideal = hexgeo.centre(cell, self.flats)
+                out[id(r)] = _Pose(r, cell, int(rot[k]),
+                                   math.hypot(float(cx[k]) - ideal[0], float(cy[k]) - ideal[1]),
+                                   float(turn_off[k]))
+        return [out.get(id(r)) for r in readings]
 
     def marker_corners(self, card: str | None, cell: Hex, rot: int) -> np.ndarray:
         """Where the marker of a card lying on ``cell`` turned ``rot`` is on the table."""
@@ -269,7 +282,7 @@ class OrbitusReader:
         # A: the cards whose markers read with certainty, ring by ring from the station
         while True:
             frontier = self._frontier(out.placed, set())
-            poses = [p for r in cands if id(r) not in used and (p := self.pose(r, h))]
+            poses = [p for p in self.poses([r for r in cands if id(r) not in used], h) if p]
             added = 0
             for cell in sorted(frontier, key=lambda c: math.hypot(*hexgeo.centre(c, self.flats))):
                 found = self._certain(cell, poses, used)
@@ -283,7 +296,7 @@ class OrbitusReader:
         self._gain = self._typical_gain(bgr, h, out) if self.defs is not None else 0.0
         decided: set[Hex] = set()
         todo = sorted(self._frontier(out.placed, decided))
-        poses = [p for r in cands if id(r) not in used and (p := self.pose(r, h))]
+        poses = [p for p in self.poses([r for r in cands if id(r) not in used], h) if p]
         while todo:
             cell = todo.pop(0)
             if cell in decided or cell in out.placed:
@@ -297,7 +310,8 @@ class OrbitusReader:
                 out.placed[cell] = found
                 if len(out.placed) % 6 == 0:
                     h = self._fit(self._pairs(station, out.placed))
-                    poses = [p for r in cands if id(r) not in used and (p := self.pose(r, h))]
+                    poses = [p for p in self.poses([r for r in cands if id(r) not in used], h)
+                             if p]
         h = self._fit(self._pairs(station, out.placed))
         self._recheck(h, out, used)
         self._leftovers(cands, used, h, out)
@@ -357,7 +371,7 @@ class OrbitusReader:
                 t = np.array([[k * math.cos(a), -k * math.sin(a), 0.0],
                               [k * math.sin(a), k * math.cos(a), 0.0], [0.0, 0.0, 1.0]])
                 trial = h @ t
-                cells = {p.cell for r in strong if (p := self.pose(r, trial)) is not None
+                cells = {p.cell for p in self.poses(strong, trial) if p is not None
                          and p.exact and 0 < hexgeo.distance(p.cell, (0, 0)) <= 3}
                 if len(cells) > best[0]:
                     best = (len(cells), trial)
@@ -366,8 +380,8 @@ class OrbitusReader:
                                   (3, NEAR, TURN_TOLERANCE)):
             pairs = [station]
             seen: set[Hex] = set()
-            for r in sorted(cands, key=lambda r: -r.score):
-                p = self.pose(r, h)
+            ordered = sorted(cands, key=lambda r: -r.score)
+            for r, p in zip(ordered, self.poses(ordered, h), strict=True):
                 if p is None or not p.strong or p.cell in seen or p.cell == (0, 0):
                     continue
                 if hexgeo.distance(p.cell, (0, 0)) > reach or p.off > near * self.flats \
@@ -396,6 +410,18 @@ class OrbitusReader:
         a card seen but not read is added to ``out.unread``."""
         entry: dict[str, Any] = {"cell": cell}
         out.log.append(entry)
+        art = self.art
+        if art is None:
+            return None
+        centre = hexgeo.centre(cell, self.flats)
+        patch = art.patch(bgr, h, centre, self._local_scale(h, centre))
+        looks = art.scores(patch)  # cards x 6
+        i0, k0 = np.unravel_index(int(np.argmax(looks)), looks.shape)
+        presence = float(looks[i0, k0])
+        entry["art"] = presence
+        if presence < 0.4:  # nothing here looks like any card: no marker to look for either
+            entry["how"] = "empty"
+            return None
         ids = self.book.ids
         marks = np.full((len(ids), 6), -1.0, np.float32)
         fines: list[np.ndarray | None] = [None] * 6
@@ -414,16 +440,8 @@ class OrbitusReader:
         margin = best - float(rest.max())
         entry.update(guided_id=ids[int(n)], guided_rot=int(rot), guided=best,
                      guided_margin=margin)
-        art = self.art
-        if art is None:
-            return None
-        centre = hexgeo.centre(cell, self.flats)
-        patch = art.patch(bgr, h, centre, self._local_scale(h, centre))
-        looks = art.scores(patch)  # cards x 6
-        i0, k0 = np.unravel_index(int(np.argmax(looks)), looks.shape)
-        presence = float(looks[i0, k0])
         gain = art.gain(patch, int(i0), int(k0)) / self._gain if self._gain > 0 else 0.0
-        entry.update(art=presence, gain=gain)
+        entry["gain"] = gain
         if ids[int(n)] in self.sectors and best >= STRONG[0] and margin >= STRONG[1]:
             # certain where the grid puts it, if the card's art is there too
             name = self.sectors[ids[int(n)]].name
@@ -455,7 +473,7 @@ class OrbitusReader:
                           float(marker_of[i, k]))
         # a card seen but not read: it looks like one as a whole, or (partly covered) in
         # at least half of its wedges, and shows a card's light and shade
-        wedges = art.wedges(patch, int(i0), int(k0)) if presence >= 0.4 else np.zeros(6)
+        wedges = art.wedges(patch, int(i0), int(k0))
         entry["wedges"] = wedges.tolist()
         seen = presence >= UNREAD_ART or int((wedges >= WEDGE).sum()) >= 3
         if seen and gain >= GAIN_CARD:

@@ -67,6 +67,30 @@ def _save_jpeg(bgr: np.ndarray, name: str, width: int = 1200) -> None:
           f"{data.tell() / 1000:.0f} KB")
 
 
+def _print_score(jpeg: bytes) -> None:
+    """What the README quotes: the command on the full-size photo (in a scratch folder)."""
+    import contextlib
+    import tempfile
+
+    from scorer.cli import main as score
+
+    with tempfile.TemporaryDirectory() as tmp:
+        here = os.getcwd()
+        os.chdir(tmp)
+        try:
+            Path("table.jpg").write_bytes(jpeg)
+            text = io.StringIO()
+            with contextlib.redirect_stdout(text):
+                code = score(["orbitus", "--photo", "table.jpg", "--players", "Anna,Boris",
+                              "--layout-out", "read.yaml", "--debug-image", "read.jpg"])
+            print(f"--- pnp-score output (exit {code}):")
+            print(text.getvalue())
+            print("--- read.yaml:")
+            print(Path("read.yaml").read_text())
+        finally:
+            os.chdir(here)
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     defs = load_orbitus()
@@ -81,6 +105,7 @@ def main() -> None:
     reading, work = reader.read_bytes(shot.jpeg, "table.jpg")
     assert len(reading.placed) == len(layout["sectors"]) and not reading.unread
     _save_jpeg(orbitus_reader.draw(work.bgr, reading), "photo-table-debug.jpg")
+    _print_score(shot.jpeg)
 
     # the same table, a finger over one card's marker
     for seed in range(100):
