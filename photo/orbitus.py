@@ -34,6 +34,7 @@ from rules.hexgeo import Hex
 STRONG = (0.8, 0.1)
 EXACT_MM, EXACT_DEG = 6.0, 8.0
 OUTLIER = 3.5  # mm: a card's marker this far from where the others put it is not fitted
+PERSPECTIVE = 10  # markers (the station's and cards') from which the grid's perspective is fitted
 NEAR = 0.2  # of the hex size: a marker's card further from any cell's centre is "between"
 TURN_TOLERANCE = 12.0  # degrees: further from a rotation is "between rotations"
 # where the marker alone is not certain, the printed art decides together with it
@@ -211,7 +212,7 @@ class OrbitusReader:
         return _turned(marker.corners(), hexgeo.centre(cell, self.flats), 60.0 * rot)
 
     @staticmethod
-    def _fit(pairs: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    def _fit(pairs: list[tuple[np.ndarray, np.ndarray]], affine: bool = False) -> np.ndarray:
         """The homography (table mm -> photo px) of markers' corners, the first (the
         station's) always kept, the others dropped while one lies more than ``OUTLIER``
         mm from where the rest put it: a card pushed off its cell must not bend the
@@ -220,8 +221,8 @@ class OrbitusReader:
         while True:
             src = np.concatenate([p[0] for p in kept]).astype(np.float64)
             dst = np.concatenate([p[1] for p in kept]).astype(np.float64)
-            if len(kept) < 3:  # one or two small squares: their perspective is noise
-                return _affine(src, dst)
+            if len(kept) < PERSPECTIVE or affine:  # a few small squares close together:
+                return _affine(src, dst)  # the perspective they say is noise
             h, _ = cv2.findHomography(src, dst, 0)
             if h is None or len(kept) <= 4:
                 return h
@@ -291,7 +292,7 @@ class OrbitusReader:
                     added += 1
             if not added:
                 break
-            h = self._fit(self._pairs(station, out.placed))
+            h = self._refit(h, self._pairs(station, out.placed), cands)
         # B: every free cell next to the table, looked at closely, once the grid is exact
         self._gain = self._typical_gain(bgr, h, out) if self.defs is not None else 0.0
         decided: set[Hex] = set()
@@ -309,14 +310,29 @@ class OrbitusReader:
             if found is not None:
                 out.placed[cell] = found
                 if len(out.placed) % 6 == 0:
-                    h = self._fit(self._pairs(station, out.placed))
+                    h = self._refit(h, self._pairs(station, out.placed), cands)
                     poses = [p for p in self.poses([r for r in cands if id(r) not in used], h)
                              if p]
-        h = self._fit(self._pairs(station, out.placed))
+        h = self._refit(h, self._pairs(station, out.placed), cands)
         self._recheck(h, out, used)
         self._leftovers(cands, used, h, out)
         out.homography = h
         return out
+
+    def _refit(self, h: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]],
+               cands: list[Reading]) -> np.ndarray:
+        """The grid fitted again to the cards placed, kept only if it puts at least as many
+        certain cards exactly on cells as the grid before (cards crowded near the station
+        can suggest a perspective the rest of the table does not have)."""
+        new = self._fit(pairs)
+        if new is None:
+            return h
+        strong = [r for r in cands if r.score >= STRONG[0] and r.margin >= STRONG[1]]
+
+        def agreeing(trial: np.ndarray) -> int:
+            return sum(1 for p in self.poses(strong, trial) if p is not None and p.exact)
+
+        return new if agreeing(new) >= agreeing(h) else h
 
     def _recheck(self, h: np.ndarray, out: TableReading, used: set[int]) -> None:
         """Every card placed by its marker, looked at again with the final grid: one whose
@@ -360,21 +376,35 @@ class OrbitusReader:
         which even a rough grid places on the right cell, widening the ring twice.
 
         In a coarse, tilted photo the station's square can be a few degrees and percent
-        off, too much even for its first ring: the grid turned and scaled a little about
-        the station is tried first, and the one that puts the most certain cards exactly
-        on cells within three rings is kept."""
+        off (an affine map from 4 corners a few pixels apart), too much even for its first
+        ring. So the grid is also fitted to the station and each pair of certain cards near
+        it, each card on the cell the rough grid puts it, and the fit that puts the most
+        certain cards exactly on cells within four rings is kept: a card put on a wrong
+        cell makes a fit few others agree with."""
         strong = [r for r in cands if r.score >= STRONG[0] and r.margin >= STRONG[1]]
-        best = (0, h)
-        for turn_deg in range(-15, 16, 3):
-            a = math.radians(turn_deg)
-            for k in (0.86, 0.9, 0.94, 0.97, 1.0, 1.03, 1.06, 1.1, 1.15):
-                t = np.array([[k * math.cos(a), -k * math.sin(a), 0.0],
-                              [k * math.sin(a), k * math.cos(a), 0.0], [0.0, 0.0, 1.0]])
-                trial = h @ t
-                cells = {p.cell for p in self.poses(strong, trial) if p is not None
-                         and p.exact and 0 < hexgeo.distance(p.cell, (0, 0)) <= 3}
-                if len(cells) > best[0]:
-                    best = (len(cells), trial)
+
+        def agreeing(trial: np.ndarray) -> int:
+            return len({p.cell for p in self.poses(strong, trial) if p is not None
+                        and p.exact and 0 < hexgeo.distance(p.cell, (0, 0)) <= 4})
+
+        best = (agreeing(h), h)
+        near = [(r, p) for r, p in zip(strong, self.poses(strong, h), strict=True)
+                if p is not None and p.cell != (0, 0) and p.off <= 0.4 * self.flats
+                and abs(p.turn_off) <= 20.0]
+        near.sort(key=lambda rp: math.hypot(*hexgeo.centre(rp[1].cell, self.flats)))
+        near = near[:10]
+        for i, (ri, pi) in enumerate(near):
+            for rj, pj in near[i + 1:]:
+                if pi.cell == pj.cell:
+                    continue
+                trial = self._fit([station,
+                                   (self.marker_corners(self.sectors[ri.id].name, pi.cell,
+                                                        pi.rot), ri.corners),
+                                   (self.marker_corners(self.sectors[rj.id].name, pj.cell,
+                                                        pj.rot), rj.corners)], affine=True)
+                count = agreeing(trial)
+                if count > best[0]:
+                    best = (count, trial)
         h = best[1]
         for reach, near, turn in ((1, 0.35, 20.0), (2, NEAR, TURN_TOLERANCE),
                                   (3, NEAR, TURN_TOLERANCE)):
