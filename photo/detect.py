@@ -260,10 +260,12 @@ def _area(q: np.ndarray) -> float:
     return float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
 
 
-def read_all(gray: np.ndarray, book: Codebook, min_score: float = 0.5) -> list[Reading]:
-    """Every square of the photo read against ``book``; overlapping readings of one square
-    keep the best."""
-    readings = [r for q in squares(gray)
+def read_all(gray: np.ndarray, book: Codebook, min_score: float = 0.5,
+             quads: list[np.ndarray] | None = None) -> list[Reading]:
+    """Every square of the photo (or ``quads``, squares already found) read against
+    ``book``; overlapping readings of one square keep the best."""
+    found = squares(gray) if quads is None else quads
+    readings = [r for q in found
                 if (r := read_square(gray, q, book)) is not None and r.score >= min_score]
     readings.sort(key=lambda r: -r.score)
     kept: list[Reading] = []

@@ -132,6 +132,7 @@ class _Pose:
     rot: int
     off: float  # mm from the cell's centre
     turn_off: float  # degrees from the rotation
+    centre: tuple[float, float] = (0.0, 0.0)  # the card's centre on the table, mm
 
     @property
     def strong(self) -> bool:
@@ -203,7 +204,7 @@ class OrbitusReader:
                 ideal = hexgeo.centre(cell, self.flats)
                 out[id(r)] = _Pose(r, cell, int(rot[k]),
                                    math.hypot(float(cx[k]) - ideal[0], float(cy[k]) - ideal[1]),
-                                   float(turn_off[k]))
+                                   float(turn_off[k]), (float(cx[k]), float(cy[k])))
         return [out.get(id(r)) for r in readings]
 
     def marker_corners(self, card: str | None, cell: Hex, rot: int) -> np.ndarray:
@@ -315,7 +316,7 @@ class OrbitusReader:
                              if p]
         h = self._refit(h, self._pairs(station, out.placed), cands)
         self._recheck(h, out, used)
-        self._leftovers(cands, used, h, out)
+        self._leftovers(cands, used, h, out, bgr)
         out.homography = h
         return out
 
@@ -520,10 +521,24 @@ class OrbitusReader:
         return float(max(np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[2] - pts[0]))
                      / 10.0)
 
+    def _looks_like(self, bgr: np.ndarray | None, h: np.ndarray, p: _Pose) -> bool:
+        """Whether the photo shows the card of ``p`` where its marker puts it (its art, not
+        a square of the background that happens to read as its code)."""
+        art = self.art
+        if art is None or bgr is None:
+            return True
+        name = self.sectors[p.reading.id].name
+        patch = art.patch(bgr, h, p.centre, self._local_scale(h, p.centre))
+        looks = art.scores(patch)
+        return float(looks[art.names.index(name), p.rot]) >= ART_VERIFY
+
     def _leftovers(self, cands: list[Reading], used: set[int], h: np.ndarray,
-                   out: TableReading) -> None:
+                   out: TableReading, bgr: np.ndarray | None = None) -> None:
         """Certain markers that were not placed: a card on a cell already read, between
-        cells, between rotations, on the station, or lying apart from the table."""
+        cells, between rotations, on the station, or lying apart from the table. Each must
+        show its card's art where it lies (a square of a cluttered background can read as
+        a code); a card already placed elsewhere is that card read twice."""
+        placed_cards = {p.card for p in out.placed.values()}
         for r in cands:
             if id(r) in used:
                 continue
@@ -533,8 +548,10 @@ class OrbitusReader:
             name = self.sectors[r.id].name
             where = f"[{p.cell[0]}, {p.cell[1]}]"
             there = out.placed.get(p.cell)
-            if there is not None and there.card == name:
-                continue  # the same card, read twice
+            if name in placed_cards and self._copies(name) <= 1:
+                continue  # the card is read on its cell; one copy cannot lie twice
+            if there is None and not self._looks_like(bgr, h, p):
+                continue  # no card there: a square that reads as a code
             if p.cell == (0, 0):
                 out.findings.append(Finding("photo-on-station", p.cell, f"card {name} lies "
                                             f"on the station; a card cannot lie there"))
@@ -565,6 +582,13 @@ class OrbitusReader:
                     f"flat on their cells are within {EXACT_MM:.0f} mm), so it was not placed; "
                     f"push it onto its cell and photograph again, or write it into the layout "
                     f"by hand"))
+
+    def _copies(self, card: str) -> int:
+        """How many copies of ``card`` the deck holds (1 without definitions)."""
+        if self.defs is None:
+            return 1
+        found = self.defs.sectors.by_id().get(card)
+        return found.count if found is not None else 1
 
     @staticmethod
     def _inside(gray: np.ndarray, corners: np.ndarray) -> bool:

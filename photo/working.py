@@ -15,11 +15,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from photo.detect import Codebook, Reading, read_all
+from photo.detect import Codebook, Reading, read_all, squares
 from photo.image import decode, header
 
-TARGET = 3.5  # px per mm the photo is read at
+TARGET = 3.5  # px per mm a photo with more is brought down to
 ENOUGH = 2.2  # px per mm below which a smaller first look is read again larger
+AGAIN = 2.8  # px per mm that second look is brought down to (if it has more)
 FIRST_SIDE = 1600  # the long side of the first look, px (at least)
 
 
@@ -66,7 +67,8 @@ def look(data: bytes, source: str, book: Codebook, sizes: dict[int, float]) -> W
     bgr = photo.bgr
     scale = bgr.shape[1] / _upright_width(width, height, bgr)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    readings = read_all(gray, book)
+    quads = squares(gray)
+    readings = read_all(gray, book, quads=quads)
     ppm = _px_per_mm(readings, sizes)
     if ppm and ppm >= ENOUGH:
         if ppm > TARGET * 1.3:  # more than needed: read the rest smaller
@@ -82,16 +84,20 @@ def look(data: bytes, source: str, book: Codebook, sizes: dict[int, float]) -> W
     again = 1
     if ppm:
         full_ppm = ppm / scale
-        while again < photo.reduced // 2 and full_ppm / (again * 2) >= TARGET:
+        while again < photo.reduced // 2 and full_ppm / (again * 2) >= AGAIN:
             again *= 2
     second = decode(data, source, again)
     full = second.bgr
     fscale = full.shape[1] / _upright_width(width, height, full)
-    if ppm and ppm / scale * fscale > TARGET * 1.3:
-        k = TARGET / (ppm / scale * fscale)
+    if ppm and ppm / scale * fscale > AGAIN * 1.15:
+        k = AGAIN / (ppm / scale * fscale)
         full = _resize(full, k)
         fscale *= k
-    readings = read_all(cv2.cvtColor(full, cv2.COLOR_BGR2GRAY), book)
+    # the squares of the first look read again where the photo has more pixels: finding
+    # them is the costly part, and a square too coarse to read was found all the same
+    k = fscale / scale
+    readings = read_all(cv2.cvtColor(full, cv2.COLOR_BGR2GRAY), book,
+                        quads=[q * k for q in quads])
     return Working(full, readings, fscale, width, height, _px_per_mm(readings, sizes))
 
 
