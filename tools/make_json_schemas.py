@@ -1,0 +1,327 @@
+"""Write the JSON Schemas of the tools' ``--json`` output into ``docs/schemas/``.
+
+One schema per report: ``pnp score orbitus|satellites``, ``pnp replay`` of each game and
+``pnp setup orbitus``. A replay's object is the scorer's object of the position reached plus
+``replay`` (and, for Orbitus, ``position``), so the replay schemas are built from the same
+pieces as the scorers' and cannot drift from them. Every object the tools write with a
+fixed set of keys says so (``additionalProperties: false``); the rule codes of violations
+are enums. ``tests/test_json_schemas.py`` checks that these files are what this script
+writes and validates real output of every fixture and golden record against them.
+
+Run from the project folder after changing a report:
+``.venv/bin/python tools/make_json_schemas.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "schemas"
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+# The rule codes each scorer reports (docs/rules/<game>.md lists each with its rule).
+ORBITUS_RULES = [
+    "match-sector", "match-start-line", "match-barrier", "two-systems", "cell-taken",
+    "station-cell", "unknown-card", "too-many-copies", "bad-at", "bad-rot",
+    "unknown-direction", "unknown-planet", "unknown-player", "no-start-line", "side-twice",
+    "player-count", "players-format", "sector-format", "start-lines-format", "unknown-field",
+]
+SATELLITES_RULES = [
+    "same-colour-adjacent", "group-too-large", "too-many-of-value", "too-many-of-colour",
+    "unknown-token", "ragged-rows", "board-not-square", "board-size", "grace-moves",
+]
+SIDES = ["N", "NE", "SE", "S", "SW", "NW"]
+MAX_SEED = 2**63 - 1
+
+Schema = dict[str, Any]
+
+
+def obj(properties: dict[str, Schema], description: str | None = None,
+        required: list[str] | None = None) -> Schema:
+    """An object with exactly these keys (all of them required unless ``required`` says)."""
+    out: Schema = {"type": "object"}
+    if description:
+        out["description"] = description
+    out["properties"] = properties
+    out["required"] = list(properties) if required is None else required
+    out["additionalProperties"] = False
+    return out
+
+
+def ref(name: str) -> Schema:
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def array(items: Schema, description: str | None = None, **more: Any) -> Schema:
+    out: Schema = {"type": "array"}
+    if description:
+        out["description"] = description
+    out["items"] = items
+    out.update(more)
+    return out
+
+
+def nullable(schema: Schema) -> Schema:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+COUNT: Schema = {"type": "integer", "minimum": 0}
+NAME: Schema = {"type": "string", "description": "a player's name, as written"}
+
+
+# --- Orbitus ---------------------------------------------------------------------------------
+
+ORBITUS_DEFS: dict[str, Schema] = {
+    "cell": array({"type": "integer"}, "an axial cell [q, r]; the station is [0, 0]",
+                  minItems=2, maxItems=2),
+    "cells": array(ref("cell")),
+    "side": {"enum": SIDES, "description": "a side of a hex, or of the station"},
+    "card": {"type": "string", "minLength": 1, "description": "a sector's ID, e.g. S07"},
+    "violation": obj({
+        "rule": {"enum": ORBITUS_RULES,
+                 "description": "the violation code (docs/rules/orbitus.md lists its rule)"},
+        "cell": nullable(ref("cell")) | {
+            "description": "the cell concerned ([0, 0] for a station side), null for the "
+                           "file as a whole"},
+        "message": {"type": "string", "description": "one sentence: what is wrong where"},
+        "line": nullable({"type": "integer", "minimum": 1}) | {
+            "description": "the layout's line (the record's line for a replay)"},
+    }),
+    "group": obj({
+        "count": COUNT,
+        "points": {"type": "integer"},
+        "sectors": ref("cells"),
+    }, "a scoring item: how many, their points and the cells they lie on"),
+    "player": obj({
+        "name": NAME,
+        "start_lines": array(ref("side"), uniqueItems=True),
+        "sectors": ref("cells") | {"description": "every sector of the player's system"},
+        "planets": {
+            "type": "object",
+            "description": "every planet type of the definitions (a group of 0 scores 0), "
+                           "and any unknown type the layout names",
+            "additionalProperties": ref("group"),
+        },
+        "pirates": ref("group"),
+        "open_routes": obj({
+            "count": COUNT,
+            "points": {"type": "integer"},
+            "routes": array(obj({"at": ref("cell"), "side": ref("side")})),
+        }),
+        "closed_blocks": array(obj({
+            "size": {"type": "integer", "minimum": 3},
+            "points": {"type": "integer"},
+            "sectors": ref("cells") | {"description": "the loop, clockwise from its "
+                                                      "smallest cell"},
+        })),
+        "total": {"type": "integer"},
+    }),
+}
+
+ORBITUS_SCORE: dict[str, Schema] = {
+    "game": {"const": "orbitus"},
+    "file": {"type": "string", "description": "the layout (or record) as given"},
+    "deck": {"type": "string", "description": "the deck file the sectors come from"},
+    "valid": {"type": "boolean", "description": "true when no rule is broken"},
+    "violations": array(ref("violation")),
+    "players": array(ref("player"), "in seat order"),
+    "neutral": ref("cells") | {"description": "every sector in no system"},
+    "neutral_zones": array(array(ref("cell"), minItems=1),
+                           "the neutral sectors grouped by the routes joining them"),
+    "winners": array(NAME, "the player(s) with the highest total", uniqueItems=True),
+    "station": obj({
+        "start_lines": {
+            "type": "object",
+            "description": "each start line's side and its player",
+            "propertyNames": ref("side"),
+            "additionalProperties": NAME,
+        },
+        "barriers": array(ref("side"), uniqueItems=True),
+    }),
+}
+
+ORBITUS_POSITION = obj({
+    "to_move": nullable(NAME) | {"description": "null once the game is over"},
+    "turns": COUNT,
+    "end": {"enum": [None, "quiet-round", "no-one-can-act"],
+            "description": "why the game ended (O-50, O-51), or null"},
+    "deck_left": COUNT,
+    "hands": {"type": "object", "additionalProperties": array(ref("card"))},
+    "hand_limits": {"type": "object", "additionalProperties": COUNT},
+    "passed_last_turn": array(NAME, uniqueItems=True),
+    "out_of_game": array(ref("card"), "discarded and removed sectors, in order"),
+}, "the engine's side of the position reached: turn, hands, deck")
+
+# --- Satellites ------------------------------------------------------------------------------
+
+COLOUR: Schema = {"enum": ["red", "blue"]}
+PER_COLOUR: Schema = obj({"red": COUNT, "blue": COUNT})
+
+SATELLITES_DEFS: dict[str, Schema] = {
+    "cell": {"type": "string", "pattern": "^[a-z]+[1-9][0-9]*$",
+             "description": "a cell as the board names it: column letter(s), row number"},
+    "colour": COLOUR,
+    "violation": obj({
+        "rule": {"enum": SATELLITES_RULES,
+                 "description": "the violation code (docs/rules/satellites.md lists its "
+                                "rule)"},
+        "cell": nullable(ref("cell")) | {"description": "null for the board as a whole"},
+        "message": {"type": "string"},
+    }),
+    "group": obj({
+        "label": {"type": "string", "pattern": "^[A-Za-z]+$",
+                  "description": "capital letters for a colony, small for a pair"},
+        "cells": array(ref("cell"), minItems=2),
+        "size": {"type": "integer", "minimum": 2},
+        "colony": {"type": "boolean"},
+        "red": COUNT | {"description": "the value total of red's satellites"},
+        "blue": COUNT,
+        "total": COUNT,
+        "controller": nullable(ref("colour")) | {
+            "description": "null for pairs and contested colonies"},
+        "contested": {"type": "boolean"},
+        "crowned": {"type": "boolean"},
+    }),
+}
+
+SATELLITES_SCORE: dict[str, Schema] = {
+    "game": {"const": "satellites"},
+    "size": nullable({"type": "integer", "minimum": 1}) | {
+        "description": "cells per side; null when the board is not square"},
+    "columns": {"type": "integer", "minimum": 1},
+    "rows": {"type": "integer", "minimum": 1},
+    "valid": {"type": "boolean"},
+    "violations": array(ref("violation")),
+    "groups": array(ref("group"), "in reading order of their first cell"),
+    "connected": PER_COLOUR,
+    "colonies": PER_COLOUR,
+    "lowest_controlled": obj({"red": nullable(COUNT), "blue": nullable(COUNT)},
+                             "the lowest total of a colony each controls: what the "
+                             "tie-break compares"),
+    "winner": nullable(ref("colour")) | {"description": "null: a draw"},
+    "tiebreak": {"type": "boolean"},
+    "decision": {"type": "string"},
+    "end": obj({
+        "connected": COUNT,
+        "over": {"type": ["boolean", "null"],
+                 "description": "null when a player has all their satellites connected "
+                                "and grace_moves_left was not given"},
+        "reason": {"anyOf": [{"type": "string", "pattern": "^[0-9]+-connected$"},
+                             {"const": "grace-moves-used"}, {"type": "null"}]},
+        "finished": array(ref("colour"), uniqueItems=True),
+        "grace_player": nullable(ref("colour")),
+        "grace_moves_left": nullable(COUNT),
+        "message": {"type": "string"},
+    }),
+}
+
+# --- replay and setup ------------------------------------------------------------------------
+
+
+def replay_part(players: Schema, move: str) -> Schema:
+    return obj({
+        "file": {"type": "string"},
+        "game": {"enum": ["orbitus", "satellites"]},
+        "players": players,
+        "start": {"type": "string", "description": "the start position, in words"},
+        "moves": COUNT | {"description": "moves in the record"},
+        "played": COUNT | {"description": "legal moves replayed"},
+        "over": {"type": "boolean"},
+        "message": {"type": "string",
+                    "description": "why the game is over, or who is to move"},
+        "illegal": nullable(obj({
+            "move": {"type": "integer", "minimum": 1},
+            "line": {"type": "integer", "minimum": 1},
+            "text": {"type": "string", "description": "the move as written"},
+            "player": {"type": "string"},
+            "reason": {"type": "string"},
+            "legal_of": {"type": "string",
+                         "description": f"whose legal {move}s 'legal' lists"},
+            "legal": array({"type": "string"}, f"legal {move}s there, in notation"),
+            "legal_count": COUNT,
+        })) | {"description": "the first illegal move, or null"},
+        "legal_now": obj({
+            "player": {"type": "string"},
+            "moves": array({"type": "string"}),
+        }, f"with --legal: every legal {move} in the position reached"),
+    }, required=["file", "game", "players", "start", "moves", "played", "over", "message",
+                 "illegal"])
+
+
+def document(name: str, title: str, description: str, properties: dict[str, Schema],
+             defs: dict[str, Schema]) -> Schema:
+    return {
+        "$schema": DRAFT,
+        "$id": f"{name}.schema.json",
+        "title": title,
+        "description": description,
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+        "$defs": defs,
+    }
+
+
+def schemas() -> dict[str, Schema]:
+    """Every schema by its file name."""
+    orbitus_replay = replay_part(obj({}, "P1, P2, ... and their names") | {
+        "patternProperties": {"^P[1-6]$": NAME}}, "action")
+    satellites_replay = replay_part(
+        obj({"red": NAME, "blue": NAME}, "the names the record gives", required=[]), "move")
+    return {
+        "score-orbitus.schema.json": document(
+            "score-orbitus", "pnp score orbitus --json",
+            "A scored Orbitus table: every system, the neutral zones, the winners and "
+            "every violation (docs/score-orbitus.md).", ORBITUS_SCORE, ORBITUS_DEFS),
+        "score-satellites.schema.json": document(
+            "score-satellites", "pnp score satellites --json",
+            "A scored Satellites board: groups, colonies, control, the end and the winner "
+            "(docs/score-satellites.md).", SATELLITES_SCORE, SATELLITES_DEFS),
+        "replay-orbitus.schema.json": document(
+            "replay-orbitus", "pnp replay --json (an Orbitus record)",
+            "The position reached, scored as pnp score orbitus --json scores it, with the "
+            "engine's position and the replay (docs/engines.md).",
+            ORBITUS_SCORE | {"position": ORBITUS_POSITION, "replay": orbitus_replay},
+            ORBITUS_DEFS),
+        "replay-satellites.schema.json": document(
+            "replay-satellites", "pnp replay --json (a Satellites record)",
+            "The position reached, scored as pnp score satellites --json scores it, with "
+            "the replay (docs/engines.md).",
+            SATELLITES_SCORE | {"replay": satellites_replay}, SATELLITES_DEFS),
+        "setup-orbitus.schema.json": document(
+            "setup-orbitus", "pnp setup orbitus --json",
+            "An Orbitus deal: the station's start lines and barriers, the hands and the "
+            "deck (docs/engines.md).", {
+                "game": {"const": "orbitus"},
+                "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
+                "players": array(NAME, "in seat order", minItems=2, maxItems=6,
+                                 uniqueItems=True),
+                "first": NAME | {"description": "who plays first"},
+                "start_lines": ORBITUS_SCORE["station"]["properties"]["start_lines"],
+                "barriers": array(ref("side"), uniqueItems=True),
+                "hand_size": {"type": "integer", "minimum": 1},
+                "min_hand": {"type": "integer", "minimum": 1},
+                "hands": {"type": "object", "description": "each player's hand",
+                          "additionalProperties": array(ref("card"))},
+                "deck": array(ref("card"), "the draw pile, top first"),
+            }, {k: ORBITUS_DEFS[k] for k in ("side", "card")}),
+    }
+
+
+def text(schema: Schema) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, schema in schemas().items():
+        (OUT / name).write_text(text(schema), encoding="utf-8")
+        print(f"wrote docs/schemas/{name}")
+
+
+if __name__ == "__main__":
+    main()
