@@ -518,23 +518,23 @@ class _Why:
         who = self.mover if i == t else f"the pushed {self.tok(p)} on {self.st.table.names[p]}"
         return (f"{who} would connect to {self.touching(i)}, but every edge (outer row or "
                 f"column) would still hold a satellite; until one edge is empty, no move may "
-                f"end next to an opponent's satellite")
+                f"end next to an opponent's satellite (rule S-23)")
 
     def length(self, k: int) -> str:
         v = self.values[self.t]
         return (f"it ends next to {self.touching(self.t)}, so {self.mover} would connect, and "
-                f"a connection move goes exactly {v} cells (the satellite's value); this one "
-                f"goes {k}")
+                f"a connection move goes exactly {v} cells (the satellite's value; rule S-19); "
+                f"this one goes {k}")
 
     def landing(self, size: int) -> str:
         if not size:
             return (f"a displacement must connect the moving satellite where it lands, but "
                     f"{self.mover} would touch no {COLOURS[1 - self.st.to_move]} satellite "
-                    f"there (the pushed one does not count)")
+                    f"there (the pushed one does not count; rule S-33)")
         return (f"a displacement must leave the moving satellite in a group of "
                 f"{self.st.ruleset.colony_min} or more (it is allowed only where it could "
-                f"extend a colony); {self.mover} would be in a group of {size}, not counting "
-                f"the pushed satellite")
+                f"extend a colony: rule S-33); {self.mover} would be in a group of {size}, not "
+                f"counting the pushed satellite")
 
     def touch(self, fresh: int, conn2: int) -> str:
         tb = self.st.table
@@ -739,8 +739,8 @@ def check_written(st: State, written: Written) -> int:
     if written.is_pass:
         moves = legal_actions(st)
         if moves:
-            raise IllegalAction(f"{who} may pass only with no legal move, and {who} has "
-                                f"{plural(len(moves), 'legal move')}")
+            raise IllegalAction(f"{who} may pass only with no legal move (rule S-36), and {who} "
+                                f"has {plural(len(moves), 'legal move')}")
         return PASS
     assert written.frm is not None and written.to is not None
     places = []
@@ -763,7 +763,7 @@ def check_written(st: State, written: Written) -> int:
             other = COLOURS[1 - x]
             raise IllegalAction(
                 f"{other} has all {rs.colour(other).count} satellites connected and moves no "
-                f"more; {who} is making its grace moves ({st.grace_left} left)")
+                f"more (rule S-40); {who} is making its grace moves ({st.grace_left} left)")
         raise IllegalAction(f"{st.token(o)} is {COLOURS[1 - x]}, and it is {who}'s turn")
     if st.conn >> o & 1:
         raise IllegalAction(f"{st.token(o)} is connected (to {_touching(st, o)}); connected "
