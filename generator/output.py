@@ -1,7 +1,7 @@
 """Writing a build into its output folder: all or nothing, and nothing the tool did not write
 is ever deleted or replaced.
 
-What a build guarantees (the README's "What a build guarantees" says the same for users):
+What a build guarantees (docs/reliability.md says the same for users):
 
 * **All or nothing.** The new files are written into a *staging folder* beside the output
   folder (``.NAME.pnp-new-ID`` in its parent folder), together with hard links to

@@ -51,7 +51,7 @@ FILE is a YAML game record:
     - d5-d6>d8            # displacement: the satellite on d6 goes to d8
     - pass                # only with no legal move
 
-(setup: | and the board written out instead of seed:; see the README.)
+(setup: | and the board written out instead of seed:; see docs/engines.md.)
 
 or, for Orbitus:
 
@@ -64,7 +64,7 @@ or, for Orbitus:
     - discard S19         # and draw one
     - pass                # never two turns in a row
 
-(deck: [...] the cards in order instead of seed:; see the README.)
+(deck: [...] the cards in order instead of seed:; see docs/engines.md.)
 Give '-' to read standard input.
 """
 
