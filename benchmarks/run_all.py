@@ -43,6 +43,7 @@ QUICK = {
     "bench_rules_orbitus.py": ["--runs", "1", "--games", "8"],
     "bench_rules_satellites.py": ["--runs", "1", "--games", "8"],
     "bench_satellites_score.py": ["--runs", "2"],
+    "bench_sim.py": ["--quick", "--only", "1,3,5"],
     "bench_watch.py": ["--runs", "1"],
 }
 

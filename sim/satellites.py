@@ -1,0 +1,238 @@
+"""Satellites in the simulator: the deal, the greedy evaluation and the statistics of a
+finished game (colonies, crowns, how the winner was decided, how the game ended).
+
+Satellites has no hidden information: a seat's view is the whole state, so the search
+needs no determinisation. Seats: 0 is red, 1 is blue.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from rules.satellites import GAME
+from rules.satellites.analysis import controller, value_sum
+from rules.satellites.engine import (
+    State,
+    apply,
+    connects,
+    end_reason,
+    random_action,
+    standing_of,
+)
+from rules.satellites.notation import PASS, parts
+from rules.satellites.ruleset import COLOURS, Ruleset
+
+KINDS = ("normal", "connection", "displacement", "pass")
+
+
+class SatellitesSim:
+    """The simulator's adapter of Satellites."""
+
+    name = "satellites"
+    game = GAME
+    kinds = KINDS
+    hidden_information = False
+    reward_scale = 1.0  # a colony of margin makes a position clearly better
+
+    def player_counts(self, ruleset: Ruleset) -> tuple[int, ...]:
+        return (2,)
+
+    def new_game(self, ruleset: Ruleset, players: int, seed: int) -> State:
+        return GAME.new_game(ruleset, ("Red", "Blue"), seed)
+
+    def first_seat(self, ruleset: Ruleset) -> int:
+        return COLOURS.index(ruleset.first)
+
+    def public(self, state: State) -> None:
+        return None  # everything is on the board
+
+    def decided(self, state: State) -> bool:
+        """Whether a move ended the game (S-37, S-39, S-42). The one end no move decides,
+        neither player able to move (S-41), is found by :meth:`may_end`: the player to move
+        can then only pass, so a pass is checked with the rules core's ``is_over`` instead
+        of looking for moves of both players before every turn."""
+        return state.ended is not None
+
+    def may_end(self, action: int) -> bool:
+        return action == PASS
+
+    def legal(self, state: State) -> Sequence[int]:
+        """The legal actions a bot is offered, listed only when a bot reads them (the
+        random bot draws its move without the list)."""
+        return Lazy(state)
+
+    def random_action(self, turn: Any, rng: random.Random) -> int:
+        """A legal move, each equally likely (:data:`PASS` when there is none), drawn by
+        the rules core without listing them all."""
+        return random_action(turn.view, rng)
+
+    def random_loop(self, state: State, rngs: Sequence[random.Random], kinds: list[int],
+                    tally: dict[str, Any], most: int) -> tuple[State, int]:
+        """Play every seat as the random bot until the game ends (or ``most`` moves):
+        the rules core's random moves, counted by kind; the final state and the moves."""
+        turns = 0
+        while state.ended is None and turns < most:
+            action = random_action(state, rngs[state.to_move])
+            if action == PASS:
+                if GAME.is_over(state):
+                    break
+                kinds[3] += 1
+            elif (action & 1023) - 1 >= 0:
+                kinds[2] += 1
+            else:
+                kinds[1 if connects(state, action) else 0] += 1
+            state = apply(state, action)
+            turns += 1
+        return state, turns
+
+    def kind(self, state: State, action: int) -> int:
+        if action == PASS:
+            return 3
+        if parts(action)[2] >= 0:
+            return 2
+        return 1 if connects(state, action) else 0
+
+    def components(self, ruleset: Ruleset) -> dict[str, str]:
+        return {"colonies": "colonies controlled", "crowns": "crowned colonies",
+                "connected": "satellites connected"}
+
+    def tally(self) -> dict[str, Any]:
+        return {}
+
+    def count(self, tally: dict[str, Any], state: State, action: int) -> None:
+        return None
+
+    # --- search ----------------------------------------------------------------------------
+
+    def determinise(self, public: None, view: State, rng: random.Random) -> State:
+        return view  # perfect information
+
+    def values(self, state: State) -> tuple[int, ...]:
+        return GAME.scores(state)
+
+    def score_changes(self, public: None, view: State, legal: Sequence[int],
+                      state: State | None = None) -> list[tuple[int, int]]:
+        """``(change of my colonies, action)``: only a move that connects can change
+        a colony (a normal move lands where it touches no opponent), so only those are
+        played out and scored."""
+        seat = view.to_move
+        colour = COLOURS[seat]
+        opp = view.blue if seat == 0 else view.red
+        orth = view.table.orth_mask
+        out = []
+        append = out.append
+        for action in legal:
+            # a move without a push connects only if it lands next to an opponent
+            if action == PASS or (action & 1023 == 0 and not orth[action >> 10 & 1023] & opp):
+                append((0, action))
+                continue
+            append((_change(view, apply(view, action), action, colour), action))
+        return out
+
+    def best_actions(self, public: None, view: State, legal: Sequence[int]) -> list[int]:
+        """The legal moves of the best change of my colonies, in their order (the values
+        of :meth:`score_changes`; only the moves that may connect are played out)."""
+        actions = list(legal)
+        if actions == [PASS]:
+            return actions
+        colour = COLOURS[view.to_move]
+        opp = view.blue if view.to_move == 0 else view.red
+        orth = view.table.orth_mask
+        # a move without a push connects only if it lands next to an opponent
+        connecting = [a for a in actions if a & 1023 or orth[a >> 10 & 1023] & opp]
+        values = {a: _change(view, apply(view, a), a, colour) for a in connecting}
+        best = max(values.values(), default=0)
+        if len(connecting) < len(actions):
+            best = max(best, 0)  # the other moves change nothing
+        if best == 0:
+            return [a for a in actions if values.get(a, 0) == 0]
+        return [a for a in connecting if values[a] == best]
+
+    # --- statistics ------------------------------------------------------------------------
+
+    def record(self, state: State, tally: dict[str, Any], cut_short: bool) -> dict[str, Any]:
+        found = standing_of(state)
+        from rules.satellites.analysis import groups
+
+        crowns = dict.fromkeys(COLOURS, 0)
+        for group in groups(state.table, state.red, state.blue, state.vals, state.ruleset,
+                            state.conn):
+            if group.colony and group.crowned and group.controller in crowns:
+                crowns[group.controller] += 1
+        seats = []
+        for seat, colour in enumerate(COLOURS):
+            own = state.red if seat == 0 else state.blue
+            seats.append({"colonies": found.colonies[colour], "crowns": crowns[colour],
+                          "connected": (state.conn & own).bit_count()})
+        decided = "draw" if found.winner is None else (
+            "tie-break" if found.tiebreak else "more colonies")
+        end = "turn-limit" if cut_short else (end_reason(state) or "unfinished")
+        return {"end": end, "seats": seats, "facts": {"decided_by": decided}}
+
+
+def colonies(state: State, seat: int) -> int:
+    """The colonies ``seat`` controls (``GAME.scores(state)[seat]``, read from the groups
+    the state keeps up to date, each decided by the rules core's ``controller``; a test
+    checks it against the scorer)."""
+    colour = COLOURS[seat]
+    rules, vals, red, blue = state.ruleset, state.vals, state.red, state.blue
+    return sum(1 for g in state.groups
+               if controller(rules, g.bit_count(), value_sum(vals, g & red),
+                             value_sum(vals, g & blue)) == colour)
+
+
+def _controls(state: State, group: int, colour: str) -> bool:
+    return controller(state.ruleset, group.bit_count(), value_sum(state.vals, group & state.red),
+                      value_sum(state.vals, group & state.blue)) == colour
+
+
+def _change(before: State, after: State, action: int, colour: str) -> int:
+    """How many more colonies ``colour`` controls after ``action``. The satellites that
+    move were unconnected (connected ones never move), so only the groups holding the
+    cells they land on are new; the groups of before that those swallowed are gone."""
+    landed = 1 << (action >> 10 & 1023)
+    push = (action & 1023) - 1
+    if push >= 0:
+        landed |= 1 << push
+    new = [g for g in after.groups if g & landed]
+    region = 0
+    for g in new:
+        region |= g
+    gone = [g for g in before.groups if g & region]
+    return (sum(1 for g in new if _controls(after, g, colour))
+            - sum(1 for g in gone if _controls(before, g, colour)))
+
+
+class Lazy(Sequence[int]):
+    """``GAME.legal_actions(state)``, worked out on first use."""
+
+    __slots__ = ("_state", "_list")
+
+    def __init__(self, state: State) -> None:
+        self._state: State | None = state
+        self._list: list[int] | None = None
+
+    def _actions(self) -> list[int]:
+        if self._list is None:
+            assert self._state is not None
+            self._list = GAME.legal_actions(self._state)
+            self._state = None
+        return self._list
+
+    def __len__(self) -> int:
+        return len(self._actions())
+
+    def __getitem__(self, k: Any) -> Any:
+        return self._actions()[k]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._actions())
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._actions()
+
+
+SIM = SatellitesSim()
+__all__ = ["SIM", "SatellitesSim"]
