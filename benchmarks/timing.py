@@ -77,6 +77,8 @@ def shown(value: float, unit: str) -> str:
         number = f"{value:,.0f}"
     elif abs(value) >= 1:
         number = f"{value:.1f}"
+    elif abs(value) >= 0.01:
+        number = f"{value:.2f}"
     else:
         number = f"{value:.2g}"
     return f"{number} {unit}" if unit else number
