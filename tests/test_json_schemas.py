@@ -262,3 +262,41 @@ def test_the_replay_schemas_extend_the_scorers_schemas():
         assert set(replay["properties"]) == set(score["properties"]) | added
         for key, value in score["properties"].items():
             assert replay["properties"][key] == value, key
+
+
+# --- the simulator -----------------------------------------------------------------------------
+
+
+def test_simulator_reports(tmp_path, capsys, cards_copy):
+    from sim.cli import main as sim_main
+
+    runs = {
+        "orbitus": ["orbitus", "--players", "2,3", "--games", "3", "--bots", "random,mcts",
+                    "--budget", "2"],
+        "satellites": ["satellites", "--games", "6", "--bots", "random,greedy"],
+    }
+    for game, args in runs.items():
+        out = tmp_path / game
+        code, report = run_json(sim_main, [*args, "--jobs", "1", "--json", "--out", str(out)],
+                                capsys)
+        assert code == 0 and report is not None
+        assert errors("sim-report", report) == [], game
+        assert json.loads((out / "report.json").read_text(encoding="utf-8")) == report
+        assert ("cards" in report["by_players"][0]) is (game == "orbitus")
+        broken = copy.deepcopy(report)
+        broken["by_players"][0]["seats"][0]["rate"] = 1.5
+        assert errors("sim-report", broken)
+    rules_file = cards_copy / "satellites" / "rules.yaml"
+    text = rules_file.read_text(encoding="utf-8")
+    assert "end_connected: 23" in text
+    rules_file.write_text(text.replace("end_connected: 23", "end_connected: 21"),
+                          encoding="utf-8")
+    out = tmp_path / "compare"
+    code, result = run_json(sim_main, ["compare", str(ROOT / "cards"), str(cards_copy),
+                                       "--game", "satellites", "--games", "6", "--jobs", "1",
+                                       "--json", "--out", str(out)], capsys)
+    assert code == 0 and result is not None
+    assert errors("sim-compare", result) == []
+    assert result["by_players"][0]["rows"]
+    assert json.loads((out / "compare.json").read_text(encoding="utf-8")) == result
+    assert errors("sim-compare", result | {"winner": "b"})

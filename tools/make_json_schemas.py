@@ -1,9 +1,10 @@
 """Write the JSON Schemas of the tools' ``--json`` output into ``docs/schemas/``.
 
-One schema per report: ``pnp score orbitus|satellites``, ``pnp replay`` of each game and
-``pnp setup orbitus``. A replay's object is the scorer's object of the position reached plus
-``replay`` (and, for Orbitus, ``position``), so the replay schemas are built from the same
-pieces as the scorers' and cannot drift from them. Every object the tools write with a
+One schema per report: ``pnp score orbitus|satellites``, ``pnp replay`` of each game,
+``pnp setup orbitus``, and the simulator's run and comparison (``pnp sim``). A replay's
+object is the scorer's object of the position reached plus ``replay`` (and, for Orbitus,
+``position``), so the replay schemas are built from the same pieces as the scorers' and
+cannot drift from them. Every object the tools write with a
 fixed set of keys says so (``additionalProperties: false``); the rule codes of violations
 are enums. ``tests/test_json_schemas.py`` checks that these files are what this script
 writes and validates real output of every fixture and golden record against them.
@@ -218,6 +219,149 @@ SATELLITES_SCORE: dict[str, Schema] = {
     }),
 }
 
+# --- the simulator ---------------------------------------------------------------------------
+
+SHARE: Schema = {"type": "number", "minimum": 0, "maximum": 1}
+P_VALUE: Schema = SHARE | {"description": "a two-sided p-value"}
+INTERVAL: Schema = array({"type": "number"}, "a 95 % interval [low, high]", minItems=2,
+                         maxItems=2)
+HISTOGRAM: Schema = {"type": "object", "description": "how many times each value occurred",
+                     "propertyNames": {"pattern": "^-?[0-9]+$"},
+                     "additionalProperties": {"type": "integer", "minimum": 1}}
+SPREAD_KEYS: dict[str, Schema] = {
+    "n": {"type": "integer", "minimum": 1},
+    "mean": {"type": "number"},
+    "sd": {"type": "number", "minimum": 0},
+    **{k: {"type": "integer"} for k in ("min", "p5", "p25", "median", "p75", "p95", "max")},
+    "histogram": HISTOGRAM,
+}
+LABEL: Schema = {"type": "string", "description": "the measure in words"}
+
+
+def spread(label: bool) -> Schema:
+    """A distribution of whole numbers; ``{"n": 0}`` when there were none."""
+    extra = {"label": LABEL} if label else {}
+    return {"anyOf": [obj({**SPREAD_KEYS, **extra}),
+                      obj({"n": {"const": 0}, **extra})]}
+
+
+SIM_DEFS: dict[str, Schema] = {
+    "interval": INTERVAL,
+    "spread": spread(False),
+    "component": spread(True),
+    "block": obj({
+        "players": {"type": "integer", "minimum": 2, "maximum": 6},
+        "games": COUNT,
+        "seats": array(obj({
+            "seat": {"type": "integer", "minimum": 1},
+            "first": {"type": "boolean", "description": "the seat that moves first"},
+            "wins": {"type": "number", "minimum": 0, "description": "a shared win counts "
+                                                                    "as a share"},
+            "rate": SHARE,
+            "ci": ref("interval"),
+            "mean_score": {"type": "number"},
+        })),
+        "first_player": obj({
+            "seat": {"type": "integer", "minimum": 1},
+            "decided_games": COUNT,
+            "rate": SHARE,
+            "fair": SHARE,
+            "advantage": {"type": "number"},
+            "ci": ref("interval"),
+            "z": {"type": "number"},
+            "p": P_VALUE,
+            "significant": {"type": "boolean"},
+        }, "the first player's win rate against a fair share, with the score test"),
+        "seats_differ": obj({
+            "chi_square": {"type": "number", "minimum": 0},
+            "df": COUNT,
+            "p": P_VALUE,
+            "significant": {"type": "boolean"},
+        }, "whether the seats win equally often (chi-square test)"),
+        "draws": obj({"count": COUNT, "rate": SHARE}),
+        "bots": array(obj({
+            "bot": {"enum": ["random", "greedy", "mcts"]},
+            "seats_played": COUNT,
+            "wins": {"type": "number", "minimum": 0},
+            "rate": SHARE,
+            "ci": ref("interval"),
+        })),
+        "length": ref("spread") | {"description": "game length in turns"},
+        "scores": ref("spread") | {"description": "every seat's final score"},
+        "components": {"type": "object", "description": "score components per player",
+                       "additionalProperties": ref("component")},
+        "per_player_counts": {"type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": {"type": "number", "minimum": 0}}},
+        "actions": {"type": "object", "description": "each kind of action",
+                    "additionalProperties": obj({
+                        "count": COUNT, "share": SHARE,
+                        "per_game": {"type": "number", "minimum": 0}})},
+        "ends": {"type": "object", "description": "how the games ended",
+                 "additionalProperties": COUNT},
+        "facts": {"type": "object", "additionalProperties": {
+            "type": "object", "additionalProperties": COUNT}},
+        "cards": array(obj({
+            "card": {"type": "string"},
+            "placed": {"type": "number", "minimum": 0},
+            "removed": {"type": "number", "minimum": 0},
+            "discarded": {"type": "number", "minimum": 0},
+            "in_systems": {"type": "number", "minimum": 0},
+            "system_points": nullable({"type": "number"}),
+        }), "Orbitus: each card per game"),
+    }, required=["players", "games", "seats", "first_player", "seats_differ", "draws",
+                 "bots", "length", "scores", "components", "per_player_counts", "actions",
+                 "ends", "facts"]),
+    "difference": obj({
+        "a": {"type": "number"},
+        "b": {"type": "number"},
+        "diff": {"type": "number", "description": "b - a"},
+        "ci": ref("interval"),
+        "z": {"type": "number"},
+        "p": P_VALUE,
+        "significant": {"type": "boolean"},
+    }),
+}
+
+SIM_RUN: dict[str, Schema] = {
+    "game": {"enum": ["orbitus", "satellites"]},
+    "bots": array({"enum": ["random", "greedy", "mcts"]}, minItems=1),
+    "seed": {"type": "integer"},
+    "games": {"type": "integer", "minimum": 1, "description": "games per player count"},
+    "budget": nullable({"type": "integer", "minimum": 1}) | {
+        "description": "mcts rollouts per decision (null without mcts)"},
+    "command": {"type": "string", "description": "the command that plays the run again"},
+}
+
+SIM_REPORT: dict[str, Schema] = {
+    "format": {"const": 1},
+    "game": SIM_RUN["game"],
+    "definitions": {"type": "string"},
+    "definitions_hash": {"type": "string", "pattern": "^[0-9a-f]+$"},
+    "players": array({"type": "integer", "minimum": 2, "maximum": 6}, minItems=1,
+                     uniqueItems=True),
+    **{k: SIM_RUN[k] for k in ("games", "bots", "budget", "seed", "command")},
+    "first_seat": COUNT,
+    "kinds": array({"type": "string"}, "the kinds of action counted"),
+    "card_centres": {"type": "object", "description": "Orbitus: each card's centre",
+                     "additionalProperties": {"type": "string"}},
+    "by_players": array(ref("block"), "one block per player count"),
+}
+
+SIM_COMPARE: dict[str, Schema] = {
+    "game": SIM_RUN["game"],
+    "a": {"type": "string", "description": "the definitions folder A"},
+    "b": {"type": "string", "description": "the definitions folder B"},
+    **{k: SIM_RUN[k] for k in ("bots", "seed", "games", "budget", "command")},
+    "by_players": array(obj({
+        "players": {"type": "integer", "minimum": 2, "maximum": 6},
+        "rows": array(obj({
+            "label": LABEL,
+            "kind": {"enum": ["proportion", "mean"]},
+            "difference": ref("difference"),
+        })),
+    })),
+}
+
 # --- replay and setup ------------------------------------------------------------------------
 
 
@@ -252,7 +396,7 @@ def replay_part(players: Schema, move: str) -> Schema:
 
 
 def document(name: str, title: str, description: str, properties: dict[str, Schema],
-             defs: dict[str, Schema]) -> Schema:
+             defs: dict[str, Schema], optional: tuple[str, ...] = ()) -> Schema:
     return {
         "$schema": DRAFT,
         "$id": f"{name}.schema.json",
@@ -260,7 +404,7 @@ def document(name: str, title: str, description: str, properties: dict[str, Sche
         "description": description,
         "type": "object",
         "properties": properties,
-        "required": list(properties),
+        "required": [k for k in properties if k not in optional],
         "additionalProperties": False,
         "$defs": defs,
     }
@@ -309,6 +453,18 @@ def schemas() -> dict[str, Schema]:
                           "additionalProperties": array(ref("card"))},
                 "deck": array(ref("card"), "the draw pile, top first"),
             }, {k: ORBITUS_DEFS[k] for k in ("side", "card")}),
+        "sim-report.schema.json": document(
+            "sim-report", "pnp sim orbitus|satellites --json (and OUT/report.json)",
+            "A simulation run: win rates by seat and bot with their intervals and tests, "
+            "score components, game length, actions, ends and (Orbitus) cards, per player "
+            "count (docs/sim.md).", SIM_REPORT,
+            {k: SIM_DEFS[k] for k in ("interval", "spread", "component", "block")},
+            optional=("card_centres",)),
+        "sim-compare.schema.json": document(
+            "sim-compare", "pnp sim compare --json (and OUT/compare.json)",
+            "Two runs on the same seeds: every measure's difference B - A with its 95 % "
+            "interval and test, per player count (docs/sim.md).", SIM_COMPARE,
+            {k: SIM_DEFS[k] for k in ("interval", "difference")}),
     }
 
 
