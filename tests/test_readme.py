@@ -32,6 +32,9 @@ def test_quick_start_builds_the_kit_and_runs_what_ci_runs():
     assert "python -m pytest" in tests and "ruff check ." in tests
     assert tests in CI, "the Quick start's test command and .ci/run differ"
     assert "mkdocs build --strict" in CI
+    install = (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    development = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    assert build in install and tests in install and tests in development
 
 
 def test_every_link_of_the_readme_leads_to_a_file_of_the_repository():
