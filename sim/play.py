@@ -1,0 +1,93 @@
+"""One simulated game, and a batch of them, from nothing but the run's settings.
+
+Every game is decided by the run's seed, the player count and the game's number
+(:func:`game_seed`), never by which process plays it or when, so a run gives the same
+records whatever ``--jobs`` is, on a Ray cluster too. The bots' line-up turns one seat
+further every game (:func:`lineup`), so each bot plays each seat equally often.
+
+Standard library only (this runs in worker processes and on Ray nodes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sim.bots import Turn, make_bot
+
+MAX_TURNS = 100_000  # a safety net; no game of either rules core comes near it
+
+ADAPTERS = {"orbitus": "sim.orbitus", "satellites": "sim.satellites"}
+
+
+def adapter(game: str) -> Any:
+    """The simulator adapter of ``game`` (imported on first use)."""
+    return importlib.import_module(ADAPTERS[game]).SIM
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What decides a run's games: the game, its ruleset, the bots, their budget, the seed."""
+
+    game: str
+    ruleset: Any
+    bots: tuple[str, ...]
+    budget: int
+    seed: int
+
+
+def game_seed(seed: int, players: int, index: int) -> int:
+    """The seed of game ``index`` of the ``players``-player games of a run seeded ``seed``
+    (63 bits of a SHA-256, the same on every machine and Python)."""
+    digest = hashlib.sha256(f"pnp-sim:{seed}:{players}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "little") >> 1
+
+
+def lineup(bots: tuple[str, ...], players: int, index: int) -> tuple[str, ...]:
+    """The bot in each seat of game ``index``: the list of bots, turned ``index`` seats."""
+    return tuple(bots[(seat + index) % len(bots)] for seat in range(players))
+
+
+def play(setup: Setup, players: int, index: int) -> dict[str, Any]:
+    """Play one game and return its record (plain data; one JSON line of the results)."""
+    sim = adapter(setup.game)
+    game = sim.game
+    seed = game_seed(setup.seed, players, index)
+    names = lineup(setup.bots, players, index)
+    bots = [make_bot(name, setup.budget) for name in names]
+    rngs = [random.Random(seed * 8 + seat + 1) for seat in range(players)]
+    state = sim.new_game(setup.ruleset, players, seed)
+    public = sim.public(state)
+    kinds = [0] * len(sim.kinds)
+    tally = sim.tally()
+    turns = 0
+    while not game.is_over(state) and turns < MAX_TURNS:
+        seat = game.current_player(state)
+        turn = Turn(seat, game.view_for(state, seat), sim.legal(state), public, sim)
+        action = bots[seat].choose(turn, rngs[seat])
+        kinds[sim.kind(state, action)] += 1
+        sim.count(tally, state, action)
+        state = game.apply(state, action)
+        turns += 1
+    outcome = game.result(state)
+    record: dict[str, Any] = {
+        "players": players,
+        "game": index,
+        "seed": seed,
+        "bots": list(names),
+        "winners": list(outcome.winners),
+        "scores": list(outcome.scores),
+        "turns": turns,
+        "actions": kinds,
+    }
+    record.update(sim.record(state, tally, turns >= MAX_TURNS))
+    return record
+
+
+def play_many(setup: Setup, games: Iterable[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Records of the games given as ``(players, index)``, in that order."""
+    return [play(setup, players, index) for players, index in games]

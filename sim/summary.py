@@ -1,0 +1,202 @@
+"""The summary of a run: records in, one plain-data report out (what ``--json`` prints
+and ``report.json`` holds; the terminal text, the HTML and the plots read it).
+
+Records are folded in as they come, in any order, into whole-number counts only
+(histograms, sums of integers and exact fractions), so the summary is the same - byte for
+byte once written as JSON - whichever process finished which game first, and its size does
+not grow with the number of games.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from fractions import Fraction
+from typing import Any
+
+from sim.stats import Spread, score_test, seats_test, wilson
+
+FORMAT = 1
+
+
+def _r(x: float, digits: int = 6) -> float:
+    return round(float(x), digits)
+
+
+class Count:
+    """Everything counted over the games of one player count."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.games = 0
+        self.wins = [Fraction(0)] * players  # shared wins count as a share
+        self.draws = 0
+        self.bot_games: Counter[str] = Counter()
+        self.bot_wins: dict[str, Fraction] = defaultdict(Fraction)
+        self.turns: Counter[int] = Counter()
+        self.totals: Counter[int] = Counter()  # every seat's final score
+        self.seat_totals: list[Counter[int]] = [Counter() for _ in range(players)]
+        self.components: dict[str, Counter[int]] = defaultdict(Counter)
+        self.sizes: dict[str, Counter[str]] = defaultdict(Counter)  # e.g. block sizes
+        self.actions: list[int] = []  # per kind of action
+        self.ends: Counter[str] = Counter()
+        self.facts: dict[str, Counter[str]] = defaultdict(Counter)
+        self.cards: dict[str, Counter[str]] = defaultdict(Counter)
+        self.card_points: Counter[str] = Counter()
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.games += 1
+        winners = record["winners"]
+        bots = record["bots"]
+        for bot in bots:
+            self.bot_games[bot] += 1
+        if winners:
+            share = Fraction(1, len(winners))
+            for seat in winners:
+                self.wins[seat] += share
+                self.bot_wins[bots[seat]] += share
+        else:
+            self.draws += 1
+        self.turns[record["turns"]] += 1
+        scores = record["scores"]
+        for seat, total in enumerate(scores):
+            self.totals[total] += 1
+            self.seat_totals[seat][total] += 1
+        if len(self.actions) < len(record["actions"]):
+            self.actions += [0] * (len(record["actions"]) - len(self.actions))
+        for k, n in enumerate(record["actions"]):
+            self.actions[k] += n
+        self.ends[record["end"]] += 1
+        for key, value in record.get("facts", {}).items():
+            self.facts[key][str(value)] += 1
+        for seat in record.get("seats", []):
+            for name, value in seat.items():
+                if isinstance(value, dict):
+                    for key, n in value.items():
+                        self.sizes[name][key] += n
+                else:
+                    self.components[name][value] += 1
+        cards = record.get("cards")
+        if cards:
+            for what in ("placed", "removed", "discarded"):
+                for card, n in cards.get(what, {}).items():
+                    self.cards[what][card] += n
+            for card, seats in cards.get("in_systems", {}).items():
+                self.cards["in_systems"][card] += len(seats)
+                self.card_points[card] += sum(scores[s] for s in seats)
+
+    def summary(self, first: int, kinds: tuple[str, ...], order: list[str],
+                labels: dict[str, str]) -> dict[str, Any]:
+        n = self.games
+        players = self.players
+        fair = 1 / players
+        seats = []
+        for seat in range(players):
+            wins = self.wins[seat]
+            low, high = wilson(float(wins), n)
+            seats.append({"seat": seat + 1, "first": seat == first, "wins": _r(wins, 3),
+                          "rate": _r(wins / n if n else 0), "ci": [_r(low), _r(high)],
+                          "mean_score": _r(Spread(self.seat_totals[seat]).mean, 4)})
+        wins = float(self.wins[first])
+        low, high = wilson(wins, n)
+        z, p = score_test(wins, n, fair)
+        first_player = {
+            "seat": first + 1, "rate": _r(wins / n if n else 0), "fair": _r(fair),
+            "advantage": _r((wins / n if n else 0) - fair), "ci": [_r(low), _r(high)],
+            "z": _r(z, 4), "p": _r(p), "significant": p < 0.05,
+        }
+        stat, df, p_seats = seats_test([float(w) for w in self.wins], n)
+        seats_differ = {"chi_square": _r(stat, 4), "df": df, "p": _r(p_seats),
+                        "significant": p_seats < 0.05}
+        bots = []
+        for bot in sorted(self.bot_games):
+            seated = self.bot_games[bot]
+            won = float(self.bot_wins[bot])
+            low, high = wilson(won, seated)
+            bots.append({"bot": bot, "seats_played": seated, "wins": _r(won, 3),
+                         "rate": _r(won / seated if seated else 0),
+                         "ci": [_r(low), _r(high)]})
+        total_actions = sum(self.actions)
+        actions = {
+            kind: {"count": self.actions[k] if k < len(self.actions) else 0,
+                   "share": _r((self.actions[k] if k < len(self.actions) else 0)
+                               / total_actions if total_actions else 0),
+                   "per_game": _r((self.actions[k] if k < len(self.actions) else 0)
+                                  / n if n else 0, 4)}
+            for k, kind in enumerate(kinds)
+        }
+        components = {}
+        for name in [*order, *sorted(set(self.components) - set(order))]:
+            if name in self.components:
+                entry = Spread(self.components[name]).to_json()
+                entry["label"] = labels.get(name, name)
+                components[name] = entry
+        sizes = {name: {key: _r(count / (n * players), 4)
+                        for key, count in sorted(found.items(), key=lambda kv: _num(kv[0]))}
+                 for name, found in sorted(self.sizes.items())}
+        out: dict[str, Any] = {
+            "players": players,
+            "games": n,
+            "seats": seats,
+            "first_player": first_player,
+            "seats_differ": seats_differ,
+            "draws": {"count": self.draws, "rate": _r(self.draws / n if n else 0)},
+            "bots": bots,
+            "length": Spread(self.turns).to_json(),
+            "scores": Spread(self.totals).to_json(),
+            "components": components,
+            "per_player_counts": sizes,
+            "actions": actions,
+            "ends": dict(sorted(self.ends.items())),
+            "facts": {k: dict(sorted(v.items())) for k, v in sorted(self.facts.items())},
+        }
+        if self.cards:
+            out["cards"] = self._cards(n)
+        return out
+
+    def _cards(self, n: int) -> list[dict[str, Any]]:
+        names = sorted(set().union(*(set(c) for c in self.cards.values())))
+        rows = []
+        for card in names:
+            held = self.cards["in_systems"][card]
+            rows.append({
+                "card": card,
+                "placed": _r(self.cards["placed"][card] / n, 4),
+                "removed": _r(self.cards["removed"][card] / n, 4),
+                "discarded": _r(self.cards["discarded"][card] / n, 4),
+                "in_systems": _r(held / n, 4),
+                "system_points": _r(self.card_points[card] / held, 4) if held else None,
+            })
+        return rows
+
+
+def _num(text: str) -> tuple[int, str]:
+    return (int(text), "") if text.isdigit() else (1 << 30, text)
+
+
+class Summary:
+    """Records of one run folded into counts per player count."""
+
+    def __init__(self, header: dict[str, Any]) -> None:
+        self.header = header
+        self.counts: dict[int, Count] = {}
+
+    def add(self, record: dict[str, Any]) -> None:
+        players = record["players"]
+        count = self.counts.get(players)
+        if count is None:
+            count = self.counts[players] = Count(players)
+        count.add(record)
+
+    @property
+    def games(self) -> int:
+        return sum(c.games for c in self.counts.values())
+
+    def to_json(self) -> dict[str, Any]:
+        head = self.header
+        return {
+            "format": FORMAT,
+            **{k: v for k, v in head.items() if not k.startswith("_")},
+            "by_players": [self.counts[p].summary(head["first_seat"], tuple(head["kinds"]),
+                                                  head["_order"], head["_labels"])
+                           for p in sorted(self.counts)],
+        }
