@@ -416,6 +416,10 @@ async def link(request: Request) -> Response:
     out = session.message(role, seat)
     if role == "host":
         out["links"] = _links(request, context, session)
+    if session.game == "orbitus":
+        view = out["view"]
+        lines = tuple(sorted((int(side), seat) for side, seat in view["start_lines"].items()))
+        out["station_svg"] = _station(context, lines, frozenset(view["barriers"]))
     return JSONResponse(out)
 
 

@@ -184,7 +184,7 @@ def card_faces(defs: OrbitusDefinitions) -> dict[str, Any]:
     cards = []
     for sector in defs.sectors.sectors:
         faces[sector.id] = _fragment(Drawing(flats, flats, [Group(tuple(
-            sector_items(sector, defs, flats)))]))
+            sector_items(sector, defs, flats)))]), f"card-{sector.id}")
         cards.append({"id": sector.id, "routes": sorted(sector.route_sides),
                       "centre": sector.centre if sector.centre != "planet" else sector.planet,
                       "planet": sector.planet, "pirate": sector.centre == "pirate",
@@ -242,14 +242,21 @@ def station_svg(defs: OrbitusDefinitions, start_lines: dict[int, int],
 
     flats = defs.sectors.hex_across_flats_mm
     return _fragment(Drawing(flats, flats, [Group(tuple(
-        station_items(defs, flats, start_lines, barriers)))]))
+        station_items(defs, flats, start_lines, barriers)))]), "station")
 
 
-def _fragment(drawing: Any) -> str:
-    """The inside of the SVG document of ``drawing`` (a ``<g>``), for the page to place."""
+def _fragment(drawing: Any, prefix: str = "") -> str:
+    """The inside of the SVG document of ``drawing`` (its clip paths and the ``<g>``), for the
+    page to place; ids (clip paths) get ``prefix``, so fragments on one page never share
+    one."""
+    import re
+
     from generator.backends.svg import render_svg
 
     text = render_svg(drawing).decode("utf-8")
-    start = text.index("<g", text.index("<svg"))
-    end = text.rindex("</svg>")
-    return text[start:end].strip()
+    body = text[text.index(">", text.index("<svg")) + 1:text.rindex("</svg>")]
+    body = re.sub(r"<desc>.*?</desc>", "", body, flags=re.DOTALL)
+    if prefix:
+        body = re.sub(r'id="([^"]+)"', lambda m: f'id="{prefix}-{m.group(1)}"', body)
+        body = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}-{m.group(1)})", body)
+    return body.strip()

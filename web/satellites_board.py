@@ -130,14 +130,15 @@ def pieces(defs: SatellitesDefinitions) -> dict[str, Any]:
         for value in ruleset.values:
             tokens[f"{colour[0].upper()}{value}"] = _fragment(Drawing(
                 diameter, diameter, [Group(tuple(satellite_token(
-                    defs, colour, value, diameter, cut_line=False)))]))
+                    defs, colour, value, diameter, cut_line=False)))]),
+                prefix=f"{colour}{value}")
     return {
         "size": ruleset.size,
         "cell": geo.cell,
         "label": geo.label,
         "width": geo.width,
         "height": geo.label * 2 + geo.size * geo.cell,
-        "board": _fragment(Drawing(geo.width, geo.height, [Group(tuple(items))])),
+        "board": _fragment(Drawing(geo.width, geo.height, [Group(tuple(items))]), "board"),
         "tokens": tokens,
         "token_mm": diameter,
         "values": list(ruleset.values),
