@@ -406,7 +406,12 @@ async def record(request: Request) -> Response:
 
 @api
 async def replay(request: Request) -> Response:
-    return JSONResponse(replay_of(_finished(request)))
+    out = replay_of(_finished(request))
+    if out["game"] == "orbitus":
+        view = out["steps"][0]["view"]
+        lines = tuple(sorted((int(side), seat) for side, seat in view["start_lines"].items()))
+        out["station_svg"] = _station(ctx(request), lines, frozenset(view["barriers"]))
+    return JSONResponse(out)
 
 
 @api

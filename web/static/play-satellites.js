@@ -102,7 +102,8 @@ export class SatellitesPlay {
     if (!box) return;
     const msg = this.msg;
     const v = msg.view;
-    const parts = [el("p", { class: "muted", id: "game-message" }, `${v.message}.`)];
+    const turn = v.to_move >= 0 ? `${msg.players[v.to_move].name} (${["red", "blue"][v.to_move]}) to move` : v.message;
+    const parts = [el("p", { class: "muted", id: "game-message" }, `${turn}.`)];
     if (this.mine) {
       const legal = msg.legal;
       const n = Object.values(legal.moves).reduce((a, t) => a + Object.keys(t).length, 0);
