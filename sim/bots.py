@@ -60,7 +60,11 @@ class RandomBot:
 def best_of(changes: Sequence[tuple[float, Any]], rng: random.Random) -> Any:
     """The action of the largest value; equal values are decided by ``rng``."""
     best = max(value for value, _ in changes)
-    ties = [action for value, action in changes if value == best]
+    return pick([action for value, action in changes if value == best], rng)
+
+
+def pick(ties: Sequence[Any], rng: random.Random) -> Any:
+    """One of ``ties``, each equally likely (no draw when there is one)."""
     return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
 
@@ -72,7 +76,7 @@ class GreedyBot:
     def choose(self, turn: Turn, rng: random.Random) -> Any:
         if len(turn.legal) == 1:
             return turn.legal[0]
-        return best_of(turn.sim.score_changes(turn.public, turn.view, turn.legal), rng)
+        return pick(turn.sim.best_actions(turn.public, turn.view, turn.legal), rng)
 
 
 # --- information-set Monte Carlo tree search -------------------------------------------------

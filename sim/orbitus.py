@@ -67,6 +67,13 @@ class OrbitusSim:
 
     reward_scale = 4.0  # points of margin that make a position clearly better (search)
 
+    def decided(self, state: State) -> bool:
+        """Whether the game is over (the engine decides that after every action)."""
+        return state.end is not None
+
+    def may_end(self, action: Action) -> bool:
+        return False
+
     def legal(self, state: State) -> Sequence[Action]:
         """The legal actions a bot is offered (a lazy sequence: reading one is cheap)."""
         return GAME.legal_actions(state)
@@ -123,6 +130,12 @@ class OrbitusSim:
         A search that has a (determinised) state of its own passes it, so the table's
         analysis it already holds is not worked out again."""
         return Changes(match, view, None if state is None else state.info).of(legal)
+
+    def best_actions(self, match: Match, view: View, legal: Sequence[Action]) -> list[Action]:
+        """The legal actions of the best change of my own score, in their order."""
+        changes = self.score_changes(match, view, legal)
+        best = max(value for value, _ in changes)
+        return [action for value, action in changes if value == best]
 
     # --- statistics ------------------------------------------------------------------------
 

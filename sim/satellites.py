@@ -11,10 +11,17 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from rules.satellites.engine import State, connects, end_reason, random_action, standing_of
-from rules.satellites.notation import PASS, parts
-
 from rules.satellites import GAME
+from rules.satellites.analysis import controller, value_sum
+from rules.satellites.engine import (
+    State,
+    apply,
+    connects,
+    end_reason,
+    random_action,
+    standing_of,
+)
+from rules.satellites.notation import PASS, parts
 from rules.satellites.ruleset import COLOURS, Ruleset
 
 KINDS = ("normal", "connection", "displacement", "pass")
@@ -41,6 +48,16 @@ class SatellitesSim:
     def public(self, state: State) -> None:
         return None  # everything is on the board
 
+    def decided(self, state: State) -> bool:
+        """Whether a move ended the game (S-37, S-39, S-42). The one end no move decides,
+        neither player able to move (S-41), is found by :meth:`may_end`: the player to move
+        can then only pass, so a pass is checked with the rules core's ``is_over`` instead
+        of looking for moves of both players before every turn."""
+        return state.ended is not None
+
+    def may_end(self, action: int) -> bool:
+        return action == PASS
+
     def legal(self, state: State) -> Sequence[int]:
         """The legal actions a bot is offered, listed only when a bot reads them (the
         random bot draws its move without the list)."""
@@ -50,6 +67,25 @@ class SatellitesSim:
         """A legal move, each equally likely (:data:`PASS` when there is none), drawn by
         the rules core without listing them all."""
         return random_action(turn.view, rng)
+
+    def random_loop(self, state: State, rngs: Sequence[random.Random], kinds: list[int],
+                    tally: dict[str, Any], most: int) -> tuple[State, int]:
+        """Play every seat as the random bot until the game ends (or ``most`` moves):
+        the rules core's random moves, counted by kind; the final state and the moves."""
+        turns = 0
+        while state.ended is None and turns < most:
+            action = random_action(state, rngs[state.to_move])
+            if action == PASS:
+                if GAME.is_over(state):
+                    break
+                kinds[3] += 1
+            elif (action & 1023) - 1 >= 0:
+                kinds[2] += 1
+            else:
+                kinds[1 if connects(state, action) else 0] += 1
+            state = apply(state, action)
+            turns += 1
+        return state, turns
 
     def kind(self, state: State, action: int) -> int:
         if action == PASS:
@@ -82,16 +118,37 @@ class SatellitesSim:
         a colony (a normal move lands where it touches no opponent), so only those are
         played out and scored."""
         seat = view.to_move
-        now: int | None = None
+        colour = COLOURS[seat]
+        opp = view.blue if seat == 0 else view.red
+        orth = view.table.orth_mask
         out = []
+        append = out.append
         for action in legal:
-            if action == PASS or (parts(action)[2] < 0 and not connects(view, action)):
-                out.append((0, action))
+            # a move without a push connects only if it lands next to an opponent
+            if action == PASS or (action & 1023 == 0 and not orth[action >> 10 & 1023] & opp):
+                append((0, action))
                 continue
-            if now is None:
-                now = GAME.scores(view)[seat]
-            out.append((GAME.scores(GAME.apply(view, action))[seat] - now, action))
+            append((_change(view, apply(view, action), action, colour), action))
         return out
+
+    def best_actions(self, public: None, view: State, legal: Sequence[int]) -> list[int]:
+        """The legal moves of the best change of my colonies, in their order (the values
+        of :meth:`score_changes`, worked out in the same pass)."""
+        colour = COLOURS[view.to_move]
+        opp = view.blue if view.to_move == 0 else view.red
+        orth = view.table.orth_mask
+        best = None
+        ties: list[int] = []
+        for action in legal:
+            if action == PASS or (action & 1023 == 0 and not orth[action >> 10 & 1023] & opp):
+                value = 0
+            else:
+                value = _change(view, apply(view, action), action, colour)
+            if best is None or value > best:
+                best, ties = value, [action]
+            elif value == best:
+                ties.append(action)
+        return ties
 
     # --- statistics ------------------------------------------------------------------------
 
@@ -113,6 +170,39 @@ class SatellitesSim:
             "tie-break" if found.tiebreak else "more colonies")
         end = "turn-limit" if cut_short else (end_reason(state) or "unfinished")
         return {"end": end, "seats": seats, "facts": {"decided_by": decided}}
+
+
+def colonies(state: State, seat: int) -> int:
+    """The colonies ``seat`` controls (``GAME.scores(state)[seat]``, read from the groups
+    the state keeps up to date, each decided by the rules core's ``controller``; a test
+    checks it against the scorer)."""
+    colour = COLOURS[seat]
+    rules, vals, red, blue = state.ruleset, state.vals, state.red, state.blue
+    return sum(1 for g in state.groups
+               if controller(rules, g.bit_count(), value_sum(vals, g & red),
+                             value_sum(vals, g & blue)) == colour)
+
+
+def _controls(state: State, group: int, colour: str) -> bool:
+    return controller(state.ruleset, group.bit_count(), value_sum(state.vals, group & state.red),
+                      value_sum(state.vals, group & state.blue)) == colour
+
+
+def _change(before: State, after: State, action: int, colour: str) -> int:
+    """How many more colonies ``colour`` controls after ``action``. The satellites that
+    move were unconnected (connected ones never move), so only the groups holding the
+    cells they land on are new; the groups of before that those swallowed are gone."""
+    landed = 1 << (action >> 10 & 1023)
+    push = (action & 1023) - 1
+    if push >= 0:
+        landed |= 1 << push
+    new = [g for g in after.groups if g & landed]
+    region = 0
+    for g in new:
+        region |= g
+    gone = [g for g in before.groups if g & region]
+    return (sum(1 for g in new if _controls(after, g, colour))
+            - sum(1 for g in gone if _controls(before, g, colour)))
 
 
 class Lazy(Sequence[int]):

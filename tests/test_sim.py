@@ -553,6 +553,42 @@ def test_the_installed_command_runs(tmp_path):
 
 
 @pytest.mark.skipif(not HAS_SATELLITES, reason="the Satellites rules core has not landed")
+def test_satellites_greedy_counts_colonies_as_the_scorer_does():
+    from sim.satellites import SIM as SATELLITES
+    from sim.satellites import colonies
+
+    game = rules.get("satellites")
+    ruleset = load_ruleset("satellites")
+    checked = 0
+    for seed in range(4):
+        state = game.new_game(ruleset, ("R", "B"), seed)
+        rng = random.Random(seed)
+        turn = 0
+        while not game.is_over(state):
+            legal = game.legal_actions(state)
+            seat = state.to_move
+            turn += 1
+            assert colonies(state, seat) == game.scores(state)[seat]
+            changes = SATELLITES.score_changes(None, state, legal)
+            best = max(v for v, _ in changes)
+            assert SATELLITES.best_actions(None, state, legal) == \
+                [a for v, a in changes if v == best]
+            for change, action in changes if turn % 3 == 0 else []:
+                after = game.apply(state, action)
+                assert change == game.scores(after)[seat] - game.scores(state)[seat]
+                checked += 1
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert checked > 2_000
+
+
+@pytest.mark.skipif(not HAS_SATELLITES, reason="the Satellites rules core has not landed")
+def test_satellites_random_loop_plays_the_games_of_the_generic_loop():
+    setup = Setup("satellites", load_ruleset("satellites"), ("random",), 8, 4)
+    for index in range(12):
+        assert play(setup, 2, index) == play(setup, 2, index, fast=False)
+
+
+@pytest.mark.skipif(not HAS_SATELLITES, reason="the Satellites rules core has not landed")
 def test_satellites_run_reports_colonies_and_decisions(tmp_path, capsys):
     code, text, err = sim(["satellites", "--games", "40", "--bots", "random,greedy",
                            "--jobs", "2", "--out", str(tmp_path / "s"), "--json"], capsys)
