@@ -457,8 +457,8 @@ async def link_action(request: Request) -> Response:
                                 f"moves")
         if not isinstance(data, dict):
             raise WebError(400, "expected {action, version}")
-        return JSONResponse(await context.games.move(session, seat, data.get("action"),
-                                                     data.get("version")))
+        await context.games.move(session, seat, data.get("action"), data.get("version"))
+        return JSONResponse(session.message(role, seat))
     if what == "undo":
         if role != "seat" or seat is None:
             raise WebError(403, "only a seat's link takes back its moves")
@@ -497,7 +497,7 @@ async def ws(websocket: WebSocket) -> None:
     watcher = Watcher(send, role, seat)
     session.watchers.append(watcher)
     try:
-        await send(json.dumps(session.message(role, seat), separators=(",", ":")))
+        await send(session.message_text(role, seat))
         while True:
             raw = await websocket.receive_text()
             reply = await _ws_message(context, session, role, seat, raw)
@@ -525,11 +525,11 @@ async def _ws_message(context: Context, session: Any, role: str, seat: int | Non
         if role != "seat" or seat is None:
             raise WebError(403, f"a {role} link watches the game; only a seat's link plays")
         if data["type"] == "move":
-            message = await context.games.move(session, seat, data.get("action"),
+            version = await context.games.move(session, seat, data.get("action"),
                                                data.get("version"))
         else:
-            message = await context.games.undo(session, seat)
-        return {"type": "ok", "id": ident, "version": message["version"]}
+            version = (await context.games.undo(session, seat))["version"]
+        return {"type": "ok", "id": ident, "version": version}
     except WebError as exc:
         return {"type": "error", "id": ident, **exc.to_json()}
 

@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not opts.no_browser:
         threading.Timer(0.8, webbrowser.open, (url,)).start()
     config = uvicorn.Config(app, host=opts.host, port=port, log_level="warning",
-                            ws_max_size=64 * 1024)
+                            ws_max_size=64 * 1024, ws_per_message_deflate=False)
     server = uvicorn.Server(config)
     try:
         server.run()

@@ -86,11 +86,19 @@ class Session:
     actions: list[Any]
     movers: list[int]
     version: int = 0
+    texts: list[str] = field(default_factory=list)  # each move as written, in order
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
     _public: tuple[int, dict[str, Any]] | None = None
     _legal: tuple[int, dict[str, Any] | None] | None = None
+    _texts: dict[tuple[str, int | None], tuple[tuple[int, bool], str]] = field(
+        default_factory=dict)
     thinking: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.texts) != len(self.actions):
+            self.texts = [self.adapter.text(self.states[k], a)
+                          for k, a in enumerate(self.actions)]
 
     @property
     def state(self) -> Any:
@@ -121,9 +129,8 @@ class Session:
         return self._legal[1]
 
     def history(self) -> list[dict[str, Any]]:
-        game = self.adapter
-        return [{"seat": seat, "text": game.text(self.states[k], action)}
-                for k, (seat, action) in enumerate(zip(self.movers, self.actions, strict=True))]
+        return [{"seat": seat, "text": text}
+                for seat, text in zip(self.movers, self.texts, strict=True)]
 
     def can_undo(self, seat: int | None) -> bool:
         """Undo is for games against bots: one person, the rest bots, and a move of theirs
@@ -156,6 +163,16 @@ class Session:
             out["result"] = {"winners": list(result.winners), "scores": list(result.scores),
                              "reason": result.reason}
         return out
+
+    def message_text(self, role: str, seat: int | None) -> str:
+        """:meth:`message` as JSON text, made once per version and page kind."""
+        key = (role, seat)
+        now = (self.version, self.thinking)
+        found = self._texts.get(key)
+        if found is None or found[0] != now:
+            found = (now, json.dumps(self.message(role, seat), separators=(",", ":")))
+            self._texts[key] = found
+        return found[1]
 
 
 class Manager:
@@ -278,9 +295,9 @@ class Manager:
     # --- playing ----------------------------------------------------------------------------
 
     async def move(self, session: Session, seat: int, text: Any,
-                   version: Any = None) -> dict[str, Any]:
-        """Make ``seat``'s move written ``text``; returns the new state message for that
-        seat. Refused (4xx, the game unchanged) when it is not that seat's turn, the page
+                   version: Any = None) -> int:
+        """Make ``seat``'s move written ``text``; returns the game's version after it.
+        Refused (4xx, the game unchanged) when it is not that seat's turn, the page
         saw an older position, or the rules forbid it (the rules core's sentence)."""
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise WebError(422, "the move must be text, e.g. place S07 @0,-1 r2 or c1-c4")
@@ -304,9 +321,10 @@ class Manager:
             except IllegalAction as exc:
                 raise WebError(422, exc.reason) from None
             self._apply(session, seat, action)
+            version = session.version
         self.kick(session)
         await self.broadcast(session)
-        return session.message("seat", seat)
+        return version
 
     def _playable(self, session: Session) -> None:
         if session.status == "abandoned":
@@ -321,6 +339,7 @@ class Manager:
         status = "finished" if play.game.is_over(new) else "active"
         self.store.add_moves(session.id, len(session.actions),
                              [(seat, play.action_data(action), play.game.encode(new))], status)
+        session.texts.append(play.text(session.state, action))
         session.states.append(new)
         session.actions.append(action)
         session.movers.append(seat)
@@ -340,6 +359,7 @@ class Manager:
             del session.states[last + 1:]
             del session.actions[last:]
             del session.movers[last:]
+            del session.texts[last:]
             session.status = "active"
             session.version += 1
             self.store.truncate(session.id, last,
@@ -422,14 +442,9 @@ class Manager:
 
     async def broadcast(self, session: Session) -> None:
         """Send every page of the game the position as its link may see it."""
-        cache: dict[tuple[str, int | None], str] = {}
         for watcher in list(session.watchers):
-            key = (watcher.role, watcher.seat)
-            if key not in cache:
-                cache[key] = json.dumps(session.message(watcher.role, watcher.seat),
-                                        separators=(",", ":"))
             try:
-                await watcher.send(cache[key])
+                await watcher.send(session.message_text(watcher.role, watcher.seat))
             except Exception:
                 with contextlib.suppress(ValueError):
                     session.watchers.remove(watcher)

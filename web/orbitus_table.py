@@ -12,6 +12,7 @@ table, so importing an exported file and exporting it again gives the same bytes
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,8 +35,36 @@ MAX_TEXT = 1_000_000  # bytes of an imported layout
 SECTOR_ORDER = ("at", "card", "rot", "routes", "planet", "pirate")
 
 
+_PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_SPECIAL = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
+
+
+def _simple(value: Any) -> str | None:
+    """``value`` in flow style when it is made of whole numbers and plain words only (what
+    a transcribed table holds), else None; YAML's emitter writes everything else."""
+    if type(value) is int:
+        return str(value)
+    if type(value) is str:
+        return value if _PLAIN.match(value) and value.lower() not in _SPECIAL else None
+    if type(value) is list:
+        parts = [_simple(v) for v in value]
+        return None if None in parts else "[" + ", ".join(parts) + "]"  # type: ignore[arg-type]
+    if type(value) is dict:
+        pairs = []
+        for k, v in value.items():
+            a, b = _simple(k), _simple(v)
+            if a is None or b is None or type(k) is not str:
+                return None
+            pairs.append(f"{a}: {b}")
+        return "{" + ", ".join(pairs) + "}"
+    return None
+
+
 def flow(value: Any) -> str:
     """``value`` as one line of YAML flow style (quoted where YAML needs it)."""
+    fast = _simple(value)
+    if fast is not None:
+        return fast
     text = yaml.safe_dump(value, default_flow_style=True, width=1 << 30, allow_unicode=True,
                           sort_keys=False)
     text = text.strip()
