@@ -56,6 +56,42 @@ def bench_edit(repeats: int = 200) -> None:
           f"max {times[-1]:.1f} ms ({repeats} edits; budget 30 ms)")
 
 
+def bench_move(moves: int = 200) -> None:
+    """The server's own work for one move of a 4-seat Orbitus game, in process: check, apply,
+    write to SQLite, and make and send the four seats' messages (sending itself is a no-op)."""
+    from web.app import Context
+    from web.games import Watcher
+    from web.store import Store
+
+    context = Context(Store(Path(tempfile.mkdtemp(prefix="bench-web-"))), bot_delay=0)
+    times: list[float] = []
+
+    async def run() -> None:
+        rng = random.Random(2)
+        done = 0
+        while done < moves:
+            session, _ = context.games.create("orbitus", [
+                {"name": n, "kind": "human"} for n in ("A", "B", "C", "D")], rng.randrange(1000))
+
+            async def send(text: str) -> None:
+                return None
+
+            for seat in range(4):
+                session.watchers.append(Watcher(send, "seat", seat))
+            while session.status == "active" and done < moves:
+                options = choices(session.legal() or {})
+                start = time.perf_counter()
+                await context.games.move(session, session.to_move, rng.choice(options))
+                times.append((time.perf_counter() - start) * 1000)
+                done += 1
+
+    asyncio.run(run())
+    times.sort()
+    print(f"a move's server work (check, apply, SQLite, 4 seats' messages), in process: median "
+          f"{statistics.median(times):.1f} ms, 95th percentile {times[int(0.95 * len(times))]:.1f} "
+          f"ms ({moves} moves of 4-seat Orbitus games)")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -73,6 +109,8 @@ def post(port: int, path: str, body: dict) -> dict:
 
 
 def choices(legal: dict) -> list[str]:
+    if not legal:
+        return ["pass"]
     out = [f"place {card} @{cell} r{rots[0]}" for card, cells in legal["place"].items()
            for cell, rots in cells.items()]
     out += [f"remove {q},{r}" for q, r in legal["remove"]]
@@ -162,6 +200,7 @@ def main() -> None:
     opts = parser.parse_args()
     if not opts.skip_edit:
         bench_edit()
+        bench_move()
     port = free_port()
     data = tempfile.mkdtemp(prefix="bench-web-")
     server = subprocess.Popen(

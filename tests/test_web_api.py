@@ -385,3 +385,56 @@ def test_new_games_are_checked(client):
     for body, words in bad:
         r = client.post("/api/games", json=body)
         assert r.status_code == 422 and words in r.json()["error"], r.text
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def test_pnp_web_starts_on_a_free_port_and_serves_the_pages(tmp_path: Path):
+    import re
+    import urllib.request
+
+    server = subprocess.Popen([sys.executable, "-m", "web", "--no-browser", "--data",
+                               str(tmp_path / "data")], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        found = re.search(r"serving on (http://localhost:(\d+)/)", line)
+        assert found, line
+        url = found.group(1).replace("localhost", "127.0.0.1")
+        end = time.time() + 20
+        while True:
+            try:
+                page = urllib.request.urlopen(url, timeout=5).read().decode()
+                break
+            except OSError:
+                assert time.time() < end
+                time.sleep(0.1)
+        assert "<title>pnp-web" in page and "/static/home.js" in page
+        script = urllib.request.urlopen(url + "static/common.js", timeout=5).read().decode()
+        assert "http://" not in script.replace("http://www.w3.org/2000/svg", "")  # no CDN
+        assert (tmp_path / "data" / "pnp-web.sqlite3").exists()
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_pnp_web_misuse_exits_2(tmp_path: Path):
+    (tmp_path / "file").write_text("x")
+    done = subprocess.run([sys.executable, "-m", "web", "--no-browser", "--port", "70000"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "not a port" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "web", "--no-browser", "--data",
+                           str(tmp_path / "file")], capture_output=True, text=True)
+    assert done.returncode == 2 and "--data" in done.stderr
+    assert "--no-browser" in subprocess.run([sys.executable, "-m", "web", "--help"],
+                                            capture_output=True, text=True).stdout
+
+
+def test_the_scorer_never_imports_the_server():
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "scorer", "orbitus",
+                           str(ORBITUS / "two-players.yaml")], capture_output=True, text=True)
+    assert done.returncode == 0
+    imported = {line.rsplit("|", 1)[-1].strip().split(".")[0]
+                for line in done.stderr.splitlines() if "|" in line}
+    assert not imported & {"starlette", "uvicorn", "segno", "websockets", "web", "anyio"}
