@@ -438,3 +438,22 @@ def test_the_scorer_never_imports_the_server():
     imported = {line.rsplit("|", 1)[-1].strip().split(".")[0]
                 for line in done.stderr.splitlines() if "|" in line}
     assert not imported & {"starlette", "uvicorn", "segno", "websockets", "web", "anyio"}
+
+
+def test_a_replaced_link_is_cut_off_at_once(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    data, tokens = create(client, "satellites", ["human", "human"])
+    host = data["links"]["host"].rsplit("/", 1)[1]
+    with client.websocket_connect(f"/ws/{tokens[0]}") as ws:
+        assert json.loads(ws.receive_text())["seat"] == 0
+        client.post(f"/api/link/{host}/relink", json={"seat": 0})
+        told = json.loads(ws.receive_text())
+        assert told["type"] == "error" and told["status"] == 410
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 4410
+    with client.websocket_connect(f"/ws/{tokens[0]}") as ws:
+        refused = json.loads(ws.receive_text())
+        assert refused["type"] == "error" and refused["status"] == 410
+    assert client.get(f"/api/link/{tokens[0]}").status_code == 410

@@ -270,6 +270,17 @@ def test_a_whole_satellites_game_against_the_random_bot(server, page: Page, tmp_
     assert replayed["colonies"] == state["view"]["score"]["colonies"]
     winners = state["result"]["winners"]
     assert replayed["winner"] == (["red", "blue"][winners[0]] if winners else None)
+    # the replay viewer steps through the saved game
+    total = len(state["history"])
+    page.goto(f"{server}/replay/{game['id']}")
+    expect(page.locator("#where")).to_contain_text(f"Move {total} of {total}")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#where")).to_contain_text(f"Move {total - 1} of {total}: "
+                                                   f"{state['players'][state['history'][total - 2]['seat']]['name']}"
+                                                   f" — {state['history'][total - 2]['text']}")
+    page.keyboard.press("Home")
+    expect(page.locator("#where")).to_have_text("The deal")
+    assert page.locator("#board use[data-token]").count() == 24
 
 
 def test_the_grace_indicator_counts_down(server, page: Page):

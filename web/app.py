@@ -471,7 +471,7 @@ async def link_action(request: Request) -> Response:
     if what == "relink":
         if role != "host":
             raise WebError(403, "only the host's link can replace a seat's link")
-        context.games.relink(session, (data or {}).get("seat"))
+        await context.games.relink(session, (data or {}).get("seat"))
         out = session.message(role, seat)
         out["links"] = _links(request, context, session)
         return JSONResponse(out)
@@ -494,13 +494,17 @@ async def ws(websocket: WebSocket) -> None:
         async with lock:
             await websocket.send_text(text)
 
-    watcher = Watcher(send, role, seat)
+    async def close() -> None:
+        await websocket.close(code=4410)
+
+    token = websocket.path_params["token"]
+    watcher = Watcher(send, role, seat, token, close)
     session.watchers.append(watcher)
     try:
         await send(session.message_text(role, seat))
         while True:
             raw = await websocket.receive_text()
-            reply = await _ws_message(context, session, role, seat, raw)
+            reply = await _ws_message(context, token, raw)
             if reply is not None:
                 await send(json.dumps(reply, separators=(",", ":")))
     except WebSocketDisconnect:
@@ -510,14 +514,14 @@ async def ws(websocket: WebSocket) -> None:
             session.watchers.remove(watcher)
 
 
-async def _ws_message(context: Context, session: Any, role: str, seat: int | None,
-                      raw: str) -> dict[str, Any] | None:
+async def _ws_message(context: Context, token: str, raw: str) -> dict[str, Any] | None:
     try:
         data = json.loads(raw) if len(raw) < 10_000 else None
     except ValueError:
         data = None
     ident = data.get("id") if isinstance(data, dict) else None
     try:
+        session, role, seat = context.games.resolve(token)  # a link replaced since: 410
         if not isinstance(data, dict) or data.get("type") not in ("move", "undo", "ping"):
             raise WebError(400, "expected {type: move|undo|ping, ...}")
         if data["type"] == "ping":

@@ -62,11 +62,13 @@ def clean_name(value: Any, seat: int) -> str:
 
 @dataclass
 class Watcher:
-    """One page following a game (its WebSocket's ``send``)."""
+    """One page following a game (its WebSocket's ``send`` and ``close``, its link)."""
 
     send: Callable[[str], Awaitable[None]]
     role: str
     seat: int | None
+    token: str = ""
+    close: Callable[[], Awaitable[None]] | None = None
 
 
 @dataclass
@@ -376,13 +378,22 @@ class Manager:
             self.store.set_status(session.id, "abandoned")
         await self.broadcast(session)
 
-    def relink(self, session: Session, seat: Any) -> dict[str, Any]:
-        """A new link for a person's seat; the old one stops working (410)."""
+    async def relink(self, session: Session, seat: Any) -> dict[str, Any]:
+        """A new link for a person's seat; the old one stops working (410), and the pages
+        open on it are told so and disconnected."""
         links = self.links(session)
         old = links["seats"].get(str(seat))
         if old is None:
             raise WebError(422, f"seat {seat!r} is not a person's seat of this game")
         self.store.replace_token(session.id, old, secrets.token_urlsafe(16))
+        gone = WebError(410, "this link was replaced by the game's host; ask the host for the "
+                             "new one")
+        for watcher in [w for w in session.watchers if w.token == old]:
+            session.watchers.remove(watcher)
+            with contextlib.suppress(Exception):
+                await watcher.send(json.dumps({"type": "error", **gone.to_json()}))
+                if watcher.close is not None:
+                    await watcher.close()
         return self.links(session)
 
     # --- bots -------------------------------------------------------------------------------

@@ -98,6 +98,7 @@ export function update(msg) {
     : mine ? "Your turn" : msg.status !== "active" ? "The game is over" : `Waiting for ${msg.players[msg.view.to_move]?.name ?? "…"}${msg.thinking ? " (thinking)" : ""}`;
   for (const node of [$("move-text"), $("move-send")]) node.disabled = !mine;
   $("move-text").closest(".row").classList.toggle("hidden", msg.role !== "seat");
+  $("help").classList.toggle("hidden", msg.role !== "seat");
 }
 
 function connect() {
