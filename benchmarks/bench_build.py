@@ -2,6 +2,9 @@
 
 Interpreter start and imports are excluded: the modules are imported first,
 then each build is timed from loading the definitions to the last file written.
+The write phase (staging folder, hard links of what stays, the swap, removing the
+previous build: see generator/output.py) is also timed alone, into a new folder
+and into a folder that already holds a build and a few files of the user's.
 The SVG backend remembers documents it rendered (for --watch); that memory is
 cleared before every timed build, so each figure is a whole build's work, as a
 fresh pnp-build does it.
@@ -19,30 +22,53 @@ import time
 from pathlib import Path
 
 from generator.backends import svg as svg_backend
-from generator.build import BuildOptions, build
+from generator.build import GAMES, BuildOptions, build, write_outputs
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    times = []
+    fresh, again, write_new, write_again = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
         build(Path(tmp) / "first", opts=BuildOptions())  # registers fonts, loads schemas
         first = time.perf_counter() - started
+        same = Path(tmp) / "same"
+        build(same, opts=BuildOptions())
+        for name in ("notes.txt", "orbitus/house-rules.pdf", "orbitus/svg/my-logo.svg"):
+            (same / name).write_bytes(b"the user's own file\n")
         for i in range(args.runs):
             svg_backend._RENDERED.clear()
             started = time.perf_counter()
             files = build(Path(tmp) / f"run{i}", opts=BuildOptions())
-            times.append(time.perf_counter() - started)
+            fresh.append(time.perf_counter() - started)
+            svg_backend._RENDERED.clear()
+            started = time.perf_counter()
+            build(same, opts=BuildOptions())
+            again.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            write_outputs(Path(tmp) / f"write{i}", files, GAMES)
+            write_new.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            write_outputs(same, files, GAMES)
+            write_again.append(time.perf_counter() - started)
+    size = sum(len(v) for v in files.values())
+
+    def line(label: str, times: list[float]) -> None:
+        print(f"  {label}: median {statistics.median(times) * 1000:.0f} ms, "
+              f"min {min(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms")
+
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}")
-    print(f"full default build (both games, A4, {len(files)} files)")
+    print(f"full default build (both games, A4, {len(files)} files, {size / 1e6:.1f} MB)")
     print(f"  first build in the process (fonts parsed): {first * 1000:.0f} ms")
     print(f"  next {args.runs} builds:")
-    print(f"  median {statistics.median(times) * 1000:.0f} ms, "
-          f"min {min(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms")
+    line("into a new folder", fresh)
+    line("into a folder holding the previous build and 3 files of the user's", again)
+    print("  the write phase alone (staging, links, swap, old build removed):")
+    line("into a new folder", write_new)
+    line("over the previous build", write_again)
 
 
 if __name__ == "__main__":

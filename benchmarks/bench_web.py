@@ -212,10 +212,10 @@ def main() -> None:
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=1):
                     break
-            except OSError:
+            except OSError as exc:
                 if time.time() > end or server.poll() is not None:
-                    raise SystemExit("the server did not start: " +
-                                     (server.stderr.read().decode() if server.stderr else ""))
+                    raise SystemExit("the server did not start: " + (
+                        server.stderr.read().decode() if server.stderr else "")) from exc
                 time.sleep(0.1)
         asyncio.run(load(port, opts.games, opts.moves, opts.think, opts.seed))
     finally:

@@ -88,7 +88,10 @@ class SatellitesDefinitions:
 
 def inside(folder: Path, path: Path) -> Path:
     """``path`` if it stays inside ``folder`` once links are resolved; else a clear error."""
-    resolved = path.resolve()
+    try:
+        resolved = path.resolve()
+    except (RuntimeError, OSError):  # a link loop: reading the file reports it
+        return path
     if not resolved.is_relative_to(folder.resolve()):
         raise UnreadableInput([
             f"{display_path(path)}: leads outside {display_path(folder)} (to {resolved}); "

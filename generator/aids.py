@@ -28,7 +28,7 @@ from cards.definitions import (
     inside,
 )
 from cards.labels import load_labels, resolve
-from cards.loader import DefinitionError, display_path, read_text
+from cards.loader import MAX_TEXT_BYTES, DefinitionError, display_path, read_text
 from generator.backends.pdf import render_pdf
 from generator.components import diagrams
 from generator.components import satellites as sat
@@ -90,7 +90,8 @@ def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
         if langs is not None and path.stem[len(kind) + 1:] not in langs:
             continue
         try:
-            text = read_text(inside(root, path), f"the {game} text {path.name}")
+            text = read_text(inside(root, path), f"the {game} text {path.name}",
+                             MAX_TEXT_BYTES, folder=root)
             lang = path.stem.rsplit("-", 1)[-1]
             docs.append((path.stem, parse(text, display_path(path), values, tables(lang), art)))
         except DefinitionError as exc:

@@ -4,21 +4,22 @@ What each game prints lives in its product module (:mod:`generator.products`); t
 module plans the steps of the games asked for, runs them and writes the files.
 
 A build first loads and checks the definitions (nothing is written if they are
-wrong), then renders every file, and only then replaces the files in the output
-folder one by one, each through a temporary file and a rename. A failed or
-interrupted build therefore leaves the previous files intact.
+wrong), then renders every file in memory, and only then writes them: into a
+staging folder beside the output folder, which then takes the output folder's
+place in one step (:mod:`generator.output`). A failed or interrupted build
+therefore leaves the previous files intact.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import rules
 from generator.options import BuildOptions, Step
-from generator.output import write_atomic
+from generator.output import Result, family_stale_if, write_build
 from generator.products import product
 
 GAMES = rules.names()
@@ -77,29 +78,20 @@ def render(steps: list[Step]) -> Iterator[tuple[str, dict[str, bytes]]]:
         yield name, step()
 
 
-# folders one step writes completely: files there that this build did not write are stale
 # Families of files of which a build writes every member at once: once a build wrote one
-# member, the others on disk are left-overs of components (or texts) no longer defined.
+# member, the others the manifest lists are left-overs of components (or texts) no longer
+# defined, and go. Files no build of this tool wrote are never deleted.
 FAMILIES = ("svg/*.svg", "png/*.png", "tts/*.png", "tts/*.json", "rules-*.pdf",
             "player-aid-*.pdf")
 
 
-def write_outputs(out_dir: Path, files: dict[str, bytes], games: tuple[str, ...]) -> None:
-    """Replace each file atomically; then, in each family of files this build wrote (a
-    game's SVGs, PNGs, TTS files, booklets, player aids), drop the members no longer made."""
-    from fnmatch import fnmatchcase
-
-    for rel in sorted(files):
-        write_atomic(out_dir / rel, files[rel])
-    for game in games:
-        for family in FAMILIES:
-            pattern = f"{game}/{family}"
-            if not any(fnmatchcase(rel, pattern) for rel in files):
-                continue
-            for old in sorted((out_dir / game).glob(family)):
-                rel = old.relative_to(out_dir).as_posix()
-                if old.is_file() and rel not in files:
-                    old.unlink()
+def write_outputs(out_dir: Path, files: dict[str, bytes], games: tuple[str, ...],
+                  info: Callable[[str], None] | None = None) -> Result:
+    """Make ``out_dir`` hold ``files``, all or nothing (:mod:`generator.output`): files this
+    build does not write stay, except members of a family this build wrote (a game's SVGs,
+    PNGs, TTS files, booklets, player aids) that earlier builds wrote and this one no longer
+    makes. Raises :class:`~generator.output.OutputError`; the folder is then as it was."""
+    return write_build(out_dir, files, family_stale_if(files, games, FAMILIES), info)
 
 
 def build(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = None,

@@ -21,6 +21,7 @@ from cards.loader import DefinitionError
 app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
+    pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -70,8 +71,13 @@ Commands:
   pnp-build init DIR       copy the shipped definitions into DIR to edit them, then
                            build with: pnp-build --cards DIR [--watch]
 
+A build replaces OUT all at once (the previous build stays whole if it is interrupted),
+never deletes or replaces a file of yours there (OUT/.pnp-build.json lists what builds
+wrote), and waits if another build is writing into OUT.
+
 Print PDFs at 100 % (no "fit to page"). Exit codes: 0 built (or --watch stopped with
-Ctrl-C), 1 a definition is wrong (nothing is overwritten), 2 the command is misused.
+Ctrl-C), 1 a definition is wrong (nothing is overwritten), 2 the command is misused or
+OUT cannot be written (it is then left as it was).
 """
 
 
@@ -212,8 +218,14 @@ def main(
     except ValueError as exc:  # a component that cannot be laid out on the chosen paper
         _err(f"pnp-build: {exc}; nothing was written")
         raise typer.Exit(1) from None
+    from generator.output import OutputError
+
     try:
-        write_outputs(out, files, games)
+        write_outputs(out, files, games, info=_err)
+    except OutputError as exc:
+        for line in exc.lines:
+            _err(line)
+        raise typer.Exit(2) from None
     except OSError as exc:
         _err(f"pnp-build: cannot write to {out}: {exc.strerror or exc}")
         raise typer.Exit(2) from None
@@ -276,13 +288,19 @@ Exit codes: 0 copied; 1 DIR already holds some of these files (nothing is writte
 
 @app.command("init", help=INIT_HELP)
 def init_command(
-    dir: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to create or fill.",
-                                                show_default=False)],
+    given: Annotated[str, typer.Argument(metavar="DIR", help="Folder to create or fill.",
+                                         show_default=False)],
     force: Annotated[
         bool, typer.Option("--force", help="Overwrite definition files already in DIR.")
     ] = False,
 ) -> None:
     from generator.init import InitError, init_definitions
+
+    if not given.strip():
+        _err("pnp-build init: DIR is empty; give the folder to fill (write . for the current "
+             "folder if you mean it)")
+        raise typer.Exit(2)
+    dir = Path(given)
 
     try:
         result = init_definitions(dir, force)
@@ -328,7 +346,21 @@ def _err(message: str) -> None:
 
 
 def run() -> None:
-    app(prog_name="pnp-build")
+    """The ``pnp-build`` command: a bug ends in one clear line (exit 2), not a traceback;
+    ``PNP_DEBUG=1`` lets the traceback through for developers."""
+    import os
+
+    try:
+        app(prog_name="pnp-build")
+    except KeyboardInterrupt:
+        _err("pnp-build: interrupted; the output folder holds the previous build")
+        sys.exit(130)
+    except Exception as exc:
+        if os.environ.get("PNP_DEBUG"):
+            raise
+        _err(f"pnp-build: internal error ({type(exc).__name__}: {exc}); please report it "
+             "together with your definitions folder (PNP_DEBUG=1 shows the details)")
+        sys.exit(2)
 
 
 if __name__ == "__main__":

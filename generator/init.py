@@ -78,5 +78,6 @@ def init_definitions(dest: Path, force: bool = False,
         target = dest / rel
         if target.is_symlink():
             target.unlink()
+        target.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(target, (source / rel).read_bytes())
     return InitResult(tuple(files), tuple(existing))

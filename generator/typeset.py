@@ -163,7 +163,7 @@ def parse(text: str, source: str, variables: Mapping[str, str],
           tables: Mapping[str, TableFn], diagrams: Mapping[str, DiagramFn]) -> Document:
     """Parse a text file; every problem is reported as ``SOURCE:LINE: message`` together."""
     problems: list[str] = []
-    lines = text.splitlines()
+    lines = re.split(r"\r\n|\r|\n", text.removesuffix("\n"))  # as editors count lines
 
     def problem(lineno: int, message: str) -> None:
         problems.append(f"{source}:{lineno}: {message}")

@@ -31,6 +31,7 @@ from cards.definitions import DEFAULT_CARDS
 from cards.loader import DefinitionError
 from generator.build import GAMES, common_steps, game_steps, load_checked, write_outputs
 from generator.options import BuildOptions, Step
+from generator.output import OutputError
 
 EVERYTHING = "*"
 FOLDER = "folder"  # the definitions' folder field: steps that read other files through it
@@ -167,15 +168,24 @@ class GameState:
     since its last good build (kept while its definitions are broken)."""
 
     reads: dict[str, set[str]] = field(default_factory=dict)
+    outputs: dict[str, set[str]] = field(default_factory=dict)  # step -> files it wrote
     listing: set[str] = field(default_factory=set)
     pending: set[str] = field(default_factory=set)
     built: bool = False
 
 
-def _affected(state: GameState, steps: list[Step], changed: set[str]) -> list[Step]:
+def _affected(state: GameState, steps: list[Step], changed: set[str],
+              out_dir: Path) -> list[Step]:
+    """The steps to run: those that read a changed part, and those whose files are no
+    longer in ``out_dir`` (deleted by hand: the next rebuild makes them again)."""
     if not state.built or EVERYTHING in changed or state.listing & changed:
         return steps
-    return [s for s in steps if s[0] not in state.reads or state.reads[s[0]] & changed]
+    return [s for s in steps if s[0] not in state.reads or state.reads[s[0]] & changed
+            or _missing(out_dir, state.outputs.get(s[0], set()))]
+
+
+def _missing(out_dir: Path, files: Iterable[str]) -> bool:
+    return any(not (out_dir / rel).is_file() for rel in files)
 
 
 def rebuild_game(game: str, cards: Path | None, opts: BuildOptions, state: GameState,
@@ -193,43 +203,78 @@ def rebuild_game(game: str, cards: Path | None, opts: BuildOptions, state: GameS
         report(f"pnp-build: {len(exc.problems)} problem(s) in the {game} definitions; its "
                "outputs were left as they were; still watching")
         return None
+    except Exception as exc:  # a bug must not end the watch: say so, keep watching
+        _internal(report, exc, f"loading the {game} definitions")
+        return None
     state.listing = set(recorder.listing)
-    todo = _affected(state, steps, state.pending)
+    todo = _affected(state, steps, state.pending, out_dir)
     files: dict[str, bytes] = {}
+    made: dict[str, set[str]] = {}
+    reads: dict[str, set[str]] = {}
     try:
         for name, step in todo:
             recorder.current = set()
-            files.update(step())
-            state.reads[name] = recorder.current
+            produced = step()
+            files.update(produced)
+            made[name] = set(produced)
+            reads[name] = recorder.current
             recorder.current = None
-        write_outputs(out_dir, files, (game,))
+        write_outputs(out_dir, files, (game,), info=report)
     except ValueError as exc:  # a component that cannot be laid out on the chosen paper
         report(f"pnp-build: {exc}; the {game} outputs were left as they were; still watching")
+        return None
+    except OutputError as exc:
+        for line in exc.lines:
+            report(line)
+        report("pnp-build: still watching")
         return None
     except OSError as exc:
         report(f"pnp-build: cannot write to {out_dir}: {exc.strerror or exc}; still watching")
         return None
+    except Exception as exc:
+        _internal(report, exc, f"building {game}")
+        return None
     finally:
         recorder.current = None
+    state.reads.update(reads)
+    state.outputs.update(made)
     state.pending.clear()
     state.built = True
     return sorted(files)
 
 
+def _internal(report: Report, exc: Exception, doing: str) -> None:
+    import os
+
+    if os.environ.get("PNP_DEBUG"):
+        raise exc
+    report(f"pnp-build: internal error while {doing} ({type(exc).__name__}: {exc}); the "
+           "outputs were left as they were; still watching (please report it; PNP_DEBUG=1 "
+           "shows the details)")
+
+
 def _common(cards: Path | None, opts: BuildOptions, out_dir: Path, report: Report) -> list[str]:
-    """Build the steps of no game (the calibration sheet); the files written."""
+    """Build the steps of no game (the calibration sheet); the files written ([] when that
+    failed: reported)."""
     try:
         files: dict[str, bytes] = {}
         for _, step in common_steps(opts, cards):
             files.update(step())
-        write_outputs(out_dir, files, ())
+        write_outputs(out_dir, files, (), info=report)
         return sorted(files)
     except DefinitionError as exc:
         for line in exc.problems:
             report(line)
         return []
+    except OutputError as exc:
+        for line in exc.lines:
+            report(line)
+        return []
     except OSError as exc:
         report(f"pnp-build: cannot write to {out_dir}: {exc.strerror or exc}")
+        return []
+    except Exception as exc:
+        _internal(report, exc, "building the calibration sheet")
         return []
 
 
@@ -267,7 +312,8 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
     for game in games:
         written += rebuild_game(game, cards, opts, states[game], {EVERYTHING}, out_dir,
                                 report) or []
-    written += _common(cards, opts, out_dir, report)
+    common = _common(cards, opts, out_dir, report)
+    written += common
     info(f"built {len(written)} files into {out_dir} in {time.perf_counter() - started:.2f} s")
     info(f"watching {folder} for changes (every {interval:g} s); Ctrl-C stops")
     while not stop.wait(interval):
@@ -287,7 +333,12 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
         info(f"changed: {', '.join(changed)}")
         started = time.perf_counter()
         affected = parts_changed(changed, games)
-        for game, parts in sorted(affected.items()):
+        for game in sorted(games):
+            parts = affected.get(game)
+            if parts is None:  # not affected, unless files of it were deleted since
+                if not any(_missing(out_dir, f) for f in states[game].outputs.values()):
+                    continue
+                parts = set()
             out = rebuild_game(game, cards, opts, states[game], parts, out_dir, report)
             if out:
                 info(f"rebuilt {game} in {time.perf_counter() - started:.2f} s: "
@@ -295,4 +346,9 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
             elif out is not None:
                 info(f"{game}: no output depends on that change")
         if any(FOLDER in parts for parts in affected.values()):  # a text: the labels too
-            _common(cards, opts, out_dir, report)
+            common = _common(cards, opts, out_dir, report) or common
+        elif _missing(out_dir, common):  # deleted by hand since: make it again
+            again = _common(cards, opts, out_dir, report)
+            if again:
+                common = again
+                info(f"rebuilt {summarise(common)} (it was missing)")

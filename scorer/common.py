@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from scorer.safe_text import printable
 
 if TYPE_CHECKING:  # rendering code is imported only when a picture is asked for
     from generator.drawing import Drawing
@@ -36,17 +38,35 @@ def dump_json(obj: Any) -> str:
 
 
 def write_picture(drawing: Drawing, svg: Path | None, png: Path | None, dpi: float = 150) -> None:
-    """Write the picture of a scored table as SVG and/or PNG, each file atomically."""
+    """Write the picture of a scored table as SVG and/or PNG, each file atomically.
+
+    Raises :class:`PictureError` naming the file (as the user gave it) that could not be
+    written; its temporary file is removed, and the file itself is left as it was."""
     from generator.output import write_atomic
 
     if svg is not None:
         from generator.backends.svg import render_svg
 
-        write_atomic(svg, render_svg(drawing))
+        _write_one(write_atomic, svg, render_svg(drawing))
     if png is not None:
         from generator.backends.png import render_png
 
-        write_atomic(png, render_png(drawing, dpi)[0])
+        _write_one(write_atomic, png, render_png(drawing, dpi)[0])
+
+
+class PictureError(Exception):
+    """A picture file that could not be written: ``path`` as given, ``reason`` in words."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = path, reason
+
+
+def _write_one(write: Callable[[Path, bytes], None], path: Path, data: bytes) -> None:
+    try:
+        write(path, data)
+    except OSError as exc:
+        raise PictureError(path, exc.strerror or str(exc)) from None
 
 
 def save_picture(prog: str, drawing: Drawing, svg: Path | None, png: Path | None) -> int | None:
@@ -54,16 +74,37 @@ def save_picture(prog: str, drawing: Drawing, svg: Path | None, png: Path | None
     line; returns the exit code to stop with, or None when both files were written."""
     try:
         write_picture(drawing, svg, png)
-    except OSError as exc:
-        where = exc.filename or svg or png
-        return fail(f"{prog}: cannot write the picture {where}: {exc.strerror or exc}")
+    except PictureError as exc:
+        return fail(f"{prog}: cannot write the picture {printable(str(exc.path))}: "
+                    f"{exc.reason}")
     return None
 
 
 def fail(message: str, code: int = EXIT_UNREADABLE) -> int:
-    """Print an error line to stderr and return the exit code to use."""
-    sys.stderr.write(message.rstrip("\n") + "\n")
+    """Print an error line to stderr (made safe for a terminal) and return the exit code."""
+    write_safely(sys.stderr, message.rstrip("\n") + "\n")
     return code
+
+
+def write_out(text: str, json: bool = False) -> None:
+    """Print a report (``json``: JSON text) on stdout, made safe for a terminal
+    (:mod:`scorer.safe_text`)."""
+    write_safely(sys.stdout, text, json)
+    sys.stdout.flush()
+
+
+def write_safely(stream: Any, text: str, json: bool = False) -> None:
+    """Write ``text`` with control characters escaped; characters the stream's encoding
+    cannot show (an ASCII locale) are written as backslash escapes instead of failing."""
+    from scorer.safe_text import json_safe, terminal_safe
+
+    text = json_safe(text) if json else terminal_safe(text)
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        stream.flush()
+        stream.buffer.write(text.encode(encoding, errors="backslashreplace"))
 
 
 # --- what every command-line tool of the scorers does the same way -------------------------
@@ -128,47 +169,114 @@ def whole_number(low: int, high: int | None = None,
     return parse
 
 
-def picture_target_problem(prog: str, flag: str, target: Path | None, example: str) -> str | None:
-    """Why ``--svg``/``--png`` cannot write to ``target`` (a folder or ``-``), or None."""
+def picture_target_problem(prog: str, flag: str, target: Path | None, example: str,
+                           inputs: Sequence[Path] = (), other: Path | None = None) -> str | None:
+    """Why ``--svg``/``--png`` must not write to ``target``, or None.
+
+    Refused before anything is read or printed: ``-``; a folder; a folder that does not
+    exist (no folders are made); a named pipe, device or link; one of the command's
+    ``inputs`` (a layout, board or record would be replaced by a picture); the same file
+    as the ``other`` picture; and an existing file that is not already a picture of that
+    kind (a file the tool did not write is never replaced).
+    """
+    import stat
+
     if target is None:
         return None
-    if target.is_dir():
-        return (f"{prog}: --{flag} {target}: is a folder; give a file name, "
-                f"e.g. {target / (example + '.' + flag)}")
+    shown = f"{prog}: --{flag} {printable(str(target))}"
     if str(target) == "-":
         return f"{prog}: --{flag}: give a file name, not '-', e.g. {example}.{flag}"
+    if target.is_dir():
+        return (f"{shown}: is a folder; give a file name, "
+                f"e.g. {printable(str(target / (example + '.' + flag)))}")
+    parent = target.parent
+    if not parent.is_dir():
+        if parent.exists():
+            return f"{shown}: {printable(str(parent))} is a file, not a folder"
+        return (f"{shown}: the folder {printable(str(parent))} does not exist; create it "
+                f"first (pictures are written only into folders that exist)")
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        return f"{shown}: cannot be written: {exc.strerror or exc}"
+    for given in inputs:
+        if str(given) != "-" and _same_file(target, given):
+            return (f"{shown}: is the input file {printable(str(given))}; give the picture a "
+                    f"name of its own, e.g. {printable(str(target.with_suffix('.' + flag)))}"
+                    if target.suffix.lower() != "." + flag else
+                    f"{shown}: is the input file {printable(str(given))}; give the picture a "
+                    f"name of its own")
+    if other is not None and _same_file(target, other):
+        return f"{shown}: is also the other picture's file; give each picture its own name"
+    if info is None:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        return (f"{shown}: is a link; give the file itself (pictures replace a file, they "
+                f"are not written through links)")
+    if not stat.S_ISREG(info.st_mode):
+        return f"{shown}: is not a regular file (a pipe or a device); give a file name"
+    if info.st_size and not _is_picture(target, flag):
+        return (f"{shown}: already exists and is not {'an SVG' if flag == 'svg' else 'a PNG'} "
+                f"picture; it is left alone: give a new name (or delete the file first)")
     return None
+
+
+def other_picture(opts: Any, flag: str) -> Path | None:
+    """The other picture option's file (``--png`` for ``svg`` and back)."""
+    other: Path | None = getattr(opts, "png" if flag == "svg" else "svg", None)
+    return other
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except (OSError, RuntimeError):
+        return False
+
+
+def _is_picture(path: Path, flag: str) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(512)
+    except OSError:
+        return False
+    if flag == "png":
+        return head.startswith(b"\x89PNG\r\n\x1a\n")
+    text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    return text.startswith((b"<?xml", b"<svg", b"<!DOCTYPE svg"))
 
 
 def read_input_text(path: Path, shown: str, what: str, max_bytes: int, too_big: str,
                     error: Callable[[list[str]], Exception]) -> str:
     """The UTF-8 text of an input file (``-``: standard input), or ``error([line])``.
 
-    Missing files, folders, unreadable files, files over ``max_bytes`` (``too_big`` says
-    why that is suspicious), binary files and other encodings each get their own line.
+    Missing files, folders, pipes and devices, link loops, unreadable files, files over
+    ``max_bytes`` (``too_big`` says why that is suspicious), binary files, other encodings
+    and line separators that would shift line numbers each get their own line
+    (:func:`cards.loader.read_bytes_safely`).
     """
+    from cards.loader import UnreadableInput, decode_text, read_bytes_safely
+
     try:
         if str(path) == "-":
-            data = sys.stdin.buffer.read(max_bytes + 1)
+            try:
+                data = sys.stdin.buffer.read(max_bytes + 1)
+            except OSError as exc:
+                raise error([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
+            if len(data) > max_bytes:
+                raise error([f"{shown}: {too_big}"])
         else:
-            if not path.exists():
-                raise error([f"{shown}: file not found; expected {what}"])
-            if path.is_dir():
-                raise error([f"{shown}: is a folder, not a file; expected {what}"])
-            with path.open("rb") as handle:
-                data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise error([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
-    if len(data) > max_bytes:
-        raise error([f"{shown}: {too_big}"])
-    if b"\x00" in data:
-        raise error([f"{shown}: a binary file, not text; expected {what}"])
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise error([f"{shown}: not UTF-8 text (byte {exc.start}); save the file as UTF-8 "
-                     f"text"]) from None
-    return text.removeprefix("\ufeff")
+            data = read_bytes_safely(path, what, max_bytes, shown=shown)
+        if b"\x00" in data:
+            raise error([f"{shown}: a binary file, not text; expected {what}"])
+        return decode_text(data, shown)
+    except UnreadableInput as exc:
+        problems = exc.problems
+        if problems and " allowed for " in problems[0] and problems[0].startswith(shown):
+            problems = [f"{shown}: {too_big}"]
+        raise error(problems) from None
 
 
 def reshown(problem: str, loader_path: Path, shown: str) -> str:
@@ -187,6 +295,9 @@ def type_name(value: object) -> str:
     """How a YAML value is described in a message ("a list", "a number (3)", ...)."""
     if value is None:
         return "nothing"
+    why = getattr(value, "why", "")
+    if why:  # a word YAML readers disagree about (cards.loader.Ambiguous)
+        return f"{value} ({why})"
     if isinstance(value, bool):
         return f"true/false ({value!r})"
     if isinstance(value, dict):

@@ -169,7 +169,7 @@ def test_missing_file(cards_copy, tmp_path, monkeypatch):
     code, output = _build(Path("cards"), tmp_path / "out")
     assert code == 1
     assert output.splitlines()[0] == (
-        "cards/satellites/trackers.yaml: file not found (expected the Satellites trackers here)")
+        "cards/satellites/trackers.yaml: file not found; expected the Satellites trackers")
 
 
 def test_all_problems_reported_together(cards_copy, tmp_path, monkeypatch):

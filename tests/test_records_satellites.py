@@ -342,7 +342,8 @@ def test_no_record_ever_gets_a_traceback(tmp_path_factory, capsys, moves):
     assert "internal error" not in err and "Traceback" not in err
     if code == 2:
         assert out == "" and err.count("\n") >= 1
-        assert all(": move " in line or ": moves: " in line for line in err.splitlines())
+        assert all(": move " in line or ": moves: " in line or ": moves[" in line
+                   for line in err.splitlines())
 
 
 # --- pnp-setup ------------------------------------------------------------------------------
@@ -412,8 +413,13 @@ def test_setup_refuses_definitions_that_give_no_deal(cards_copy, capsys):
     board.write_text(text.replace("setup_zone_cells: 6", "setup_zone_cells: 4"), encoding="utf-8")
     code, out, err = run_setup(["satellites", "--seed", "1", "--cards", cards_copy], capsys)
     assert (code, out) == (1, "")
-    assert err == ("pnp-setup satellites: red has 12 satellites but 8 start cells (4 central "
-                   "cells on each of its edges); the deal needs one start cell per satellite\n")
+    # the definitions refuse it already when they are loaded, with file and line
+    lines = err.splitlines()
+    assert lines[0].endswith("satellites.yaml:5: satellites: red has 12 satellites but 8 start "
+                             "cells (setup_zone_cells 4 on each of its 2 edges in "
+                             "satellites/board.yaml); the deal puts one satellite on every "
+                             "start cell (docs/rules/satellites.md S-12)")
+    assert lines[-1] == "pnp-setup satellites: the Satellites definitions could not be loaded"
 
 
 def test_the_deal_refuses_overlapping_zones():

@@ -214,7 +214,9 @@ def test_the_schemas_catch_everything_a_schema_can_say():
      "hex_across_flats_mm: must be at least 20"),
     ("orbitus/sectors.yaml", r"\{id: S01, routes: \[N\], planet: ice\}",
      "{id: S01, routes: [N], planet: ice, count: 1000000}", "count: must be at most 30"),
-    ("satellites/board.yaml", r"cell_mm: 30", "cell_mm: .inf", "cell_mm: must be at most 60"),
+    ("satellites/board.yaml", r"cell_mm: 30", "cell_mm: .inf",
+     "cell_mm: .inf is not a finite number"),  # the loader refuses it before the range
+    ("satellites/board.yaml", r"cell_mm: 30", "cell_mm: 1000", "cell_mm: must be at most 60"),
     ("satellites/trackers.yaml", r"max: 24", "max: 10000000", "max: must be at most 99"),
 ])
 def test_pnp_build_reports_an_impossible_number_with_file_and_line(folder, tmp_path, rel,

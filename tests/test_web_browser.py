@@ -275,9 +275,10 @@ def test_a_whole_satellites_game_against_the_random_bot(server, page: Page, tmp_
     page.goto(f"{server}/replay/{game['id']}")
     expect(page.locator("#where")).to_contain_text(f"Move {total} of {total}")
     page.keyboard.press("ArrowLeft")
-    expect(page.locator("#where")).to_contain_text(f"Move {total - 1} of {total}: "
-                                                   f"{state['players'][state['history'][total - 2]['seat']]['name']}"
-                                                   f" — {state['history'][total - 2]['text']}")
+    before_last = state["history"][total - 2]
+    mover = state["players"][before_last["seat"]]["name"]
+    expect(page.locator("#where")).to_contain_text(
+        f"Move {total - 1} of {total}: {mover} — {before_last['text']}")
     page.keyboard.press("Home")
     expect(page.locator("#where")).to_have_text("The deal")
     assert page.locator("#board use[data-token]").count() == 24

@@ -16,8 +16,6 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from cards.loader import DefinitionError, parse_yaml
 from rules.hexgeo import SIDES
 from rules.orbitus.ruleset import Ruleset
@@ -65,14 +63,9 @@ def flow(value: Any) -> str:
     fast = _simple(value)
     if fast is not None:
         return fast
-    text = yaml.safe_dump(value, default_flow_style=True, width=1 << 30, allow_unicode=True,
-                          sort_keys=False)
-    text = text.strip()
-    if text.endswith("\n..."):
-        text = text[:-4].rstrip()
-    if text.endswith("..."):
-        text = text[:-3].rstrip()
-    return text
+    from scorer.yaml_out import flow as emitted
+
+    return emitted(value)
 
 
 def _ordered(item: Any) -> Any:

@@ -49,7 +49,9 @@ _CELL = re.compile(r"^([a-z]+)([0-9]+)$")
 def parse_cell(name: str) -> tuple[int, int] | None:
     """``'c3' -> (2, 2)`` as (row, column), 0-based; ``None`` if it is not a cell name."""
     match = _CELL.match(name)
-    if match is None:
+    # the largest board has 26 columns and 26 rows; longer names are no cell (and a row
+    # number of thousands of digits would not even turn into a number)
+    if match is None or len(match.group(1)) > 3 or len(match.group(2)) > 4:
         return None
     col = 0
     for ch in match.group(1):

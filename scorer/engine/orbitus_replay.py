@@ -445,38 +445,31 @@ def record_text(start: State, actions: list[Action], seed: int | None = None,
                 note: str = "") -> str:
     """A game record of ``actions`` played from ``start`` (dealt from ``seed`` if given,
     else its deck is written out), which ``pnp-replay`` replays to the same end."""
-    import json
-
     from rules.hexgeo import SIDES
+    from scorer.safe_text import split_lines
+    from scorer.yaml_out import comment, flow
 
     game = start.game
-
-    from scorer.engine.orbitus_setup import _needs_quotes
-
-    def name(text: str) -> str:
-        return json.dumps(text, ensure_ascii=False) if _needs_quotes(text) else text
-
     out = []
     if note:
-        out.extend(f"# {line}".rstrip() for line in note.splitlines())
+        out.extend(f"# {comment(line)}".rstrip() for line in split_lines(note))
     out.append("game: orbitus")
-    out.append(f"players: [{', '.join(name(p) for p in game.players)}]")
+    out.append(f"players: {flow(list(game.players))}")
     if seed is not None:
         out.append(f"seed: {seed}")
     else:
-        out.append(f"deck: [{', '.join(start.deck)}]")
-    lines = ", ".join(
-        f"{name(p)}: [{', '.join(SIDES[s] for s in game.start_lines_of(seat))}]"
-        for seat, p in enumerate(game.players))
-    out.append(f"start_lines: {{{lines}}}")
-    out.append(f"barriers: [{', '.join(SIDES[s] for s in sorted(game.barriers))}]")
+        out.append(f"deck: {flow(list(start.deck))}")
+    out.append("start_lines: " + flow({
+        p: [SIDES[s] for s in game.start_lines_of(seat)] for seat, p in enumerate(game.players)
+    }))
+    out.append(f"barriers: {flow([SIDES[s] for s in sorted(game.barriers)])}")
     if start.to_move:
-        out.append(f"first: {name(game.players[start.to_move])}")
+        out.append(f"first: {flow(game.players[start.to_move])}")
     out.append("moves:")
     state = start
     for number, action in enumerate(actions, 1):
         text = notation(action)
-        out.append(f"  - {text:<22} # {number} {state.player}")
+        out.append(f"  - {text:<22} # {number} {comment(state.player)}")
         state = state.after(action)
     return "\n".join(out) + "\n"
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ from scorer.common import (
     EXIT_VIOLATIONS,
     fail,
     never_raises,
+    other_picture,
     picture_target_problem,
     whole_number,
 )
@@ -90,33 +90,28 @@ def text_of(state: State, seed: int, again: str, note: str) -> str:
 
 
 def record_of(state: State, seed: int, again: str, note: str) -> str:
+    from scorer.yaml_out import comment, flow
+
     game = state.game
-    hands = [f"#   {name}: {' '.join(state.hands[seat])}"
+    hands = [f"#   {comment(name)}: {' '.join(state.hands[seat])}"
              for seat, name in enumerate(game.players)]
-    lines = [f"#   {name}: {_lines(game, seat)}" for seat, name in enumerate(game.players)]
-    names = ", ".join(json.dumps(n, ensure_ascii=False) if _needs_quotes(n) else n
-                      for n in game.players)
+    lines = [f"#   {comment(name)}: {_lines(game, seat)}"
+             for seat, name in enumerate(game.players)]
     out = [
         "# Orbitus game record: replay it with pnp-replay FILE",
-        f"# deal: seed {seed}{note} ({again})",
+        f"# deal: seed {seed}{note} ({comment(again)})",
         "# start lines:",
         *lines,
         "# hands:",
         *hands,
         "game: orbitus",
-        f"players: [{names}]",
+        f"players: {flow(list(game.players))}",
         f"seed: {seed}",
-        f"# one action per line, {game.players[0]} first, then clockwise:",
+        f"# one action per line, {comment(game.players[0])} first, then clockwise:",
         "#   place S07 @0,-1 r2 | remove 1,-2 | discard S12 | pass",
         "moves:",
     ]
     return "\n".join(out) + "\n"
-
-
-def _needs_quotes(name: str) -> bool:
-    return not name.replace(" ", "").replace("-", "").replace("_", "").isalnum() \
-        or name != name.strip() or name.lower() in ("yes", "no", "true", "false", "null", "on",
-                                                     "off") or name[0].isdigit()
 
 
 def json_of(state: State, seed: int) -> dict[str, Any]:
@@ -242,7 +237,13 @@ def _players(text: str) -> int:
 
 
 def _names(text: str) -> list[str]:
+    from scorer.safe_text import has_control, printable
+
     names = [n.strip() for n in text.split(",")]
+    if any(has_control(n) for n in names):
+        raise argparse.ArgumentTypeError(f"{printable(text)!r}: a name holds a control "
+                                         "character (or bytes that are not UTF-8); names are "
+                                         "plain text on one line")
     if any(not n for n in names):
         raise argparse.ArgumentTypeError(f"{text!r}: an empty name; separate the names with "
                                          f"commas, e.g. Anna,Boris,Carla")
@@ -274,7 +275,8 @@ def _run(args: list[str], prog: str) -> int:
         return fail(f"{prog}: --players {opts.players} but --names gives {len(opts.names)} "
                     f"names; give one of them, or make them agree")
     for flag in ("svg", "png"):
-        problem = picture_target_problem(prog, flag, getattr(opts, flag), "deal")
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "deal",
+                                         other=other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
@@ -318,6 +320,7 @@ def _run(args: list[str], prog: str) -> int:
         stop = save_picture(prog, drawing, opts.svg, opts.png)
         if stop is not None:
             return stop
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    from scorer.common import write_out
+
+    write_out(text, json=bool(getattr(opts, "json", False)))
     return EXIT_OK

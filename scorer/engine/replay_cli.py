@@ -22,8 +22,10 @@ from scorer.common import (
     dump_json,
     fail,
     never_raises,
+    other_picture,
     picture_target_problem,
     whole_number,
+    write_out,
 )
 
 if TYPE_CHECKING:
@@ -116,7 +118,8 @@ def _run(args: list[str]) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        problem = picture_target_problem(PROG, flag, getattr(opts, flag), "final")
+        problem = picture_target_problem(PROG, flag, getattr(opts, flag), "final",
+                                         [Path(opts.file)], other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
@@ -145,13 +148,13 @@ def _run(args: list[str]) -> int:
         if opts.legal:
             whose, moves = result.legal_now()
             obj["replay"]["legal_now"] = {"player": whose, "moves": moves}
-        text = dump_json(obj)
+        write_out(dump_json(obj), json=True)
     else:
         colour = colour_terminal()
         text = header(result, opts.until) + "\n" + result.score_summary(colour)
         if opts.legal:
             text += "\n" + legal_block(result)
-    _write(text)
+        write_out(text)
     if opts.lenient or (result.illegal is None and result.valid):
         return EXIT_OK
     return EXIT_VIOLATIONS
@@ -160,7 +163,9 @@ def _run(args: list[str]) -> int:
 def header(result: Replay, until: int | None = None) -> str:
     """What the replay found, before the scorer's summary of the position reached."""
     who = ", ".join(f"{colour} {name}" for colour, name in result.players.items())
-    out = [f"Replay: {result.source} ({result.game}{', ' + who if who else ''}), "
+    from scorer.safe_text import printable
+
+    out = [f"Replay: {printable(result.source)} ({result.game}{', ' + who if who else ''}), "
            f"start: {result.start}"]
     if until is not None and until < result.moves:
         out.append(f"Replaying only the first {until} of {result.moves} moves (--until {until})")
@@ -205,14 +210,6 @@ def legal_block(result: Replay) -> str:
     return f"Legal moves for {whose} ({len(moves)}): {', '.join(moves)}\n"
 
 
-def _write(text: str) -> None:
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except UnicodeEncodeError:
-        data = text.encode(sys.stdout.encoding or "ascii", errors="backslashreplace")
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
 
 
 def entry() -> None:

@@ -172,6 +172,14 @@ def _players(record: Record, problems: list[str]) -> dict[str, str]:
     raw = record.data.get("players")
     if raw is None:
         return {}
+    from scorer.safe_text import has_control, printable
+
+    names = raw.values() if isinstance(raw, dict) else raw if isinstance(raw, list) else []
+    for name in names:
+        if isinstance(name, str) and has_control(name):
+            problems.append(f"{record.at('players')}: players: {printable(name)!r} holds a "
+                            f"control character; a name is plain text on one line")
+            return {}
     if isinstance(raw, list) and len(raw) == 2 and all(_name_ok(n) for n in raw):
         return {"red": str(raw[0]), "blue": str(raw[1])}
     if isinstance(raw, dict) and set(raw) <= {"red", "blue"} and all(
@@ -303,10 +311,15 @@ def _from_setup(record: Record, ruleset: Ruleset, first: int | None,
     key_line = record.line("setup")
     where = f"{record.source}:{key_line}: setup"
     if isinstance(raw, str):
-        try:
-            text_lines = record.path.read_text(encoding="utf-8").splitlines() \
+        from cards.loader import UnreadableInput, read_bytes_safely
+        from scorer.engine.records import MAX_RECORD_BYTES
+        from scorer.safe_text import split_lines
+
+        try:  # the record's own text again, for the line that opens the board
+            text_lines = split_lines(read_bytes_safely(
+                record.path, "", MAX_RECORD_BYTES).decode("utf-8")) \
                 if str(record.path) != "-" else []
-        except (OSError, UnicodeDecodeError):
+        except (UnreadableInput, UnicodeDecodeError):
             text_lines = []
         header = text_lines[key_line - 1] if 0 < key_line <= len(text_lines) else ""
         block = _BLOCK.match(header)
@@ -315,7 +328,7 @@ def _from_setup(record: Record, ruleset: Ruleset, first: int | None,
                             f"folded (setup: >), so each row stays on its own line")
             return None
         first_line = key_line + 1 if block else key_line
-        lines = [(first_line + i, ln) for i, ln in enumerate(raw.splitlines())]
+        lines = [(first_line + i, ln) for i, ln in enumerate(split_lines(raw))]
     elif isinstance(raw, list) and all(isinstance(r, str) for r in raw):
         lines = [(record.line("setup", i), r) for i, r in enumerate(raw)]
     else:
@@ -401,7 +414,6 @@ def _listed(state: State, moves: list[int]) -> list[str]:
     return [action_text(state, m) for m in sorted(moves)]
 
 
-
 # --- writing a record ------------------------------------------------------------------------
 
 
@@ -409,17 +421,13 @@ def record_text(start: State, actions: list[int], seed: int, note: str = "") -> 
     """A game record of ``actions`` played from the deal of ``seed`` (``start``), which
     ``pnp-replay`` replays to the same end; every move as the engine writes it (``+`` on a
     connection), numbered, with the colour that made it."""
-    import json
+    from scorer.safe_text import split_lines
+    from scorer.yaml_out import comment, flow
 
-    from scorer.engine.orbitus_setup import _needs_quotes
-
-    def name(text: str) -> str:
-        return json.dumps(text, ensure_ascii=False) if _needs_quotes(text) else text
-
-    out = [f"# {line}".rstrip() for line in note.splitlines()] if note else []
+    out = [f"# {comment(line)}".rstrip() for line in split_lines(note)] if note else []
     out.append("game: satellites")
     red, blue = start.players
-    out.append(f"players: {{red: {name(red)}, blue: {name(blue)}}}")
+    out.append(f"players: {flow({'red': red, 'blue': blue})}")
     out.append(f"seed: {seed}")
     if start.to_move != SEAT_OF[start.ruleset.first]:
         out.append(f"first: {COLOURS[start.to_move]}")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import secrets
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +23,7 @@ from scorer.common import (
     EXIT_VIOLATIONS,
     fail,
     never_raises,
+    other_picture,
     picture_target_problem,
     whole_number,
 )
@@ -123,7 +123,8 @@ def _run(args: list[str], prog: str) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        problem = picture_target_problem(prog, flag, getattr(opts, flag), "start")
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "start",
+                                         other=other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
@@ -184,6 +185,7 @@ def _run(args: list[str], prog: str) -> int:
         stop = save_picture(prog, drawing, opts.svg, opts.png)
         if stop is not None:
             return stop
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    from scorer.common import write_out
+
+    write_out(text, json=bool(getattr(opts, "json", False)))
     return EXIT_OK

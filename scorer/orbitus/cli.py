@@ -14,7 +14,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail, never_raises
+from scorer.common import (
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_VIOLATIONS,
+    fail,
+    never_raises,
+    write_out,
+)
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions
@@ -49,6 +56,9 @@ misused."""
 
 
 PICTURE_LIMIT = 2000  # sectors; beyond that a picture is a poster nobody can check
+# A 72-sector table is 4 kB of YAML; 4 MB is some 80,000 sectors (and about half a GB of
+# memory to score): anything larger is not a transcribed table.
+MAX_LAYOUT_BYTES = 4_000_000
 
 
 class _Stop(Exception):
@@ -143,7 +153,7 @@ def score_file(
     from scorer.orbitus.layout import deck_path, parse_layout
 
     try:
-        doc = load_yaml(path, "an Orbitus layout")
+        doc = load_yaml(path, "an Orbitus layout", MAX_LAYOUT_BYTES)
     except RecursionError:
         raise DefinitionError([f"{path}: the YAML is nested too deeply to be a layout"]) from None
     named = deck_path(doc)
@@ -161,6 +171,13 @@ def score_file(
 def _run(args: Sequence[str], prog: str) -> int:
     opts = build_parser(prog).parse_args(list(args))
     from cards.loader import DefinitionError
+    from scorer.common import other_picture, picture_target_problem
+
+    for flag in ("svg", "png"):  # before anything is read or printed
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "table",
+                                         [Path(opts.layout)], other_picture(opts, flag))
+        if problem:
+            return fail(problem)
 
     picture = opts.svg is not None or opts.png is not None
     try:
@@ -177,11 +194,11 @@ def _run(args: Sequence[str], prog: str) -> int:
     if opts.json:
         from scorer.orbitus.report import json_text, to_json
 
-        sys.stdout.write(json_text(to_json(result)))
+        write_out(json_text(to_json(result)), json=True)
     else:
         from scorer.orbitus.report import to_text
 
-        sys.stdout.write(to_text(result))
+        write_out(to_text(result))
     if picture:
         from scorer.common import save_picture
         from scorer.orbitus.picture import draw_table

@@ -27,6 +27,7 @@ from cards.loader import Document, UnreadableInput, display_path
 from rules.hexgeo import SIDE_INDEX, SIDES, Hex, RotationError, parse_rotation
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.table import STATION, Finding, Sector, Table, cell_text
+from scorer.safe_text import has_control, printable
 
 __all__ = ["STATION", "Finding", "Layout", "Sector", "cell_text", "closest", "deck_path",
            "parse_layout", "read_players_and_station"]
@@ -163,7 +164,11 @@ def deck_path(doc: Document) -> Path | None:
 
 
 def _value(value: object) -> str:
-    """A value as the YAML file shows it (true, null, 'text', 1.5)."""
+    """A value as the YAML file shows it (true, null, 'text', 1.5); a word YAML readers
+    disagree about (``no``, ``07``) with the reason."""
+    why = getattr(value, "why", "")
+    if why:
+        return f"{value} ({why})"
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
@@ -203,6 +208,11 @@ class _Reader:
                          f"player's name as text, in seat order", ("players", i))
                 continue
             name = name.strip()
+            if has_control(name):
+                name = printable(name)
+                self.add("players-format", None,
+                         f"players: entry {i + 1} ({name}) holds a control character (shown "
+                         f"escaped); a name is plain text on one line", ("players", i))
             if name in names:
                 self.add("players-format", None,
                          f"players: {name!r} is listed twice; every player needs their own name",
@@ -392,6 +402,8 @@ class _Reader:
         if not isinstance(ident, str) or ident not in deck:
             text = ident if isinstance(ident, str) else _value(ident)
             hint = _did_you_mean(text, deck) if isinstance(ident, str) else ""
+            if isinstance(ident, str):
+                text = repr(printable(ident))  # quoted: ' S44' shows its space
             self.add("unknown-card", cell,
                      f"sector at {where}: card {text} is not in the deck "
                      f"({self.deck_file}), so it was left out of the score{hint}",

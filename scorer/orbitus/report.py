@@ -8,6 +8,7 @@ from rules.hexgeo import SIDES, Hex
 from rules.orbitus.score import PlayerScore, Result
 from rules.orbitus.table import Finding, cell_text
 from scorer.orbitus.layout import Layout
+from scorer.safe_text import printable
 
 
 def _cell(cell: Hex) -> list[int]:
@@ -134,7 +135,8 @@ def to_text(result: Result) -> str:
     status = "valid" if result.valid else (
         f"NOT VALID: {len(result.findings)} violation(s), scores are best-effort"
     )
-    out.append(f"Orbitus — {layout.source} — {len(layout.sectors)} sector(s) — {status}")
+    source = printable(layout.source)
+    out.append(f"Orbitus — {source} — {len(layout.sectors)} sector(s) — {status}")
     width = 44
     for p in result.players:
         out.append("")
@@ -143,7 +145,7 @@ def to_text(result: Result) -> str:
         rows: list[tuple[str, str]] = []
         for g in p.planets:
             if g.count:
-                rows.append((f"  planets {g.type} × {g.count}", _pts(g.points)))
+                rows.append((f"  planets {printable(g.type)} × {g.count}", _pts(g.points)))
         rows.append((f"  pirates × {len(p.pirates)}", _pts(p.pirate_points)))
         rows.append((f"  open routes × {len(p.open_routes)}", _pts(p.open_route_points)))
         if not p.closed_blocks:
@@ -177,6 +179,6 @@ def to_text(result: Result) -> str:
         out.append("")
         out.append(f"Violations ({len(result.findings)}):")
         for f in result.findings:
-            where = f"{layout.source}:{f.line}" if f.line is not None else layout.source
+            where = f"{source}:{f.line}" if f.line is not None else source
             out.append(f"  {where}: {f.rule}: {f.message}")
     return "\n".join(out) + "\n"

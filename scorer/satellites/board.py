@@ -38,6 +38,7 @@ from rules.satellites.analysis import spoken_list
 from rules.satellites.ruleset import BLUE, COLOURS, RED
 from rules.satellites.table import cell_name, column_name, parse_cell
 from scorer.common import Violation, reshown, type_name
+from scorer.safe_text import split_lines
 
 if TYPE_CHECKING:
     from rules.satellites.ruleset import Ruleset
@@ -326,7 +327,7 @@ def read_input(path: Path, ruleset: Ruleset | None = None) -> Transcript:
     text = _read_text(path, shown)
     if _looks_like_yaml(path, text):
         return _from_yaml(text, path, shown, rules)
-    lines = list(enumerate(text.splitlines(), start=1))
+    lines = list(enumerate(split_lines(text), start=1))
     board, problems = parse_grid(lines, shown, rules.values)
     return Transcript(board, tuple(problems), None, shown)
 
@@ -337,7 +338,7 @@ def read_string(text: str, source: str = "<text>",
     rules = ruleset or default_ruleset()
     if _looks_like_yaml(Path(source), text):
         return _from_yaml(text, Path(source), source, rules)
-    board, problems = parse_grid(list(enumerate(text.splitlines(), start=1)), source,
+    board, problems = parse_grid(list(enumerate(split_lines(text), start=1)), source,
                                  rules.values)
     return Transcript(board, tuple(problems), None, source)
 
@@ -386,7 +387,7 @@ def _looks_like_yaml(path: Path, text: str) -> bool:
     """YAML by name (.yaml/.yml) or when the first line that is not a comment is ``key:``."""
     if path.suffix.lower() in (".yaml", ".yml"):
         return True
-    for line in text.splitlines():
+    for line in split_lines(text):
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
             return bool(_KEY_LINE.match(line)) or stripped.startswith(("{", "---"))
@@ -438,7 +439,7 @@ def _from_yaml(text: str, path: Path, shown: str, ruleset: Ruleset) -> Transcrip
         board = data["board"]
         key_line = doc.line_of(("board",))
         if isinstance(board, str):
-            source_lines = text.splitlines()
+            source_lines = split_lines(text)
             header = source_lines[key_line - 1] if key_line <= len(source_lines) else ""
             block = _BLOCK.match(header)
             if block and block.group(1) == ">":
@@ -448,7 +449,7 @@ def _from_yaml(text: str, path: Path, shown: str, ruleset: Ruleset) -> Transcrip
                 )
             first = key_line + 1 if block else key_line
             step = 1 if block else 0
-            lines = [(first + i * step, ln) for i, ln in enumerate(board.splitlines())]
+            lines = [(first + i * step, ln) for i, ln in enumerate(split_lines(board))]
         elif isinstance(board, list) and all(isinstance(r, str) for r in board):
             lines = [(doc.line_of(("board", i)), r) for i, r in enumerate(board)]
         else:

@@ -21,7 +21,9 @@ from scorer.common import (
     dump_json,
     fail,
     never_raises,
+    other_picture,
     picture_target_problem,
+    write_out,
 )
 
 DESCRIPTION = """\
@@ -89,7 +91,8 @@ def _run(args: list[str], prog: str) -> int:
     except SystemExit as exc:  # argparse has printed the usage or the help
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        problem = picture_target_problem(prog, flag, getattr(opts, flag), "board")
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "board",
+                                         [Path(opts.file)], other_picture(opts, flag))
         if problem:
             return fail(problem)
 
@@ -133,12 +136,11 @@ def _run(args: list[str], prog: str) -> int:
     if opts.json:
         from scorer.satellites.report import to_json
 
-        text = dump_json(to_json(result))
+        write_out(dump_json(to_json(result)), json=True)
     else:
         from scorer.satellites.report import summary
 
-        text = summary(result, transcript.source, colour=colour_terminal())
-    _write(text)
+        write_out(summary(result, transcript.source, colour=colour_terminal()))
     if result.valid or opts.lenient:
         return EXIT_OK
     return EXIT_VIOLATIONS
@@ -161,13 +163,5 @@ def _pictures(result: object, svg: Path | None, png: Path | None, source: str,
     return save_picture(prog, drawing, svg, png) or EXIT_OK
 
 
-def _write(text: str) -> None:
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except UnicodeEncodeError:  # a terminal that cannot show a character of the input
-        data = text.encode(sys.stdout.encoding or "ascii", errors="backslashreplace")
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
 
 

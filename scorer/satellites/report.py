@@ -65,7 +65,10 @@ def summary(result: Score, source: str, colour: bool = False) -> str:
     board = result.board
     n_bad = len(result.violations)
     validity = "valid" if result.valid else f"NOT VALID ({n_bad} violation{_s(n_bad)})"
-    out = [f"Satellites: {source}, {board.height} x {board.width} board, {validity}", ""]
+    from scorer.safe_text import printable
+
+    out = [f"Satellites: {printable(source)}, {board.height} x {board.width} board, "
+           f"{validity}", ""]
 
     # the board, with each satellite's group label after its token
     group_of = result.group_of

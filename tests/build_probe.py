@@ -1,0 +1,100 @@
+"""Run ``pnp-build`` with a pause at one moment of writing, for the tests to kill it there.
+
+    python tests/build_probe.py MOMENT SENTINEL -- PNP-BUILD-ARGS...
+
+At MOMENT the build prints ``PAUSED MOMENT`` on stdout and waits until the file SENTINEL
+exists (the test either kills it with SIGKILL meanwhile, or creates SENTINEL to let it go
+on). Moments:
+
+* ``staged-N``: after the N-th new file is written into the staging folder;
+* ``before-swap``: everything is staged and linked, the switch-over is next;
+* ``after-swap``: the folders are swapped, the old one not yet renamed or removed;
+* ``between-renames``: the fallback switch-over (no RENAME_EXCHANGE): the old folder is
+  renamed away, the new one not yet in its place;
+* ``cleaning``: the previous build's folder is being removed;
+* ``locked``: the lock is held, nothing written yet.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def main() -> None:
+    moment, sentinel = sys.argv[1], Path(sys.argv[2])
+    args = sys.argv[sys.argv.index("--") + 1:]
+
+    def pause(name: str) -> None:
+        if name != moment:
+            return
+        sys.stdout.write(f"PAUSED {name}\n")
+        sys.stdout.flush()
+        deadline = time.monotonic() + 120
+        while not sentinel.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    import generator.output as output
+
+    staged = [0]
+    original_write = output._write_file
+
+    def write_file(path: Path, data: bytes) -> None:
+        original_write(path, data)
+        if ".pnp-new-" in str(path) and not path.name.startswith(".pnp"):
+            staged[0] += 1
+            pause(f"staged-{staged[0]}")
+
+    output._write_file = write_file
+
+    original_exchange = output.exchange
+
+    def exchange(a: Path, b: Path) -> bool:
+        pause("before-swap")
+        if moment == "between-renames":
+            return False
+        done = original_exchange(a, b)
+        if done:
+            pause("after-swap")
+        return done
+
+    output.exchange = exchange
+
+    original_rename = os.rename
+
+    def rename(src: object, dst: object) -> None:
+        original_rename(src, dst)  # type: ignore[arg-type]
+        if ".pnp-old-" in str(dst) and moment == "between-renames":
+            pause("between-renames")
+
+    os.rename = rename  # type: ignore[assignment]
+
+    original_clean = output._clean_old_tree
+
+    def clean(old: Path, out: Path, info: object = None) -> None:
+        pause("cleaning")
+        original_clean(old, out, info)  # type: ignore[arg-type]
+
+    output._clean_old_tree = clean
+
+    original_recover = output.recover
+
+    def recover(out: Path, info: object) -> None:
+        pause("locked")
+        original_recover(out, info)  # type: ignore[arg-type]
+
+    output.recover = recover
+
+    from generator.cli import app
+
+    sys.argv = ["pnp-build", *args]
+    try:
+        app(prog_name="pnp-build")
+    except SystemExit as exc:
+        sys.exit(exc.code)
+
+
+if __name__ == "__main__":
+    main()
