@@ -457,3 +457,36 @@ def test_a_replaced_link_is_cut_off_at_once(client):
         refused = json.loads(ws.receive_text())
         assert refused["type"] == "error" and refused["status"] == 410
     assert client.get(f"/api/link/{tokens[0]}").status_code == 410
+
+
+def test_odd_tables_and_boards_are_scored_or_refused_never_a_server_error(client):
+    rng = random.Random(7)
+    base = client.post("/api/orbitus/import?name=t.yaml",
+                       content=(ORBITUS / "two-players.yaml").read_bytes()).json()["model"]
+    odd = [None, True, -1, 1e300, "", "N", "S99", [], {}, [1, 2, 3], {"a": [None]}, "x" * 300,
+           "- Bob", "2024-05-01", "\u2028", [0, 0], {"at": [0, 0]}]
+    for _ in range(120):
+        model = json.loads(json.dumps(base))
+        for _ in range(rng.randint(1, 3)):
+            where = rng.choice(["players", "sectors", "start_lines", "barriers", "sector"])
+            if where == "sector" and isinstance(model["sectors"], list) and model["sectors"]:
+                sector = rng.choice(model["sectors"])
+                if isinstance(sector, dict):
+                    sector[rng.choice(["at", "card", "rot", "routes", "planet", "pirate",
+                                       "zzz"])] = rng.choice(odd)
+            else:
+                model[where] = rng.choice(odd) if rng.random() < 0.3 else model.get(where)
+        r = client.post("/api/orbitus/score", json={"table": model})
+        assert r.status_code in (200, 400, 413, 422), (model, r.text)
+    board = client.post("/api/satellites/import?name=b",
+                        content=(SATELLITES / "crowned.txt").read_bytes()).json()["model"]
+    for _ in range(60):
+        rows = json.loads(json.dumps(board["rows"]))
+        row = rng.randrange(len(rows))
+        rows[row][rng.randrange(len(rows[row]))] = rng.choice(["R9", "x", "B0", ".", "r1", "?"])
+        if rng.random() < 0.2:
+            rows[row] = rows[row][:rng.randrange(1, 10)]
+        grace = rng.choice([None, 0, 3, 5, "2", -1])
+        r = client.post("/api/satellites/score", json={"board": {"rows": rows,
+                                                                 "grace_moves_left": grace}})
+        assert r.status_code in (200, 422), r.text

@@ -158,6 +158,11 @@ def api(handler: Handler) -> Handler:
             return await handler(request)
         except WebError as exc:
             return JSONResponse(exc.to_json(), status_code=exc.status)
+        except Exception as exc:  # a bug: one clear line, never a traceback to the page
+            log.exception("internal error on %s", request.url.path)
+            error = WebError(500, f"internal error ({type(exc).__name__}); nothing was "
+                                  f"changed. Please report it with what you did")
+            return JSONResponse(error.to_json(), status_code=500)
 
     wrapped.__name__ = handler.__name__
     return wrapped
