@@ -6,7 +6,8 @@ A local ASGI server (Starlette, served by uvicorn) with plain JavaScript and CSS
 * transcribe a finished table by clicking and see ``pnp-score``'s breakdown live
   (:mod:`web.orbitus_table`, :mod:`web.satellites_board`);
 * play either game in the browser, each seat a person (on their own device, through a
-  seat link) or a bot of the simulator (:mod:`web.games`, :mod:`web.play`);
+  seat link) or a bot of the simulator (:mod:`web.games`; what each game shows and
+  accepts: :mod:`web.play_orbitus`, :mod:`web.play_satellites`);
 * everything kept in SQLite (:mod:`web.store`).
 
 The rules come from the rules core (:mod:`rules`), the scores and the texts a user
