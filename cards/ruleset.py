@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cards.files import OPTIONAL_FILES
+from cards.reading import MAX_DEFINITION_BYTES
 from rules.hexgeo import SIDE_INDEX
 from rules.orbitus import ruleset as orb
 from rules.satellites import ruleset as sat
@@ -33,8 +35,7 @@ if TYPE_CHECKING:
 
 CACHE_FORMAT = 1
 CACHE_KEEP = 64  # entries kept; older ones are removed when a new one is written
-MAX_DEFINITION_BYTES = 4_000_000
-_CODE = ("models.py", "definitions.py", "loader.py", "ruleset.py")
+_CODE = ("models.py", "definitions.py", "files.py", "loader.py", "reading.py", "ruleset.py")
 
 
 # --- models -> ruleset --------------------------------------------------------------------
@@ -160,22 +161,17 @@ def _read_all(game: str, files: dict[str, Path], root: Path) -> Source | None:
     """The bytes of every file, or None when one cannot be read as plainly as the validated
     path would read it (that path then reports the problem): not a regular file, too large,
     or a link that leads out of the folder it was found in."""
-    import stat
+    from cards.reading import UnreadableInput, read_bytes_safely
 
     contents: dict[str, bytes] = {}
     for role, path in files.items():
         home = root if path.parent == root / game else path.parent.resolve()
-        try:
-            if not path.resolve(strict=False).is_relative_to(home):
-                return None
-            info = path.stat()
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_DEFINITION_BYTES:
-                return None
-            with path.open("rb") as handle:
-                contents[role] = handle.read(MAX_DEFINITION_BYTES + 1)
-        except FileNotFoundError:
+        if (game, role) in OPTIONAL_FILES and not path.exists() and not path.is_symlink():
             contents[role] = b"\0missing"  # an optional file that is not there
-        except (OSError, RuntimeError):  # unreadable, or a loop of links
+            continue
+        try:
+            contents[role] = read_bytes_safely(path, "", MAX_DEFINITION_BYTES, folder=home)
+        except UnreadableInput:
             return None
     return Source(game, files, contents)
 

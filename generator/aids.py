@@ -28,7 +28,8 @@ from cards.definitions import (
     inside,
 )
 from cards.labels import load_labels, resolve
-from cards.loader import MAX_TEXT_BYTES, DefinitionError, display_path, read_text
+from cards.loader import DefinitionError, display_path, read_text
+from cards.reading import MAX_TEXT_BYTES
 from generator.backends.pdf import render_pdf
 from generator.components import diagrams
 from generator.components import satellites as sat

@@ -345,13 +345,22 @@ def _err(message: str) -> None:
     sys.stderr.write(message + "\n")
 
 
-def run() -> None:
+def build_args(args: list[str]) -> list[str]:
+    """The arguments as the build's own parser reads them: a game named first, as the other
+    commands take it (``pnp build orbitus``), is the same as ``--game orbitus``."""
+    if args and args[0] in {g.value for g in Game}:
+        return ["--game", args[0], *args[1:]]
+    return args
+
+
+def run(argv: list[str] | None = None, prog: str = "pnp-build") -> None:
     """The ``pnp-build`` command: a bug ends in one clear line (exit 2), not a traceback;
     ``PNP_DEBUG=1`` lets the traceback through for developers."""
     import os
 
+    args = build_args(list(sys.argv[1:] if argv is None else argv))
     try:
-        app(prog_name="pnp-build")
+        app(args=args, prog_name=prog)
     except KeyboardInterrupt:
         _err("pnp-build: interrupted; the output folder holds the previous build")
         sys.exit(130)

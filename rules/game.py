@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+MAX_SEED = 2**63 - 1  # seeds of deals and games: 0 to this
+
 S = TypeVar("S")  # a state
 A = TypeVar("A")  # an action
 R = TypeVar("R")  # a ruleset

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import rules
 
 USAGE = """\
-Usage: pnp-score GAME [OPTIONS] FILE
+Usage: {prog} GAME [OPTIONS] FILE
 
 Score a finished game from a transcribed table.
 
@@ -24,24 +24,24 @@ Games:
   satellites  score a Satellites board (text grid or YAML): groups,
               colonies, control, end state, winner
 
-Run 'pnp-score GAME --help' for the options of one game.
+Run '{prog} GAME --help' for the options of one game.
 Exit codes: 0 valid, 1 the table breaks a rule, 2 unreadable input or misuse.
 """
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "pnp-score") -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help", "help"):
-        sys.stdout.write(USAGE)
+        sys.stdout.write(USAGE.format(prog=prog))
         return 0 if args else 2
     game, rest = args[0].lower(), args[1:]
     if game not in rules.names():
-        sys.stderr.write(f"pnp-score: unknown game {args[0]!r}; choose "
+        sys.stderr.write(f"{prog}: unknown game {args[0]!r}; choose "
                          f"{' or '.join(rules.names())}\n")
         return 2
     # each game of the rules registry has its scorer in scorer.<game>.cli
     module = importlib.import_module(f"scorer.{game}.cli")
-    return int(module.run(rest, prog=f"pnp-score {game}"))
+    return int(module.run(rest, prog=f"{prog} {game}"))
 
 
 def entry() -> None:

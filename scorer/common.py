@@ -257,7 +257,8 @@ def read_input_text(path: Path, shown: str, what: str, max_bytes: int, too_big: 
     and line separators that would shift line numbers each get their own line
     (:func:`cards.loader.read_bytes_safely`).
     """
-    from cards.loader import UnreadableInput, decode_text, read_bytes_safely
+    from cards.loader import UnreadableInput, decode_text
+    from cards.reading import read_bytes_safely
 
     try:
         if str(path) == "-":

@@ -32,8 +32,8 @@ exit codes: 0 stopped with Ctrl-C, 2 misuse (a port in use, a data folder that c
 be used, definitions that cannot be read)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pnp-web", description=DESCRIPTION, epilog=EPILOG,
+def build_parser(prog: str = "pnp-web") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this machine only; "
@@ -74,24 +74,25 @@ def lan_address() -> str | None:
     return None
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    opts = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None, prog: str = "pnp-web") -> int:
+    """Run the server until Ctrl-C; the exit code (``prog``: the command as typed)."""
+    opts = build_parser(prog).parse_args(argv)
     try:
         import uvicorn
 
         from web.app import create_app
     except ImportError as exc:
-        print(f"pnp-web: the server's packages are not installed ({exc.name}); install them "
+        print(f"{prog}: the server's packages are not installed ({exc.name}); install them "
               f"with: pip install 'orbitus-pnp[web]'", file=sys.stderr)
         return 2
     from cards.loader import DefinitionError
     from web.store import StoreError, default_data_dir
 
     if opts.port and not 1 <= opts.port <= 65535:
-        print(f"pnp-web: --port {opts.port} is not a port (1-65535)", file=sys.stderr)
+        print(f"{prog}: --port {opts.port} is not a port (1-65535)", file=sys.stderr)
         return 2
     if opts.bot_delay < 0 or opts.bot_delay > 10:
-        print("pnp-web: --bot-delay must be from 0 to 10 seconds", file=sys.stderr)
+        print(f"{prog}: --bot-delay must be from 0 to 10 seconds", file=sys.stderr)
         return 2
     try:
         port = opts.port or free_port(opts.host)
@@ -99,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((opts.host, port))
     except OSError as exc:
-        print(f"pnp-web: cannot listen on {opts.host}:{opts.port or ''} ({exc.strerror}); "
+        print(f"{prog}: cannot listen on {opts.host}:{opts.port or ''} ({exc.strerror}); "
               f"choose another --port or --host", file=sys.stderr)
         return 2
     data = opts.data or default_data_dir()
@@ -112,18 +113,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         app = create_app(data, opts.cards, public, opts.bot_delay)
     except StoreError as exc:
-        print(f"pnp-web: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     except DefinitionError as exc:
         for line in exc.problems:
             print(line, file=sys.stderr)
-        print("pnp-web: the definitions could not be read", file=sys.stderr)
+        print(f"{prog}: the definitions could not be read", file=sys.stderr)
         return 2
     url = f"http://{shown if shown != '0.0.0.0' else '127.0.0.1'}:{port}/"
-    print(f"pnp-web: serving on {url} (data: {data / 'pnp-web.sqlite3'}); Ctrl-C stops it",
+    print(f"{prog}: serving on {url} (data: {data / 'pnp-web.sqlite3'}); Ctrl-C stops it",
           flush=True)
     if public:
-        print(f"pnp-web: other devices on the network reach it at {public}/", flush=True)
+        print(f"{prog}: other devices on the network reach it at {public}/", flush=True)
     if not opts.no_browser:
         threading.Timer(0.8, webbrowser.open, (url,)).start()
     config = uvicorn.Config(app, host=opts.host, port=port, log_level="warning",

@@ -64,7 +64,6 @@ END_GRACE = "grace-moves-used"  # S-39
 END_LOCKED = "no-connection-possible"  # S-42
 END_BLOCKED = "no-legal-moves"  # S-41
 
-MAX_SEED = 2**63 - 1
 _NO = "no"  # what the fast paths get back from _problem instead of a sentence
 
 

@@ -38,7 +38,7 @@ from rules.orbitus.notation import Written, notation, parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.table import cell_text
 from scorer.common import type_name
-from scorer.engine.records import Illegal, Record, RecordError, Replay, Step
+from scorer.engine.records import Illegal, Record, RecordError, Replay, Step, seed_of
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
@@ -273,7 +273,6 @@ def _first(record: Record, players: tuple[str, ...], problems: list[str]) -> int
 def _deck(record: Record, ruleset: Ruleset, shown: str,
           problems: list[str]) -> tuple[list[str] | None, str] | None:
     """``(None, 'seed N')`` for a seed, ``(order, 'the deck in deck:')`` for a written deck."""
-    from scorer.engine.orbitus_setup import MAX_SEED
 
     data = record.data
     if "seed" in data and "deck" in data:
@@ -281,12 +280,8 @@ def _deck(record: Record, ruleset: Ruleset, shown: str,
                         f"--seed N) or deck: (the cards in order, top first), not both")
         return None
     if "seed" in data:
-        seed = data["seed"]
-        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-            problems.append(f"{record.at('seed')}: seed: must be a whole number from 0 to "
-                            f"{MAX_SEED} (the N of pnp-setup orbitus --seed N), got {seed!r}")
-            return None
-        return None, f"seed {seed}"
+        seed = seed_of(record, problems)
+        return None if seed is None else (None, f"seed {seed}")
     if "deck" not in data:
         problems.append(f"{record.source}:1: the deal is missing: write seed: N (the deal of "
                         f"pnp-setup orbitus --seed N) or deck: [the cards in order, top first]")

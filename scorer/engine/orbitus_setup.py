@@ -17,6 +17,7 @@ import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rules.game import MAX_SEED
 from rules.hexgeo import SIDES
 from scorer.common import (
     EXIT_OK,
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from rules.orbitus.engine import Match, State
     from rules.orbitus.ruleset import Ruleset
 
-MAX_SEED = 2**63 - 1
 DECK_PER_LINE = 12
 PICTURE_FLATS_MM = 30.0
 
@@ -200,7 +200,7 @@ examples:
 """
 
 
-def _parser(prog: str) -> argparse.ArgumentParser:
+def build_parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=_players, metavar="K",
@@ -264,7 +264,7 @@ def run(args: list[str], prog: str = "pnp-setup orbitus") -> int:
 
 
 def _run(args: list[str], prog: str) -> int:
-    parser = _parser(prog)
+    parser = build_parser(prog)
     try:
         opts = parser.parse_args(args)
     except SystemExit as exc:
@@ -302,7 +302,7 @@ def _run(args: list[str], prog: str) -> int:
         return fail(f"{prog}: {exc}", EXIT_VIOLATIONS)
 
     who = f"--names {','.join(names)}" if opts.names else f"--players {len(names)}"
-    again = f"pnp-setup orbitus {who} --seed {seed}" + (
+    again = f"{prog} {who} --seed {seed}" + (
         f" --cards {opts.cards}" if opts.cards is not None else "")
     note = " (chosen at random)" if chosen else ""
     if opts.json:

@@ -30,6 +30,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import rules
+from rules.game import MAX_SEED
 from scorer.common import reshown, type_name
 
 if TYPE_CHECKING:
@@ -229,6 +230,22 @@ def read_record(path: Path, shown: str | None = None) -> Record:
 def game_module(game: str, shown: str = "") -> ModuleType:
     """``scorer.engine.<game>_replay`` (imported only when a record of that game is read)."""
     return importlib.import_module(f"scorer.engine.{game}_replay")
+
+
+def seed_of(record: Record, problems: list[str]) -> int | None:
+    """The record's ``seed:`` (the N of ``pnp-setup GAME --seed N``); None, with the problem
+    added to ``problems``, when it is not a whole number from 0 to :data:`MAX_SEED`."""
+    seed = record.data["seed"]
+    if type(seed) is int and 0 <= seed <= MAX_SEED:
+        return seed
+    why = ""
+    if isinstance(seed, str) and seed.strip().isdigit() and seed.strip().startswith("0"):
+        why = (f" (a number written with a leading 0 is read as text, since YAML readers "
+               f"disagree about it; write {int(seed.strip())})")
+    problems.append(f"{record.at('seed')}: seed: must be a whole number from 0 to "
+                           f"{MAX_SEED} (the N of pnp-setup {record.game} --seed N), got "
+                           f"{seed!r}{why}")
+    return None
 
 
 def definitions_folder(record: Record) -> Path | None:

@@ -81,8 +81,8 @@ example:
 """
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", metavar="FILE", help="the game record (YAML; '-' for stdin)")
     parser.add_argument("--json", action="store_true",
@@ -99,31 +99,32 @@ def _parser() -> argparse.ArgumentParser:
                         help="replay only the first N moves (the position after move N)")
     parser.add_argument("--legal", action="store_true",
                         help="also list every legal move in the position reached")
-    parser.add_argument("--cards", metavar="FOLDER", type=Path,
+    parser.add_argument("--cards", metavar="DIR", type=Path,
                         help="definitions folder laid out like cards/, for records that start "
                              "from a seed (default: the shipped one)")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command; return the exit code. Never raises."""
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    """Run the command (named ``prog`` in its messages); return the exit code. Never
+    raises."""
     args = list(sys.argv[1:] if argv is None else argv)
-    return never_raises(lambda: _run(args), PROG, "the record")
+    return never_raises(lambda: _run(args, prog), prog, "the record")
 
 
-def _run(args: list[str]) -> int:
-    parser = _parser()
+def _run(args: list[str], prog: str = PROG) -> int:
+    parser = build_parser(prog)
     try:
         opts = parser.parse_args(args)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
     for flag in ("svg", "png"):
-        problem = picture_target_problem(PROG, flag, getattr(opts, flag), "final",
+        problem = picture_target_problem(prog, flag, getattr(opts, flag), "final",
                                          [Path(opts.file)], other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
-        return fail(f"{PROG}: --cards {opts.cards}: not a folder; give a folder laid out like "
+        return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
                     f"cards/")
 
     from scorer.engine.records import RecordError, read_record, replay
@@ -139,7 +140,7 @@ def _run(args: list[str]) -> int:
     if opts.svg is not None or opts.png is not None:
         from scorer.common import save_picture
 
-        stop = save_picture(PROG, result.picture(), opts.svg, opts.png)
+        stop = save_picture(prog, result.picture(), opts.svg, opts.png)
         if stop is not None:
             return stop
 

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any
 
 from rules.game import IllegalAction, NotationError, SetupError
 from rules.satellites.engine import (
-    MAX_SEED,
     SEAT_OF,
     State,
     action_text,
@@ -45,7 +44,7 @@ from rules.satellites.engine import (
 from rules.satellites.notation import Written, parse_move, parts, readable
 from rules.satellites.ruleset import COLOURS
 from scorer.common import type_name
-from scorer.engine.records import Illegal, Record, RecordError, Replay, Step
+from scorer.engine.records import Illegal, Record, RecordError, Replay, Step, seed_of
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
@@ -283,10 +282,8 @@ def _all(ruleset: Ruleset) -> str:
 
 def _from_seed(record: Record, ruleset: Ruleset, first: int | None,
                problems: list[str]) -> tuple[State, str] | None:
-    seed = record.data["seed"]
-    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        problems.append(f"{record.at('seed')}: seed: must be a whole number from 0 to "
-                        f"{MAX_SEED} (the N of pnp-setup satellites --seed N), got {seed!r}")
+    seed = seed_of(record, problems)
+    if seed is None:
         return None
     try:
         state = deal(ruleset, seed)
@@ -311,7 +308,7 @@ def _from_setup(record: Record, ruleset: Ruleset, first: int | None,
     key_line = record.line("setup")
     where = f"{record.source}:{key_line}: setup"
     if isinstance(raw, str):
-        from cards.loader import UnreadableInput, read_bytes_safely
+        from cards.reading import UnreadableInput, read_bytes_safely
         from scorer.engine.records import MAX_RECORD_BYTES
         from scorer.safe_text import split_lines
 

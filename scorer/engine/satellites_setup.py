@@ -93,7 +93,7 @@ examples:
 """
 
 
-def _parser(prog: str) -> argparse.ArgumentParser:
+def build_parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=whole_number(0, MAX_SEED), metavar="N",
@@ -117,7 +117,7 @@ def run(args: list[str], prog: str = "pnp-setup satellites") -> int:
 
 
 def _run(args: list[str], prog: str) -> int:
-    parser = _parser(prog)
+    parser = build_parser(prog)
     try:
         opts = parser.parse_args(args)
     except SystemExit as exc:
@@ -149,7 +149,7 @@ def _run(args: list[str], prog: str) -> int:
 
     n = state.table.size
     first = ruleset.first
-    again = f"pnp-setup satellites --seed {seed}" + (
+    again = f"{prog} --seed {seed}" + (
         f" --cards {opts.cards}" if opts.cards is not None else "")
     note = " (chosen at random)" if chosen else ""
     board = grid_text(state)

@@ -15,35 +15,35 @@ import rules
 GAMES = rules.names()
 
 USAGE = """\
-Usage: pnp-setup GAME [OPTIONS]
+Usage: {prog} GAME [OPTIONS]
 
 Deal a random start position as the rules describe, reproducible by its seed.
 
 Games:
-  orbitus     pnp-setup orbitus --players K --seed N: the start lines, the
+  orbitus     {prog} orbitus --players K --seed N: the start lines, the
               hands and the shuffled deck (--json, --record to start a game
               record, --svg/--png to draw the station and the hands)
-  satellites  pnp-setup satellites --seed N: the board with every satellite
+  satellites  {prog} satellites --seed N: the board with every satellite
               on its start cell (--svg/--png to draw it, --record to start a
               game record)
 
-Run 'pnp-setup GAME --help' for the options of one game.
+Run '{prog} GAME --help' for the options of one game.
 Exit codes: 0 dealt, 1 the definitions do not give a start position,
 2 misuse.
 """
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "pnp-setup") -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help", "help"):
-        sys.stdout.write(USAGE)
+        sys.stdout.write(USAGE.format(prog=prog))
         return 0 if args else 2
     game, rest = args[0].lower(), args[1:]
     if game not in GAMES:
-        sys.stderr.write(f"pnp-setup: unknown game {args[0]!r}; choose {' or '.join(GAMES)}\n")
+        sys.stderr.write(f"{prog}: unknown game {args[0]!r}; choose {' or '.join(GAMES)}\n")
         return 2
     module = importlib.import_module(f"scorer.engine.{game}_setup")
-    return int(module.run(rest, prog=f"pnp-setup {game}"))
+    return int(module.run(rest, prog=f"{prog} {game}"))
 
 
 def entry() -> None:

@@ -53,7 +53,7 @@ example:
 """
 
 
-def _parser(prog: str) -> argparse.ArgumentParser:
+def build_parser(prog: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog,
         description=DESCRIPTION,
@@ -85,7 +85,7 @@ def run(args: list[str], prog: str = "pnp-score satellites") -> int:
 
 
 def _run(args: list[str], prog: str) -> int:
-    parser = _parser(prog)
+    parser = build_parser(prog)
     try:
         opts = parser.parse_args(args)
     except SystemExit as exc:  # argparse has printed the usage or the help

@@ -1,0 +1,293 @@
+"""``pnp``: one command for the whole toolchain, with a subcommand per job.
+
+``pnp build``, ``pnp score``, ``pnp setup``, ``pnp replay``, ``pnp sim`` and ``pnp web``
+hand their arguments to the command they stand for (``pnp-build``, ``pnp-score``, ...,
+which stay as they are), importing only that command's code, so ``pnp score orbitus``
+starts as fast as ``pnp-score orbitus``. ``pnp --version`` prints the version;
+``pnp completion bash|zsh|fish`` prints a shell completion script, which asks
+``pnp __complete`` for the words that fit where the cursor is.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+PROG = "pnp"
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: where its code is, what it does in a line, and how it is run."""
+
+    module: str
+    function: str
+    summary: str
+    games: bool = False  # its first argument is the game (pnp score orbitus ...)
+    style: str = "argv"  # "argv": function(argv, prog) -> int; "build": run(argv, prog)
+
+
+COMMANDS: dict[str, Command] = {
+    "build": Command("generator.cli", "run",
+                     "build the printables (PDF, SVG; PNG, Tabletop Simulator on request) "
+                     "from the definitions; 'pnp build init DIR' copies them to edit",
+                     style="build"),
+    "score": Command("scorer.cli", "main",
+                     "score a finished table: pnp score orbitus|satellites FILE", games=True),
+    "setup": Command("scorer.engine.setup_cli", "main",
+                     "deal a start position from a seed: pnp setup orbitus|satellites",
+                     games=True),
+    "replay": Command("scorer.engine.replay_cli", "main",
+                      "replay a game record, check every move and score the end"),
+    "sim": Command("sim.cli", "main",
+                   "play many games with bots and report on balance (win rates, scores)"),
+    "web": Command("web.cli", "main",
+                   "the browser companion: transcribe and score by clicking, play in the "
+                   "browser"),
+}
+ALIASES = {"pnp-build": "build", "pnp-score": "score", "pnp-setup": "setup",
+           "pnp-replay": "replay", "pnp-sim": "sim", "pnp-web": "web"}
+
+USAGE = """\
+Usage: pnp COMMAND [ARGS]...
+
+The print-and-play and scoring toolchain for Orbitus and Satellites.
+
+Commands:
+{commands}
+
+Run 'pnp COMMAND --help' for the options of one command.
+Options:
+  --version              print the version and exit
+  -h, --help             print this help and exit
+
+Shell completion: pnp completion bash|zsh|fish prints a script; e.g. for bash
+  pnp completion bash > ~/.local/share/bash-completion/completions/pnp
+(zsh: ... > ~/.zfunc/_pnp with fpath+=(~/.zfunc); fish: ... > ~/.config/fish/completions/pnp.fish)
+
+Every old command name still works: pnp-build, pnp-score, pnp-setup, pnp-replay{more}.
+Exit codes: 0 fine, 1 the input breaks a rule, 2 unreadable input or misuse.
+"""
+
+
+def available() -> dict[str, Command]:
+    """The subcommands installed here (``sim`` and ``web`` need their packages)."""
+    from importlib.util import find_spec
+
+    out = {}
+    for name, command in COMMANDS.items():
+        top = command.module.split(".")[0]
+        if find_spec(top) is not None:
+            out[name] = command
+    return out
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("orbitus-pnp")
+    except PackageNotFoundError:  # run from a checkout that is not installed
+        return "unknown (not installed)"
+
+
+def usage() -> str:
+    import textwrap
+
+    summaries = {name: c.summary for name, c in available().items()}
+    summaries["completion"] = "print a shell completion script (bash, zsh or fish)"
+    width = max(len(name) for name in summaries) + 4
+    lines = []
+    for name, summary in summaries.items():
+        wrapped = textwrap.wrap(summary, 78 - width)
+        lines.append(f"  {name:<{width - 2}}{wrapped[0]}")
+        lines += [" " * width + more for more in wrapped[1:]]
+    more = "".join(f", pnp-{n}" for n in ("sim", "web") if n in summaries)
+    return USAGE.format(commands="\n".join(lines), more=more)
+
+
+def run_command(name: str, args: list[str], prog: str) -> int:
+    """Run subcommand ``name`` with ``args``; its exit code."""
+    command = COMMANDS[name]
+    module = importlib.import_module(command.module)
+    function: Callable[..., Any] = getattr(module, command.function)
+    if command.style == "build":
+        try:
+            function(args, prog)
+        except SystemExit as exc:
+            code = exc.code
+            return code if isinstance(code, int) else (0 if code is None else 2)
+        return 0
+    try:
+        return int(function(args, prog=prog))
+    except TypeError:  # a command whose main takes no prog
+        return int(function(args))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        sys.stdout.write(usage())
+        return 0 if args else 2
+    first, rest = args[0], args[1:]
+    if first == "--version":
+        sys.stdout.write(f"pnp {version()}\n")
+        return 0
+    if first == "completion":
+        return _completion(rest)
+    if first == "__complete":
+        sys.stdout.write("".join(f"{w}\n" for w in complete(rest)))
+        return 0
+    name = ALIASES.get(first, first)
+    if name not in COMMANDS:
+        from difflib import get_close_matches
+
+        guess = get_close_matches(first, [*COMMANDS, "completion"], n=1)
+        hint = f"; did you mean {guess[0]}?" if guess else ""
+        sys.stderr.write(f"pnp: unknown command {first!r}{hint} (pnp --help lists them)\n")
+        return 2
+    if name not in available():
+        sys.stderr.write(f"pnp: '{name}' is not installed here; install the package with its "
+                         f"extras: pip install -e '.[{name}]'\n")
+        return 2
+    return run_command(name, rest, f"{PROG} {name}")
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+# --- shell completion -------------------------------------------------------------------------
+
+
+def _options_of_parser(parser: Any, words: list[str]) -> list[str]:
+    """Option strings of an argparse parser, descending into a subparser named in
+    ``words``; the subparser names when none is named yet."""
+    import argparse
+
+    options: list[str] = []
+    for action in parser._actions:  # argparse keeps them here; there is no public list
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = next((w for w in words if w in action.choices), None)
+            if chosen is None:
+                return list(action.choices)
+            return _options_of_parser(action.choices[chosen], words)
+        options.extend(action.option_strings)
+    return options
+
+
+def _build_options(words: list[str]) -> list[str]:
+    import typer.main
+
+    from generator.cli import app
+
+    group = typer.main.get_command(app)
+    if "init" in words:
+        command = group.commands["init"]  # type: ignore[attr-defined]
+        return [o for p in command.params for o in (*p.opts, *p.secondary_opts)
+                if o.startswith("-")] + ["--help"]
+    games = ["orbitus", "satellites"]
+    return ["init", *games] + [o for p in group.params for o in (*p.opts, *p.secondary_opts)
+                               if o.startswith("-")]
+
+
+def _parser_options(name: str, words: list[str]) -> list[str]:
+    import rules
+
+    games = list(rules.names())
+    if name == "build":
+        return _build_options(words)
+    if COMMANDS[name].games:
+        game = next((w for w in words if w in games), None)
+        if game is None:
+            return games
+        module = ("scorer.{game}.cli" if name == "score" else
+                  "scorer.engine.{game}_setup").format(game=game)
+        parser = importlib.import_module(module).build_parser(f"pnp {name} {game}")
+        return _options_of_parser(parser, words)
+    module = importlib.import_module(COMMANDS[name].module)
+    make = getattr(module, "build_parser", None) or getattr(module, "parser", None)
+    if make is None:
+        return []
+    try:
+        parser = make(f"pnp {name}")
+    except TypeError:
+        parser = make()
+    return _options_of_parser(parser, words)
+
+
+def complete(words: list[str]) -> list[str]:
+    """The words that may come next: ``words`` is the command line after ``pnp``, the last
+    one being the word under the cursor (maybe empty). Files are left to the shell."""
+    current = words[-1] if words else ""
+    before = words[:-1]
+    if not before:
+        names = [*available(), "completion", "--version", "--help"]
+        return sorted(n for n in names if n.startswith(current))
+    name = ALIASES.get(before[0], before[0])
+    if before[0] == "completion":
+        return [s for s in ("bash", "zsh", "fish") if s.startswith(current)]
+    if name not in available():
+        return []
+    if not current.startswith("-") and before[1:] and before[-1].startswith("-"):
+        return []  # the value of an option: a file, a number ... left to the shell
+    try:
+        options = _parser_options(name, before[1:])
+    except Exception:  # completion must never break the shell's line
+        return []
+    return sorted({o for o in options if o.startswith(current)})
+
+
+_SCRIPTS = {
+    "bash": """\
+# bash completion for pnp (pnp completion bash)
+_pnp_complete() {
+    local IFS=$'\\n'
+    local words=("${COMP_WORDS[@]:1:COMP_CWORD}")
+    COMPREPLY=($(pnp __complete "${words[@]}" 2>/dev/null))
+    if [ ${#COMPREPLY[@]} -eq 0 ]; then
+        COMPREPLY=($(compgen -f -- "${COMP_WORDS[COMP_CWORD]}"))
+    fi
+}
+complete -o filenames -F _pnp_complete pnp
+""",
+    "zsh": """\
+#compdef pnp
+# zsh completion for pnp (pnp completion zsh)
+_pnp() {
+    local -a found
+    found=("${(@f)$(pnp __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
+    if [[ -n "${found[1]}" ]]; then
+        compadd -a found
+    else
+        _files
+    fi
+}
+compdef _pnp pnp
+""",
+    "fish": """\
+# fish completion for pnp (pnp completion fish)
+function __pnp_complete
+    set -l words (commandline -opc) (commandline -ct)
+    pnp __complete $words[2..-1] 2>/dev/null
+end
+complete -c pnp -f -a '(__pnp_complete)'
+complete -c pnp -F -n 'test -z "(__pnp_complete)"'
+""",
+}
+
+
+def _completion(args: list[str]) -> int:
+    if len(args) != 1 or args[0] not in _SCRIPTS:
+        sys.stderr.write("pnp completion: name your shell: pnp completion bash, zsh or fish\n")
+        return 2
+    sys.stdout.write(_SCRIPTS[args[0]])
+    return 0
+
+
+if __name__ == "__main__":
+    entry()
