@@ -41,8 +41,8 @@ def main() -> None:
     staged = [0]
     original_write = output._write_file
 
-    def write_file(path: Path, data: bytes) -> None:
-        original_write(path, data)
+    def write_file(path: Path, data: bytes, sync: bool = True) -> None:
+        original_write(path, data, sync)
         if ".pnp-new-" in str(path) and not path.name.startswith(".pnp"):
             staged[0] += 1
             pause(f"staged-{staged[0]}")

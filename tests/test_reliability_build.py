@@ -525,3 +525,45 @@ def test_watch_reports_a_date_and_carries_on_then_remakes_deleted_outputs(cards_
     finally:
         stop.set()
         thread.join(60)
+
+
+def test_the_staged_build_is_flushed_once_or_file_by_file(tmp_path, monkeypatch):
+    """One syncfs makes the staged build durable before the switch-over; where there is none,
+    every file and folder is flushed in turn; a write that fails on its way to the disk stops
+    the build with the old folder untouched."""
+    import ctypes
+    import errno as errnos
+
+    import generator.output as output
+    from generator.build import build
+    from generator.options import BuildOptions
+
+    out = tmp_path / "out"
+    calls: list[int] = []
+
+    def syncfs(fd: int) -> int:
+        calls.append(fd)
+        return 0
+
+    monkeypatch.setattr(output, "_load_syncfs", lambda: syncfs)
+    build(out, games=("satellites",))
+    assert len(calls) == 1
+    before = (out / "satellites" / "board.pdf").read_bytes()
+
+    flushed: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(output, "_load_syncfs", lambda: False)
+    monkeypatch.setattr(output.os, "fsync", lambda fd: (flushed.append(fd), real_fsync(fd)))
+    written = build(out, games=("satellites",))
+    assert len(flushed) >= len(written) + 2  # every file, the manifest, the folders
+
+
+    def failing(fd: int) -> int:
+        ctypes.set_errno(errnos.EIO)
+        return -1
+
+    monkeypatch.setattr(output, "_load_syncfs", lambda: failing)
+    with pytest.raises(output.OutputError) as info:
+        build(out, games=("satellites",), opts=BuildOptions(page="letter"))
+    assert "Input/output error" in "\n".join(info.value.lines)
+    assert (out / "satellites" / "board.pdf").read_bytes() == before

@@ -15,8 +15,8 @@ import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rules.game import SetupError
-from rules.satellites.engine import MAX_SEED, deal
+from rules.game import MAX_SEED, SetupError
+from rules.satellites.engine import deal
 from scorer.common import (
     EXIT_OK,
     EXIT_UNREADABLE,
