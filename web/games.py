@@ -30,13 +30,12 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from rules.game import IllegalAction, NotationError
+from rules.game import MAX_SEED, IllegalAction, NotationError
 from web.errors import WebError
 from web.store import GameRow, Store
 
 BOTS = ("random", "greedy", "mcts")
 MAX_NAME = 24
-MAX_SEED = 2**63 - 1
 ADAPTERS = {"orbitus": "web.play_orbitus", "satellites": "web.play_satellites"}
 
 
