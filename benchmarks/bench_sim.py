@@ -62,13 +62,15 @@ def rate(setup: Setup, players: int, games: int, jobs: int = 1) -> float:
     todo = [(players, i) for i in range(games)]
     cpu = cpu_now()
     started = time.perf_counter()
+    turns = 0
     if jobs == 1:
-        play_many(setup, todo)
+        turns = sum(r["turns"] for r in play_many(setup, todo))
     else:
-        for _ in pool(setup, chunked(todo, jobs, 100), jobs):
-            pass
+        for batch in pool(setup, chunked(todo, jobs, 100), jobs):
+            turns += sum(r["turns"] for r in batch)
     wall = time.perf_counter() - started
     CPU["per_game"] = (cpu_now() - cpu) / games
+    CPU["per_move"] = (cpu_now() - cpu) / turns
     return games / wall
 
 
@@ -159,10 +161,10 @@ def main() -> None:
           f"what an idle core would give; wall-clock figures suffer from other work)")
     if 1 in only or 2 in only or 3 in only:
         one_orb = max(rate(random_orb, 3, n_orb) for _ in range(2))
-        cpu_orb = CPU["per_game"]
+        cpu_orb, move_orb = CPU["per_game"], CPU["per_move"]
         if sat:
             one_sat = max(rate(random_sat, 2, n_sat) for _ in range(2))
-            cpu_sat = CPU["per_game"]
+            cpu_sat, move_sat = CPU["per_game"], CPU["per_move"]
     if 1 in only:
         print(f"1. random bots, one core: Orbitus 3 players {one_orb:,.1f} games/s wall, "
               f"{1 / cpu_orb:,.1f} per CPU-second [budget >= 50] (the rules core's own "
@@ -189,11 +191,14 @@ def main() -> None:
         g_orb = rate(greedy_orb, 3, n_orb // 2)
         print(f"3. greedy bots, one core: Orbitus 3 players {g_orb:,.1f} games/s wall = "
               f"{g_orb / one_orb:.2f} of random; per CPU-second {1 / CPU['per_game']:,.1f} = "
-              f"{cpu_orb / CPU['per_game']:.2f} of random [budget >= 0.33]")
+              f"{cpu_orb / CPU['per_game']:.2f} of random, moves per CPU-second "
+              f"{move_orb / CPU['per_move']:.2f} of random's [budget >= 0.33]")
         if sat:
             g_sat = rate(greedy_sat, 2, n_sat // 2)
             print(f"   Satellites {g_sat:,.0f} games/s wall = {g_sat / one_sat:.2f} of random; "
-                  f"per CPU-second {cpu_sat / CPU['per_game']:.2f} of random")
+                  f"per CPU-second {cpu_sat / CPU['per_game']:.2f} of random, moves per "
+                  f"CPU-second {move_sat / CPU['per_move']:.2f} of random's (greedy games "
+                  f"are longer)")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if 4 in only and sat:

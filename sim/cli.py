@@ -207,8 +207,9 @@ def shown_cards(cards: Path | None) -> str:
 
 
 def reproduce(opts: Options, counts: Sequence[int]) -> str:
-    """The command that plays the same games (without --jobs, --ray, --out)."""
-    parts = [PROG, opts.game]
+    """The command that plays the same games (without --jobs, --ray, --out), by the
+    command's own name whichever way it was started (the report must not depend on it)."""
+    parts = ["pnp-sim", opts.game]
     if opts.cards is not None:
         parts += ["--cards", str(opts.cards)]
     if opts.game == "orbitus":
@@ -344,9 +345,13 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
             raise Stop(EXIT_USAGE, f"{PROG}: {out} holds an unfinished run ({done:,} of "
                                    f"{planned:,} games); continue it with --resume, or choose "
                                    f"another --out")
-    elif games_file.exists() or (run_file.exists() and previous is None):
-        raise Stop(EXIT_USAGE, f"{PROG}: {out} holds files {PROG} did not write "
-                               f"({GAMES_FILE} or {RUN_FILE}); choose another --out")
+    if previous is None:
+        theirs = [name for name in (GAMES_FILE, RUN_FILE, "report.json", "report.html",
+                                    "plots") if (out / name).exists()]
+        if theirs:
+            raise Stop(EXIT_USAGE, f"{PROG}: {out} holds {', '.join(theirs)}, which {PROG} "
+                                   f"did not write; choose another --out (nothing is "
+                                   f"overwritten)")
 
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -601,9 +606,13 @@ def _compare(ns: argparse.Namespace, out: Any, err: Any) -> int:
     return EXIT_OK
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The ``pnp-sim`` command: the exit code, never an exception."""
+def main(argv: Sequence[str] | None = None, prog: str = "pnp-sim") -> int:
+    """The ``pnp-sim`` command (``pnp sim``: ``prog`` names it in every message): the exit
+    code, never an exception."""
     from scorer.common import never_raises
+
+    global PROG
+    PROG = prog
 
     def body() -> int:
         try:
@@ -613,4 +622,4 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sys.stderr.write(line + "\n")
             return exc.code
 
-    return never_raises(body, PROG, "the pnp-sim command you ran")
+    return never_raises(body, prog, f"the {prog} command you ran")

@@ -78,7 +78,7 @@ def report_plots(summary: dict[str, Any], folder: Path) -> list[str]:
     first = blocks[-1]
     comps = list(first["components"].values())
     if comps:
-        fig, ax = plt.subplots(figsize=(max(4.5, 0.75 * len(comps) + 1.5), 3.4))
+        fig, ax = plt.subplots(figsize=(max(6.0, 0.75 * len(comps) + 1.5), 3.6))
         stats = [{"med": c["median"], "q1": c["p25"], "q3": c["p75"], "whislo": c["p5"],
                   "whishi": c["p95"], "mean": c["mean"], "label": c["label"], "fliers": []}
                  for c in comps if c["n"]]
@@ -86,9 +86,10 @@ def report_plots(summary: dict[str, Any], folder: Path) -> list[str]:
                                                  "markerfacecolor": "#b8483f",
                                                  "markeredgecolor": "#b8483f"})
         ax.axhline(0, color="#999", linewidth=0.7)
-        ax.set_ylabel("points per player and game")
-        ax.set_title(f"Score components, {first['players']} players "
-                     f"(box: middle half, whiskers: 5-95 %, diamond: mean)")
+        ax.set_ylabel("per player and game")
+        ax.set_title(f"Score components, {first['players']} players")
+        ax.set_xlabel("box: middle half; whiskers: 5-95 %; diamond: mean", fontsize=7,
+                      color="#555")
         plt.setp(ax.get_xticklabels(), rotation=30, ha="right")
         _save(fig, folder / "score-components.png")
         names.append("score-components.png")

@@ -24,7 +24,9 @@ def first_player_line(block: dict[str, Any]) -> str:
     fp = block["first_player"]
     sign = "+" if fp["advantage"] >= 0 else "-"
     verdict = "significant" if fp["significant"] else "not significant"
-    return (f"first player (seat {fp['seat']}) wins {pct(fp['rate'])} {interval(fp['ci'])} "
+    of = (f" of the {fp['decided_games']:,} games not drawn"
+          if fp["decided_games"] != block["games"] else "")
+    return (f"first player (seat {fp['seat']}) wins {pct(fp['rate'])} {interval(fp['ci'])}{of} "
             f"against a fair {pct(fp['fair'])}: {sign}{abs(100 * fp['advantage']):.1f} points, "
             f"{verdict} ({_p(fp['p'])})")
 
@@ -67,7 +69,7 @@ def terminal(summary: dict[str, Any], extra: Sequence[str] = ()) -> str:
         comps = block["components"]
         if comps:
             shown = ", ".join(f"{c['label']} {c['mean']:+.2f}" for c in comps.values())
-            lines.append(f"  mean points per player: {shown}")
+            lines.append(f"  mean per player: {shown}")
         least = least_paying(block)
         if least:
             lines.append(f"  planet type that pays least: {least}")

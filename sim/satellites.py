@@ -133,22 +133,22 @@ class SatellitesSim:
 
     def best_actions(self, public: None, view: State, legal: Sequence[int]) -> list[int]:
         """The legal moves of the best change of my colonies, in their order (the values
-        of :meth:`score_changes`, worked out in the same pass)."""
+        of :meth:`score_changes`; only the moves that may connect are played out)."""
+        actions = list(legal)
+        if actions == [PASS]:
+            return actions
         colour = COLOURS[view.to_move]
         opp = view.blue if view.to_move == 0 else view.red
         orth = view.table.orth_mask
-        best = None
-        ties: list[int] = []
-        for action in legal:
-            if action == PASS or (action & 1023 == 0 and not orth[action >> 10 & 1023] & opp):
-                value = 0
-            else:
-                value = _change(view, apply(view, action), action, colour)
-            if best is None or value > best:
-                best, ties = value, [action]
-            elif value == best:
-                ties.append(action)
-        return ties
+        # a move without a push connects only if it lands next to an opponent
+        connecting = [a for a in actions if a & 1023 or orth[a >> 10 & 1023] & opp]
+        values = {a: _change(view, apply(view, a), a, colour) for a in connecting}
+        best = max(values.values(), default=0)
+        if len(connecting) < len(actions):
+            best = max(best, 0)  # the other moves change nothing
+        if best == 0:
+            return [a for a in actions if values.get(a, 0) == 0]
+        return [a for a in connecting if values[a] == best]
 
     # --- statistics ------------------------------------------------------------------------
 

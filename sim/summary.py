@@ -96,12 +96,15 @@ class Count:
             seats.append({"seat": seat + 1, "first": seat == first, "wins": _r(wins, 3),
                           "rate": _r(wins / n if n else 0), "ci": [_r(low), _r(high)],
                           "mean_score": _r(Spread(self.seat_totals[seat]).mean, 4)})
+        # the first seat against a fair share of the decided games (a draw is nobody's)
         wins = float(self.wins[first])
-        low, high = wilson(wins, n)
-        z, p = score_test(wins, n, fair)
+        decided = n - self.draws
+        rate = wins / decided if decided else 0.0
+        low, high = wilson(wins, decided)
+        z, p = score_test(wins, decided, fair)
         first_player = {
-            "seat": first + 1, "rate": _r(wins / n if n else 0), "fair": _r(fair),
-            "advantage": _r((wins / n if n else 0) - fair), "ci": [_r(low), _r(high)],
+            "seat": first + 1, "decided_games": decided, "rate": _r(rate), "fair": _r(fair),
+            "advantage": _r(rate - fair), "ci": [_r(low), _r(high)],
             "z": _r(z, 4), "p": _r(p), "significant": p < 0.05,
         }
         stat, df, p_seats = seats_test([float(w) for w in self.wins], n)

@@ -110,6 +110,22 @@ def test_difference_of_means_and_histograms():
     assert math.isclose(s.variance, sum((v - 3.6) ** 2 for v in [1, 2, 2, 3, 10]) / 4)
 
 
+def test_the_first_player_is_tested_on_the_games_not_drawn():
+    from sim.summary import Summary
+
+    header = {"first_seat": 0, "kinds": ["move", "pass"], "_order": [], "_labels": {}}
+    summary = Summary(header)
+    for k, winners in enumerate([[0]] * 40 + [[1]] * 40 + [[]] * 20):
+        summary.add({"players": 2, "game": k, "bots": ["random", "random"],
+                     "winners": winners, "scores": [1, 1], "turns": 10, "actions": [9, 1],
+                     "end": "x"})
+    block = summary.to_json()["by_players"][0]
+    first = block["first_player"]
+    assert (first["decided_games"], first["rate"], first["p"]) == (80, 0.5, 1.0)
+    assert block["seats"][0]["rate"] == 0.4 and block["draws"]["rate"] == 0.2
+    assert first["ci"] == [round(x, 6) for x in wilson(40, 80)]
+
+
 # --- seeds and line-ups -----------------------------------------------------------------------
 
 
@@ -351,6 +367,19 @@ def test_resume_refuses_other_options(tmp_path, capsys):
     assert code == 2 and "holds no run of pnp-sim to continue" in err
 
 
+def test_a_folder_with_someone_elses_report_is_not_overwritten(tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "report.html").write_text("my own notes")
+    code, _, err = sim(["orbitus", "--players", "2", "--games", "2", "--out", str(out)],
+                       capsys)
+    assert code == 2
+    assert err == (f"pnp-sim: {out} holds report.html, which pnp-sim did not write; choose "
+                   f"another --out (nothing is overwritten)\n")
+    assert (out / "report.html").read_text() == "my own notes"
+    assert sorted(p.name for p in out.iterdir()) == ["report.html"]
+
+
 def test_ctrl_c_keeps_the_finished_games_and_prints_a_resume_hint(tmp_path, capsys,
                                                                    monkeypatch):
     real = simrun.play_many
@@ -538,6 +567,18 @@ def test_help_explains_the_options(capsys):
     for option in ("--cards", "--players", "--games", "--bots", "--budget", "--seed",
                    "--jobs", "--ray", "--out", "--resume", "--json"):
         assert option in text
+
+
+def test_pnp_sim_names_itself_as_started(tmp_path, capsys):
+    from pnp.cli import main as pnp
+
+    assert pnp(["sim", "orbitus", "--games", "0"]) == 2
+    assert capsys.readouterr().err == "pnp sim: --games 0: must be at least 1; e.g. --games 1000\n"
+    out = tmp_path / "o"
+    assert pnp(["sim", "orbitus", "--players", "2", "--games", "2", "--out", str(out)]) == 0
+    capsys.readouterr()
+    report = json.loads((out / "report.json").read_text())
+    assert report["command"] == "pnp-sim orbitus --players 2 --games 2 --bots random --seed 1"
 
 
 def test_the_installed_command_runs(tmp_path):
