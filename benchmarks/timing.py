@@ -73,7 +73,9 @@ def best_of(fn: Callable[[], object], repeat: int = 3,
 
 def shown(value: float, unit: str) -> str:
     """A figure as the table shows it: whole numbers from 10 up, with thousands separated."""
-    if abs(value) >= 10:
+    if float(value).is_integer() and abs(value) < 10:
+        number = f"{int(value)}"
+    elif abs(value) >= 10:
         number = f"{value:,.0f}"
     elif abs(value) >= 1:
         number = f"{value:.1f}"

@@ -28,7 +28,7 @@ state's :class:`~rules.satellites.ruleset.Ruleset`.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.game import IllegalAction, SetupError
@@ -350,6 +350,19 @@ class Legal(Sequence[int]):
     def __hash__(self) -> int:
         raise TypeError("unhashable type: 'Legal'")
 
+    def plus(self, codes: Iterable[int]) -> Legal:
+        """These moves and ``codes`` (moves of this position) together, sorted."""
+        entries = {o: [o, mask, k, pushed] for o, mask, k, pushed in self._entries}
+        for c in codes:
+            o = c >> 20
+            entry = entries.setdefault(o, [o, 0, 0, ()])
+            entry[2] += 1
+            if c & 1023:
+                entry[3] = (*entry[3], c)
+            else:
+                entry[1] |= 1 << (c >> 10 & 1023)
+        return Legal([(o, m, k, p) for o, m, k, p in entries.values()])
+
     def __repr__(self) -> str:
         return f"Legal({list(self)!r})"
 
@@ -357,21 +370,20 @@ class Legal(Sequence[int]):
 def legal_actions(st: State) -> Legal:
     """Every legal move of the player to move, sorted (no pass; empty once the game is
     over), as a lazy :class:`Legal` sequence."""
+    quiet, loud = quiet_and_loud(st)
+    return quiet.plus(loud) if loud else quiet
+
+
+def quiet_and_loud(st: State) -> tuple[Legal, list[int]]:
+    """The legal moves in two parts: the normal moves, which connect nothing (S-17) and so
+    change no score (a lazy :class:`Legal`, never made into ints here), and the connection
+    moves and displacements (as ints, sorted). Bots that weigh moves look only at the
+    second part."""
     if st.ended is not None:
-        return Legal([])
+        return Legal([]), []
     normal, _, checks = _moves(st)
-    if not checks:
-        return Legal([(o, m, k, ()) for o, m, k in normal])
-    entries = {o: (o, m, k, ()) for o, m, k in normal}
-    for c in checks:
-        if _screened_ok(st, c):
-            o = c >> 20
-            _, mask, k, pushed = entries.get(o) or (o, 0, 0, ())
-            if c & 1023:
-                entries[o] = (o, mask, k + 1, (*pushed, c))
-            else:
-                entries[o] = (o, mask | 1 << (c >> 10 & 1023), k + 1, pushed)
-    return Legal(list(entries.values()))
+    return (Legal([(o, m, k, ()) for o, m, k in normal]),
+            sorted(c for c in checks if _screened_ok(st, c)))
 
 
 def count_legal(st: State) -> int:
