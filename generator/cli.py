@@ -172,6 +172,11 @@ def main(
                                            "on. Ctrl-C stops (exit 0).")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print what was built as one JSON object (the output "
+                                          "folder, every file written with its size, what "
+                                          "was kept and removed); implies -q.")
+    ] = False,
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
@@ -202,8 +207,12 @@ def main(
     for note in notes:
         _err(f"pnp-build: note: {note}")
     if watch:
+        if json_out:
+            _err("pnp-build: --json reports one build; it does not go with --watch")
+            raise typer.Exit(2)
         _watch(out, games, cards, opts, quiet)
         return
+    quiet = quiet or json_out
     started = time.perf_counter()
     try:
         steps = plan(games, cards, opts)
@@ -221,7 +230,7 @@ def main(
     from generator.output import OutputError
 
     try:
-        write_outputs(out, files, games, info=_err)
+        result = write_outputs(out, files, games, info=_err)
     except OutputError as exc:
         for line in exc.lines:
             _err(line)
@@ -229,8 +238,20 @@ def main(
     except OSError as exc:
         _err(f"pnp-build: cannot write to {out}: {exc.strerror or exc}")
         raise typer.Exit(2) from None
-    if not quiet:
-        took = time.perf_counter() - started
+    took = time.perf_counter() - started
+    if json_out:
+        import json
+
+        sys.stdout.write(json.dumps({
+            "out": str(out),
+            "games": list(games),
+            "files": {rel: len(files[rel]) for rel in sorted(files)},
+            "kept": result.kept,
+            "removed": result.deleted,
+            "user_files_kept": result.carried,
+            "mode": result.mode,
+        }, ensure_ascii=False, indent=2) + "\n")
+    elif not quiet:
         _err(f"built {len(files)} files into {out} in {took:.2f} s")
 
 

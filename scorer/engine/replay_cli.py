@@ -87,9 +87,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument("file", metavar="FILE", help="the game record (YAML; '-' for stdin)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object: the scorer's, plus a 'replay' object")
-    parser.add_argument("--svg", metavar="SVGFILE", type=Path,
+    parser.add_argument("--svg", metavar="FILE", type=Path,
                         help="also draw the position reached, scored, as SVG here")
-    parser.add_argument("--png", metavar="PNGFILE", type=Path,
+    parser.add_argument("--png", metavar="FILE", type=Path,
                         help="also draw it as PNG (150 dpi) here")
     parser.add_argument("--lenient", action="store_true",
                         help="exit 0 even when a move is illegal or the position breaks a rule "

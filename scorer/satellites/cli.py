@@ -64,10 +64,10 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                         help="the board: a text grid or a YAML file ('-' for standard input)")
     parser.add_argument("--json", action="store_true",
                         help="print the result as one JSON object instead of the summary")
-    parser.add_argument("--svg", metavar="SVGFILE", type=Path,
+    parser.add_argument("--svg", metavar="FILE", type=Path,
                         help="also draw the scored board (colonies outlined and tinted by "
                              "controller, crowns and contested colonies marked) as SVG here")
-    parser.add_argument("--png", metavar="PNGFILE", type=Path,
+    parser.add_argument("--png", metavar="FILE", type=Path,
                         help="also draw the scored board as PNG (150 dpi) here")
     parser.add_argument("--lenient", action="store_true",
                         help="exit 0 even when the board breaks a rule (violations are still "
