@@ -13,6 +13,8 @@ import copy
 import importlib.util
 import json
 import re
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -213,6 +215,34 @@ def test_orbitus_deals(players, capsys):
     named = run_json(setup_main, ["orbitus", "--names", "Anna,Boris", "--seed",
                                   str(2**63 - 1), "--json"], capsys)[1]
     assert named is not None and errors("setup-orbitus", named) == []
+
+
+@pytest.mark.parametrize("seed", ["0", "42", str(2**63 - 1)])
+def test_satellites_deals(seed, capsys):
+    code, report = run_json(setup_main, ["satellites", "--seed", seed, "--json"], capsys)
+    assert code == 0 and report is not None
+    assert errors("setup-satellites", report) == []
+    assert len(report["board"]) == report["size"]
+    assert errors("setup-satellites", report | {"board": ["X1 . ."]})
+
+
+def test_build_reports(tmp_path):
+    out = tmp_path / "kit"
+
+    def build() -> dict[str, Any]:
+        done = subprocess.run([str(Path(sys.executable).parent / "pnp"), "build", "satellites",
+                               "--json", "--out", str(out)], capture_output=True, text=True,
+                              timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+        report: dict[str, Any] = json.loads(done.stdout)
+        assert errors("build", report) == [], report
+        return report
+
+    first = build()
+    assert "satellites/board.pdf" in first["files"] and first["user_files_kept"] == 0
+    (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+    assert build()["user_files_kept"] == 1
+    assert errors("build", first | {"mode": "sideways"})
 
 
 # --- Satellites --------------------------------------------------------------------------------

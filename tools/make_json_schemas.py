@@ -1,10 +1,10 @@
 """Write the JSON Schemas of the tools' ``--json`` output into ``docs/schemas/``.
 
 One schema per report: ``pnp score orbitus|satellites``, ``pnp replay`` of each game,
-``pnp setup orbitus``, and the simulator's run and comparison (``pnp sim``). A replay's
-object is the scorer's object of the position reached plus ``replay`` (and, for Orbitus,
-``position``), so the replay schemas are built from the same pieces as the scorers' and
-cannot drift from them. Every object the tools write with a
+``pnp setup`` of each game, ``pnp build``, and the simulator's run and comparison
+(``pnp sim``). A replay's object is the scorer's object of the position reached plus
+``replay`` (and, for Orbitus, ``position``), so the replay schemas are built from the same
+pieces as the scorers' and cannot drift from them. Every object the tools write with a
 fixed set of keys says so (``additionalProperties: false``); the rule codes of violations
 are enums. ``tests/test_json_schemas.py`` checks that these files are what this script
 writes and validates real output of every fixture and golden record against them.
@@ -35,6 +35,7 @@ SATELLITES_RULES = [
     "unknown-token", "ragged-rows", "board-not-square", "board-size", "grace-moves",
 ]
 SIDES = ["N", "NE", "SE", "S", "SW", "NW"]
+BOARD_ROW = "^(\\.|[RB][1-9])( (\\.|[RB][1-9]))*$"
 MAX_SEED = 2**63 - 1
 
 Schema = dict[str, Any]
@@ -453,6 +454,42 @@ def schemas() -> dict[str, Schema]:
                           "additionalProperties": array(ref("card"))},
                 "deck": array(ref("card"), "the draw pile, top first"),
             }, {k: ORBITUS_DEFS[k] for k in ("side", "card")}),
+        "setup-satellites.schema.json": document(
+            "setup-satellites", "pnp setup satellites --json",
+            "A Satellites deal: the board rows as pnp score satellites reads them and every "
+            "satellite's cell (docs/engines.md).", {
+                "game": {"const": "satellites"},
+                "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
+                "size": {"type": "integer", "minimum": 5, "maximum": 26},
+                "first": ref("colour") | {"description": "who moves first"},
+                "board": array({"type": "string", "pattern": BOARD_ROW},
+                               "the rows from north to south, one token per cell"),
+                "satellites": obj({colour: array(obj({
+                    "cell": SATELLITES_DEFS["cell"],
+                    "value": {"type": "integer", "minimum": 1},
+                }), f"{colour}'s satellites in reading order") for colour in ("red", "blue")}),
+            }, {"colour": COLOUR}),
+        "build.schema.json": document(
+            "build", "pnp build --json",
+            "What one build wrote into the output folder (docs/build.md).", {
+                "out": {"type": "string", "description": "the output folder"},
+                "games": array({"enum": ["orbitus", "satellites"]}, minItems=1,
+                               uniqueItems=True),
+                "files": {"type": "object",
+                          "description": "every file the build wrote, relative to out, "
+                                         "with its size in bytes",
+                          "propertyNames": {"pattern": "^[^/].*[^/]$"},
+                          "additionalProperties": COUNT},
+                "kept": COUNT | {"description": "files of earlier builds kept as they were"},
+                "removed": COUNT | {"description": "files of earlier builds this build no "
+                                                   "longer writes, deleted"},
+                "user_files_kept": COUNT | {"description": "files of the user's carried "
+                                                           "into the new folder"},
+                "mode": {"anyOf": [{"const": "swap"},
+                                   {"type": "string", "pattern": "^in place \\(.+\\)$"}],
+                         "description": "swap: the whole folder replaced at once; in place "
+                                        "(and why): file by file, journaled"},
+            }, {}),
         "sim-report.schema.json": document(
             "sim-report", "pnp sim orbitus|satellites --json (and OUT/report.json)",
             "A simulation run: win rates by seat and bot with their intervals and tests, "
