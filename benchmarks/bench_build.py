@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from timing import figure
+
 from generator.backends import svg as svg_backend
 from generator.build import GAMES, BuildOptions, build, write_outputs
 
@@ -55,21 +57,22 @@ def main() -> None:
             write_again.append(time.perf_counter() - started)
     size = sum(len(v) for v in files.values())
 
-    def line(label: str, times: list[float]) -> None:
-        print(f"  {label}: median {statistics.median(times) * 1000:.0f} ms, "
-              f"min {min(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms")
+    def line(label: str, times: list[float], budget: float | None = None) -> None:
+        figure(label, statistics.median(times) * 1000, budget,
+               note=f"median of {len(times)}; min {min(times) * 1000:.0f}, "
+                    f"max {max(times) * 1000:.0f}")
 
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}")
-    print(f"full default build (both games, A4, {len(files)} files, {size / 1e6:.1f} MB)")
-    print(f"  first build in the process (fonts parsed): {first * 1000:.0f} ms")
-    print(f"  next {args.runs} builds:")
-    line("into a new folder", fresh)
-    line("into a folder holding the previous build and 3 files of the user's", again)
-    print("  the write phase alone (staging, links, swap, old build removed):")
-    line("into a new folder", write_new)
-    line("over the previous build", write_again)
-
+    print(f"full default build (both games, A4, {len(files)} files, {size / 1e6:.1f} MB), "
+          f"in one process, imports excluded:")
+    figure("full default build, first in the process (fonts parsed)", first * 1000)
+    line("full default build into a new folder", fresh, 1000)
+    line("full default build into a folder holding the previous build and 3 files of the "
+         "user's", again, 1000)
+    line("build write phase alone (staging, links, swap, old build removed), into a new "
+         "folder", write_new)
+    line("build write phase alone, over the previous build", write_again)
 
 if __name__ == "__main__":
     main()

@@ -18,10 +18,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from timing import figure
+
 from cards.definitions import load_orbitus, load_satellites
 from generator.build import BuildOptions, build, common_steps, game_steps
 from generator.export_png import component_pngs
-from generator.tts import tts_files
+from generator.products import product
 
 
 def timed(fn: Callable[[], dict[str, bytes]], runs: int) -> tuple[list[float], dict[str, bytes]]:
@@ -34,11 +36,11 @@ def timed(fn: Callable[[], dict[str, bytes]], runs: int) -> tuple[list[float], d
     return times, out
 
 
-def line(label: str, times: list[float], files: dict[str, bytes]) -> str:
+def line(label: str, times: list[float], files: dict[str, bytes]) -> None:
     size = sum(len(b) for b in files.values()) / 1e6
-    return (f"  {label:<34} median {statistics.median(times) * 1000:6.0f} ms  "
-            f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}; "
-            f"{len(files)} files, {size:.1f} MB)")
+    figure(label, statistics.median(times) * 1000,
+           note=f"median of {len(times)}, min {min(times) * 1000:.0f}, "
+                f"max {max(times) * 1000:.0f}; {len(files)} files, {size:.1f} MB")
 
 
 def main() -> None:
@@ -50,7 +52,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp).resolve()
         build(root / "warm")  # fonts parsed, schemas loaded
-        rows: list[str] = []
+        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+              f"{platform.python_version()}; {args.runs} runs each")
 
         def plain() -> dict[str, bytes]:
             files: dict[str, bytes] = {}
@@ -61,14 +64,13 @@ def main() -> None:
                 files.update(step())
             return files
 
-        rows.append(line("plain build, in memory", *timed(plain, args.runs)))
+        line("plain build (every PDF and SVG, calibration), in memory", *timed(plain, args.runs))
         for game, d in defs.items():
-            rows.append(line(f"{game} PNG at {args.dpi:g} dpi",
-                             *timed(lambda g=game, x=d: component_pngs(g, x, args.dpi),
-                                    args.runs)))
+            line(f"{game.capitalize()} PNG of every component at {args.dpi:g} dpi",
+                 *timed(lambda g=game, x=d: component_pngs(g, x, args.dpi), args.runs))
         for game, d in defs.items():
-            rows.append(line(f"{game} TTS export",
-                             *timed(lambda g=game, x=d: tts_files(g, x, root), args.runs)))
+            line(f"{game.capitalize()} Tabletop Simulator export",
+                 *timed(lambda g=game, x=d: product(g).tts_files(x, root), args.runs))
         whole: list[float] = []
         for i in range(args.runs):
             out = root / f"whole{i}"
@@ -76,10 +78,7 @@ def main() -> None:
             files = build(out, opts=BuildOptions(png_dpi=args.dpi, tts=True,
                                                  out_root=out.resolve()))
             whole.append(time.perf_counter() - started)
-        rows.append(line("whole --png --tts build, to disk", whole, files))
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}; {args.runs} runs each")
-    print("\n".join(rows))
+        line(f"whole build with --png --tts ({args.dpi:g} dpi), written to disk", whole, files)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from timing import best_of, command, median_wall_ms
+from timing import best_of, command, figure, median_wall_ms
 
 import rules
 from cards.ruleset import load_ruleset
@@ -75,13 +75,15 @@ def main() -> None:
 
     seconds = best_of(three, repeat=3)
     lengths = [len(a) for _, a in played]
-    print(f"random 3-player games, default deck, uniform random legal actions: "
-          f"{args.games / seconds:,.1f} games/s (one core; {sum(lengths) / len(lengths):.1f} "
-          f"actions per game on average) [budget >= 50]")
+    figure("Orbitus complete random 3-player games, default deck, one core",
+           args.games / seconds, 50, unit="games/s", better="higher", indent="",
+           note=f"{args.games} games, {sum(lengths) / len(lengths):.1f} actions each on "
+                f"average")
     for players in (2, 4, 5, 6):
         count = max(20, args.games // 4)
         seconds = best_of(lambda p=players, c=count: play(p, c), repeat=1)
-        print(f"  {players} players: {count / seconds:,.1f} games/s")
+        figure(f"Orbitus complete random {players}-player games, one core", count / seconds,
+               unit="games/s", better="higher")
 
     # 2.-4. positions ---------------------------------------------------------------------------
     states: list[State] = []
@@ -98,11 +100,13 @@ def main() -> None:
     t_count = best_of(lambda: [len(fresh(s).legal_actions()) for s in states])
     t_build = best_of(lambda: [list(fresh(s).legal_actions()) for s in states])
     print(f"{len(states):,} positions, {sectors:.1f} sectors on the table on average, "
-          f"{legal_total / len(states):.0f} legal actions each on average")
-    print(f"legal-action generation, each position analysed from scratch: "
-          f"{len(states) / t_count:,.0f} positions/s; with every action built as an object: "
-          f"{len(states) / t_build:,.0f} positions/s "
-          f"({legal_total / t_build:,.0f} actions/s)")
+          f"{legal_total / len(states):.0f} legal actions each on average:")
+    figure("Orbitus legal-action generation, each position analysed from scratch, counted",
+           len(states) / t_count, unit="positions/s", better="higher", indent="",
+           note=f"{legal_total / len(states):.0f} legal actions each")
+    figure("Orbitus legal-action generation with every action built",
+           len(states) / t_build, unit="positions/s", better="higher",
+           note=f"{legal_total / t_build:,.0f} actions/s")
 
     def apply_all() -> None:
         for start, actions in played:
@@ -111,15 +115,15 @@ def main() -> None:
                 state = state.after(action)
 
     n_actions = sum(len(a) for _, a in played)
-    print(f"applying actions (draw, skips, end): {n_actions / best_of(apply_all):,.0f} "
-          f"actions/s")
+    figure("Orbitus applying actions (the draw, skips, end detection)",
+           n_actions / best_of(apply_all), unit="actions/s", better="higher", indent="")
     t_check = best_of(lambda: [check(fresh(s), a) for s, a in pairs])
-    print(f"check() of a written action (the replay path): {len(pairs) / t_check:,.0f} "
-          f"actions/s")
+    figure("Orbitus check() of a written action (the replay path)", len(pairs) / t_check,
+           unit="actions/s", better="higher", indent="")
     largest = max(len(pickle.dumps(s)) for s in states)
     encoded = max(len(game.encode(s)) for s in states)
-    print(f"largest pickled state: {largest / 1000:.1f} KB (budget <= 10 KB); largest "
-          f"encoding: {encoded} bytes")
+    figure("Orbitus largest pickled state", largest / 1000, 10, unit="KB", indent="")
+    figure("Orbitus largest encoded state", encoded, unit="bytes", indent="")
 
     # 5. whole commands -----------------------------------------------------------------------
     warm_cache = Path(tempfile.mkdtemp(prefix="pnp-bench-cache-"))
@@ -131,14 +135,17 @@ def main() -> None:
     cold_env = {**os.environ, "PNP_CACHE_DIR": str(cold_cache)}
     cold = median_wall_ms(score, args.runs, env=cold_env,
                           before=lambda: shutil.rmtree(cold_cache, ignore_errors=True))
-    print(f"pnp-score orbitus, 72 sectors, 6 players: {warm:.0f} ms with the ruleset cache "
-          f"warm [budget < 120], {cold:.0f} ms cold [budget < 300] (median of {args.runs})")
+    figure("pnp-score orbitus, 72 sectors, 6 players, whole command, ruleset cache warm",
+           warm, 120, indent="", note=f"median of {args.runs}")
+    figure("pnp-score orbitus, 72 sectors, 6 players, whole command, ruleset cache cold",
+           cold, 300, indent="", note=f"median of {args.runs}")
     setup = median_wall_ms([*command("pnp-setup"), "orbitus", "--players", "4", "--seed", "42"],
                            args.runs, env=env)
-    print(f"pnp-setup orbitus --players 4 --seed 42: {setup:.0f} ms")
+    figure("pnp-setup orbitus --players 4 --seed 42, whole command", setup, indent="")
     record = "random_game_3p_seed5.yaml"
     replay = median_wall_ms([*command("pnp-replay"), record], args.runs, cwd=RECORDS, env=env)
-    print(f"pnp-replay {record} (98 actions): {replay:.0f} ms")
+    figure(f"pnp-replay of the 98-action Orbitus record {record}, whole command", replay,
+           indent="")
     shutil.rmtree(warm_cache, ignore_errors=True)
 
 

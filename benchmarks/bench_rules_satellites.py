@@ -37,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import timing
-from timing import command, median_wall_ms
+from timing import command, figure, median_wall_ms
 
 import rules
 from rules.satellites.engine import (
@@ -86,9 +86,10 @@ def main() -> None:
 
     seconds = best_of(play, repeat=3)
     moves = sum(len(a) for _, a in played)
-    print(f"random games, uniform random legal moves, deal to end: "
-          f"{args.games / seconds:,.1f} games/s (one core; {moves / args.games:.1f} moves per "
-          f"game, {moves / seconds:,.0f} moves/s) [budget >= 300 games/s]")
+    figure("Satellites complete random games, deal to end, one core (CPU time)",
+           args.games / seconds, 300, unit="games/s", better="higher", indent="",
+           note=f"{args.games} games, {moves / args.games:.1f} moves each, "
+                f"{moves / seconds:,.0f} moves/s")
 
     # 2.-4. positions ---------------------------------------------------------------------------
     states: list[State] = []
@@ -105,11 +106,14 @@ def main() -> None:
     t_list = best_of(lambda: [list(legal_actions(s)) for s in states])
     t_count = best_of(lambda: [count_legal(s) for s in states])
     print(f"{len(states):,} positions of {len(played[:POSITION_GAMES])} of those games, "
-          f"{legal_total / len(states):.0f} legal moves each on average")
-    print(f"legal-move generation (the engine's sorted sequence, its length and any move): "
-          f"{len(states) / t_gen:,.0f} positions/s [budget >= 100,000]; with every move made "
-          f"an int: {len(states) / t_list:,.0f} positions/s ({legal_total / t_list:,.0f} "
-          f"actions/s); counting them only: {len(states) / t_count:,.0f} positions/s")
+          f"{legal_total / len(states):.0f} legal moves each on average:")
+    figure("Satellites legal-move generation (the engine's sorted sequence)",
+           len(states) / t_gen, 100_000, unit="positions/s", better="higher", indent="",
+           note=f"{legal_total / len(states):.0f} legal moves each")
+    figure("Satellites legal moves listed, every move made an int", len(states) / t_list,
+           unit="positions/s", better="higher", note=f"{legal_total / t_list:,.0f} actions/s")
+    figure("Satellites legal moves counted without listing them", len(states) / t_count,
+           unit="positions/s", better="higher")
 
     def apply_all() -> None:
         for start, actions in played[:POSITION_GAMES]:
@@ -118,15 +122,16 @@ def main() -> None:
                 state = apply(state, action)
 
     n_actions = sum(len(a) for _, a in played[:POSITION_GAMES])
-    print(f"applying moves (connections, groups, the end): "
-          f"{n_actions / best_of(apply_all):,.0f} moves/s")
+    figure("Satellites applying moves (connections, groups, the end)",
+           n_actions / best_of(apply_all), unit="moves/s", better="higher", indent="")
     written = [(s, parse_move(action_text(s, a))) for s, a in pairs[::7]]
     t_check = best_of(lambda: [check_written(s, w) for s, w in written])
-    print(f"check_written() of a written move (the replay path): "
-          f"{len(written) / t_check:,.0f} moves/s")
+    figure("Satellites check_written() of a written move (the replay path)",
+           len(written) / t_check, unit="moves/s", better="higher", indent="")
     pickled = max(len(pickle.dumps(s)) for s in states)
     encoded = max(len(game.encode(s)) for s in states)
-    print(f"largest pickled state: {pickled} bytes; largest encoding: {encoded} bytes")
+    figure("Satellites largest pickled state", pickled, unit="bytes", indent="")
+    figure("Satellites largest encoded state", encoded, unit="bytes", indent="")
 
     # 5. whole commands -----------------------------------------------------------------------
     warm_cache = Path(tempfile.mkdtemp(prefix="pnp-bench-cache-"))
@@ -138,14 +143,17 @@ def main() -> None:
     cold_env = {**os.environ, "PNP_CACHE_DIR": str(cold_cache)}
     cold = median_wall_ms(score, max(3, args.runs // 3), env=cold_env,
                           before=lambda: shutil.rmtree(cold_cache, ignore_errors=True))
-    print(f"pnp-score satellites, 10 x 10 board: {warm:.0f} ms with the ruleset cache warm "
-          f"[budget < 120], {cold:.0f} ms cold (median of {args.runs})")
+    figure("pnp-score satellites, 10 x 10 board, whole command, ruleset cache warm", warm,
+           120, indent="", note=f"median of {args.runs}")
+    figure("pnp-score satellites, 10 x 10 board, whole command, ruleset cache cold", cold,
+           indent="", note=f"median of {max(3, args.runs // 3)}")
     setup = median_wall_ms([*command("pnp-setup"), "satellites", "--seed", "42"], args.runs,
                            env=env)
-    print(f"pnp-setup satellites --seed 42: {setup:.0f} ms")
+    figure("pnp-setup satellites --seed 42, whole command", setup, indent="")
     record = "random_game_seed27.yaml"
     replay = median_wall_ms([*command("pnp-replay"), record], args.runs, cwd=RECORDS, env=env)
-    print(f"pnp-replay {record} (104 moves): {replay:.0f} ms")
+    figure(f"pnp-replay of the 104-move Satellites record {record}, whole command", replay,
+           indent="")
     shutil.rmtree(warm_cache, ignore_errors=True)
     shutil.rmtree(cold_cache, ignore_errors=True)
 

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from timing import command, wall_ms
+from timing import command, figure, wall_ms
 
 from scorer.satellites.board import Board, load_rules, read_string
 from scorer.satellites.report import summary, to_json
@@ -54,13 +54,9 @@ def in_process_ms(fn: object, runs: int) -> list[float]:
     return times
 
 
-def line(label: str, times: list[float], budget: float | None = None) -> str:
-    med = statistics.median(times)
-    verdict = ""
-    if budget is not None:
-        verdict = f"  budget {budget:.0f} ms: {'ok' if max(times) < budget else 'OVER'}"
-    return (f"{label:<48} median {med:7.2f} ms  min {min(times):7.2f}  max {max(times):7.2f}"
-            f"  ({len(times)} runs){verdict}")
+def line(label: str, times: list[float], budget: float | None = None) -> None:
+    figure(label, statistics.median(times), budget,
+           note=f"median of {len(times)}, min {min(times):.2f}, max {max(times):.2f}")
 
 
 def main() -> None:
@@ -77,18 +73,18 @@ def main() -> None:
     print()
     wall_ms([*cmd, "satellites", str(BOARD_10)], 1)  # the ruleset cache is warm from here
     print("whole command, interpreter start included (subprocess, wall time):")
-    print(line("  python -c pass (interpreter start alone)",
-               wall_ms([sys.executable, "-c", "pass"], runs)))
-    print(line("  satellites 10x10 text grid, summary",
-               wall_ms([*cmd, "satellites", str(BOARD_10)], runs), COMMAND_BUDGET_MS))
-    print(line("  satellites 10x10 text grid, --json",
-               wall_ms([*cmd, "satellites", str(BOARD_10), "--json"], runs), COMMAND_BUDGET_MS))
-    print(line("  satellites 10x10 YAML, summary",
-               wall_ms([*cmd, "satellites", str(YAML_10)], runs), COMMAND_BUDGET_MS))
+    line("interpreter start alone (python -c pass)",
+         wall_ms([sys.executable, "-c", "pass"], runs))
+    line("pnp-score satellites, 10 x 10 text grid, summary, whole command",
+         wall_ms([*cmd, "satellites", str(BOARD_10)], runs), COMMAND_BUDGET_MS)
+    line("pnp-score satellites, 10 x 10 text grid, --json, whole command",
+         wall_ms([*cmd, "satellites", str(BOARD_10), "--json"], runs), COMMAND_BUDGET_MS)
+    line("pnp-score satellites, 10 x 10 YAML board, summary, whole command",
+         wall_ms([*cmd, "satellites", str(YAML_10)], runs), COMMAND_BUDGET_MS)
     with tempfile.TemporaryDirectory() as tmp:
-        print(line("  satellites 10x10 text grid, --png (for scale)",
-                   wall_ms([*cmd, "satellites", str(BOARD_10), "--png",
-                            str(Path(tmp) / "b.png")], max(1, runs // 4))))
+        line("pnp-score satellites, 10 x 10 text grid, --png, whole command",
+             wall_ms([*cmd, "satellites", str(BOARD_10), "--png", str(Path(tmp) / "b.png")],
+                     max(1, runs // 4)))
 
     board = full_board()
     text = board.to_text()
@@ -96,16 +92,16 @@ def main() -> None:
     score(board, ruleset=rules)  # warm up
     print()
     print("in one process, full 26x26 board (676 satellites), imports excluded:")
-    print(line("  score (the pure scoring function)",
-               in_process_ms(lambda: score(board, ruleset=rules), runs * 5), SCORE_BUDGET_MS))
-    print(line("  read the grid text + score",
-               in_process_ms(lambda: score(read_string(text, ruleset=rules).board,
-                                           ruleset=rules), runs * 5)))
+    line("Satellites scoring of a full 26 x 26 board, in one process",
+         in_process_ms(lambda: score(board, ruleset=rules), runs * 5), SCORE_BUDGET_MS)
+    line("Satellites reading the 26 x 26 grid text and scoring it",
+         in_process_ms(lambda: score(read_string(text, ruleset=rules).board, ruleset=rules),
+                       runs * 5))
     result = score(board, ruleset=rules)
-    print(line("  summary rendering",
-               in_process_ms(lambda: summary(result, "bench"), runs * 5)))
-    print(line("  JSON object rendering",
-               in_process_ms(lambda: to_json(result), runs * 5)))
+    line("Satellites summary of the 26 x 26 board",
+         in_process_ms(lambda: summary(result, "bench"), runs * 5))
+    line("Satellites JSON object of the 26 x 26 board",
+         in_process_ms(lambda: to_json(result), runs * 5))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ import threading
 import time
 from pathlib import Path
 
+from timing import figure
+
 import rules
 from cards.ruleset import load_ruleset
 from sim.play import Setup, play_many
@@ -166,39 +168,54 @@ def main() -> None:
             one_sat = max(rate(random_sat, 2, n_sat) for _ in range(2))
             cpu_sat, move_sat = CPU["per_game"], CPU["per_move"]
     if 1 in only:
-        print(f"1. random bots, one core: Orbitus 3 players {one_orb:,.1f} games/s wall, "
-              f"{1 / cpu_orb:,.1f} per CPU-second [budget >= 50] (the rules core's own "
-              f"random games: {core_rate('orbitus', 3, n_orb // 2):,.1f} per CPU-second)")
+        print("1. random bots, one core:")
+        figure("pnp sim: random bots, one core, Orbitus 3 players, wall time", one_orb,
+               unit="games/s", better="higher")
+        figure("pnp sim: random bots, one core, Orbitus 3 players, per CPU-second",
+               1 / cpu_orb, 50, unit="games/s", better="higher")
+        figure("the rules core's own random Orbitus 3-player games, per CPU-second",
+               core_rate("orbitus", 3, n_orb // 2), unit="games/s", better="higher")
         if sat:
-            print(f"   Satellites {one_sat:,.0f} games/s wall, {1 / cpu_sat:,.0f} per "
-                  f"CPU-second [budget >= 300] (the rules core's own random games: "
-                  f"{core_rate('satellites', 2, n_sat // 2):,.0f} per CPU-second)")
+            figure("pnp sim: random bots, one core, Satellites, wall time", one_sat,
+                   unit="games/s", better="higher")
+            figure("pnp sim: random bots, one core, Satellites, per CPU-second", 1 / cpu_sat,
+                   300, unit="games/s", better="higher")
+            figure("the rules core's own random Satellites games, per CPU-second",
+                   core_rate("satellites", 2, n_sat // 2), unit="games/s", better="higher")
         else:
             print("   Satellites: the Satellites rules core is not on this branch yet")
     if 2 in only:
         two_orb = rate(random_orb, 3, 2 * n_orb, jobs=2)
         ratio = cpu_orb / CPU["per_game"] * 2
-        print(f"2. --jobs 2: Orbitus {two_orb:,.1f} games/s wall = {two_orb / one_orb:.2f}x one "
-              f"job; CPU per game {1000 * CPU['per_game']:.1f} ms in the pool (main process "
-              f"included) against {1000 * cpu_orb:.1f} ms in one: {ratio:.2f}x on two idle "
-              f"cores [budget >= 1.8x]")
+        print("2. --jobs 2 against one job:")
+        figure("pnp sim --jobs 2 against one job, Orbitus, wall time", two_orb / one_orb,
+               unit="×", better="higher", note=f"{two_orb:,.1f} games/s")
+        figure("pnp sim --jobs 2 against one job, Orbitus, by CPU per game", ratio, 1.8,
+               unit="×", better="higher",
+               note=f"{1000 * CPU['per_game']:.1f} ms per game in the pool, main process "
+                    f"included, against {1000 * cpu_orb:.1f} ms in one")
         if sat:
             two_sat = rate(random_sat, 2, 2 * n_sat, jobs=2)
             ratio = cpu_sat / CPU["per_game"] * 2
-            print(f"   Satellites {two_sat:,.0f} games/s wall = {two_sat / one_sat:.2f}x one "
-                  f"job; by CPU per game {ratio:.2f}x on two idle cores")
+            figure("pnp sim --jobs 2 against one job, Satellites, wall time",
+                   two_sat / one_sat, unit="×", better="higher", note=f"{two_sat:,.0f} games/s")
+            figure("pnp sim --jobs 2 against one job, Satellites, by CPU per game", ratio, 1.8,
+                   unit="×", better="higher")
     if 3 in only:
         g_orb = rate(greedy_orb, 3, n_orb // 2)
-        print(f"3. greedy bots, one core: Orbitus 3 players {g_orb:,.1f} games/s wall = "
-              f"{g_orb / one_orb:.2f} of random; per CPU-second {1 / CPU['per_game']:,.1f} = "
-              f"{cpu_orb / CPU['per_game']:.2f} of random, moves per CPU-second "
-              f"{move_orb / CPU['per_move']:.2f} of random's [budget >= 0.33]")
+        print("3. greedy bots against random ones, one core:")
+        figure("pnp sim: greedy bots against random, Orbitus 3 players, per CPU-second",
+               cpu_orb / CPU["per_game"], 1 / 3, unit="×", better="higher",
+               note=f"{1 / CPU['per_game']:,.1f} games per CPU-second; {g_orb / one_orb:.2f} "
+                    f"by wall time; moves per CPU-second {move_orb / CPU['per_move']:.2f} of "
+                    f"random's")
         if sat:
             g_sat = rate(greedy_sat, 2, n_sat // 2)
-            print(f"   Satellites {g_sat:,.0f} games/s wall = {g_sat / one_sat:.2f} of random; "
-                  f"per CPU-second {cpu_sat / CPU['per_game']:.2f} of random, moves per "
-                  f"CPU-second {move_sat / CPU['per_move']:.2f} of random's (greedy games "
-                  f"are longer)")
+            figure("pnp sim: greedy bots against random, Satellites, per CPU-second",
+                   cpu_sat / CPU["per_game"], 1 / 3, unit="×", better="higher",
+                   note=f"{g_sat / one_sat:.2f} by wall time; moves per CPU-second "
+                        f"{move_sat / CPU['per_move']:.2f} of random's (greedy games are "
+                        f"longer)")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if 4 in only and sat:
@@ -207,15 +224,20 @@ def main() -> None:
             took, peak, _ = command(["satellites", "--games", str(games), "--jobs", "2",
                                      "--out", "s100k"], folder)
             cpu = cpu_now() - cpu
-            print(f"4. {games:,} Satellites games, random bots, --jobs 2, whole command: "
-                  f"{took:.1f} s wall, {cpu:.1f} CPU-s in all processes (at most "
-                  f"{cpu / 2:.1f} s on two idle cores), peak memory of all processes "
-                  f"{peak:.0f} MB [budget < 180 s, < 500 MB]")
+            print(f"4. {games:,} Satellites games, random bots, --jobs 2, whole command:")
+            figure(f"pnp sim satellites --games {games:,} --jobs 2, whole command", took, 180,
+                   unit="s", note=f"{cpu:.1f} CPU-s in all processes, at most {cpu / 2:.1f} s "
+                                  f"on two idle cores")
+            figure(f"pnp sim satellites --games {games:,} --jobs 2, peak memory of all its "
+                   f"processes", peak, 500, unit="MB")
         elif 4 in only:
             took, peak, _ = command(["orbitus", "--players", "3", "--games", "4000",
                                      "--jobs", "2", "--out", "o4k"], folder)
-            print(f"4. (no Satellites core yet) 4,000 Orbitus 3-player games, --jobs 2: "
-                  f"{took:.1f} s, peak memory {peak:.0f} MB")
+            print("4. (no Satellites core yet) 4,000 Orbitus 3-player games, --jobs 2:")
+            figure("pnp sim orbitus --players 3 --games 4,000 --jobs 2, whole command", took,
+                   unit="s")
+            figure("pnp sim orbitus --players 3 --games 4,000 --jobs 2, peak memory", peak,
+                   unit="MB")
         if 5 in only:
             for game, players, setup in (("orbitus", 3, random_orb),
                                          *((("satellites", 2, random_sat),) if sat else ())):
@@ -226,10 +248,10 @@ def main() -> None:
                 cpu_command = cpu_now() - cpu
                 playing = 1000 / rate(setup, players, 1000)
                 cpu_playing = 1000 * CPU["per_game"]
-                print(f"5. whole run of 1,000 {game} games, one job: {took:.2f} s wall, "
-                      f"{cpu_command:.2f} CPU-s, of which playing {playing:.2f} s wall, "
-                      f"{cpu_playing:.2f} CPU-s: overhead {took - playing:.2f} s wall, "
-                      f"{cpu_command - cpu_playing:.2f} CPU-s [budget < 3 s]")
+                figure(f"pnp sim: whole-run overhead of 1,000 {game} games (start, ruleset, "
+                       f"summary, report, plots), CPU time", cpu_command - cpu_playing, 3,
+                       unit="s", note=f"{took - playing:.2f} s by wall time; the run "
+                                      f"{took:.2f} s, its games {playing:.2f} s")
         if 6 in only:
             n = 100 if quick else args.strength_games
             pairs = [("greedy", "random"), ("mcts", "greedy")]
@@ -245,9 +267,11 @@ def main() -> None:
                     block = json.loads(out)["by_players"][0]
                     bots = {x["bot"]: x for x in block["bots"]}
                     w = bots[a]
-                    print(f"   {game}: {a} against {b}: {a} wins {100 * w['rate']:.1f} % "
-                          f"[{100 * w['ci'][0]:.1f}, {100 * w['ci'][1]:.1f}] (shared wins "
-                          f"as a share; draws {block['draws']['count']}), {took:.0f} s")
+                    figure(f"pnp sim head-to-head, {game}, 2 players: {a} against {b}, win rate "
+                           f"of {a}", 100 * w["rate"], unit="%", better="higher",
+                           note=f"95 % interval [{100 * w['ci'][0]:.1f}, "
+                                f"{100 * w['ci'][1]:.1f}], shared wins as a share; draws "
+                                f"{block['draws']['count']}; {n:,} games, {took:.0f} s")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from timing import figure
+
 from cards.definitions import DEFAULT_CARDS
 from generator.options import BuildOptions
 from generator.watch import EVERYTHING, GameState, rebuild_game
@@ -55,11 +57,11 @@ def main() -> None:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}")
     print(f"--watch rebuild after one sector's routes change ({len(written)} files rewritten)")
-    print(f"  wall: median {statistics.median(walls) * 1000:.0f} ms, "
-          f"min {min(walls) * 1000:.0f} ms")
-    print(f"  cpu:  median {statistics.median(cpus) * 1000:.0f} ms, "
-          f"min {min(cpus) * 1000:.0f} ms")
-
+    for clock, times in (("wall time", walls), ("CPU time", cpus)):
+        figure(f"--watch rebuild after one sector's routes change, {clock}",
+               statistics.median(times) * 1000, 300,
+               note=f"median of {len(times)}, min {min(times) * 1000:.0f}; "
+                    f"{len(written)} files rewritten")
 
 if __name__ == "__main__":
     main()

@@ -68,8 +68,8 @@ On request (they rasterise, which takes seconds rather than a fraction of one):
 
 \b
 Commands:
-  pnp-build init DIR       copy the shipped definitions into DIR to edit them, then
-                           build with: pnp-build --cards DIR [--watch]
+  pnp build init DIR       copy the shipped definitions into DIR to edit them, then
+                           build with: pnp build --cards DIR [--watch]
 
 A build replaces OUT all at once (the previous build stays whole if it is interrupted),
 never deletes or replaces a file of yours there (OUT/.pnp-build.json lists what builds
@@ -109,7 +109,7 @@ def main(
     cards: Annotated[
         Path | None,
         typer.Option(help="Your own definitions folder, laid out like the shipped cards/ "
-                          "(orbitus/*.yaml, satellites/*.yaml); `pnp-build init DIR` makes "
+                          "(orbitus/*.yaml, satellites/*.yaml); `pnp build init DIR` makes "
                           "one. Default: the shipped cards/."),
     ] = None,
     game: Annotated[Game, typer.Option(help="Build one game only.")] = Game.both,
@@ -172,6 +172,11 @@ def main(
                                            "on. Ctrl-C stops (exit 0).")
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help="Print what was built as one JSON object (the output "
+                                          "folder, every file written with its size, what "
+                                          "was kept and removed); implies -q.")
+    ] = False,
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
@@ -180,14 +185,14 @@ def main(
     try:
         offset = _back_offset(back_offset)
     except typer.BadParameter as exc:
-        _err(f"pnp-build: --back-offset {exc}")
+        _err(f"{_prog()}: --back-offset {exc}")
         raise typer.Exit(2) from None
     if cards is not None and not cards.is_dir():
-        _err(f"pnp-build: --cards {cards}: no such folder (expected a folder laid out like "
+        _err(f"{_prog()}: --cards {cards}: no such folder (expected a folder laid out like "
              f"{DEFAULT_CARDS}, with orbitus/ and satellites/ inside)")
         raise typer.Exit(2)
     if out.exists() and not out.is_dir():
-        _err(f"pnp-build: --out {out}: is a file, expected a folder")
+        _err(f"{_prog()}: --out {out}: is a file, expected a folder")
         raise typer.Exit(2)
     games = GAMES if game is Game.both else (game.value,)
     notes = _language(lang, games, cards)
@@ -200,37 +205,53 @@ def main(
                         png_dpi=dpi if dpi is not None else (DEFAULT_DPI if png else None),
                         tts=tts, out_root=out.resolve())
     for note in notes:
-        _err(f"pnp-build: note: {note}")
+        _err(f"{_prog()}: note: {note}")
     if watch:
+        if json_out:
+            _err(f"{_prog()}: --json reports one build; it does not go with --watch")
+            raise typer.Exit(2)
         _watch(out, games, cards, opts, quiet)
         return
+    quiet = quiet or json_out
     started = time.perf_counter()
     try:
         steps = plan(games, cards, opts)
     except DefinitionError as exc:
         for line in exc.problems:
             _err(line)
-        _err(f"pnp-build: {len(exc.problems)} problem(s) in the definitions; nothing was written")
+        _err(f"{_prog()}: {len(exc.problems)} problem(s) in the definitions; nothing was written")
         raise typer.Exit(1) from None
     files: dict[str, bytes] = {}
     try:
         files = _run_steps(steps, quiet)
     except ValueError as exc:  # a component that cannot be laid out on the chosen paper
-        _err(f"pnp-build: {exc}; nothing was written")
+        _err(f"{_prog()}: {exc}; nothing was written")
         raise typer.Exit(1) from None
     from generator.output import OutputError
 
     try:
-        write_outputs(out, files, games, info=_err)
+        result = write_outputs(out, files, games, info=_err)
     except OutputError as exc:
         for line in exc.lines:
             _err(line)
         raise typer.Exit(2) from None
     except OSError as exc:
-        _err(f"pnp-build: cannot write to {out}: {exc.strerror or exc}")
+        _err(f"{_prog()}: cannot write to {out}: {exc.strerror or exc}")
         raise typer.Exit(2) from None
-    if not quiet:
-        took = time.perf_counter() - started
+    took = time.perf_counter() - started
+    if json_out:
+        import json
+
+        sys.stdout.write(json.dumps({
+            "out": str(out),
+            "games": list(games),
+            "files": {rel: len(files[rel]) for rel in sorted(files)},
+            "kept": result.kept,
+            "removed": result.deleted,
+            "user_files_kept": result.carried,
+            "mode": result.mode,
+        }, ensure_ascii=False, indent=2) + "\n")
+    elif not quiet:
         _err(f"built {len(files)} files into {out} in {took:.2f} s")
 
 
@@ -242,12 +263,12 @@ def _language(lang: str, games: tuple[str, ...], cards: Path | None) -> list[str
     from cards.labels import KINDS, languages, resolve
 
     if not re.fullmatch(r"[a-z]{2,3}", lang):
-        _err(f"pnp-build: --lang {lang!r}: expected a language code such as en, ru or it")
+        _err(f"{_prog()}: --lang {lang!r}: expected a language code such as en, ru or it")
         return None
     have = {g: sorted({x for kind in KINDS for x in languages(cards, g, kind)}) for g in games}
     if not any(lang in langs for langs in have.values()):
         listed = "; ".join(f"{g}: {', '.join(langs) or 'none'}" for g, langs in have.items())
-        _err(f"pnp-build: --lang {lang}: no texts in that language ({listed}); add "
+        _err(f"{_prog()}: --lang {lang}: no texts in that language ({listed}); add "
              f"<game>/text/labels-{lang}.yaml (and rules-{lang}.md, player-aid-{lang}.md) "
              "to translate a kit")
         return None
@@ -279,7 +300,7 @@ INIT_HELP = """Copy the shipped definitions into DIR for a designer to edit.
 Writes DIR/orbitus/*.yaml, DIR/satellites/*.yaml (each keeps its
 "# yaml-language-server: $schema=../schema/..." first line), DIR/schema/*.json
 (so editors complete and check fields) and the texts the player aids and
-booklets are set from. Then build from it with:  pnp-build --cards DIR [--watch]
+booklets are set from. Then build from it with:  pnp build --cards DIR [--watch]
 
 Exit codes: 0 copied; 1 DIR already holds some of these files (nothing is written;
 --force overwrites them); 2 DIR is a file or cannot be written.
@@ -297,7 +318,7 @@ def init_command(
     from generator.init import InitError, init_definitions
 
     if not given.strip():
-        _err("pnp-build init: DIR is empty; give the folder to fill (write . for the current "
+        _err(f"{_prog()} init: DIR is empty; give the folder to fill (write . for the current "
              "folder if you mean it)")
         raise typer.Exit(2)
     dir = Path(given)
@@ -308,11 +329,11 @@ def init_command(
         _err(str(exc))
         raise typer.Exit(exc.code) from None
     except OSError as exc:
-        _err(f"pnp-build init: cannot write to {dir}: {exc.strerror or exc}")
+        _err(f"{_prog()} init: cannot write to {dir}: {exc.strerror or exc}")
         raise typer.Exit(2) from None
     replaced = f" ({len(result.replaced)} replaced)" if result.replaced else ""
     _err(f"copied {len(result.written)} definition files into {dir}{replaced}")
-    _err(f"edit them, then build with:  pnp-build --cards {dir}   (add --watch to rebuild "
+    _err(f"edit them, then build with:  {_prog()} --cards {dir}   (add --watch to rebuild "
          "on every save)")
 
 
@@ -353,23 +374,33 @@ def build_args(args: list[str]) -> list[str]:
     return args
 
 
+_PROG = ["pnp-build"]  # the name the command was run by, for its messages
+
+
+def _prog() -> str:
+    return _PROG[0]
+
+
 def run(argv: list[str] | None = None, prog: str = "pnp-build") -> None:
     """The ``pnp-build`` command: a bug ends in one clear line (exit 2), not a traceback;
     ``PNP_DEBUG=1`` lets the traceback through for developers."""
     import os
 
+    before, _PROG[0] = _PROG[0], prog
     args = build_args(list(sys.argv[1:] if argv is None else argv))
     try:
         app(args=args, prog_name=prog)
     except KeyboardInterrupt:
-        _err("pnp-build: interrupted; the output folder holds the previous build")
+        _err(f"{prog}: interrupted; the output folder holds the previous build")
         sys.exit(130)
     except Exception as exc:
         if os.environ.get("PNP_DEBUG"):
             raise
-        _err(f"pnp-build: internal error ({type(exc).__name__}: {exc}); please report it "
+        _err(f"{prog}: internal error ({type(exc).__name__}: {exc}); please report it "
              "together with your definitions folder (PNP_DEBUG=1 shows the details)")
         sys.exit(2)
+    finally:
+        _PROG[0] = before
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Opt-in exports, registered as build steps of each game: PNG images and Tabletop Simulator.
 
-Both rasterise, which costs far more than the PDFs and SVGs (see the README's
-figures), so a plain ``pnp-build`` leaves them out: ``--png`` / ``--dpi`` and
+Both rasterise, which costs far more than the PDFs and SVGs (see docs/benchmarks.md),
+so a plain ``pnp-build`` leaves them out: ``--png`` / ``--dpi`` and
 ``--tts`` ask for them.
 """
 

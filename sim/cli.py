@@ -104,6 +104,8 @@ def add_play(p: argparse.ArgumentParser) -> None:
                    help="continue the interrupted run in --out (same options)")
     p.add_argument("--json", action="store_true",
                    help="print the report as JSON instead of text")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress bar (it is shown only on a terminal anyway)")
 
 
 def parser() -> Parser:
@@ -542,7 +544,7 @@ def _main(argv: Sequence[str] | None, out: Any, err: Any) -> int:
             return _compare(ns, out, err)
         default = Path("output") / "sim" / ns.command
         opts = options(ns, ns.command, ns.cards, ns.out or default)
-        summary = run(opts, getattr(ns, "players", None), err)
+        summary = run(opts, getattr(ns, "players", None), err, quiet=ns.quiet)
     except Usage as exc:
         err.write(f"{exc}\n")
         return EXIT_USAGE
@@ -577,7 +579,7 @@ def _compare(ns: argparse.Namespace, out: Any, err: Any) -> int:
         opts = options(ns, ns.game, cards, folder / label)
         if not opts.json:
             err.write(f"{label.upper()}: {cards}\n")
-        results.append(run(opts, ns.players, err))
+        results.append(run(opts, ns.players, err, quiet=ns.quiet))
     a, b = results
     for r in results:
         r.pop("_timing")

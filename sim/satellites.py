@@ -18,6 +18,7 @@ from rules.satellites.engine import (
     apply,
     connects,
     end_reason,
+    quiet_and_loud,
     random_action,
     standing_of,
 )
@@ -131,24 +132,23 @@ class SatellitesSim:
             append((_change(view, apply(view, action), action, colour), action))
         return out
 
-    def best_actions(self, public: None, view: State, legal: Sequence[int]) -> list[int]:
+    def best_actions(self, public: None, view: State, legal: Sequence[int]) -> Sequence[int]:
         """The legal moves of the best change of my colonies, in their order (the values
-        of :meth:`score_changes`; only the moves that may connect are played out)."""
-        actions = list(legal)
-        if actions == [PASS]:
-            return actions
+        of :meth:`score_changes`). Only the moves that may connect (landing next to an
+        opponent, or pushing) are played out; the quiet ones change nothing, and stay a lazy
+        sequence that is never listed."""
+        quiet, loud = legal.parts() if isinstance(legal, Lazy) else quiet_and_loud(view)
+        if not quiet and not loud:
+            return list(legal)  # [PASS]
         colour = COLOURS[view.to_move]
-        opp = view.blue if view.to_move == 0 else view.red
-        orth = view.table.orth_mask
-        # a move without a push connects only if it lands next to an opponent
-        connecting = [a for a in actions if a & 1023 or orth[a >> 10 & 1023] & opp]
-        values = {a: _change(view, apply(view, a), a, colour) for a in connecting}
+        values = {a: _change(view, apply(view, a), a, colour) for a in loud}
         best = max(values.values(), default=0)
-        if len(connecting) < len(actions):
-            best = max(best, 0)  # the other moves change nothing
+        if len(quiet):
+            best = max(best, 0)  # the quiet moves change nothing
         if best == 0:
-            return [a for a in actions if values.get(a, 0) == 0]
-        return [a for a in connecting if values[a] == best]
+            level = [a for a in loud if values[a] == 0]
+            return quiet.plus(level) if level else quiet  # type: ignore[attr-defined]
+        return [a for a in loud if values[a] == best]
 
     # --- statistics ------------------------------------------------------------------------
 
@@ -206,22 +206,39 @@ def _change(before: State, after: State, action: int, colour: str) -> int:
 
 
 class Lazy(Sequence[int]):
-    """``GAME.legal_actions(state)``, worked out on first use."""
+    """``GAME.legal_actions(state)``, worked out on first use (in the core's two parts:
+    the quiet normal moves and the moves that may connect, which greedy weighs)."""
 
-    __slots__ = ("_state", "_list")
+    __slots__ = ("_state", "_list", "_parts")
 
     def __init__(self, state: State) -> None:
         self._state: State | None = state
-        self._list: list[int] | None = None
+        self._list: Sequence[int] | None = None
+        self._parts: tuple[Sequence[int], list[int]] | None = None
 
-    def _actions(self) -> list[int]:
-        if self._list is None:
+    def parts(self) -> tuple[Sequence[int], list[int]]:
+        """``(quiet, loud)`` as :func:`rules.satellites.engine.quiet_and_loud` gives them."""
+        if self._parts is None:
             assert self._state is not None
-            self._list = GAME.legal_actions(self._state)
+            self._parts = quiet_and_loud(self._state)
+        return self._parts
+
+    def _actions(self) -> Sequence[int]:
+        if self._list is None:
+            quiet, loud = self.parts()
+            if not quiet and not loud:
+                assert self._state is not None
+                self._list = GAME.legal_actions(self._state)  # [PASS], or none at the end
+            else:
+                self._list = quiet.plus(loud) if loud else quiet  # type: ignore[attr-defined]
             self._state = None
         return self._list
 
     def __len__(self) -> int:
+        if self._list is None and self._state is not None:
+            quiet, loud = self.parts()
+            if quiet or loud:
+                return len(quiet) + len(loud)
         return len(self._actions())
 
     def __getitem__(self, k: Any) -> Any:

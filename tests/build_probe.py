@@ -39,15 +39,15 @@ def main() -> None:
     import generator.output as output
 
     staged = [0]
-    original_write = output._write_file
+    original_place = output._place_file
 
-    def write_file(path: Path, data: bytes, sync: bool = True) -> None:
-        original_write(path, data, sync)
-        if ".pnp-new-" in str(path) and not path.name.startswith(".pnp"):
+    def place_file(root: Path, rel: str, data: bytes, sync: bool, same_as: Path | None) -> None:
+        original_place(root, rel, data, sync, same_as)
+        if ".pnp-new-" in str(root) and not rel.startswith(".pnp"):
             staged[0] += 1
             pause(f"staged-{staged[0]}")
 
-    output._write_file = write_file
+    output._place_file = place_file
 
     original_exchange = output.exchange
 

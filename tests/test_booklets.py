@@ -93,7 +93,7 @@ def test_russian_texts_are_in_russian(a4):
     rules = _text(a4 / "orbitus/rules-ru.pdf")
     assert len(CYRILLIC.findall(rules)) > 3000
     for phrase in ("Правила игры", "Подготовка", "Совпадение сторон", "Нейтральные зоны",
-                   "Замкнутые блоки", "Решение проекта."):
+                   "Замкнутые блоки", "Решение проекта (правило O-"):
         assert phrase in rules, phrase
     aid = _text(a4 / "orbitus/player-aid-ru.pdf")
     assert "памятка игрока" in aid and len(CYRILLIC.findall(aid)) > 1000
@@ -108,7 +108,7 @@ def test_italian_texts_have_their_accents(a4):
     for ch in "èàùò":
         assert ch in rules, ch
     for phrase in ("Regole del gioco", "Preparazione", "Gruppi e colonie", "Spareggio",
-                   "Scelta del progetto."):
+                   "Scelta del progetto (regola S-"):
         assert phrase in rules, phrase
     aid = _text(a4 / "satellites/player-aid-it.pdf")
     assert "Il tuo turno" in aid and "più" in aid and "è" in aid
@@ -123,6 +123,24 @@ def test_every_decision_of_the_rules_pages_is_in_each_booklet(a4):
     assert _text(a4 / "orbitus/rules-ru.pdf").count("Решени") == 5
     assert _text(a4 / "satellites/rules-en.pdf").count("Project decision") == 3
     assert _text(a4 / "satellites/rules-it.pdf").count("Scelta del progetto") == 3
+
+
+def test_each_decision_box_names_the_decisions_of_the_rules_page_it_states():
+    """The reasons live on the rules page; a booklet's box says the decision and its
+    number, so that the number leads to them (and every language cites the same ones)."""
+    root = Path(__file__).resolve().parent.parent
+    for game, letter in (("orbitus", "O"), ("satellites", "S")):
+        page = (root / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+        decisions = set(re.findall(rf"\*\*({letter}-\d+)\*\* \*Decision:\*", page))
+        cited_by_language = {}
+        for text in sorted((DEFAULT_CARDS / game / "text").glob("rules-*.md")):
+            boxes = [line for line in text.read_text(encoding="utf-8").splitlines()
+                     if line.startswith("> **")]
+            cited = [re.findall(rf"{letter}-\d+", box.split("**")[1]) for box in boxes]
+            assert boxes and all(cited), (text.name, boxes)
+            assert {n for c in cited for n in c} <= decisions, text.name
+            cited_by_language[text.name] = cited
+        assert len({str(c) for c in cited_by_language.values()}) == 1, cited_by_language
 
 
 def test_diagrams_are_drawn_into_the_booklets(a4):

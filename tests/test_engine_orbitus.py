@@ -207,7 +207,7 @@ def test_no_sector_may_join_two_systems():
     why = reason(s, place("ARC", (1, 1), 5))  # routes N and NW: it would join both
     assert why == ("on [1, 1], ARC would join Anna's and Boris's systems (Anna's BEND on [1, 0] "
                    "to the N; Boris's BEND on [0, 1] to the NW); two systems never meet, so no "
-                   "sector may go there")
+                   "sector may go there (rule O-28)")
     assert not [a for a in s.legal_actions() if a.cell == (1, 1)]
     assert legal(s, place("DEAD", (1, -1), 4))  # Anna's NE start line is hers to grow
 
@@ -247,7 +247,7 @@ def test_a_placement_may_not_take_an_opponents_last_open_route():
     s = position([("LINE", (0, -1), 0)], to_move=1)  # Anna's only open route: N of [0, -1]
     why = reason(s, place("DEAD", (0, -2), 3))
     assert why == ("DEAD turned r3 on [0, -2] would leave Anna's system with no open route; a "
-                   "player may close only their own system")
+                   "player may close only their own system (rule O-37)")
     assert legal(s, place("LINE", (0, -2), 0))  # into Anna's system, still open
     assert legal(s, place("ARC", (0, -2), 2))
 
@@ -320,7 +320,7 @@ def test_a_removal_must_leave_the_rest_of_the_system_connected_to_the_station():
     s = position([("LINE", (0, -1), 0), ("LINE", (0, -2), 0), ("LINE", (0, -3), 0)])
     assert reason(s, remove((0, -1))) == ("removing LINE on [0, -1] would cut [0, -3] [0, -2] "
                                           "off from the station; the rest of the system must "
-                                          "stay connected to it")
+                                          "stay connected to it (rule O-39)")
     assert "would cut [0, -3] off" in reason(s, remove((0, -2)))
     assert legal(s, remove((0, -3)))
     assert [a.cell for a in s.legal_actions() if a.kind == REMOVE] == [(0, -3)]
@@ -387,7 +387,8 @@ def test_a_discard_draws_the_top_card_and_the_discarded_card_leaves_the_game():
 def test_no_discard_once_the_deck_is_empty():
     s = position(hands=[("DEAD",), ("ARC",)], deck=())
     assert reason(s, Action(DISCARD, "DEAD")) == (
-        "the deck is empty, so there is no card to draw; a discard draws one in its place")
+        "the deck is empty, so there is no card to draw; a discard draws one in its place "
+        "(rule O-45)")
     assert not [a for a in s.legal_actions() if a.kind == DISCARD]
 
 

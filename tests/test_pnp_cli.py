@@ -119,3 +119,51 @@ def test_other_shells_get_a_script_that_parses(shell):
                                  text=True, timeout=60, check=False)
         assert checked.returncode == 0, checked.stderr
     assert run("pnp", "completion", "tcsh").returncode == 2
+
+
+def _options(*words: str) -> set[str]:
+    return set(complete([*words, "-"]))
+
+
+def test_every_subcommand_that_reports_a_result_has_json():
+    for words in (("build",), ("score", "orbitus"), ("score", "satellites"),
+                  ("setup", "orbitus"), ("setup", "satellites"), ("replay",)):
+        assert "--json" in _options(*words), words
+
+
+def test_the_same_option_means_the_same_everywhere():
+    for words in (("build",), ("score", "orbitus"), ("score", "satellites"),
+                  ("setup", "orbitus"), ("setup", "satellites"), ("replay",)):
+        assert "--cards" in _options(*words), words
+    for words in (("score", "orbitus"), ("score", "satellites"), ("setup", "orbitus"),
+                  ("setup", "satellites"), ("replay",)):
+        assert {"--svg", "--png"} <= _options(*words), words
+        helptext = run("pnp", *words, "--help").stdout
+        assert "--svg FILE" in helptext and "--png FILE" in helptext
+        assert "--cards DIR" in helptext
+    for words in (("setup", "orbitus"), ("setup", "satellites")):
+        assert "--seed" in _options(*words)
+
+
+def test_setup_satellites_json(capsys):
+    assert main(["setup", "satellites", "--seed", "42", "--json"]) == 0
+    import json
+
+    deal = json.loads(capsys.readouterr().out)
+    assert deal["seed"] == 42 and deal["size"] == 10 and deal["first"] == "red"
+    assert len(deal["board"]) == 10 and all(len(row.split()) == 10 for row in deal["board"])
+    assert [len(deal["satellites"][c]) for c in ("red", "blue")] == [12, 12]
+    assert main(["setup", "satellites", "--seed", "42", "--json", "--record"]) == 2
+
+
+def test_build_json_lists_what_was_written(tmp_path, capsys):
+    import json
+
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "mine.txt").write_text("keep me", encoding="utf-8")
+    assert main(["build", "satellites", "--json", "--out", str(tmp_path / "out")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == ["satellites"] and report["user_files_kept"] == 1
+    assert report["files"]["satellites/board.pdf"] == \
+        (tmp_path / "out" / "satellites" / "board.pdf").stat().st_size
+    assert main(["build", "--json", "--watch"]) == 2

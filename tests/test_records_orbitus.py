@@ -165,7 +165,7 @@ def test_an_illegal_move_is_named_with_number_line_reason_and_what_was_legal(cap
         "written out, 2 players, 16-card deck",
         "ILLEGAL: move 5 (Anna, line 11): remove 0,-1",
         "  removing S04 on [0, -1] would cut [0, -2] off from the station; the rest of the "
-        "system must stay connected to it",
+        "system must stay connected to it (rule O-39)",
         "  Legal there for Anna's removals (1): remove 0,-2",
         "The position before move 5 (all 4 moves before it legal):",
         "",

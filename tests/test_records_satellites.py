@@ -62,7 +62,7 @@ def test_an_illegal_move_is_named_with_number_line_reason_and_what_was_legal(cap
         "ILLEGAL: move 6 (blue, line 12): a7-e3",
         "  B4 on e3 would connect to R1 on e2, but every edge (outer row or column) would still "
         "hold a satellite; until one edge is empty, no move may end next to an opponent's "
-        "satellite",
+        "satellite (rule S-23)",
         "  Legal there for B4 on a7 (11): a7-a3, a7-a4, a7-a5, a7-a6, a7-b6, a7-b7, a7-c7, "
         "a7-e7, a7-b8, a7-a9, a7-a10",
         "The position before move 6 (all 5 moves before it legal):",

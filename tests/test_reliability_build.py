@@ -567,3 +567,23 @@ def test_the_staged_build_is_flushed_once_or_file_by_file(tmp_path, monkeypatch)
         build(out, games=("satellites",), opts=BuildOptions(page="letter"))
     assert "Input/output error" in "\n".join(info.value.lines)
     assert (out / "satellites" / "board.pdf").read_bytes() == before
+
+
+def test_an_unchanged_file_is_kept_not_written_again(tmp_path):
+    """A rebuild links the previous build's file when its bytes are the same (nothing new is
+    written, nothing freed); a changed file, or one the user edited, is written anew."""
+    from generator.build import build
+    from generator.options import BuildOptions
+
+    out = tmp_path / "out"
+    build(out, games=("satellites",))
+    board, pad = out / "satellites" / "board.pdf", out / "satellites" / "score-pad.pdf"
+    svg = out / "satellites" / "svg" / "board.svg"
+    before = {p: p.stat().st_ino for p in (board, pad, svg)}
+    svg.write_bytes(svg.read_bytes() + b"<!-- mine -->")  # edited in place
+    build(out, games=("satellites",))
+    assert pad.stat().st_ino == before[pad] and board.stat().st_ino == before[board]
+    assert svg.stat().st_ino != before[svg] and not svg.read_bytes().endswith(b"-->")
+    build(out, games=("satellites",), opts=BuildOptions(page="letter"))
+    assert board.stat().st_ino != before[board]  # other bytes: a new file
+    assert not [p for p in tmp_path.iterdir() if p.name != "out"]

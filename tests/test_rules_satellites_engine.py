@@ -152,7 +152,7 @@ def test_a_connection_move_goes_exactly_the_value():
     # d5 touches B2 on d6 after 2 cells: a connection, but R3 must go exactly 3
     assert why(s, "b5-d5") == (
         "it ends next to B2 on d6, so R3 on d5 would connect, and a connection move goes "
-        "exactly 3 cells (the satellite's value); this one goes 2")
+        "exactly 3 cells (the satellite's value; rule S-19); this one goes 2")
     # e5 touches B1 on e4 after exactly 3 cells
     assert why(s, "b5-e5") is None
     assert why(s, "b5-e5+") is None
@@ -200,7 +200,7 @@ def test_no_connection_while_every_edge_holds_a_satellite():
     assert why(s, "e2-e4") == (
         "R2 on e4 would connect to B1 on d4, but every edge (outer row or column) would still "
         "hold a satellite; until one edge is empty, no move may end next to an opponent's "
-        "satellite")
+        "satellite (rule S-23)")
     assert not any(m.endswith("+") for m in legal_from(s, "e2"))
 
 
@@ -446,8 +446,8 @@ def test_a_displacement_must_extend_a_colony():
     """)
     assert why(s, "h6-e6>g4") == (
         "a displacement must leave the moving satellite in a group of 3 or more (it is allowed "
-        "only where it could extend a colony); R3 on e6 would be in a group of 2, not counting "
-        "the pushed satellite")
+        "only where it could extend a colony: rule S-33); R3 on e6 would be in a group of 2, not "
+        "counting the pushed satellite")
     assert not any(">" in m for m in legal(s))
 
 
@@ -466,7 +466,7 @@ def test_the_pushed_satellite_does_not_count_towards_the_colony():
     """)
     assert why(alone, "h6-e6>e5") == (
         "a displacement must connect the moving satellite where it lands, but R3 on e6 would "
-        "touch no blue satellite there (the pushed one does not count)")
+        "touch no blue satellite there (the pushed one does not count; rule S-33)")
     assert not any(">" in m for m in legal(alone))
 
 
@@ -547,8 +547,8 @@ def test_a_player_with_all_12_connected_is_done_and_the_other_gets_3_grace_moves
     assert not is_over(s)
     assert why(s, "a9-a10") is None  # blue moves
     assert why(s, "e9-e8") == (
-        "red has all 12 satellites connected and moves no more; blue is making its grace moves "
-        "(3 left)")
+        "red has all 12 satellites connected and moves no more (rule S-40); blue is making its "
+        "grace moves (3 left)")
     s = play(s, "a9-a10")
     assert (s.to_move, s.grace_left, is_over(s)) == (BLUE, 2, False)
     s = play(s, "a10-a9")
@@ -595,7 +595,8 @@ def test_a_player_with_no_legal_move_passes_and_only_then():
     assert check_written(s, parse_move("pass")) == PASS
     s = play(s, "pass")
     assert s.to_move == BLUE
-    assert why(s, "pass") == "blue may pass only with no legal move, and blue has 5 legal moves"
+    assert why(s, "pass") == ("blue may pass only with no legal move (rule S-36), and blue has "
+                              "5 legal moves")
 
 
 def test_the_game_ends_when_neither_player_can_move():

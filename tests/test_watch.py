@@ -93,7 +93,9 @@ def test_a_board_change_rebuilds_satellites_only(cards_copy, tmp_path):
         before = _stamps(out)
         mark = len(w.lines)
         path = cards_copy / "satellites" / "board.yaml"
-        path.write_text(path.read_text(encoding="utf-8") + "\n# a note\n", encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
+        assert 'grid: "#3a3a3a"' in text
+        path.write_text(text.replace('grid: "#3a3a3a"', 'grid: "#3a3a3b"'), encoding="utf-8")
         w.wait_for("rebuilt satellites", mark)
         after = _stamps(out)
         assert after["satellites/board.pdf"] != before["satellites/board.pdf"]

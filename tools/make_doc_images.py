@@ -1,10 +1,12 @@
-"""Write the pictures the README's printing section shows, from the shipped definitions:
+"""Write the pictures of the README and the manual (docs/), from the shipped definitions:
 
 - ``docs/images/sector-sheet-a4.png``: the first A4 sector sheet (fronts);
 - ``docs/images/cut-back.png``: one sector back cut out along its cut line (every back is
   this one, pixel for pixel);
 - ``docs/images/token-page.png``: the Satellites token page with the tracker markers;
-- ``docs/images/booklet-page.png``: the first page of the English Orbitus rule booklet.
+- ``docs/images/booklet-page.png``: the first page of the English Orbitus rule booklet;
+- ``docs/images/scored-table.png``: the six-player table of the fixtures as
+  ``pnp score orbitus tests/fixtures/orbitus/six-players-72.yaml --png`` draws it, made small.
 
 Each is rendered by the same code that prints (PDF, rasterised by pdfium) and kept under
 300 KB. Run from the project folder after a change that shows:
@@ -13,8 +15,11 @@ Each is rendered by the same code that prints (PDF, rasterised by pdfium) and ke
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -33,6 +38,7 @@ from generator.products.satellites import token_sheet  # noqa: E402
 from rules.hexgeo import circumradius, corners  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
+TABLE = "tests/fixtures/orbitus/six-players-72.yaml"
 LIMIT = 300_000
 
 
@@ -79,6 +85,26 @@ def cut_back(dpi: float = 300.0) -> Image.Image:
     return out
 
 
+def scored_table(width: int = 720) -> Image.Image:
+    """The scorer's picture of the six-player fixture, ``width`` pixels across."""
+    from scorer.cli import main as score
+
+    with tempfile.TemporaryDirectory() as tmp:
+        png = Path(tmp) / "table.png"
+        here = Path.cwd()
+        os.chdir(ROOT)  # the picture's title names the layout as given: relative
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                code = score(["orbitus", TABLE, "--png", str(png)])
+        finally:
+            os.chdir(here)
+        if code != 0:
+            raise SystemExit(f"pnp score orbitus {TABLE} exited {code}")
+        image = Image.open(png).convert("RGB")
+    height = round(image.height * width / image.width)
+    return image.resize((width, height), Image.Resampling.LANCZOS)
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     orbitus = load_orbitus()
@@ -89,6 +115,7 @@ def main() -> None:
           "token-page.png")
     booklet = orbitus_texts(orbitus, "rules", "a4", ["en"])["orbitus/rules-en.pdf"]
     _save(_page(booklet, 0, 80), "booklet-page.png")
+    _save(scored_table(), "scored-table.png")
 
 
 if __name__ == "__main__":

@@ -518,7 +518,7 @@ def check(state: State, action: Action) -> Action:
         _in_hand(state, action.card)
         if state.deck_left == 0:
             raise IllegalMove("the deck is empty, so there is no card to draw; a discard "
-                              "draws one in its place")
+                              "draws one in its place (rule O-45)")
         return action
     if kind == REMOVE:
         _check_remove(state, action)
@@ -559,7 +559,7 @@ def _check_remove(state: State, action: Action) -> None:
         shown = " ".join(cell_text(c) for c in lost[:8]) + (
             f" and {len(lost) - 8} more" if len(lost) > 8 else "")
         raise IllegalMove(f"removing {label} would cut {shown} off from the station; the rest "
-                          f"of the system must stay connected to it")
+                          f"of the system must stay connected to it (rule O-39)")
 
 
 def mismatches(state: State, cell: Hex, mask: int) -> list[str]:
@@ -617,7 +617,7 @@ def _check_place(state: State, action: Action) -> None:
     if len(spot.seats) > 1:
         raise IllegalMove(f"on {where}, {action.card} would join {_seat_list(game, spot.seats)} "
                           f"systems{_through(state, spot)}; two systems never meet, so no "
-                          f"sector may go there")
+                          f"sector may go there (rule O-28)")
     if spot.seats and spot.seats[0] != state.to_move \
             and info.open_after(spot, mask) <= 0:
         owner = game.players[spot.seats[0]]
@@ -626,7 +626,7 @@ def _check_place(state: State, action: Action) -> None:
         hint = ("; turned " + " or ".join(f"r{k}" for k in others) + " it leaves one open"
                 if others else "")
         raise IllegalMove(f"{name} on {where} would leave {owner}'s system with no open route; "
-                          f"a player may close only their own system{hint}")
+                          f"a player may close only their own system (rule O-37){hint}")
 
 
 def _through(state: State, spot: Spot) -> str:

@@ -28,7 +28,7 @@ state's :class:`~rules.satellites.ruleset.Ruleset`.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.game import IllegalAction, SetupError
@@ -350,6 +350,19 @@ class Legal(Sequence[int]):
     def __hash__(self) -> int:
         raise TypeError("unhashable type: 'Legal'")
 
+    def plus(self, codes: Iterable[int]) -> Legal:
+        """These moves and ``codes`` (moves of this position) together, sorted."""
+        entries = {o: [o, mask, k, pushed] for o, mask, k, pushed in self._entries}
+        for c in codes:
+            o = c >> 20
+            entry = entries.setdefault(o, [o, 0, 0, ()])
+            entry[2] += 1
+            if c & 1023:
+                entry[3] = (*entry[3], c)
+            else:
+                entry[1] |= 1 << (c >> 10 & 1023)
+        return Legal([(o, m, k, p) for o, m, k, p in entries.values()])
+
     def __repr__(self) -> str:
         return f"Legal({list(self)!r})"
 
@@ -357,21 +370,20 @@ class Legal(Sequence[int]):
 def legal_actions(st: State) -> Legal:
     """Every legal move of the player to move, sorted (no pass; empty once the game is
     over), as a lazy :class:`Legal` sequence."""
+    quiet, loud = quiet_and_loud(st)
+    return quiet.plus(loud) if loud else quiet
+
+
+def quiet_and_loud(st: State) -> tuple[Legal, list[int]]:
+    """The legal moves in two parts: the normal moves, which connect nothing (S-17) and so
+    change no score (a lazy :class:`Legal`, never made into ints here), and the connection
+    moves and displacements (as ints, sorted). Bots that weigh moves look only at the
+    second part."""
     if st.ended is not None:
-        return Legal([])
+        return Legal([]), []
     normal, _, checks = _moves(st)
-    if not checks:
-        return Legal([(o, m, k, ()) for o, m, k in normal])
-    entries = {o: (o, m, k, ()) for o, m, k in normal}
-    for c in checks:
-        if _screened_ok(st, c):
-            o = c >> 20
-            _, mask, k, pushed = entries.get(o) or (o, 0, 0, ())
-            if c & 1023:
-                entries[o] = (o, mask, k + 1, (*pushed, c))
-            else:
-                entries[o] = (o, mask | 1 << (c >> 10 & 1023), k + 1, pushed)
-    return Legal(list(entries.values()))
+    return (Legal([(o, m, k, ()) for o, m, k in normal]),
+            sorted(c for c in checks if _screened_ok(st, c)))
 
 
 def count_legal(st: State) -> int:
@@ -518,23 +530,23 @@ class _Why:
         who = self.mover if i == t else f"the pushed {self.tok(p)} on {self.st.table.names[p]}"
         return (f"{who} would connect to {self.touching(i)}, but every edge (outer row or "
                 f"column) would still hold a satellite; until one edge is empty, no move may "
-                f"end next to an opponent's satellite")
+                f"end next to an opponent's satellite (rule S-23)")
 
     def length(self, k: int) -> str:
         v = self.values[self.t]
         return (f"it ends next to {self.touching(self.t)}, so {self.mover} would connect, and "
-                f"a connection move goes exactly {v} cells (the satellite's value); this one "
-                f"goes {k}")
+                f"a connection move goes exactly {v} cells (the satellite's value; rule S-19); "
+                f"this one goes {k}")
 
     def landing(self, size: int) -> str:
         if not size:
             return (f"a displacement must connect the moving satellite where it lands, but "
                     f"{self.mover} would touch no {COLOURS[1 - self.st.to_move]} satellite "
-                    f"there (the pushed one does not count)")
+                    f"there (the pushed one does not count; rule S-33)")
         return (f"a displacement must leave the moving satellite in a group of "
                 f"{self.st.ruleset.colony_min} or more (it is allowed only where it could "
-                f"extend a colony); {self.mover} would be in a group of {size}, not counting "
-                f"the pushed satellite")
+                f"extend a colony: rule S-33); {self.mover} would be in a group of {size}, not "
+                f"counting the pushed satellite")
 
     def touch(self, fresh: int, conn2: int) -> str:
         tb = self.st.table
@@ -739,8 +751,8 @@ def check_written(st: State, written: Written) -> int:
     if written.is_pass:
         moves = legal_actions(st)
         if moves:
-            raise IllegalAction(f"{who} may pass only with no legal move, and {who} has "
-                                f"{plural(len(moves), 'legal move')}")
+            raise IllegalAction(f"{who} may pass only with no legal move (rule S-36), and {who} "
+                                f"has {plural(len(moves), 'legal move')}")
         return PASS
     assert written.frm is not None and written.to is not None
     places = []
@@ -763,7 +775,7 @@ def check_written(st: State, written: Written) -> int:
             other = COLOURS[1 - x]
             raise IllegalAction(
                 f"{other} has all {rs.colour(other).count} satellites connected and moves no "
-                f"more; {who} is making its grace moves ({st.grace_left} left)")
+                f"more (rule S-40); {who} is making its grace moves ({st.grace_left} left)")
         raise IllegalAction(f"{st.token(o)} is {COLOURS[1 - x]}, and it is {who}'s turn")
     if st.conn >> o & 1:
         raise IllegalAction(f"{st.token(o)} is connected (to {_touching(st, o)}); connected "

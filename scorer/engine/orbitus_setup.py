@@ -217,11 +217,11 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     out.add_argument("--record", action="store_true",
                      help="print the start of a game record (YAML for pnp-replay): the seed, "
                           "the players, the hands as comments, moves:")
-    parser.add_argument("--svg", metavar="SVGFILE", type=Path,
+    parser.add_argument("--svg", metavar="FILE", type=Path,
                         help="also draw the station with its start lines and every hand as SVG")
-    parser.add_argument("--png", metavar="PNGFILE", type=Path,
+    parser.add_argument("--png", metavar="FILE", type=Path,
                         help="also draw it as PNG (150 dpi)")
-    parser.add_argument("--cards", metavar="FOLDER", type=Path,
+    parser.add_argument("--cards", metavar="DIR", type=Path,
                         help="definitions folder laid out like cards/ (default: the shipped one)")
     return parser
 

@@ -51,7 +51,7 @@ FILE is a YAML game record:
     - d5-d6>d8            # displacement: the satellite on d6 goes to d8
     - pass                # only with no legal move
 
-(setup: | and the board written out instead of seed:; see the README.)
+(setup: | and the board written out instead of seed:; see docs/engines.md.)
 
 or, for Orbitus:
 
@@ -64,7 +64,7 @@ or, for Orbitus:
     - discard S19         # and draw one
     - pass                # never two turns in a row
 
-(deck: [...] the cards in order instead of seed:; see the README.)
+(deck: [...] the cards in order instead of seed:; see docs/engines.md.)
 Give '-' to read standard input.
 """
 
@@ -87,9 +87,9 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     parser.add_argument("file", metavar="FILE", help="the game record (YAML; '-' for stdin)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object: the scorer's, plus a 'replay' object")
-    parser.add_argument("--svg", metavar="SVGFILE", type=Path,
+    parser.add_argument("--svg", metavar="FILE", type=Path,
                         help="also draw the position reached, scored, as SVG here")
-    parser.add_argument("--png", metavar="PNGFILE", type=Path,
+    parser.add_argument("--png", metavar="FILE", type=Path,
                         help="also draw it as PNG (150 dpi) here")
     parser.add_argument("--lenient", action="store_true",
                         help="exit 0 even when a move is illegal or the position breaks a rule "

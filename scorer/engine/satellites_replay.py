@@ -410,3 +410,28 @@ def _illegal(state: State, number: int, line: int, written: Written, reason: str
 def _listed(state: State, moves: list[int]) -> list[str]:
     return [action_text(state, m) for m in sorted(moves)]
 
+
+# --- writing a record ------------------------------------------------------------------------
+
+
+def record_text(start: State, actions: list[int], seed: int, note: str = "") -> str:
+    """A game record of ``actions`` played from the deal of ``seed`` (``start``), which
+    ``pnp-replay`` replays to the same end; every move as the engine writes it (``+`` on a
+    connection), numbered, with the colour that made it."""
+    from scorer.safe_text import split_lines
+    from scorer.yaml_out import comment, flow
+
+    out = [f"# {comment(line)}".rstrip() for line in split_lines(note)] if note else []
+    out.append("game: satellites")
+    red, blue = start.players
+    out.append(f"players: {flow({'red': red, 'blue': blue})}")
+    out.append(f"seed: {seed}")
+    if start.to_move != SEAT_OF[start.ruleset.first]:
+        out.append(f"first: {COLOURS[start.to_move]}")
+    out.append("moves:")
+    state = start
+    for number, code in enumerate(actions, 1):
+        text = action_text(state, code)
+        out.append(f"  - {text:<12} # {number} {COLOURS[state.to_move]}")
+        state = apply(state, code)
+    return "\n".join(out) + "\n"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import secrets
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.game import MAX_SEED, SetupError
 from rules.satellites.engine import deal
@@ -68,6 +68,26 @@ def picture(defs: SatellitesDefinitions, state: State, title: str) -> Drawing:
                    [caption, Group(tuple(items), translate=(0.0, top))], title)
 
 
+def json_of(state: State, seed: int) -> dict[str, Any]:
+    """The deal as ``--json`` prints it."""
+    n = state.table.size
+    names = state.table.names
+    rows = [["." if s == 0 else f"{'R' if s > 0 else 'B'}{abs(s)}"
+             for s in state.cells[r * n:(r + 1) * n]] for r in range(n)]
+    return {
+        "game": "satellites",
+        "seed": seed,
+        "size": n,
+        "first": state.ruleset.first,
+        "board": [" ".join(row) for row in rows],
+        "satellites": {
+            colour: [{"cell": names[i], "value": abs(s)} for i, s in enumerate(state.cells)
+                     if s and (s > 0) == (colour == "red")]
+            for colour in ("red", "blue")
+        },
+    }
+
+
 # --- the command ------------------------------------------------------------------------------
 
 DESCRIPTION = """\
@@ -89,6 +109,7 @@ position, 2 the command was misused or a file could not be written
 examples:
   pnp-setup satellites --seed 42
   pnp-setup satellites --seed 42 --record > game.yaml
+  pnp-setup satellites --seed 42 --json
   pnp-setup satellites --seed 42 --png start.png
 """
 
@@ -99,14 +120,17 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=whole_number(0, MAX_SEED), metavar="N",
                         help=f"deal number, 0 to {MAX_SEED} (default: chosen at random and "
                              f"printed)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the deal as one JSON object (seed, size, who moves first, "
+                             "the board rows, every satellite's cell) instead of the board")
     parser.add_argument("--record", action="store_true",
                         help="print the start of a game record (YAML for pnp-replay) instead "
                              "of the plain board: the seed, the board as comments, moves:")
-    parser.add_argument("--svg", metavar="SVGFILE", type=Path,
+    parser.add_argument("--svg", metavar="FILE", type=Path,
                         help="also draw the board with the satellites on it as SVG here")
-    parser.add_argument("--png", metavar="PNGFILE", type=Path,
+    parser.add_argument("--png", metavar="FILE", type=Path,
                         help="also draw it as PNG (150 dpi) here")
-    parser.add_argument("--cards", metavar="FOLDER", type=Path,
+    parser.add_argument("--cards", metavar="DIR", type=Path,
                         help="definitions folder laid out like cards/ (default: the shipped one)")
     return parser
 
@@ -153,7 +177,13 @@ def _run(args: list[str], prog: str) -> int:
         f" --cards {opts.cards}" if opts.cards is not None else "")
     note = " (chosen at random)" if chosen else ""
     board = grid_text(state)
-    if opts.record:
+    if opts.json and opts.record:
+        return fail(f"{prog}: give --json or --record, not both")
+    if opts.json:
+        from scorer.common import dump_json
+
+        text = dump_json(json_of(state, seed))
+    elif opts.record:
         commented = "".join(f"#   {line.removeprefix('# ')}" if line.startswith("#")
                             else f"# {line}" for line in board.splitlines(keepends=True))
         text = (

@@ -66,10 +66,10 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                              "or --photo instead")
     parser.add_argument("--json", action="store_true",
                         help="print the result as one JSON object instead of the summary")
-    parser.add_argument("--svg", metavar="SVGFILE", type=Path,
+    parser.add_argument("--svg", metavar="FILE", type=Path,
                         help="also draw the scored board (colonies outlined and tinted by "
                              "controller, crowns and contested colonies marked) as SVG here")
-    parser.add_argument("--png", metavar="PNGFILE", type=Path,
+    parser.add_argument("--png", metavar="FILE", type=Path,
                         help="also draw the scored board as PNG (150 dpi) here")
     photo = parser.add_argument_group(
         "scoring from a photo (needs the optional OpenCV extra: pip install "

@@ -9,7 +9,8 @@ from scorer.satellites.score import Score
 
 
 def to_json(result: Score) -> dict[str, Any]:
-    """The ``--json`` object; key names are part of the interface (see the README)."""
+    """The ``--json`` object; key names are part of the interface (docs/score-satellites.md,
+    its schema docs/schemas/score-satellites.schema.json)."""
     board = result.board
     end = result.end
     return {

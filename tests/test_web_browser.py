@@ -1,0 +1,453 @@
+"""pnp-web in a real browser: Playwright drives Debian's headless Chromium against a real
+server (uvicorn in a thread of this process, a fresh data folder).
+
+Covered: transcribing the README's example table by clicks and keys and getting the CLI's
+score; every violation of a table listed with the CLI's sentence and drawn on its cell; a
+whole Satellites game against the random bot; a 3-seat Orbitus game on three browser
+contexts, each seeing only its own hand (the DOM and the WebSocket frames are inspected);
+a reload mid-game; two tabs on one seat; keyboard-only play; a phone-width page.
+
+Needs ``apt-get install chromium`` (``.ci/run`` installs it); skipped without it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn")
+playwright = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium; .ci/run does)",
+                allow_module_level=True)
+
+from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+README_TABLE = ROOT / "tests" / "fixtures" / "orbitus" / "two-players.yaml"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import uvicorn
+
+    from web.app import create_app
+
+    app = create_app(tmp_path_factory.mktemp("web-data"), bot_delay=0)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    end = time.time() + 20
+    while not srv.started:
+        assert time.time() < end, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def post(server: str, path: str, body: dict) -> dict:
+    req = urllib.request.Request(server + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(req))
+
+
+def get(server: str, path: str) -> dict:
+    return json.load(urllib.request.urlopen(server + path))
+
+
+def cli(game: str, path: Path) -> dict:
+    done = subprocess.run([sys.executable, "-m", "scorer", game, "--json", "--lenient", str(path)],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def sectors_of(path: Path) -> list[tuple[int, int, str, str]]:
+    out = []
+    for line in path.read_text().splitlines():
+        m = re.match(r"\s*- \{at: \[(-?\d+), (-?\d+)\], card: (\w+), rot: (\w+)\}", line)
+        if m:
+            out.append((int(m[1]), int(m[2]), m[3], m[4]))
+    return out
+
+
+# --- transcription ------------------------------------------------------------------------------
+
+
+def test_the_readme_table_transcribed_by_clicks_scores_as_the_cli(server, page: Page, tmp_path):
+    page.goto(server + "/transcribe/orbitus")
+    page.wait_for_selector("#table .cell")
+    page.evaluate("localStorage.clear()")
+    page.click("#clear")
+    sides = ["N", "NE", "SE", "S", "SW", "NW"]
+    for q, r, card, rot in sectors_of(README_TABLE):
+        page.click(f'#table [data-k="{q},{r}"]')
+        page.keyboard.type(card)
+        expect(page.locator(f"#match-{card}")).to_be_visible()
+        page.keyboard.press("Enter")
+        turns = sides.index(rot) if rot in sides else int(rot)
+        if turns == 5:
+            page.keyboard.press("Shift+R")  # one step anticlockwise
+        else:
+            for _ in range(turns):
+                page.keyboard.press("r")
+        expect(page.locator("#rot-name")).to_contain_text(f"{card} rot {turns}")
+    expected = cli("orbitus", README_TABLE)
+    for p in expected["players"]:
+        expect(page.locator(f'table[data-player="{p["name"]}"] [data-total]')).to_have_text(
+            str(p["total"]))
+    expect(page.locator("#winners")).to_have_text("Winner: Anna wins with -1 point(s)")
+    # the exported layout is read by pnp-score to the same report
+    with page.expect_download() as got:
+        page.click('[data-export="yaml"]')
+    exported = tmp_path / "exported.yaml"
+    got.value.save_as(exported)
+    assert {k: v for k, v in cli("orbitus", exported).items() if k != "file"} == \
+        {k: v for k, v in expected.items() if k != "file"}
+    # every cell the CLI scored carries its owner's tint
+    for seat, p in enumerate(expected["players"]):
+        for q, r in p["sectors"]:
+            assert page.locator(f'#table g.sector.seat-{seat}[data-k="{q},{r}"]').count() == 1
+    assert page.locator("#table .closed-block").count() == 2
+    assert page.locator("#table .open-route").count() == 3
+
+
+BROKEN = """\
+game: orbitus
+players: [Anna, Boris, Anna]
+start_lines: {Anna: [N, NE], Boris: [S], Carla: [SW], Anna2: N}
+barriers: [S, Q]
+sectors:
+  - {at: [0, -1], routes: [S, N], planet: ice}
+  - {at: [0, -2], routes: [NE]}
+  - {at: [0, 0], card: S04}
+  - {at: [3, 3], card: Q1}
+  - {at: [1, 1], card: S05, rot: 9}
+  - {at: [1, 2], card: S05, rot: up}
+  - {at: [2, 2], routes: [N, NNE], planet: marsh}
+  - {at: [2, 3], routes: [N], pirate: maybe}
+  - {at: [0, 1], routes: [S]}
+  - {at: [0, 1], routes: [N]}
+  - {at: "a", card: S06}
+  - {at: [1, -1], card: S06, rot: 0, colour: red}
+  - {at: [4, 4], card: S05}
+  - {at: [5, 5], card: S05}
+  - {at: [6, 6], card: S05}
+"""
+
+
+def test_every_violation_is_listed_and_drawn_on_its_cell(server, page: Page, tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN, encoding="utf-8")
+    expected = cli("orbitus", path)["violations"]
+    assert len({v["rule"] for v in expected}) >= 10
+    page.goto(server + "/transcribe/orbitus")
+    page.wait_for_selector("#table .cell")
+    page.locator("details:has(#paste) summary").click()
+    page.fill("#paste", BROKEN)
+    page.click("#paste-import")
+    items = page.locator("#violations li")
+    expect(items).to_have_count(len(expected))
+    for i, v in enumerate(expected):
+        expect(items.nth(i)).to_have_attribute("data-rule", v["rule"])
+        expect(items.nth(i)).to_contain_text(v["message"])
+        if v["cell"] is not None:
+            q, r = v["cell"]
+            assert page.locator(f'#table polygon.violation[data-k="{q},{r}"]').count() == 1, v
+
+
+def test_a_satellites_board_by_keyboard(server, page: Page):
+    page.goto(server + "/transcribe/satellites")
+    page.wait_for_selector("#board .hit")
+    page.evaluate("localStorage.clear()")
+    page.click("#clear")
+    page.click('#board .hit[data-cell="c2"]')
+    # c2 R1, d2 B2, c3 B1: a colony of three, blue controls it
+    page.keyboard.type("r1")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.type("b2")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.type("b1")
+    expect(page.locator("#colonies-blue")).to_have_text("1")
+    expect(page.locator("#connected-red")).to_have_text("1")
+    page.keyboard.type("b1")  # now two blue 1s side by side? no: c3 only changes value
+    page.keyboard.press("ArrowRight")
+    page.keyboard.type("r1")  # d3 red 1 next to c3 blue 1 and d2 blue 2: the colony grows
+    expect(page.locator("#decision")).to_contain_text("blue")
+    page.keyboard.press("Control+z")
+    expect(page.locator('#board use[data-cell="d3"]')).to_have_count(0)
+
+
+# --- playing --------------------------------------------------------------------------------------
+
+
+def click_cell(page: Page, name: str) -> None:
+    page.click(f'#board .hit[data-cell="{name}"]', force=True)
+
+
+def test_a_whole_satellites_game_against_the_random_bot(server, page: Page, tmp_path):
+    game = post(server, "/api/games", {"game": "satellites", "seed": 8, "players": [
+        {"name": "Anna", "kind": "human"}, {"name": "Rnd", "kind": "random"}]})
+    page.goto(game["links"]["seats"][0]["url"])
+    rng = random.Random(1)
+    moves = 0
+    while True:
+        page.wait_for_function(
+            "() => document.querySelector('#banner:not(.hidden)') || "
+            "(document.querySelector('#you-h').textContent === 'Your turn' && "
+            "document.querySelector('[data-mark=movable], #pass'))", timeout=30000)
+        if page.locator("#banner:not(.hidden)").count():
+            break
+        before = len(page.locator("#history li").all())
+        if page.locator("#pass").count():
+            page.click("#pass")
+        else:
+            movable = page.locator("#board [data-mark=movable]").evaluate_all(
+                "nodes => nodes.map(n => n.dataset.cell)")
+            click_cell(page, rng.choice(movable))
+            reach = page.locator("#board [data-mark=reach]").evaluate_all(
+                "nodes => nodes.map(n => n.dataset.cell)")
+            click_cell(page, rng.choice(reach))
+            pushes = page.locator("#board [data-mark=push]").evaluate_all(
+                "nodes => nodes.map(n => n.dataset.cell)")
+            if pushes:  # a displacement: the orange cells are where the pushed one may go
+                click_cell(page, rng.choice(pushes))
+        page.wait_for_function(f"() => document.querySelectorAll('#history li').length > "
+                               f"{before}")
+        moves += 1
+        assert moves < 600
+    state = get(server, f"/api/link/{game['links']['seats'][0]['url'].rsplit('/', 1)[1]}")
+    assert state["status"] == "finished"
+    expect(page.locator("#banner")).to_contain_text("Game over")
+    end = state["view"]["connected"]["end"]
+    expect(page.locator("#connected-count")).to_contain_text(f"/ {end}")
+    record = tmp_path / "game.yaml"
+    with page.expect_download() as got:
+        page.click("#after a[download]")
+    got.value.save_as(record)
+    done = subprocess.run([sys.executable, "-m", "scorer.engine.replay_cli", "--json",
+                           str(record)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    replayed = json.loads(done.stdout)
+    assert replayed["replay"]["played"] == len(state["history"])
+    assert replayed["colonies"] == state["view"]["score"]["colonies"]
+    winners = state["result"]["winners"]
+    assert replayed["winner"] == (["red", "blue"][winners[0]] if winners else None)
+    # the replay viewer steps through the saved game
+    total = len(state["history"])
+    page.goto(f"{server}/replay/{game['id']}")
+    expect(page.locator("#where")).to_contain_text(f"Move {total} of {total}")
+    page.keyboard.press("ArrowLeft")
+    before_last = state["history"][total - 2]
+    mover = state["players"][before_last["seat"]]["name"]
+    expect(page.locator("#where")).to_contain_text(
+        f"Move {total - 1} of {total}: {mover} — {before_last['text']}")
+    page.keyboard.press("Home")
+    expect(page.locator("#where")).to_have_text("The deal")
+    assert page.locator("#board use[data-token]").count() == 24
+
+
+def test_the_grace_indicator_counts_down(server, page: Page):
+    """A position where red has all 12 connected: blue's ⚡ grace moves show and count down."""
+    # play random games on the server until a grace phase comes up, then look at the page
+    from cards.ruleset import load_ruleset
+    from rules.satellites import GAME
+
+    ruleset = load_ruleset("satellites")
+    for seed in range(200):
+        state = GAME.new_game(ruleset, ("A", "B"), seed)
+        rng = random.Random(seed)
+        moves = []
+        while not GAME.is_over(state) and state.finished is None:
+            legal = GAME.legal_actions(state)
+            move = legal[rng.randrange(len(legal))]
+            moves.append(GAME.action_text(state, move))
+            state = GAME.apply(state, move)
+        if state.finished is not None and not GAME.is_over(state):
+            break
+    else:
+        pytest.skip("no random game reached the grace moves")
+    game = post(server, "/api/games", {"game": "satellites", "seed": seed, "players": [
+        {"name": "Red", "kind": "human"}, {"name": "Blue", "kind": "human"}]})
+    tokens = [s["url"].rsplit("/", 1)[1] for s in game["links"]["seats"]]
+    for text in moves:
+        seat = get(server, f"/api/link/{tokens[0]}")["view"]["to_move"]
+        post(server, f"/api/link/{tokens[seat]}/move", {"action": text})
+    msg = get(server, f"/api/link/{tokens[0]}")
+    grace_player = msg["view"]["grace"]["player"]
+    seat = ["red", "blue"].index(grace_player)
+    page.goto(game["links"]["seats"][seat]["url"])
+    grace = page.locator("#grace")
+    expect(grace).to_have_attribute("data-left", "3")
+    expect(grace).to_contain_text(f"{grace_player} has 3 grace moves left")
+    expect(page.locator("#grace .bolt:not(.used)")).to_have_count(3)
+    # one grace move made on the page: the indicator counts down
+    movable = page.locator("#board [data-mark=movable]").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.cell)")
+    click_cell(page, movable[0])
+    reach = page.locator("#board [data-mark=reach]").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.cell)")
+    click_cell(page, reach[0])
+    pushes = page.locator("#board [data-mark=push]").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.cell)")
+    if pushes:
+        click_cell(page, pushes[0])
+    expect(grace).to_have_attribute("data-left", "2")
+    expect(page.locator("#grace .bolt.used")).to_have_count(1)
+
+
+def seat_pages(browser, server, game):
+    pages = []
+    for seat in game["links"]["seats"]:
+        ctx = browser.new_context(viewport={"width": 1100, "height": 850})
+        pg = ctx.new_page()
+        frames: list[str] = []
+        pg.on("websocket", lambda ws, frames=frames: ws.on(
+            "framereceived", lambda payload, frames=frames: frames.append(str(payload))))
+        pg.goto(seat["url"])
+        pg.wait_for_selector("#hand button")
+        pages.append((ctx, pg, frames))
+    return pages
+
+
+def test_three_seats_on_three_browsers_see_only_their_own_hands(server, browser):
+    game = post(server, "/api/games", {"game": "orbitus", "seed": 21, "players": [
+        {"name": "Anna", "kind": "human"}, {"name": "Boris", "kind": "human"},
+        {"name": "Carla", "kind": "human"}]})
+    tokens = [s["url"].rsplit("/", 1)[1] for s in game["links"]["seats"]]
+    seats = seat_pages(browser, server, game)
+    try:
+        for turn in range(6):
+            hands = [get(server, f"/api/link/{t}")["private"]["hand"] for t in tokens]
+            for seat, (_, pg, frames) in enumerate(seats):
+                shown = pg.locator("#hand button").evaluate_all(
+                    "nodes => nodes.map(n => n.dataset.card)")
+                expect(pg.locator("#history li")).to_have_count(turn)
+                assert shown == hands[seat]
+                others = {c for s, h in enumerate(hands) if s != seat for c in h} - set(
+                    hands[seat])
+                visible = get(server, f"/api/link/{tokens[seat]}")["view"]
+                others -= {b[2] for b in visible["board"]} | set(visible["out"])
+                # what the page shows: its text, the cards it draws (every card face of the
+                # deck is in the page's <defs>, the deck's make-up being public), the hand
+                shown_text = pg.evaluate("""() => {
+                    const copy = document.body.cloneNode(true);
+                    copy.querySelectorAll('defs').forEach(d => d.remove());
+                    return [copy.textContent,
+                    ...[...copy.querySelectorAll('use')].map(u => u.getAttribute('href')),
+                    ...[...copy.querySelectorAll('[data-card]')].map(n => n.dataset.card),
+                    ...[...copy.querySelectorAll('[title]')].map(n => n.title)
+                    ].join(' ')}""")
+                assert not [c for c in others if re.search(rf"\b{c}\b", shown_text)]
+                assert frames and not [c for c in others if any(
+                    re.search(rf"\b{c}\b", f) for f in frames)]
+            mover = turn % 3
+            _, pg, _ = seats[mover]
+            msg = get(server, f"/api/link/{tokens[mover]}")
+            card, cells = next(iter(msg["legal"]["place"].items()))
+            cell = next(iter(cells))
+            pg.click(f'#hand button[data-card="{card}"]')
+            q, r = cell.split(",")
+            where = f"on [{q}, {r}]"
+            if where not in pg.locator("#place-here").inner_text():
+                pg.click(f'#board [data-k="{cell}"]')  # the cursor goes there (a second
+            expect(pg.locator("#place-here")).to_contain_text(f"{card} r")  # click places)
+            expect(pg.locator("#place-here")).to_contain_text(where)
+            pg.click("#place-here")
+            for _, other, _ in seats:
+                expect(other.locator("#history li")).to_have_count(turn + 1)
+    finally:
+        for ctx, _, _ in seats:
+            ctx.close()
+
+
+def test_a_reload_and_a_second_tab_lose_nothing(server, browser):
+    game = post(server, "/api/games", {"game": "orbitus", "seed": 5, "players": [
+        {"name": "Anna", "kind": "human"}, {"name": "Bot", "kind": "greedy"}]})
+    url = game["links"]["seats"][0]["url"]
+    ctx = browser.new_context(viewport={"width": 1100, "height": 850})
+    try:
+        one, two = ctx.new_page(), ctx.new_page()
+        for pg in (one, two):
+            pg.goto(url)
+            pg.wait_for_selector("#hand button")
+        # keyboard only: focus the table, 1 chooses the first card, Enter places it where
+        # the page moved the cursor (a cell where it fits)
+        one.focus("#board")
+        one.keyboard.press("1")
+        one.keyboard.press("Enter")
+        expect(one.locator("#history li")).to_have_count(2)  # Anna's move and the bot's
+        expect(two.locator("#history li")).to_have_count(2)
+        hand = one.locator("#hand button").evaluate_all("n => n.map(x => x.dataset.card)")
+        assert two.locator("#hand button").evaluate_all("n => n.map(x => x.dataset.card)") == hand
+        history = one.locator("#history").inner_text()
+        one.reload()
+        one.wait_for_selector("#hand button")
+        assert one.locator("#history").inner_text() == history
+        assert one.locator("#hand button").evaluate_all("n => n.map(x => x.dataset.card)") == hand
+        # an illegal attempt shows the engine's reason, and nothing changes
+        one.fill("#move-text", f"place {hand[0]} @4,4 r0")
+        one.click("#move-send")
+        expect(one.locator("#status")).to_contain_text("is not next to the station or a placed "
+                                                       "sector")
+        expect(two.locator("#history li")).to_have_count(2)
+        # undo against a bot, seen in both tabs
+        one.click("#undo")
+        expect(one.locator("#history li")).to_have_count(0)
+        expect(two.locator("#history li")).to_have_count(0)
+    finally:
+        ctx.close()
+
+
+def test_pages_fit_a_phone(server, browser):
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                              has_touch=True, device_scale_factor=2)
+    try:
+        pg = ctx.new_page()
+        game = post(server, "/api/games", {"game": "satellites", "seed": 2, "players": [
+            {"name": "Anna", "kind": "human"}, {"name": "Bot", "kind": "random"}]})
+        for url in (server + "/", server + "/transcribe/orbitus", server + "/transcribe/satellites",
+                    game["links"]["seats"][0]["url"], game["links"]["host"]):
+            pg.goto(url)
+            pg.wait_for_load_state("networkidle")
+            width = pg.evaluate("document.documentElement.scrollWidth")
+            assert width <= 360, (url, width)
+    finally:
+        ctx.close()

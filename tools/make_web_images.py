@@ -1,0 +1,153 @@
+"""Screenshots of pnp-web's main screens for the manual (``docs/images/web-*.png``, docs/web.md).
+
+Starts a server with a fresh data folder, drives Debian's chromium with Playwright and
+keeps each picture small (256 colours). Run: ``.venv/bin/python tools/make_web_images.py``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import socket
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "images"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def serve() -> tuple[str, object]:
+    import uvicorn
+
+    from web.app import create_app
+
+    app = create_app(Path(tempfile.mkdtemp(prefix="web-images-")), bot_delay=0)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.05)
+    return f"http://127.0.0.1:{port}", server
+
+
+def post(base: str, path: str, body: dict) -> dict:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(req))
+
+
+def get(base: str, path: str) -> dict:
+    return json.load(urllib.request.urlopen(base + path))
+
+
+def save(png: bytes, name: str) -> None:
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB").quantize(256, dither=Image.Dither.NONE)
+    image.save(OUT / name, optimize=True)
+    print(f"{OUT / name}: {image.width} x {image.height}, {(OUT / name).stat().st_size // 1000} kB")
+
+
+def grace_game(base: str) -> str:
+    """A Satellites game played up to the grace moves (the seat link of the player who
+    has them)."""
+    from cards.ruleset import load_ruleset
+    from rules.satellites import GAME
+
+    ruleset = load_ruleset("satellites")
+    for seed in range(500):
+        state = GAME.new_game(ruleset, ("Anna", "Ben"), seed)
+        rng = random.Random(seed)
+        moves = []
+        while not GAME.is_over(state) and state.finished is None:
+            legal = GAME.legal_actions(state)
+            move = legal[rng.randrange(len(legal))]
+            moves.append(GAME.action_text(state, move))
+            state = GAME.apply(state, move)
+        if state.finished is not None and not GAME.is_over(state):
+            break
+    game = post(base, "/api/games", {"game": "satellites", "seed": seed, "players": [
+        {"name": "Anna", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
+    tokens = [s["url"].rsplit("/", 1)[1] for s in game["links"]["seats"]]
+    for text in moves:
+        seat = get(base, f"/api/link/{tokens[0]}")["view"]["to_move"]
+        post(base, f"/api/link/{tokens[seat]}/move", {"action": text})
+    seat = get(base, f"/api/link/{tokens[0]}")["view"]["to_move"]
+    return game["links"]["seats"][seat]["url"]
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    base, server = serve()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+        page = browser.new_page(viewport={"width": 1180, "height": 820})
+        # transcribing the example table of docs/score-orbitus.md
+        page.goto(base + "/transcribe/orbitus")
+        page.wait_for_selector("#table .cell")
+        page.locator("details:has(#paste) summary").click()
+        page.fill("#paste", (ROOT / "tests/fixtures/orbitus/two-players.yaml").read_text())
+        page.click("#paste-import")
+        page.wait_for_selector("#winners")
+        page.locator("details:has(#paste)").evaluate("d => d.open = false")
+        page.click('#table [data-k="1,-2"]', force=True)
+        page.wait_for_timeout(300)
+        save(page.screenshot(), "web-transcribe-orbitus.png")
+        # a Satellites board
+        page.goto(base + "/transcribe/satellites")
+        page.wait_for_selector("#board .hit")
+        page.fill("#paste", (ROOT / "tests/fixtures/satellites/tie_lowest_colony.txt").read_text()
+                  if (ROOT / "tests/fixtures/satellites/tie_lowest_colony.txt").exists()
+                  else (ROOT / "tests/fixtures/satellites/crowned.txt").read_text())
+        page.click("#paste-import")
+        page.wait_for_selector("#decision")
+        page.wait_for_timeout(300)
+        save(page.screenshot(), "web-transcribe-satellites.png")
+        # playing Orbitus as one seat against two bots, a few moves in
+        game = post(base, "/api/games", {"game": "orbitus", "seed": 12, "players": [
+            {"name": "Anna", "kind": "human"}, {"name": "Greedy", "kind": "greedy"},
+            {"name": "Random", "kind": "random"}]})
+        page.goto(game["links"]["seats"][0]["url"])
+        for _ in range(4):
+            page.wait_for_selector("#place-here")
+            page.click("#hand button >> nth=0")
+            page.wait_for_timeout(200)
+            if page.locator("#place-here:not([disabled])").count():
+                page.click("#place-here")
+            else:
+                page.click("#pass")
+            page.wait_for_function("() => document.querySelector('#you-h').textContent === "
+                                   "'Your turn'")
+        page.click("#hand button >> nth=1")
+        page.wait_for_timeout(300)
+        save(page.screenshot(), "web-play-orbitus.png")
+        # Satellites with the grace indicator
+        page.goto(grace_game(base))
+        page.wait_for_selector("#grace")
+        movable = page.locator("#board [data-mark=movable]").evaluate_all(
+            "nodes => nodes.map(n => n.dataset.cell)")
+        page.click(f'#board .hit[data-cell="{movable[0]}"]', force=True)
+        page.wait_for_timeout(300)
+        save(page.screenshot(), "web-play-satellites.png")
+        # the host page (links and QR codes) at phone width
+        phone = browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=1)
+        game = post(base, "/api/games", {"game": "satellites", "seed": 4, "players": [
+            {"name": "Anna", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
+        phone.goto(game["links"]["seats"][0]["url"])
+        phone.wait_for_selector("[data-mark=movable]")
+        save(phone.screenshot(full_page=True), "web-phone.png")
+        browser.close()
+    server.should_exit = True  # type: ignore[attr-defined]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,3 @@
+from web.cli import entry
+
+entry()

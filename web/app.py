@@ -1,0 +1,588 @@
+"""The ASGI application of ``pnp-web`` (Starlette): pages, the JSON API, the WebSocket.
+
+Pages are static files of ``web/static/`` (plain HTML, JavaScript modules and CSS; the
+fonts are the printables' DejaVu Sans). The API answers JSON; a request it refuses gets a
+4xx status and ``{"error": sentence, "problems": [...]}``, and nothing is changed.
+
+=========================================  ===================================================
+``GET  /api/orbitus/cards``                every card face, the back, the planet types
+``POST /api/orbitus/score``                the page's table scored as ``pnp-score`` scores it
+``POST /api/orbitus/import?name=F``        a layout file (the body) read as the page's table
+``POST /api/orbitus/export/KIND``          the table as ``yaml``, ``json``, ``txt``, ``svg``,
+                                           ``png``
+``GET  /api/satellites/pieces``            the board and the satellites as printed
+``POST /api/satellites/score`` ...         the same four for a Satellites board (``txt`` is
+                                           the board text, ``report`` the summary)
+``GET|POST /api/tables/GAME``              saved transcriptions (``/api/tables/GAME/ID``)
+``POST /api/games``                        a new game: its links
+``GET  /api/games``                        every game (no links)
+``GET  /api/games/ID/record``              a finished or abandoned game's record
+``GET  /api/games/ID/replay``              its positions, for the replay viewer
+``GET  /api/link/TOKEN``                   what the link may see of its game
+``POST /api/link/TOKEN/move``              ``{"action": "c1-c4", "version": n}``
+``POST /api/link/TOKEN/undo``, ``abandon``, ``relink``
+``GET  /api/link/TOKEN/view?seat=N``       a seat's view (only that seat's own link)
+``WS   /ws/TOKEN``                         live updates; moves as ``{"type": "move", ...}``
+=========================================  ===================================================
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from web import orbitus_table, satellites_board
+from web.errors import WebError
+from web.games import Manager, Watcher, record_of, replay_of
+from web.store import Store
+
+STATIC = Path(__file__).parent / "static"
+FONTS = Path(__file__).resolve().parent.parent / "generator" / "fonts"
+MAX_BODY = 1_100_000  # bytes of a request (a layout of 2,000 sectors is about 100 kB)
+GAMES = ("orbitus", "satellites")
+KINDS = {"yaml": "application/x-yaml", "json": "application/json", "txt": "text/plain",
+         "svg": "image/svg+xml", "png": "image/png", "report": "text/plain"}
+log = logging.getLogger("pnp-web")
+
+
+@dataclass
+class Context:
+    """Everything the handlers share: the definitions, the store, the games."""
+
+    store: Store
+    cards: Path | None = None
+    public_url: str | None = None
+    bot_delay: float = 0.4
+    rulesets: dict[str, Any] = field(default_factory=dict)
+    _defs: dict[str, Any] = field(default_factory=dict)
+    _pieces: dict[str, Any] = field(default_factory=dict)
+    manager: Manager | None = None
+
+    def __post_init__(self) -> None:
+        from cards.ruleset import load_ruleset
+
+        for game in GAMES:
+            self.rulesets[game] = load_ruleset(game, self.cards)
+        self.manager = Manager(self.store, self.rulesets, bot_delay=self.bot_delay)
+
+    def defs(self, game: str) -> Any:
+        """The validated definitions (pydantic models: the drawing code needs them)."""
+        if game not in self._defs:
+            from cards.ruleset import load_definitions
+
+            self._defs[game] = load_definitions(game, self.cards)
+        return self._defs[game]
+
+    def pieces(self, game: str) -> Any:
+        if game not in self._pieces:
+            if game == "orbitus":
+                self._pieces[game] = orbitus_table.card_faces(self.defs(game))
+            else:
+                self._pieces[game] = satellites_board.pieces(self.defs(game))
+        return self._pieces[game]
+
+    @property
+    def games(self) -> Manager:
+        assert self.manager is not None
+        return self.manager
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The request's body, refused (413) past ``limit`` bytes without reading it all."""
+    size = request.headers.get("content-length")
+    if size is not None and size.isdigit() and int(size) > limit:
+        raise WebError(413, f"the upload is {int(size) // 1000} kB; the largest this page "
+                            f"takes is {limit // 1000} kB (a layout or board of a real game "
+                            f"is a few kB)")
+    chunks: list[bytes] = []
+    total = 0
+    async for chunk in request.stream():
+        total += len(chunk)
+        if total > limit:
+            raise WebError(413, f"the upload is larger than {limit // 1000} kB, the largest "
+                                f"this page takes (a layout or board of a real game is a few "
+                                f"kB)")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def read_json(request: Request) -> Any:
+    body = await read_body(request)
+    try:
+        return json.loads(body or b"null")
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise WebError(400, f"the request is not JSON ({exc})") from None
+
+
+async def read_text(request: Request) -> str:
+    body = await read_body(request)
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise WebError(422, f"the file is not UTF-8 text (byte {exc.start}); save it as "
+                            f"UTF-8") from None
+
+
+def source_name(request: Request, default: str) -> str:
+    name = request.query_params.get("name") or default
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    return "".join(ch for ch in name if ch.isprintable())[:80] or default
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def api(handler: Handler) -> Handler:
+    """Turn a :class:`WebError` into its status and JSON body."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except WebError as exc:
+            return JSONResponse(exc.to_json(), status_code=exc.status)
+        except Exception as exc:  # a bug: one clear line, never a traceback to the page
+            log.exception("internal error on %s", request.url.path)
+            error = WebError(500, f"internal error ({type(exc).__name__}); nothing was "
+                                  f"changed. Please report it with what you did")
+            return JSONResponse(error.to_json(), status_code=500)
+
+    wrapped.__name__ = handler.__name__
+    return wrapped
+
+
+def ctx(request: Request) -> Context:
+    context: Context = request.app.state.context
+    return context
+
+
+def game_of(request: Request) -> str:
+    game = request.path_params["game"]
+    if game not in GAMES:
+        raise WebError(404, f"{game!r} is not a game; the games are orbitus and satellites")
+    return game
+
+
+def download(data: bytes | str, kind: str, filename: str) -> Response:
+    body = data.encode("utf-8") if isinstance(data, str) else data
+    media = KINDS[kind]
+    if media.startswith("text/") or media.endswith(("yaml", "json", "svg+xml")):
+        media += "; charset=utf-8"
+    return Response(body, media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+# --- pages ----------------------------------------------------------------------------------------
+
+
+def page(name: str) -> Handler:
+    async def handler(request: Request) -> Response:
+        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+    return handler
+
+
+async def font(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
+        return JSONResponse({"error": "no such font"}, status_code=404)
+    return FileResponse(FONTS / name, media_type="font/ttf",
+                        headers={"Cache-Control": "max-age=86400"})
+
+
+# --- transcription --------------------------------------------------------------------------------
+
+
+@api
+async def pieces(request: Request) -> Response:
+    game = game_of(request)
+    return JSONResponse(ctx(request).pieces(game))
+
+
+def _score(game: str, context: Context, data: Any, source: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise WebError(400, "expected a JSON object with the table")
+    if game == "orbitus":
+        out = orbitus_table.scored(data.get("table"), context.rulesets[game], source)
+        start_lines = {seat_side: seat for seat_side, seat in (
+            (["N", "NE", "SE", "S", "SW", "NW"].index(side), seat)
+            for side, seat in out["station"].items())}
+        barriers = frozenset(s for s in range(6) if s not in start_lines)
+        out["station_svg"] = _station(context, tuple(sorted(start_lines.items())), barriers)
+        return out
+    return satellites_board.scored(data.get("board"), context.rulesets[game], source)
+
+
+def _station(context: Context, lines: tuple[tuple[int, int], ...],
+             barriers: frozenset[int]) -> str:
+    key = ("station", lines, barriers)
+    if key not in context._pieces:
+        context._pieces[key] = orbitus_table.station_svg(context.defs("orbitus"), dict(lines),
+                                                         barriers)
+    return str(context._pieces[key])
+
+
+@api
+async def score(request: Request) -> Response:
+    game = game_of(request)
+    data = await read_json(request)
+    name = "table.yaml" if game == "orbitus" else "board.txt"
+    return JSONResponse(_score(game, ctx(request), data, source_name(request, name)))
+
+
+@api
+async def import_(request: Request) -> Response:
+    game = game_of(request)
+    text = await read_text(request)
+    context = ctx(request)
+    if game == "orbitus":
+        name = source_name(request, "table.yaml")
+        out = orbitus_table.imported(text, context.rulesets[game], name)
+        return JSONResponse(_score(game, context, {"table": out["model"]}, name))
+    name = source_name(request, "board.txt")
+    return JSONResponse(satellites_board.imported(text, context.rulesets[game], name))
+
+
+@api
+async def export(request: Request) -> Response:
+    game = game_of(request)
+    kind = request.path_params["kind"]
+    data = await read_json(request)
+    context = ctx(request)
+    if not isinstance(data, dict):
+        raise WebError(400, "expected a JSON object with the table")
+    stem = source_name(request, "table" if game == "orbitus" else "board").rsplit(".", 1)[0]
+    if game == "orbitus":
+        model = data.get("table")
+        if kind in ("svg", "png"):
+            return download(orbitus_table.picture(model, context.rulesets[game],
+                                                  context.defs(game), kind, f"{stem}.yaml"),
+                            kind, f"{stem}.{kind}")
+        out = orbitus_table.scored(model, context.rulesets[game], f"{stem}.yaml")
+        if kind == "yaml":
+            return download(out["text"], kind, f"{stem}.yaml")
+        if kind == "json":
+            from scorer.orbitus.report import json_text
+
+            return download(json_text(out["report"]), kind, f"{stem}.json")
+        if kind == "txt":
+            return download(out["report_text"], kind, f"{stem}-score.txt")
+    else:
+        model = data.get("board")
+        if kind in ("svg", "png"):
+            return download(satellites_board.picture(model, context.rulesets[game],
+                                                     context.defs(game), kind, f"{stem}.txt"),
+                            kind, f"{stem}.{kind}")
+        out = satellites_board.scored(model, context.rulesets[game], f"{stem}.txt")
+        if kind in ("txt", "yaml"):
+            suffix = "yaml" if out["text"].startswith("game:") else "txt"
+            return download(out["text"], kind, f"{stem}.{suffix}")
+        if kind == "json":
+            from scorer.common import dump_json
+
+            return download(dump_json(out["report"]), kind, f"{stem}.json")
+        if kind == "report":
+            return download(out["report_text"], kind, f"{stem}-score.txt")
+    raise WebError(404, f"{kind!r} is not an export; choose yaml, json, txt, svg or png")
+
+
+# --- saved transcriptions -------------------------------------------------------------------------
+
+
+@api
+async def tables(request: Request) -> Response:
+    game = game_of(request)
+    store = ctx(request).store
+    if request.method == "GET":
+        return JSONResponse(store.tables(game))
+    data = await read_json(request)
+    if not isinstance(data, dict) or not isinstance(data.get("text"), str):
+        raise WebError(400, "expected {name, text}")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 80:
+        raise WebError(422, "give the table a name of 1 to 80 characters")
+    ident = data.get("id")
+    if ident is not None and type(ident) is not int:
+        raise WebError(422, "id must be a number")
+    # only what pnp-score reads may be saved
+    context = ctx(request)
+    if game == "orbitus":
+        orbitus_table.read(data["text"], context.rulesets[game])
+    else:
+        satellites_board.read(data["text"], context.rulesets[game])
+    saved = store.save_table(game, " ".join(name.split()), data["text"], ident)
+    return JSONResponse({"id": saved})
+
+
+@api
+async def table(request: Request) -> Response:
+    game = game_of(request)
+    store = ctx(request).store
+    try:
+        ident = int(request.path_params["ident"])
+    except ValueError:
+        raise WebError(404, "no such saved table") from None
+    if request.method == "DELETE":
+        if not store.delete_table(game, ident):
+            raise WebError(404, "no such saved table")
+        return JSONResponse({"deleted": ident})
+    found = store.table(game, ident)
+    if found is None:
+        raise WebError(404, "no such saved table")
+    return JSONResponse(found)
+
+
+# --- games ----------------------------------------------------------------------------------------
+
+
+def link_base(request: Request, context: Context) -> str:
+    if context.public_url:
+        return context.public_url.rstrip("/")
+    return str(request.base_url).rstrip("/")
+
+
+def qr_svg(url: str) -> str:
+    import segno
+
+    return str(segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1f", light="#ffffff"))
+
+
+def _links(request: Request, context: Context, session: Any) -> dict[str, Any]:
+    links = context.games.links(session)
+    base = link_base(request, context)
+    seats = []
+    for seat, (name, kind) in enumerate(zip(session.names, session.kinds, strict=True)):
+        token = links["seats"].get(str(seat))
+        entry: dict[str, Any] = {"seat": seat, "name": name, "kind": kind}
+        if token is not None:
+            url = f"{base}/s/{token}"
+            entry.update(url=url, qr=qr_svg(url))
+        seats.append(entry)
+    spectator = f"{base}/w/{links['spectator']}"
+    return {"host": f"{base}/h/{links['host']}", "spectator": spectator,
+            "spectator_qr": qr_svg(spectator), "seats": seats}
+
+
+@api
+async def games(request: Request) -> Response:
+    context = ctx(request)
+    if request.method == "GET":
+        return JSONResponse(context.store.games())
+    data = await read_json(request)
+    if not isinstance(data, dict):
+        raise WebError(400, "expected {game, players, seed}")
+    game = data.get("game")
+    if game not in GAMES:
+        raise WebError(422, f"game: {game!r} is not a game; choose orbitus or satellites")
+    session, _ = context.games.create(game, data.get("players"), data.get("seed"))
+    return JSONResponse({"id": session.id, "seed": session.seed,
+                         "links": _links(request, context, session)})
+
+
+def _finished(request: Request) -> Any:
+    session = ctx(request).games.load(request.path_params["ident"])
+    if session is None:
+        raise WebError(404, "no such game")
+    return session
+
+
+@api
+async def record(request: Request) -> Response:
+    session = _finished(request)
+    return download(record_of(session), "yaml", f"{session.game}-{session.id}.yaml")
+
+
+@api
+async def replay(request: Request) -> Response:
+    out = replay_of(_finished(request))
+    if out["game"] == "orbitus":
+        view = out["steps"][0]["view"]
+        lines = tuple(sorted((int(side), seat) for side, seat in view["start_lines"].items()))
+        out["station_svg"] = _station(ctx(request), lines, frozenset(view["barriers"]))
+    return JSONResponse(out)
+
+
+@api
+async def link(request: Request) -> Response:
+    context = ctx(request)
+    session, role, seat = context.games.resolve(request.path_params["token"])
+    out = session.message(role, seat)
+    if role == "host":
+        out["links"] = _links(request, context, session)
+    if session.game == "orbitus":
+        view = out["view"]
+        lines = tuple(sorted((int(side), seat) for side, seat in view["start_lines"].items()))
+        out["station_svg"] = _station(context, lines, frozenset(view["barriers"]))
+    return JSONResponse(out)
+
+
+@api
+async def link_view(request: Request) -> Response:
+    context = ctx(request)
+    session, role, seat = context.games.resolve(request.path_params["token"])
+    asked = request.query_params.get("seat")
+    if asked is None or not asked.isdigit() or int(asked) >= len(session.names):
+        raise WebError(422, f"seat must be a seat number from 0 to {len(session.names) - 1}")
+    wanted = int(asked)
+    if role != "seat" or seat != wanted:
+        who = session.names[wanted]
+        mine = f"{session.names[seat]}'s seat" if role == "seat" and seat is not None \
+            else f"the {role}'s"
+        raise WebError(403, f"this link is {mine}; {who}'s view (their hand) is sent to "
+                            f"{who}'s own link only")
+    return JSONResponse(session.message(role, seat))
+
+
+@api
+async def link_action(request: Request) -> Response:
+    context = ctx(request)
+    session, role, seat = context.games.resolve(request.path_params["token"])
+    what = request.path_params["what"]
+    data = await read_json(request) if what in ("move", "relink") else None
+    if what == "move":
+        if role != "seat" or seat is None:
+            raise WebError(403, f"a {role} link watches the game; only a seat's link makes "
+                                f"moves")
+        if not isinstance(data, dict):
+            raise WebError(400, "expected {action, version}")
+        await context.games.move(session, seat, data.get("action"), data.get("version"))
+        return JSONResponse(session.message(role, seat))
+    if what == "undo":
+        if role != "seat" or seat is None:
+            raise WebError(403, "only a seat's link takes back its moves")
+        return JSONResponse(await context.games.undo(session, seat))
+    if what == "abandon":
+        if role != "host":
+            raise WebError(403, "only the host's link can abandon the game")
+        await context.games.abandon(session)
+        return JSONResponse(session.message(role, seat))
+    if what == "relink":
+        if role != "host":
+            raise WebError(403, "only the host's link can replace a seat's link")
+        await context.games.relink(session, (data or {}).get("seat"))
+        out = session.message(role, seat)
+        out["links"] = _links(request, context, session)
+        return JSONResponse(out)
+    raise WebError(404, f"{what!r} is not something a link can do")
+
+
+async def ws(websocket: WebSocket) -> None:
+    """A page's live connection: the state now, then every change; moves and undo too."""
+    context: Context = websocket.app.state.context
+    await websocket.accept()
+    try:
+        session, role, seat = context.games.resolve(websocket.path_params["token"])
+    except WebError as exc:
+        await websocket.send_text(json.dumps({"type": "error", **exc.to_json()}))
+        await websocket.close(code=4000 + exc.status)
+        return
+    lock = asyncio.Lock()
+
+    async def send(text: str) -> None:
+        async with lock:
+            await websocket.send_text(text)
+
+    async def close() -> None:
+        await websocket.close(code=4410)
+
+    token = websocket.path_params["token"]
+    watcher = Watcher(send, role, seat, token, close)
+    session.watchers.append(watcher)
+    try:
+        await send(session.message_text(role, seat))
+        while True:
+            raw = await websocket.receive_text()
+            reply = await _ws_message(context, token, raw)
+            if reply is not None:
+                await send(json.dumps(reply, separators=(",", ":")))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if watcher in session.watchers:
+            session.watchers.remove(watcher)
+
+
+async def _ws_message(context: Context, token: str, raw: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(raw) if len(raw) < 10_000 else None
+    except ValueError:
+        data = None
+    ident = data.get("id") if isinstance(data, dict) else None
+    try:
+        session, role, seat = context.games.resolve(token)  # a link replaced since: 410
+        if not isinstance(data, dict) or data.get("type") not in ("move", "undo", "ping"):
+            raise WebError(400, "expected {type: move|undo|ping, ...}")
+        if data["type"] == "ping":
+            return {"type": "pong", "id": ident}
+        if role != "seat" or seat is None:
+            raise WebError(403, f"a {role} link watches the game; only a seat's link plays")
+        if data["type"] == "move":
+            version = await context.games.move(session, seat, data.get("action"),
+                                               data.get("version"))
+        else:
+            version = (await context.games.undo(session, seat))["version"]
+        return {"type": "ok", "id": ident, "version": version}
+    except WebError as exc:
+        return {"type": "error", "id": ident, **exc.to_json()}
+
+
+# --- the application ------------------------------------------------------------------------------
+
+
+def create_app(data: Path, cards: Path | None = None, public_url: str | None = None,
+               bot_delay: float = 0.4) -> Starlette:
+    """The application for a data folder (and definitions folder)."""
+    store = Store(data)
+    context = Context(store, cards, public_url, bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        await context.games.stop()
+        store.close()
+
+    routes = [
+        Route("/", page("index.html")),
+        Route("/transcribe/orbitus", page("orbitus.html")),
+        Route("/transcribe/satellites", page("satellites.html")),
+        Route("/s/{token}", page("play.html")),
+        Route("/w/{token}", page("play.html")),
+        Route("/h/{token}", page("play.html")),
+        Route("/replay/{ident}", page("replay.html")),
+        Route("/fonts/{name}", font),
+        Route("/api/{game}/pieces", pieces),
+        Route("/api/{game}/score", score, methods=["POST"]),
+        Route("/api/{game}/import", import_, methods=["POST"]),
+        Route("/api/{game}/export/{kind}", export, methods=["POST"]),
+        Route("/api/tables/{game}", tables, methods=["GET", "POST"]),
+        Route("/api/tables/{game}/{ident}", table, methods=["GET", "DELETE"]),
+        Route("/api/games", games, methods=["GET", "POST"]),
+        Route("/api/games/{ident}/record", record),
+        Route("/api/games/{ident}/replay", replay),
+        Route("/api/link/{token}", link),
+        Route("/api/link/{token}/view", link_view),
+        Route("/api/link/{token}/{what}", link_action, methods=["POST"]),
+        WebSocketRoute("/ws/{token}", ws),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(GZipMiddleware, minimum_size=2000)])
+    app.state.context = context
+    return app

@@ -1,0 +1,145 @@
+"""``pnp-web``: start the browser companion on this machine and open it in the browser."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import socket
+import sys
+import threading
+import webbrowser
+from collections.abc import Sequence
+from pathlib import Path
+
+DESCRIPTION = """\
+Start the browser companion: a local web server for transcribing a finished table by
+clicking (with pnp-score's breakdown live) and for playing Orbitus or Satellites in the
+browser, against bots or with friends on their own phones or laptops.
+
+It listens on 127.0.0.1 (this machine only) on a free port, prints the address and
+opens it in your browser. Everything is kept in a SQLite file in the data folder; games
+in progress resume after a restart. It needs no network: the pages and their scripts
+are part of the package.
+"""
+
+EPILOG = """\
+To play from several devices on one network, start it with --host 0.0.0.0 (any
+address of this machine; your firewall may ask) and open the game's host page: every
+seat has its own link and QR code. Anyone who can reach the server can open its home
+page, so do this on a network you trust.
+
+exit codes: 0 stopped with Ctrl-C, 2 misuse (a port in use, a data folder that cannot
+be used, definitions that cannot be read)."""
+
+
+def build_parser(prog: str = "pnp-web") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the address to listen on (default 127.0.0.1: this machine only; "
+                             "0.0.0.0: every network this machine is on)")
+    parser.add_argument("--port", type=int, default=0,
+                        help="the port (default: a free one, chosen at start)")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="do not open the browser, only print the address")
+    parser.add_argument("--data", metavar="DIR", type=Path,
+                        help="where the SQLite file with saved tables and games lives "
+                             "(default: the user's data folder, e.g. "
+                             "~/.local/share/orbitus-pnp)")
+    parser.add_argument("--cards", metavar="DIR", type=Path,
+                        help="a definitions folder laid out like cards/ (default: the shipped "
+                             "one); games and scores use its rules")
+    parser.add_argument("--public-url", metavar="URL",
+                        help="the address other devices use to reach this server, for the seat "
+                             "links and QR codes (default: worked out from --host)")
+    parser.add_argument("--bot-delay", type=float, default=0.4, metavar="SECONDS",
+                        help="a pause before each bot move, so people can follow (default 0.4)")
+    return parser
+
+
+def free_port(host: str) -> int:
+    """A port nobody listens on now (the system chooses it)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
+def lan_address() -> str | None:
+    """This machine's address on its network (no packet is sent), for the seat links."""
+    with contextlib.suppress(OSError):
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            address = str(info[4][0])
+            if not address.startswith("127."):
+                return address
+    return None
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "pnp-web") -> int:
+    """Run the server until Ctrl-C; the exit code (``prog``: the command as typed)."""
+    opts = build_parser(prog).parse_args(argv)
+    try:
+        import uvicorn
+
+        from web.app import create_app
+    except ImportError as exc:
+        print(f"{prog}: the server's packages are not installed ({exc.name}); install them "
+              f"with: pip install 'orbitus-pnp[web]'", file=sys.stderr)
+        return 2
+    from cards.loader import DefinitionError
+    from web.store import StoreError, default_data_dir
+
+    if opts.port and not 1 <= opts.port <= 65535:
+        print(f"{prog}: --port {opts.port} is not a port (1-65535)", file=sys.stderr)
+        return 2
+    if opts.bot_delay < 0 or opts.bot_delay > 10:
+        print(f"{prog}: --bot-delay must be from 0 to 10 seconds", file=sys.stderr)
+        return 2
+    try:
+        port = opts.port or free_port(opts.host)
+        with socket.socket(socket.AF_INET6 if ":" in opts.host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((opts.host, port))
+    except OSError as exc:
+        print(f"{prog}: cannot listen on {opts.host}:{opts.port or ''} ({exc.strerror}); "
+              f"choose another --port or --host", file=sys.stderr)
+        return 2
+    data = opts.data or default_data_dir()
+    shown = "localhost" if opts.host in ("127.0.0.1", "::1") else opts.host
+    public = opts.public_url
+    if public is None and opts.host in ("0.0.0.0", "::"):
+        lan = lan_address()
+        if lan is not None:
+            public = f"http://{lan}:{port}"
+    try:
+        app = create_app(data, opts.cards, public, opts.bot_delay)
+    except StoreError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 2
+    except DefinitionError as exc:
+        for line in exc.problems:
+            print(line, file=sys.stderr)
+        print(f"{prog}: the definitions could not be read", file=sys.stderr)
+        return 2
+    url = f"http://{shown if shown != '0.0.0.0' else '127.0.0.1'}:{port}/"
+    print(f"{prog}: serving on {url} (data: {data / 'pnp-web.sqlite3'}); Ctrl-C stops it",
+          flush=True)
+    if public:
+        print(f"{prog}: other devices on the network reach it at {public}/", flush=True)
+    if not opts.no_browser:
+        threading.Timer(0.8, webbrowser.open, (url,)).start()
+    config = uvicorn.Config(app, host=opts.host, port=port, log_level="warning",
+                            ws_max_size=64 * 1024, ws_per_message_deflate=False)
+    server = uvicorn.Server(config)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,129 @@
+"""Orbitus in the browser's play mode: what each seat is sent, what it may do, records.
+
+A seat is sent ``view_for(state, seat)`` (:mod:`rules.orbitus.view`): the table, its own
+hand, the sizes of the other hands, the number of cards left in the deck, the cards out of
+the game. A spectator gets the same without any hand. The score of the table (public) comes
+with every view, as ``pnp-score`` would report that table. The seat to move also gets its
+legal actions, grouped for the page (per card, the cells and rotations where it fits).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.game import IllegalAction
+from rules.orbitus import GAME
+from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
+from rules.orbitus.engine import State, check, end_message
+from rules.orbitus.notation import parse_move
+from rules.orbitus.ruleset import Ruleset
+from rules.orbitus.view import view_for
+from scorer.orbitus.report import to_json
+
+NAME = "orbitus"
+game = GAME
+
+
+def seats_ok(ruleset: Ruleset, count: int) -> str | None:
+    """Why ``count`` players cannot play with this ruleset (None: they can)."""
+    if ruleset.setup_for(count) is None:
+        counts = ", ".join(str(n) for n in ruleset.player_counts)
+        return f"Orbitus is played by {counts} players with these definitions, not {count}"
+    return None
+
+
+def new(ruleset: Ruleset, names: list[str], seed: int) -> State:
+    return GAME.new_game(ruleset, names, seed)
+
+
+def action_data(action: Action) -> list[Any]:
+    return [action.kind, action.card, action.cell[0], action.cell[1], action.rot]
+
+
+def action_from(data: list[Any]) -> Action:
+    kind, card, q, r, rot = data
+    return Action(int(kind), str(card), (int(q), int(r)), int(rot))
+
+
+def public(state: State) -> dict[str, Any]:
+    """Everything every seat and spectator may see (no hand)."""
+    view = view_for(state, 0).to_json()
+    view.pop("hand")
+    view["seat"] = None
+    result = state.score()
+    owner = {}
+    for player in result.players:
+        for q, r in player.sectors:
+            owner[f"{q},{r}"] = player.seat
+    view["score"] = to_json(result)
+    view["owner"] = owner
+    view["deck_size"] = len(state.deck)
+    view["message"] = end_message(state)
+    view["over"] = state.over
+    view["to_move"] = -1 if state.over else state.to_move
+    view["min_hand"] = state.game.min_hand
+    return view
+
+
+def private(state: State, seat: int) -> dict[str, Any]:
+    """What only ``seat`` may see: its own hand."""
+    return {"hand": list(view_for(state, seat).hand)}
+
+
+def legal(state: State) -> dict[str, Any]:
+    """The legal actions of the player to move, grouped for the page."""
+    place: dict[str, dict[str, list[int]]] = {}
+    remove: list[list[int]] = []
+    discard: list[str] = []
+    can_pass = False
+    for action in GAME.legal_actions(state):
+        kind = action.kind
+        if kind == PLACE:
+            cells = place.setdefault(action.card, {})
+            cells.setdefault(f"{action.cell[0]},{action.cell[1]}", []).append(action.rot)
+        elif kind == REMOVE:
+            remove.append(list(action.cell))
+        elif kind == DISCARD:
+            discard.append(action.card)
+        else:
+            can_pass = True
+    return {"place": place, "remove": remove, "discard": discard, "pass": can_pass}
+
+
+def parse(state: State, seat: int, text: str) -> Action:
+    """The legal action ``seat`` wrote; :class:`~rules.game.NotationError` if it cannot be
+    read, :class:`~rules.game.IllegalAction` with the engine's reason if the rules forbid
+    it. A card the seat does not hold is refused before the engine is asked: the engine's
+    sentence says where the card is (another hand, the deck), which is not this seat's to
+    know."""
+    written = parse_move(text)
+    if written.player is not None and written.player != state.game.players[seat]:
+        raise IllegalAction(f"this seat plays {state.game.players[seat]}, not "
+                            f"{written.player}")
+    action = written.action()
+    if action.kind in (PLACE, DISCARD) and action.card not in state.hands[seat]:
+        held = " ".join(state.hands[seat]) or "nothing"
+        raise IllegalAction(f"{action.card} is not in your hand (you hold {held})")
+    if action.kind == REMOVE and not action.card and action.cell in state.board:
+        action = action._replace(card=state.board[action.cell].card)
+    return check(state, action)
+
+
+def text(state: State, action: Action) -> str:
+    return GAME.action_text(state, action)
+
+
+def record(start: State, actions: list[Action], seed: int, note: str) -> str:
+    from scorer.engine.orbitus_replay import record_text
+
+    return record_text(start, actions, seed=seed, note=note)
+
+
+def full(state: State) -> dict[str, Any]:
+    """A finished game's position with every hand (the replay viewer)."""
+    view = public(state)
+    view["hands"] = [list(h) for h in state.hands]
+    return view
+
+
+__all__ = ["DISCARD", "PASS", "PLACE", "REMOVE"]

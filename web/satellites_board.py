@@ -1,0 +1,149 @@
+"""Transcribing a Satellites board in the browser, scored live.
+
+The page keeps the board as rows of tokens (``.``, ``R1`` ... ``B4``) and, when a player
+already has every satellite connected, the grace moves left. The server writes that as
+the text ``pnp-score satellites`` reads (:func:`board_text`: the text grid, or the YAML
+form when there is a grace-move count) and reads it back through the scorer's reader
+(:func:`scorer.satellites.board.read_string`), so the score, the violations and their
+sentences are the command's and the export is the very text that was scored.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.satellites.ruleset import Ruleset
+from scorer.satellites.board import InputError, read_string
+from scorer.satellites.report import summary, to_json
+from scorer.satellites.score import Score, score
+from web.errors import WebError
+
+if TYPE_CHECKING:
+    from cards.definitions import SatellitesDefinitions
+
+MAX_TEXT = 100_000  # bytes of a pasted or uploaded board (a 26 x 26 board is 2 kB)
+MAX_SIDE = 26
+
+
+def board_text(model: Any) -> str:
+    """The text of the page's board: the grid (tokens separated by one space, one row per
+    line), inside the YAML form when ``grace_moves_left`` is given."""
+    if not isinstance(model, dict) or not isinstance(model.get("rows"), list):
+        raise WebError(422, "the board must be a JSON object with rows (lists of tokens)")
+    rows = model["rows"]
+    if not rows or len(rows) > MAX_SIDE:
+        raise WebError(422, f"the board must have 1 to {MAX_SIDE} rows, got {len(rows)}")
+    lines = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, list) or not row or len(row) > MAX_SIDE or not all(
+                isinstance(t, str) and 0 < len(t) <= 3 and t.isalnum() or t == "."
+                for t in row):
+            raise WebError(422, f"row {i + 1} of the board must be 1 to {MAX_SIDE} tokens "
+                                f"(., R1 ... B4)")
+        lines.append(" ".join(row))
+    grid = "".join(line + "\n" for line in lines)
+    grace = model.get("grace_moves_left")
+    if grace is None:
+        return grid
+    if type(grace) is not int:
+        raise WebError(422, f"grace_moves_left must be a whole number, got {grace!r}")
+    return (f"game: satellites\ngrace_moves_left: {grace}\nboard: |\n"
+            + "".join(f"  {line}\n" for line in lines))
+
+
+def read(text: str, ruleset: Ruleset, source: str = "board.txt") -> tuple[Score, Any]:
+    """Read and score a board text as ``pnp-score satellites`` does (422 when it cannot
+    be read at all, with the reader's lines)."""
+    if len(text.encode("utf-8")) > MAX_TEXT:
+        raise WebError(413, f"{source}: larger than {MAX_TEXT // 1000} kB; a Satellites board "
+                            f"is a few lines of text, is this the right file?")
+    try:
+        transcript = read_string(text, source, ruleset)
+    except InputError as exc:
+        raise WebError(422, exc.problems) from None
+    return score(transcript.board, transcript.grace_moves_left, transcript.problems,
+                 ruleset), transcript
+
+
+def answer(text: str, result: Score, transcript: Any, source: str) -> dict[str, Any]:
+    board = result.board
+    rows = [["." if s is None else s.token for s in row] for row in board.rows]
+    return {
+        "text": text,
+        "model": {"rows": rows, "grace_moves_left": transcript.grace_moves_left},
+        "report": to_json(result),
+        "report_text": summary(result, source),
+        "links": [[list(a), list(b)] for a, b in result.links],
+        "groups": [[list(c) for c in g.cells] for g in result.groups],
+        "violation_cells": [[list(c) for c in cells] for cells in result.violation_cells],
+    }
+
+
+def scored(model: Any, ruleset: Ruleset, source: str = "board.txt") -> dict[str, Any]:
+    text = board_text(model)
+    result, transcript = read(text, ruleset, source)
+    return answer(text, result, transcript, source)
+
+
+def imported(text: str, ruleset: Ruleset, source: str) -> dict[str, Any]:
+    """A pasted or uploaded board: read as the command reads it; the board as read (ragged
+    rows padded, unreadable tokens empty) becomes the page's, and the reader's violations
+    are reported with it."""
+    result, transcript = read(text, ruleset, source)
+    out = scored({"rows": [["." if s is None else s.token for s in row]
+                           for row in result.board.rows],
+                  "grace_moves_left": transcript.grace_moves_left}, ruleset, source)
+    out["import_report"] = to_json(result)
+    return out
+
+
+def picture(model: Any, ruleset: Ruleset, defs: SatellitesDefinitions, kind: str,
+            source: str = "board.txt") -> bytes:
+    from scorer.satellites.picture import board_picture
+
+    text = board_text(model)
+    result, _ = read(text, ruleset, source)
+    if result.board.width > MAX_SIDE or result.board.height > MAX_SIDE:
+        raise WebError(422, f"pictures are drawn for boards up to {MAX_SIDE} x {MAX_SIDE}")
+    drawing = board_picture(result, title=f"Satellites: {source}", defs=defs)
+    if kind == "svg":
+        from generator.backends.svg import render_svg
+
+        return render_svg(drawing)
+    from generator.backends.png import render_png
+
+    return render_png(drawing, 150)[0]
+
+
+def pieces(defs: SatellitesDefinitions) -> dict[str, Any]:
+    """The board and the satellites as SVG fragments drawn by the printables' components
+    (millimetres), and the numbers the page needs."""
+    from generator.components.satellites import board_items, satellite_token
+    from generator.drawing import Drawing, Group
+    from web.orbitus_table import _fragment
+
+    ruleset = defs.ruleset
+    geo, items = board_items(defs, zones=True, trackers=False)
+    tokens: dict[str, str] = {}
+    diameter = defs.satellites.diameter_mm
+    for colour in ("red", "blue"):
+        for value in ruleset.values:
+            tokens[f"{colour[0].upper()}{value}"] = _fragment(Drawing(
+                diameter, diameter, [Group(tuple(satellite_token(
+                    defs, colour, value, diameter, cut_line=False)))]),
+                prefix=f"{colour}{value}")
+    return {
+        "size": ruleset.size,
+        "cell": geo.cell,
+        "label": geo.label,
+        "width": geo.width,
+        "height": geo.label * 2 + geo.size * geo.cell,
+        "board": _fragment(Drawing(geo.width, geo.height, [Group(tuple(items))]), "board"),
+        "tokens": tokens,
+        "token_mm": diameter,
+        "values": list(ruleset.values),
+        "colours": {"red": defs.board.red.colour, "blue": defs.board.blue.colour},
+        "grace_moves": ruleset.grace_moves,
+        "end_connected": ruleset.end_connected,
+        "per_colour": ruleset.red.count,
+    }
