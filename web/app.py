@@ -254,7 +254,7 @@ async def font(request: Request) -> Response:
 @api
 async def pieces(request: Request) -> Response:
     game = game_of(request)
-    return JSONResponse(ctx(request).pieces(game))
+    return JSONResponse({**ctx(request).pieces(game), "max_photo": MAX_PHOTO})
 
 
 def _score(game: str, context: Context, data: Any, source: str) -> dict[str, Any]:
