@@ -107,11 +107,15 @@ def report(game: str, cases: list, took: float, seed: int) -> bool:  # type: ign
     figure(f"{game}: fully visible {piece}s read right ({len(cases)} photos)",
            100.0 * visible_read / max(visible, 1), 100.0, unit="%", better="higher",
            note=f"{visible_read}/{visible}")
-    figure(f"{game}: {piece}s read wrong ({len(cases)} photos)", wrong, 1, unit="",
+    figure(f"{game}: {piece}s read wrong or where none lies ({len(cases)} photos)",
+           wrong + phantom, 1, unit="",
            note=f"partly covered {partly}: {partly_read} read right, {partly_unread} unread")
-    figure(f"{game}: photos read completely and scored as the source",
-           100.0 * equal / max(len(complete), 1), 100.0, unit="%", better="higher",
-           note=f"{equal}/{len(complete)}")
+    figure(f"{game}: {piece}s neither read nor reported ({len(cases)} photos)", missed, 1,
+           unit="")
+    if complete:
+        figure(f"{game}: photos read completely and scored as the source",
+               100.0 * equal / len(complete), 100.0, unit="%", better="higher",
+               note=f"{equal}/{len(complete)}")
     for c in cases:
         if not c.outcome.ok:
             cam = c.camera

@@ -18,6 +18,7 @@ import yaml
 
 from photo.evaluate import Bench, orbitus_totals
 from photo.synth import Camera, orbitus_pieces, photograph
+from rules import hexgeo
 from scorer.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -296,3 +297,25 @@ def test_two_markers_on_one_cell_are_reported(orbitus_bench):
     assert [(f.rule, f.cell) for f in out.findings] == [("photo-cell-twice", cell)]
     assert "two cards' markers on [1, -1]: S05 and S70" in out.findings[0].message
     assert out.placed[cell].card == "S05"
+
+
+def test_a_marker_without_its_card_around_it_is_not_placed(orbitus_bench):
+    """A square of the background next to the table that reads as a card's code with
+    certainty (the benchmark met one, S54 read twice) is not placed: a card read by its
+    marker must show its printed face there too. The cards that do are all kept."""
+    import cv2
+
+    from photo.orbitus import Placed
+
+    reader = orbitus_bench.reader
+    reading, work = reader.read_bytes(_shot(orbitus_bench, TWO, 11), "table.jpg")
+    read = {c: (p.card, p.rot) for c, p in reading.placed.items()}
+    assert read == {tuple(s["at"]): (s["card"], hexgeo.parse_rotation(s["rot"]))
+                    for s in TWO["sectors"]}
+    empty = next(n for c in sorted(reading.placed) for _, n in hexgeo.neighbours(c)
+                 if n not in reading.placed and n != (0, 0))
+    reading.placed[empty] = Placed(empty, "S54", 4, "marker", None, 0.82)
+    gray = cv2.cvtColor(work.bgr, cv2.COLOR_BGR2GRAY)
+    reader._verify_art(work.bgr, gray, reading.homography, reading, set())
+    assert empty not in reading.placed and empty not in reading.unread
+    assert {c: (p.card, p.rot) for c, p in reading.placed.items()} == read
