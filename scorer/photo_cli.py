@@ -3,7 +3,9 @@
 Shared by both games: the checks made before anything is read (the output files), the
 OpenCV import with its install hint, reading the photo file, writing the layout read
 and the debug image (each atomically, never over the photo or a file the tool did not
-write). The games' own parts turn a reading into their layout text and scores.
+write). The games' own parts score a reading; turning it into the layout text (and the
+sentences for cells seen but not read) is :mod:`scorer.photo_layout`'s, which the browser
+companion's photo upload shares.
 
 Only this module and :mod:`photo` import OpenCV and NumPy, and only for ``--photo``.
 """
@@ -17,12 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail
+from scorer.photo_layout import (
+    INSTALL,
+    LAYOUT_MARK,
+    cell_text,
+    markers_missing,
+    orbitus_layout_text,
+    orbitus_unread,
+    satellites_board_text,
+    satellites_unread,
+)
 
-INSTALL = ("--photo needs OpenCV, an optional part of this toolchain; install it with "
-           "pip install 'orbitus-pnp[photo]' (from a checkout: pip install -e '.[photo]'), "
-           "which adds opencv-python-headless and numpy")
 MAX_PHOTO_BYTES = 120 * 1024 * 1024
-LAYOUT_MARK = "# Read from a photo by pnp-score"
 
 
 def output_problem(prog: str, flag: str, target: Path | None, inputs: list[Path],
@@ -108,11 +116,11 @@ def check_outputs(prog: str, opts: Any, photo: Path, example: str) -> str | None
 
 def need_opencv(prog: str) -> int | None:
     """None when OpenCV and NumPy can be imported; else the exit code, with the hint."""
+    import photo  # noqa: F401  (before NumPy: it keeps NumPy's BLAS to one thread)
+
     try:
         import cv2  # noqa: F401
         import numpy  # noqa: F401
-
-        import photo  # noqa: F401  (first: it keeps NumPy's BLAS to one thread)
     except ImportError:
         return fail(f"{prog}: {INSTALL}")
     return None
@@ -210,10 +218,9 @@ def orbitus(opts: Any, prog: str) -> int:
         return fail(f"{prog}: --markers {opts.markers}: cannot be read: {exc}")
     except MarkerMapError as exc:
         return fail(f"{prog}: --markers {exc}")
-    if not mmap.of_kind("station") or not mmap.of_kind("sector"):
-        return fail(f"{prog}: the deck was printed without markers (markers: false in "
-                    f"{'station.yaml' if not mmap.of_kind('station') else 'sectors.yaml'}); "
-                    f"reprint with markers: true to score from photos")
+    missing = markers_missing("orbitus", mmap)
+    if missing:
+        return fail(f"{prog}: {missing}")
     reader = OrbitusReader(mmap, defs)
     try:
         reading, work = reader.read_bytes(data, str(photo))
@@ -224,40 +231,6 @@ def orbitus(opts: Any, prog: str) -> int:
     if code is not None:
         return code
     return _score_orbitus(opts, prog, text, reading, photo)
-
-
-def orbitus_layout_text(reading: Any, players: list[str], source: str) -> str:
-    """The layout read, in the format people type (``pnp-score orbitus --help``)."""
-    import yaml
-
-    from rules import hexgeo
-
-    cells = sorted(reading.placed, key=lambda c: (hexgeo.distance(c, (0, 0)), c[1], c[0]))
-    lines = [f"{LAYOUT_MARK} orbitus --photo {_comment(source)}",
-             f"# {len(cells)} card(s) read. Check them against the table; then score this file",
-             "# with: pnp-score orbitus FILE"]
-    problems = [f for f in reading.findings]
-    if reading.unread:
-        where = ", ".join(f"[{c[0]}, {c[1]}]" for c in sorted(reading.unread))
-        lines.append(f"# Seen but not read (write their card and rot below): {where}")
-    for f in problems:
-        lines.append(f"# {f.rule}: {_comment(f.message)}")
-    lines.append("game: orbitus")
-    lines.append("players: " + yaml.safe_dump(players, default_flow_style=True,
-                                              allow_unicode=True).strip())
-    lines.append("sectors:")
-    for c in cells:
-        p = reading.placed[c]
-        lines.append(f"  - {{at: [{c[0]}, {c[1]}], card: {p.card}, rot: {p.rot}}}")
-    for c in sorted(reading.unread):
-        lines.append(f"  - {{at: [{c[0]}, {c[1]}], card: \"?\"}}  # seen, not read")
-    if not cells and not reading.unread:
-        lines[-1] = "sectors: []"
-    return "\n".join(lines) + "\n"
-
-
-def _comment(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -> int:
@@ -281,9 +254,7 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
     kept = tuple(f for f in layout.findings
                  if not (f.rule == "unknown-card" and f.cell in reading.unread))
     photo_findings = tuple(Finding(f.rule, f.cell, f.message, None) for f in reading.findings)
-    unread = tuple(Finding("photo-unread", c, f"a card lies on [{c[0]}, {c[1]}] but its "
-                           f"marker cannot be read in the photo; it is not scored (write its "
-                           f"card and rot into the layout, or photograph it again)", None)
+    unread = tuple(Finding("photo-unread", c, orbitus_unread(c), None)
                    for c in sorted(reading.unread))
     shown = str(opts.layout_out) if opts.layout_out is not None else str(photo)
     layout = replace(layout, source=shown, findings=unread + photo_findings + kept)
@@ -300,7 +271,7 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
         obj = to_json(result)
         obj["photo"] = {"file": str(photo), "read": len(reading.placed),
                         "unread": [list(c) for c in sorted(reading.unread)],
-                        "how": {c_text(c): p.how for c, p in sorted(reading.placed.items())}}
+                        "how": {cell_text(c): p.how for c, p in sorted(reading.placed.items())}}
         sys.stdout.write(json_text(obj))
     else:
         from scorer.orbitus.report import to_text
@@ -320,10 +291,6 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
         if stop is not None:
             return stop
     return EXIT_OK if result.valid or opts.lenient else EXIT_VIOLATIONS
-
-
-def c_text(cell: tuple[int, int]) -> str:
-    return f"[{cell[0]}, {cell[1]}]"
 
 
 def _unplaced(opts: Any, prog: str, photo: Path, findings: Any) -> int:
@@ -378,10 +345,9 @@ def satellites(opts: Any, prog: str) -> int:
         return fail(f"{prog}: --markers {opts.markers}: cannot be read: {exc}")
     except MarkerMapError as exc:
         return fail(f"{prog}: --markers {exc}")
-    if not mmap.of_kind("token") or not mmap.of_kind("board"):
-        return fail(f"{prog}: the game was printed without markers (markers: false in "
-                    f"{'satellites.yaml' if not mmap.of_kind('token') else 'board.yaml'}); "
-                    f"reprint with markers: true to score from photos")
+    missing = markers_missing("satellites", mmap)
+    if missing:
+        return fail(f"{prog}: {missing}")
     reader = SatellitesReader(mmap, defs)
     try:
         reading, work = reader.read_bytes(data, str(photo))
@@ -396,28 +362,6 @@ def satellites(opts: Any, prog: str) -> int:
     return _score_satellites(opts, prog, text, reading, photo, defs)
 
 
-def satellites_board_text(reading: Any, source: str) -> str:
-    """The board read as the text grid people type; a cell seen but not read is '?'."""
-    from photo.satellites import cell_name
-
-    lines = [f"{LAYOUT_MARK} satellites --photo {_comment(source)}",
-             f"# {len(reading.tokens)} satellite(s) read. Check them against the board; then "
-             f"score this file with: pnp-score satellites FILE"]
-    if reading.unread:
-        lines.append("# ? = something stands there but was not read (write its satellite): "
-                     + ", ".join(cell_name(c) for c in sorted(reading.unread)))
-    for f in reading.findings:
-        lines.append(f"# {f.rule}: {_comment(f.message)}")
-    grid = reading.grid()
-    for col, row in reading.unread:
-        grid[row][col] = "?"
-    letters = "  ".join(chr(ord("a") + c) for c in range(reading.size))
-    lines.append(f"# {letters}")
-    for r, row in enumerate(grid):
-        lines.append("  " + " ".join(t.ljust(2) for t in row) + f"  # {r + 1}")
-    return "\n".join(lines) + "\n"
-
-
 def _score_satellites(opts: Any, prog: str, text: str, reading: Any, photo: Path,
                       defs: Any) -> int:
     from photo.satellites import cell_name
@@ -427,10 +371,8 @@ def _score_satellites(opts: Any, prog: str, text: str, reading: Any, photo: Path
 
     ruleset = defs.ruleset
     transcript = read_string(text.replace("?", "."), str(photo), ruleset)
-    problems = [Violation("photo-unread", cell_name(c),
-                          f"something stands in {cell_name(c)} but no satellite's marker can "
-                          f"be read there; it is not scored (write it into the board, or "
-                          f"photograph it again)") for c in sorted(reading.unread)]
+    problems = [Violation("photo-unread", cell_name(c), satellites_unread(cell_name(c)))
+                for c in sorted(reading.unread)]
     problems += [Violation(f.rule, cell_name(f.cell) if f.cell else None, f.message)
                  for f in reading.findings]
     result = score(transcript.board, None, tuple(transcript.problems) + tuple(problems),

@@ -215,6 +215,150 @@ def test_a_satellites_board_by_keyboard(server, page: Page):
     expect(page.locator('#board use[data-cell="d3"]')).to_have_count(0)
 
 
+# --- from a photo ---------------------------------------------------------------------------------
+
+STATES = """() => { window.photoStates = [];
+  new MutationObserver(() => window.photoStates.push(document.getElementById('photo-state')
+    .textContent)).observe(document.getElementById('photo-state'), {childList: true,
+    characterData: true, subtree: true}); }"""
+
+
+def orbitus_photo_with_a_covered_card() -> tuple[bytes, dict]:
+    """The example table photographed with one card's marker under a finger ([1, -1], S05
+    turned 0: test_web_photo.py checks that this photo leaves that cell unread)."""
+    pytest.importorskip("cv2")
+    from test_photo_read import TWO
+    from test_web_photo import ORBITUS_COVERED, orbitus_photo
+
+    from photo.evaluate import Bench
+
+    return orbitus_photo(Bench("orbitus", 2026, 2), ORBITUS_COVERED, covers=1), TWO
+
+
+def test_an_orbitus_photo_is_read_corrected_by_typing_and_scored(server, page: Page, tmp_path):
+    from photo.evaluate import orbitus_totals
+
+    data, layout = orbitus_photo_with_a_covered_card()
+    covered = {"at": [1, -1], "card": "S05", "rot": 0}
+    assert covered in layout["sectors"]
+    rest = {**layout, "sectors": [s for s in layout["sectors"] if s != covered]}
+    page.goto(server + "/transcribe/orbitus")
+    page.wait_for_selector("#table .cell")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.wait_for_selector("#table .cell")
+    expect(page.get_by_text("Read a photo…")).to_be_visible()
+    page.evaluate(STATES)
+    page.set_input_files("#photo-file", files=[{"name": "table.jpg", "mimeType": "image/jpeg",
+                                                "buffer": data}])
+    expect(page.locator("#photo-summary")).to_have_text(
+        "table.jpg: 13 cards read, 1 cell seen but not read — click one and put its card "
+        "there (or clear it if nothing is there).")
+    assert "Reading the photo…" in page.evaluate("window.photoStates")
+    expect(page.locator("#photo-state")).to_have_text("")
+    # the table read: 13 cards on the page, scored as the layout without the covered card
+    expect(page.locator("#table g.sector")).to_have_count(13)
+    for name, total in zip(layout["players"], orbitus_totals(rest), strict=True):
+        expect(page.locator(f'table[data-player="{name}"] [data-total]')).to_have_text(str(total))
+    # the unread cell: hatched with a "?" on the table, listed with the CLI's sentence
+    mark = page.locator('#table polygon.mark.unread[data-unread="1,-1"]')
+    expect(mark).to_have_count(1)
+    assert page.locator("#table text.unread-q").count() == 1
+    item = page.locator('#photo-findings li[data-rule="photo-unread"]')
+    expect(item).to_have_attribute("data-cell", "1,-1")
+    expect(item).to_contain_text("a card lies on [1, -1] but its marker cannot be read in the "
+                                 "photo")
+    # the photo as read, to compare
+    expect(page.locator("#photo-view img")).to_be_visible()
+    assert page.locator("#photo-view img").get_attribute("src").startswith(
+        "data:image/jpeg;base64,")
+    page.screenshot(path=str(tmp_path / "photo.png"))
+    # fill it in: click the finding (the cursor goes there), type the card, Enter
+    item.click()
+    expect(page.locator("#cell-name")).to_have_text("[1, -1]")
+    expect(page.locator("#card-input")).to_be_focused()
+    page.keyboard.type("S05")
+    expect(page.locator("#match-S05")).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(mark).to_have_count(0)
+    expect(page.locator("#table g.sector")).to_have_count(14)
+    for name, total in zip(layout["players"], orbitus_totals(layout), strict=True):
+        expect(page.locator(f'table[data-player="{name}"] [data-total]')).to_have_text(str(total))
+    expect(page.locator("#winners")).to_have_text("Winner: Anna wins with -1 point(s)")
+    expect(page.locator("#photo-result")).to_contain_text("Every cell seen in the photo is "
+                                                          "filled in")
+    # undo brings the mark back with the empty cell; nothing was saved anywhere
+    page.locator("#table").focus()
+    page.keyboard.press("Control+z")
+    expect(mark).to_have_count(1)
+    assert get(server, "/api/tables/orbitus") == []
+
+
+def test_a_satellites_photo_is_read_corrected_by_typing_and_scored(server, page: Page):
+    pytest.importorskip("cv2")
+    from test_web_photo import SATELLITES_COVERED, crowned_grid, satellites_photo
+
+    from photo.evaluate import Bench
+
+    data = satellites_photo(Bench("satellites", 2026, 2), SATELLITES_COVERED, covers=1)
+    grid = crowned_grid()
+    assert grid[7][7] == "R3"
+    before = [row[:] for row in grid]
+    before[7][7] = "."
+    want_before = post(server, "/api/satellites/score", {"board": {"rows": before}})["report"]
+    want_after = post(server, "/api/satellites/score", {"board": {"rows": grid}})["report"]
+    assert want_before["connected"] != want_after["connected"]
+    page.goto(server + "/transcribe/satellites")
+    page.wait_for_selector("#board .hit")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.wait_for_selector("#board .hit")
+    page.evaluate(STATES)
+    page.set_input_files("#photo-file", files=[{"name": "board.jpg", "mimeType": "image/jpeg",
+                                                "buffer": data}])
+    expect(page.locator("#photo-summary")).to_contain_text(
+        "board.jpg: 7 satellites read, 1 cell seen but not read")
+    assert "Reading the photo…" in page.evaluate("window.photoStates")
+    expect(page.locator("#board use[data-token]")).to_have_count(7)
+    for colour in ("red", "blue"):
+        expect(page.locator(f"#connected-{colour}")).to_have_text(
+            str(want_before["connected"][colour]))
+    mark = page.locator('#board rect.unread[data-cell="h8"]')
+    expect(mark).to_have_count(1)
+    expect(page.locator('#photo-findings li[data-rule="photo-unread"]')).to_contain_text(
+        "something stands in h8 but no satellite's marker can be read there")
+    expect(page.locator("#photo-view img")).to_be_visible()
+    page.locator('#photo-findings li[data-rule="photo-unread"]').click()
+    expect(page.locator("#cell-name")).to_have_text("h8")
+    page.keyboard.type("r3")
+    expect(mark).to_have_count(0)
+    expect(page.locator('#board use[data-cell="h8"]')).to_have_attribute("data-token", "R3")
+    expect(page.locator("#board use[data-token]")).to_have_count(8)
+    for colour in ("red", "blue"):
+        expect(page.locator(f"#connected-{colour}")).to_have_text(
+            str(want_after["connected"][colour]))
+    expect(page.locator("#decision")).to_contain_text(want_after["winner"])
+
+
+def test_a_photo_that_cannot_be_read_changes_nothing_on_the_page(server, page: Page):
+    page.goto(server + "/transcribe/satellites")
+    page.wait_for_selector("#board .hit")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.wait_for_selector("#board .hit")
+    page.click('#board .hit[data-cell="c2"]')
+    page.keyboard.type("r1")
+    expect(page.locator('#board use[data-cell="c2"]')).to_have_count(1)
+    page.set_input_files("#photo-file", files=[{"name": "notes.jpg", "mimeType": "image/jpeg",
+                                                "buffer": b"not a photo"}])
+    expect(page.locator("#status")).to_have_text(
+        "notes.jpg: not an image (or a format this version does not read); expected a photo "
+        "as JPEG or PNG")
+    expect(page.locator('#board use[data-cell="c2"]')).to_have_count(1)
+    expect(page.locator("#photo-view")).to_be_hidden()
+    assert page.locator("#photo-findings").count() == 0
+
+
 # --- playing --------------------------------------------------------------------------------------
 
 

@@ -84,6 +84,19 @@ def grace_game(base: str) -> str:
     return game["links"]["seats"][seat]["url"]
 
 
+def covered_photo() -> bytes:
+    """The synthetic photo of the example table that tests/test_web_photo.py reads: one card's
+    marker covered, so one cell is seen but not read."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_web_photo import ORBITUS_COVERED, orbitus_photo
+
+    from photo.evaluate import Bench
+
+    return orbitus_photo(Bench("orbitus", 2026, 2), ORBITUS_COVERED, covers=1)
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -112,6 +125,16 @@ def main() -> None:
         page.wait_for_selector("#decision")
         page.wait_for_timeout(300)
         save(page.screenshot(), "web-transcribe-satellites.png")
+        # a photo of the example table read, one card's marker under a finger (docs/web.md)
+        page.set_viewport_size({"width": 1180, "height": 1420})
+        page.goto(base + "/transcribe/orbitus")
+        page.wait_for_selector("#table .cell")
+        page.set_input_files("#photo-file", files=[{"name": "table.jpg", "mimeType": "image/jpeg",
+                                                    "buffer": covered_photo()}])
+        page.wait_for_selector("#photo-summary")
+        page.wait_for_timeout(400)
+        save(page.screenshot(), "web-photo-orbitus.png")
+        page.set_viewport_size({"width": 1180, "height": 820})
         # playing Orbitus as one seat against two bots, a few moves in
         game = post(base, "/api/games", {"game": "orbitus", "seed": 12, "players": [
             {"name": "Anna", "kind": "human"}, {"name": "Greedy", "kind": "greedy"},

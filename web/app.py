@@ -8,10 +8,14 @@ fonts are the printables' DejaVu Sans). The API answers JSON; a request it refus
 ``GET  /api/orbitus/cards``                every card face, the back, the planet types
 ``POST /api/orbitus/score``                the page's table scored as ``pnp-score`` scores it
 ``POST /api/orbitus/import?name=F``        a layout file (the body) read as the page's table
+``POST /api/orbitus/photo?name=F&table=T`` a photo (the body, JPEG or PNG) read as the page's
+                                           table (``T``: the page's players and station, as
+                                           JSON), with the cells not read, the photo's
+                                           findings and the debug image
 ``POST /api/orbitus/export/KIND``          the table as ``yaml``, ``json``, ``txt``, ``svg``,
                                            ``png``
 ``GET  /api/satellites/pieces``            the board and the satellites as printed
-``POST /api/satellites/score`` ...         the same four for a Satellites board (``txt`` is
+``POST /api/satellites/score`` ...         the same five for a Satellites board (``txt`` is
                                            the board text, ``report`` the summary)
 ``GET|POST /api/tables/GAME``              saved transcriptions (``/api/tables/GAME/ID``)
 ``POST /api/games``                        a new game: its links
@@ -54,6 +58,10 @@ from web.store import Store
 STATIC = Path(__file__).parent / "static"
 FONTS = Path(__file__).resolve().parent.parent / "generator" / "fonts"
 MAX_BODY = 1_100_000  # bytes of a request (a layout of 2,000 sectors is about 100 kB)
+MAX_PHOTO = 40_000_000  # bytes of an uploaded photo (a 50 MP phone JPEG is about 25 MB)
+DEBUG_SIDE = 1600  # px: the long side of the debug image sent back with a photo's reading
+LAYOUT_HINT = "a layout or board of a real game is a few kB"
+PHOTO_HINT = "save the photo as a JPEG of 12-24 megapixels"
 GAMES = ("orbitus", "satellites")
 KINDS = {"yaml": "application/x-yaml", "json": "application/json", "txt": "text/plain",
          "svg": "image/svg+xml", "png": "image/png", "report": "text/plain"}
@@ -72,6 +80,8 @@ class Context:
     _defs: dict[str, Any] = field(default_factory=dict)
     _pieces: dict[str, Any] = field(default_factory=dict)
     manager: Manager | None = None
+    _readers: dict[str, Any] = field(default_factory=dict)
+    _reading: dict[str, asyncio.Lock] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from cards.ruleset import load_ruleset
@@ -96,6 +106,35 @@ class Context:
                 self._pieces[game] = satellites_board.pieces(self.defs(game))
         return self._pieces[game]
 
+    def photo_reader(self, game: str) -> Any:
+        """The photo reader of ``game`` against the definitions the server was started with,
+        built on first use and kept (call in a worker thread: it imports OpenCV)."""
+        if game not in self._readers:
+            from photo.markers import orbitus_map, satellites_map
+            from scorer.photo_layout import markers_missing
+
+            defs = self.defs(game)
+            mmap = orbitus_map(defs) if game == "orbitus" else satellites_map(defs)
+            missing = markers_missing(game, mmap)
+            if missing:
+                raise WebError(422, missing)
+            if game == "orbitus":
+                from photo.orbitus import OrbitusReader
+
+                self._readers[game] = OrbitusReader(mmap, defs)
+            else:
+                from photo.satellites import SatellitesReader
+
+                self._readers[game] = SatellitesReader(mmap, defs)
+        return self._readers[game]
+
+    def reading_lock(self, game: str) -> asyncio.Lock:
+        """One photo of a game read at a time (the reader is not shared between threads,
+        and a read takes a core)."""
+        if game not in self._reading:
+            self._reading[game] = asyncio.Lock()
+        return self._reading[game]
+
     @property
     def games(self) -> Manager:
         assert self.manager is not None
@@ -105,21 +144,23 @@ class Context:
 # --- helpers ------------------------------------------------------------------------------------
 
 
-async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
+def _amount(size: int, limit: int) -> str:
+    return f"{size / 1_000_000:.0f} MB" if limit >= 10_000_000 else f"{size // 1000} kB"
+
+
+async def read_body(request: Request, limit: int = MAX_BODY, hint: str = LAYOUT_HINT) -> bytes:
     """The request's body, refused (413) past ``limit`` bytes without reading it all."""
     size = request.headers.get("content-length")
     if size is not None and size.isdigit() and int(size) > limit:
-        raise WebError(413, f"the upload is {int(size) // 1000} kB; the largest this page "
-                            f"takes is {limit // 1000} kB (a layout or board of a real game "
-                            f"is a few kB)")
+        raise WebError(413, f"the upload is {_amount(int(size), limit)}; the largest this "
+                            f"page takes is {_amount(limit, limit)} ({hint})")
     chunks: list[bytes] = []
     total = 0
     async for chunk in request.stream():
         total += len(chunk)
         if total > limit:
-            raise WebError(413, f"the upload is larger than {limit // 1000} kB, the largest "
-                                f"this page takes (a layout or board of a real game is a few "
-                                f"kB)")
+            raise WebError(413, f"the upload is larger than {_amount(limit, limit)}, the "
+                                f"largest this page takes ({hint})")
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -213,7 +254,7 @@ async def font(request: Request) -> Response:
 @api
 async def pieces(request: Request) -> Response:
     game = game_of(request)
-    return JSONResponse(ctx(request).pieces(game))
+    return JSONResponse({**ctx(request).pieces(game), "max_photo": MAX_PHOTO})
 
 
 def _score(game: str, context: Context, data: Any, source: str) -> dict[str, Any]:
@@ -258,6 +299,121 @@ async def import_(request: Request) -> Response:
         return JSONResponse(_score(game, context, {"table": out["model"]}, name))
     name = source_name(request, "board.txt")
     return JSONResponse(satellites_board.imported(text, context.rulesets[game], name))
+
+
+# --- reading a photo ----------------------------------------------------------------------------
+
+
+def _need_opencv() -> None:
+    """501 with the install sentence when the optional photo reader is not installed."""
+    import photo  # noqa: F401  (before NumPy: it keeps NumPy's BLAS to one thread)
+
+    try:
+        import cv2  # noqa: F401
+        import numpy  # noqa: F401
+    except ImportError:
+        from scorer.photo_layout import INSTALL_HOW
+
+        raise WebError(501, f"reading a photo needs OpenCV, an optional part of this "
+                            f"toolchain; {INSTALL_HOW}; then start pnp web again") from None
+
+
+def _page_table(request: Request) -> dict[str, Any]:
+    """The page's players and station (``table``: JSON), which a photo does not show."""
+    raw = request.query_params.get("table")
+    if raw is None:
+        return {"players": ["P1", "P2"]}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        raise WebError(400, "table must be the page's table as JSON, with its players")
+    return {k: v for k, v in data.items() if k in ("players", "start_lines", "barriers")}
+
+
+def _read_photo(context: Context, game: str, data: bytes, name: str) -> tuple[Any, bytes]:
+    """Read ``data`` (in a worker thread): the reading and its debug image as a JPEG of at
+    most ``DEBUG_SIDE`` px a side; a photo that cannot be read is a 422 with the reader's
+    line."""
+    import cv2
+
+    from photo.debug import encode
+    from photo.image import PhotoError
+
+    reader = context.photo_reader(game)
+    try:
+        reading, work = reader.read_bytes(data, name)
+    except PhotoError as exc:
+        raise WebError(422, str(exc)) from None
+    if game == "orbitus":
+        from photo.orbitus import draw
+    else:
+        from photo.satellites import draw
+    img = draw(work.bgr, reading)
+    k = DEBUG_SIDE / max(img.shape[:2])
+    if k < 1.0:
+        img = cv2.resize(img, (round(img.shape[1] * k), round(img.shape[0] * k)),
+                         interpolation=cv2.INTER_AREA)
+    return reading, encode(img, "debug.jpg")
+
+
+@api
+async def photo(request: Request) -> Response:
+    """A photo of the table read by ``pnp-score GAME --photo``'s reader: the page's table as
+    an import gives it, and ``photo``: what was read, the cells seen but not read, the
+    photo's findings (the CLI's sentences) and the debug image. The server's tables and
+    the page's are not changed here: the page loads the answer as an import."""
+    import base64
+
+    from scorer.photo_layout import (
+        cell_text,
+        orbitus_sectors,
+        orbitus_unread,
+        satellites_rows,
+        satellites_unread,
+    )
+
+    game = game_of(request)
+    context = ctx(request)
+    name = source_name(request, "table.jpg" if game == "orbitus" else "board.jpg")
+    keep = _page_table(request) if game == "orbitus" else {}
+    _need_opencv()
+    data = await read_body(request, MAX_PHOTO, PHOTO_HINT)
+    async with context.reading_lock(game):
+        reading, image = await asyncio.to_thread(_read_photo, context, game, data, name)
+    if reading.homography is None:  # no station, no board: nothing could be placed
+        raise WebError(422, [f"{name}: {f.rule}: {f.message}" for f in reading.findings])
+    findings: list[dict[str, Any]] = []
+    if game == "orbitus":
+        model = {**keep, "sectors": orbitus_sectors(reading)}
+        out = _score(game, context, {"table": model}, name)
+        findings += [{"rule": "photo-unread", "cell": list(c), "message": orbitus_unread(c)}
+                     for c in sorted(reading.unread)]
+        findings += [{"rule": f.rule, "cell": list(f.cell) if f.cell is not None else None,
+                      "message": f.message} for f in reading.findings]
+        unread = [list(c) for c in sorted(reading.unread)]
+        read, how = len(reading.placed), {cell_text(c): p.how
+                                          for c, p in sorted(reading.placed.items())}
+    else:
+        from photo.satellites import cell_name
+
+        rows = satellites_rows(reading, unread=".")
+        out = satellites_board.scored({"rows": rows, "grace_moves_left": None},
+                                      context.rulesets[game], name)
+        findings += [{"rule": "photo-unread", "cell": cell_name(c), "at": [c[1], c[0]],
+                      "message": satellites_unread(cell_name(c))}
+                     for c in sorted(reading.unread)]
+        findings += [{"rule": f.rule, "cell": cell_name(f.cell) if f.cell else None,
+                      "at": [f.cell[1], f.cell[0]] if f.cell else None, "message": f.message}
+                     for f in reading.findings]
+        unread = [[c[1], c[0]] for c in sorted(reading.unread)]  # [row, col], as the page
+        read, how = len(reading.tokens), {cell_name(c): t.how
+                                          for c, t in sorted(reading.tokens.items())}
+    out["photo"] = {"file": name, "read": read, "unread": unread, "findings": findings,
+                    "how": how,
+                    "image": "data:image/jpeg;base64," + base64.b64encode(image).decode()}
+    return JSONResponse(out)
 
 
 @api
@@ -570,6 +726,7 @@ def create_app(data: Path, cards: Path | None = None, public_url: str | None = N
         Route("/api/{game}/pieces", pieces),
         Route("/api/{game}/score", score, methods=["POST"]),
         Route("/api/{game}/import", import_, methods=["POST"]),
+        Route("/api/{game}/photo", photo, methods=["POST"]),
         Route("/api/{game}/export/{kind}", export, methods=["POST"]),
         Route("/api/tables/{game}", tables, methods=["GET", "POST"]),
         Route("/api/tables/{game}/{ident}", table, methods=["GET", "DELETE"]),

@@ -77,6 +77,13 @@ export function svgEl(tag, attrs = {}, ...children) {
   return node;
 }
 
+// The hatching of an unread cell, for an <svg>'s <defs> (units: the drawing's millimetres).
+export function hatchPattern() {
+  return svgEl("pattern", { id: "hatch-unread", patternUnits: "userSpaceOnUse", width: 2.6, height: 2.6, patternTransform: "rotate(45)" },
+    svgEl("rect", { width: 2.6, height: 2.6, fill: "#fde1e4" }),
+    svgEl("rect", { width: 1.1, height: 2.6, fill: "#d0021b" }));
+}
+
 // Parse an SVG fragment the server drew (the printables' components) into a <g>.
 export function fragment(markup) {
   const doc = new DOMParser().parseFromString(

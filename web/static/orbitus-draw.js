@@ -1,7 +1,7 @@
 // Draws an Orbitus table into an <svg>: the cards are the server's fragments of the printables'
 // own components (pnp-build draws the same), placed and turned at their cells; the score's
 // findings (owners, closed blocks, open route ends, neutral zones, violations) on top.
-import { DIRS, fragment, hexCentre, hexPoints, key, mix, sideMidpoint, svgEl, unkey } from "./common.js";
+import { DIRS, fragment, hatchPattern, hexCentre, hexPoints, key, mix, sideMidpoint, svgEl, unkey } from "./common.js";
 
 export const NEUTRAL = "#9a9a9a";
 
@@ -29,6 +29,7 @@ export class OrbitusTable {
       g.id = `hub-${centre}`;
       defs.append(g);
     }
+    defs.append(hatchPattern());
     const back = fragment(pieces.back);
     back.id = "card-back";
     defs.append(back);
@@ -128,6 +129,14 @@ export class OrbitusTable {
       const [q, r] = unkey(k);
       const [x, y] = hexCentre(q, r, flats);
       L.marks.append(svgEl("polygon", { points: hexPoints(flats, x, y, 0.9), class: `mark ${cls}` }));
+    }
+    // cells a photo showed a card on but could not read: hatched red with a "?"
+    for (const [k, cls] of Object.entries(t.marks || {})) {
+      if (!cls.split(" ").includes("unread")) continue;
+      const [q, r] = unkey(k);
+      const [x, y] = hexCentre(q, r, flats);
+      L.marks.append(svgEl("polygon", { points: hexPoints(flats, x, y, 0.9), class: "mark unread", "data-unread": k }));
+      L.marks.append(svgEl("text", { class: "unread-q", x: x.toFixed(2), y: (y + flats * 0.12).toFixed(2), "font-size": (flats * 0.36).toFixed(1) }, "?"));
     }
     if (t.ghost) {
       const [x, y] = hexCentre(t.ghost.q, t.ghost.r, flats);

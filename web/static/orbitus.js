@@ -1,7 +1,8 @@
 // Transcribe an Orbitus table by clicking: the page holds the layout file's data and the server
 // scores it after every edit, exactly as pnp-score orbitus scores the exported file.
-import { api, download, el, key, SIDES, say, sayError, signed, arrowStep, plural } from "./common.js";
+import { api, download, el, key, unkey, SIDES, say, sayError, signed, arrowStep, plural } from "./common.js";
 import { OrbitusTable, cardSvg, seatSwatch } from "./orbitus-draw.js";
+import { notePhoto, renderPhotoPanel, showPhotoImage, wirePhotoInput } from "./photo.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "pnp-web.orbitus.table";
@@ -14,6 +15,8 @@ let undoStack = [], redoStack = [];
 let request = 0;
 let matches = [], chosen = 0;
 let savedId = null;
+// the last photo read: {file, read, findings, how, image, unread: Set of "q,r" still to fill}
+let photo = null;
 
 const rotOf = (value) => {
   if (typeof value === "number") return value;
@@ -27,8 +30,11 @@ const rotOf = (value) => {
 const sameCell = (s, q, r) => s && Array.isArray(s.at) && s.at[0] === q && s.at[1] === r;
 const sectorAt = (q, r) => model.sectors.findIndex((s) => sameCell(s, q, r));
 
+// what undo and redo bring back: the table and the photo's cells still marked unread
+const snapshot = () => JSON.stringify({ model, unread: photo ? [...photo.unread] : null });
+
 function edit(change, message) {
-  undoStack.push(JSON.stringify(model));
+  undoStack.push(snapshot());
   if (undoStack.length > 300) undoStack.shift();
   redoStack = [];
   change();
@@ -38,17 +44,24 @@ function edit(change, message) {
 
 function restore(from, to) {
   if (!from.length) return;
-  to.push(JSON.stringify(model));
-  model = JSON.parse(from.pop());
+  to.push(snapshot());
+  const back = JSON.parse(from.pop());
+  model = back.model;
+  if (photo) photo.unread = new Set(back.unread || []);
   refresh();
 }
+
+// a card put on a cell the photo could not read (or the cell cleared): its mark goes
+const filled = (q, r) => { if (photo) photo.unread.delete(key(q, r)); };
 
 // --- scoring ------------------------------------------------------------------------------------
 
 async function refresh() {
-  localStorage.setItem(STORE_KEY, JSON.stringify({ model, savedId }));
+  const kept = photo ? { ...photo, image: undefined, unread: [...photo.unread] } : null;
+  localStorage.setItem(STORE_KEY, JSON.stringify({ model, savedId, photo: kept }));
   const mine = ++request;
   draw();
+  renderPhoto();
   try {
     const out = await api("/api/orbitus/score", { method: "POST", json: { table: model } });
     if (mine !== request) return; // a later edit is on its way
@@ -76,6 +89,7 @@ function draw() {
     stationSvg: scored ? scored.station_svg : null,
     report: scored ? scored.report : null,
     cursor,
+    marks: photo ? Object.fromEntries([...photo.unread].map((k) => [k, "unread"])) : {},
     extra: model.sectors.filter((s) => Array.isArray(s.at) && s.at.length === 2).map((s) => s.at),
   });
   $("cell-name").textContent = `[${cursor[0]}, ${cursor[1]}]`;
@@ -120,6 +134,7 @@ function showScore() {
   box.replaceChildren(...parts);
   if (report.valid) say(`Scored: ${report.players.map((p) => `${p.name} ${p.total}`).join(", ")}`, "ok");
   else say(`${plural(report.violations.length, "violation")}: ${report.violations[0].message}`, "error");
+  notePhoto(photo);
 }
 
 // --- players and station -----------------------------------------------------------------------
@@ -243,6 +258,7 @@ function placeChosen() {
     const keepRot = i >= 0 && model.sectors[i].card === pick.card.id ? rotOf(model.sectors[i].rot) : 0;
     const sector = { at: [q, r], card: pick.card.id, rot: pick.rot ?? keepRot };
     if (i >= 0) model.sectors[i] = sector; else model.sectors.push(sector);
+    filled(q, r);
   }, `${pick.card.id} on [${q}, ${r}]`);
   $("card-input").value = "";
   showMatches();
@@ -263,6 +279,7 @@ function rotate(delta) {
 function removeHere() {
   const [q, r] = cursor;
   const i = sectorAt(q, r);
+  if (i < 0 && photo && photo.unread.has(key(q, r))) { clearUnread(key(q, r)); return; }
   if (i < 0) return;
   edit(() => model.sectors.splice(i, 1), `Removed the sector on [${q}, ${r}]`);
 }
@@ -286,7 +303,35 @@ function placeInline() {
     else if (centre !== "void") sector.planet = centre;
     const i = sectorAt(q, r);
     if (i >= 0) model.sectors[i] = sector; else model.sectors.push(sector);
+    filled(q, r);
   }, `Inline sector on [${q}, ${r}]`);
+}
+
+// --- a photo -----------------------------------------------------------------------------------------
+
+function clearUnread(k) {
+  edit(() => filled(...unkey(k)), `[${k.replace(",", ", ")}]: nothing there (the photo's mark removed)`);
+}
+
+function renderPhoto() {
+  renderPhotoPanel($("photo-result"), photo, {
+    what: "card",
+    keyOf: (f) => (Array.isArray(f.cell) ? key(...f.cell) : null),
+    label: (k) => `[${k.replace(",", ", ")}]`,
+    go: (k, unread) => { cursor = unkey(k); draw(); if (unread && sectorAt(...cursor) < 0) $("card-input").focus(); else $("table").focus(); },
+    clear: clearUnread,
+    dismiss: () => { photo = null; showPhotoImage($("photo-view"), null); refresh(); },
+  });
+}
+
+function loadPhoto(out) {
+  edit(() => {
+    model = out.model;
+    photo = { ...out.photo, unread: new Set(out.photo.unread.map((c) => key(...c))) };
+    cursor = out.photo.unread.length ? out.photo.unread[0] : [0, -1];
+    savedId = null;
+  }, `Read ${out.photo.file}`);
+  showPhotoImage($("photo-view"), photo);
 }
 
 // --- files ------------------------------------------------------------------------------------------
@@ -294,7 +339,8 @@ function placeInline() {
 async function importText(text, name) {
   try {
     const out = await api(`/api/orbitus/import?name=${encodeURIComponent(name)}`, { method: "POST", body: text, headers: { "Content-Type": "text/plain" } });
-    edit(() => { model = out.model; }, `Imported ${name}`);
+    edit(() => { model = out.model; photo = null; }, `Imported ${name}`);
+    showPhotoImage($("photo-view"), null);
   } catch (err) {
     sayError(err);
   }
@@ -347,7 +393,12 @@ async function main() {
   table = new OrbitusTable($("table"), pieces);
   const kept = localStorage.getItem(STORE_KEY);
   if (kept) {
-    try { const k = JSON.parse(kept); model = k.model || model; savedId = k.savedId || null; } catch { /* a damaged copy: start afresh */ }
+    try {
+      const k = JSON.parse(kept);
+      model = k.model || model;
+      savedId = k.savedId || null;
+      if (k.photo && Array.isArray(k.photo.unread) && Array.isArray(k.photo.findings)) photo = { ...k.photo, unread: new Set(k.photo.unread) };
+    } catch { /* a damaged copy: start afresh */ }
   }
   const svg = $("table");
   svg.addEventListener("click", (e) => {
@@ -379,7 +430,14 @@ async function main() {
   $("delete").addEventListener("click", removeHere);
   $("undo").addEventListener("click", () => restore(undoStack, redoStack));
   $("redo").addEventListener("click", () => restore(redoStack, undoStack));
-  $("clear").addEventListener("click", () => edit(() => { model = { players: model.players.slice(), sectors: [] }; savedId = null; }, "A new, empty table"));
+  $("clear").addEventListener("click", () => {
+    edit(() => { model = { players: model.players.slice(), sectors: [] }; savedId = null; photo = null; }, "A new, empty table");
+    showPhotoImage($("photo-view"), null);
+  });
+  // the photo shows no seats: the page's players and station are kept
+  wirePhotoInput($("photo-file"), $("photo-state"), "orbitus",
+    () => ({ table: JSON.stringify({ players: model.players, start_lines: model.start_lines, barriers: model.barriers }) }),
+    pieces.max_photo, loadPhoto);
   $("add-player").addEventListener("click", () => edit(() => {
     let n = model.players.length + 1;
     while (model.players.includes(`Player ${n}`)) n++;

@@ -1,7 +1,7 @@
 // Draws a Satellites board into an <svg>: the printed board and tokens (the server's fragments
 // of the printables' components), connections, colonies in their controller's colour,
 // violations ringed in orange, and the highlights of the play mode.
-import { fragment, svgEl } from "./common.js";
+import { fragment, hatchPattern, svgEl } from "./common.js";
 
 export const COLUMNS = "abcdefghijklmnopqrstuvwxyz";
 export const cellName = (row, col) => `${COLUMNS[col]}${row + 1}`;
@@ -21,6 +21,7 @@ export class SatellitesBoard {
       g.id = `tok-${token}`;
       defs.append(g);
     }
+    defs.append(hatchPattern());
     this.layers = {};
     svg.replaceChildren(defs, fragment(pieces.board));
     for (const name of ["groups", "marks", "links", "tokens", "over", "hits", "cursor"]) {
@@ -79,6 +80,9 @@ export class SatellitesBoard {
       const [row, col] = k.split(",").map(Number);
       const [x, y] = this.origin(row, col);
       L.marks.append(svgEl("rect", { class: cls, x: x + 1.5, y: y + 1.5, width: cell - 3, height: cell - 3, rx: 2, "data-mark": cls, "data-cell": cellName(row, col) }));
+      if (cls.split(" ").includes("unread")) {
+        L.over.append(svgEl("text", { class: "unread-q", x: x + cell / 2, y: y + cell * 0.66, "font-size": cell * 0.5 }, "?"));
+      }
     }
     for (const [[r1, c1], [r2, c2]] of b.links || []) {
       const [x1, y1] = this.centre(r1, c1);

@@ -2,6 +2,7 @@
 // the board text after every edit, exactly as pnp-score satellites scores the exported file.
 import { api, download, el, say, sayError, plural } from "./common.js";
 import { SatellitesBoard, groupsOf } from "./satellites-draw.js";
+import { notePhoto, renderPhotoPanel, showPhotoImage, wirePhotoInput } from "./photo.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "pnp-web.satellites.board";
@@ -13,11 +14,16 @@ let undoStack = [], redoStack = [];
 let request = 0;
 let pending = "";
 let savedId = null;
+// the last photo read: {file, read, findings, how, image, unread: Set of "row,col" still to fill}
+let photo = null;
 
 const emptyRows = (n) => Array.from({ length: n }, () => Array(n).fill("."));
 
+// what undo and redo bring back: the board and the photo's cells still marked unread
+const snapshot = () => JSON.stringify({ model, unread: photo ? [...photo.unread] : null });
+
 function edit(change, message) {
-  undoStack.push(JSON.stringify(model));
+  undoStack.push(snapshot());
   redoStack = [];
   change();
   if (message) say(message, "info");
@@ -26,15 +32,19 @@ function edit(change, message) {
 
 function restore(from, to) {
   if (!from.length) return;
-  to.push(JSON.stringify(model));
-  model = JSON.parse(from.pop());
+  to.push(snapshot());
+  const back = JSON.parse(from.pop());
+  model = back.model;
+  if (photo) photo.unread = new Set(back.unread || []);
   refresh();
 }
 
 async function refresh() {
-  localStorage.setItem(STORE_KEY, JSON.stringify({ model, savedId }));
+  const kept = photo ? { ...photo, image: undefined, unread: [...photo.unread] } : null;
+  localStorage.setItem(STORE_KEY, JSON.stringify({ model, savedId, photo: kept }));
   const mine = ++request;
   draw();
+  renderPhoto();
   try {
     const out = await api("/api/satellites/score", { method: "POST", json: { board: model } });
     if (mine !== request) return;
@@ -52,6 +62,7 @@ function draw() {
     groups: scored ? groupsOf(scored.report, scored.groups) : [],
     links: scored ? scored.links : [],
     violations: scored ? scored.violation_cells.flat() : [],
+    marks: photo ? Object.fromEntries([...photo.unread].map((k) => [k, "unread"])) : {},
     cursor,
   });
   $("cell-name").textContent = `${"abcdefghijklmnopqrstuvwxyz"[cursor[1]]}${cursor[0] + 1}`;
@@ -84,12 +95,40 @@ function showScore() {
   $("score").replaceChildren(...parts);
   if (r.valid) say(`${head}. Connected: red ${r.connected.red}, blue ${r.connected.blue}`, "ok");
   else say(`${plural(r.violations.length, "violation")}: ${r.violations[0].message}`, "error");
+  notePhoto(photo);
 }
 
 function put(token) {
   const [row, col] = cursor;
-  if (model.rows[row][col] === token) return;
-  edit(() => { model.rows[row][col] = token; }, `${token === "." ? "emptied" : token} on ${"abcdefghijklmnopqrstuvwxyz"[col]}${row + 1}`);
+  const marked = photo && photo.unread.has(`${row},${col}`);
+  if (model.rows[row][col] === token && !marked) return;
+  // a satellite put on a cell the photo could not read, or the cell emptied: its mark goes
+  edit(() => { model.rows[row][col] = token; if (marked) photo.unread.delete(`${row},${col}`); },
+    `${token === "." ? "emptied" : token} on ${"abcdefghijklmnopqrstuvwxyz"[col]}${row + 1}`);
+}
+
+// --- a photo -----------------------------------------------------------------------------------------
+
+function renderPhoto() {
+  const name = (k) => { const [row, col] = k.split(",").map(Number); return `${"abcdefghijklmnopqrstuvwxyz"[col]}${row + 1}`; };
+  renderPhotoPanel($("photo-result"), photo, {
+    what: "satellite",
+    keyOf: (f) => (Array.isArray(f.at) ? f.at.join(",") : null),
+    label: name,
+    go: (k) => { cursor = k.split(",").map(Number); draw(); $("board").focus(); },
+    clear: (k) => { cursor = k.split(",").map(Number); put("."); },
+    dismiss: () => { photo = null; showPhotoImage($("photo-view"), null); refresh(); },
+  });
+}
+
+function loadPhoto(out) {
+  edit(() => {
+    model = out.model;
+    photo = { ...out.photo, unread: new Set(out.photo.unread.map((c) => c.join(","))) };
+    cursor = out.photo.unread.length ? out.photo.unread[0] : [0, 0];
+    savedId = null;
+  }, `Read ${out.photo.file}`);
+  showPhotoImage($("photo-view"), photo);
 }
 
 function onKey(e) {
@@ -122,7 +161,8 @@ function onKey(e) {
 async function importText(text, name) {
   try {
     const out = await api(`/api/satellites/import?name=${encodeURIComponent(name)}`, { method: "POST", body: text, headers: { "Content-Type": "text/plain" } });
-    edit(() => { model = out.model; cursor = [0, 0]; }, `Read ${name}`);
+    edit(() => { model = out.model; cursor = [0, 0]; photo = null; }, `Read ${name}`);
+    showPhotoImage($("photo-view"), null);
     const problems = out.import_report.violations;
     if (problems.some((v) => ["unknown-token", "ragged-rows", "board-not-square", "board-size"].includes(v.rule))) {
       sayError({ problems: [`${name} was read with problems (the board below is as read):`, ...problems.map((v) => `${v.cell || "board"}: ${v.message}`)] });
@@ -150,7 +190,11 @@ async function main() {
   model = { rows: emptyRows(pieces.size), grace_moves_left: null };
   const kept = localStorage.getItem(STORE_KEY);
   if (kept) {
-    try { const k = JSON.parse(kept); if (k.model && Array.isArray(k.model.rows)) { model = k.model; savedId = k.savedId || null; } } catch { /* start afresh */ }
+    try {
+      const k = JSON.parse(kept);
+      if (k.model && Array.isArray(k.model.rows)) { model = k.model; savedId = k.savedId || null; }
+      if (k.photo && Array.isArray(k.photo.unread) && Array.isArray(k.photo.findings)) photo = { ...k.photo, unread: new Set(k.photo.unread) };
+    } catch { /* start afresh */ }
   }
   const palette = $("palette");
   for (const colour of ["R", "B"]) {
@@ -172,7 +216,11 @@ async function main() {
   svg.addEventListener("keydown", onKey);
   $("undo").addEventListener("click", () => restore(undoStack, redoStack));
   $("redo").addEventListener("click", () => restore(redoStack, undoStack));
-  $("clear").addEventListener("click", () => edit(() => { model = { rows: emptyRows(pieces.size), grace_moves_left: null }; savedId = null; }, "An empty board"));
+  $("clear").addEventListener("click", () => {
+    edit(() => { model = { rows: emptyRows(pieces.size), grace_moves_left: null }; savedId = null; photo = null; }, "An empty board");
+    showPhotoImage($("photo-view"), null);
+  });
+  wirePhotoInput($("photo-file"), $("photo-state"), "satellites", () => ({}), pieces.max_photo, loadPhoto);
   for (const button of document.querySelectorAll("[data-export]")) {
     button.addEventListener("click", async () => {
       try { await download(`/api/satellites/export/${button.dataset.export}?name=${encodeURIComponent($("save-name").value || "board")}`, { board: model }, "board"); }

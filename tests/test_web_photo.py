@@ -1,0 +1,253 @@
+"""pnp-web's photo upload (``POST /api/GAME/photo``) without a browser: a synthetic photo of
+a golden table comes back as the page's table with the cards, cells and rotations of the
+source, scored as pnp-score scores the source; a covered card is reported with the CLI's
+sentence; a photo that cannot be read, or is too large, is a 4xx with one clear line; no
+OpenCV is a 501 that says how to install it. Nothing is saved by an upload."""
+
+from __future__ import annotations
+
+import base64
+import io
+import random
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+pytest.importorskip("cv2")
+
+from starlette.testclient import TestClient  # noqa: E402
+from test_photo_read import CALM, FIXTURES, TWO, _png_header, _rot, _shot  # noqa: E402
+
+from photo.evaluate import Bench, orbitus_totals  # noqa: E402
+from photo.synth import satellites_shot  # noqa: E402
+from web.app import MAX_PHOTO, create_app  # noqa: E402
+
+CROWNED = FIXTURES / "satellites" / "crowned.txt"
+# seeds whose photo (one card or satellite covered by a finger) leaves exactly one cell
+# seen but not read, every other piece read right
+ORBITUS_COVERED, ORBITUS_UNREAD = 0, [1, -1]
+SATELLITES_COVERED, SATELLITES_UNREAD = 3, [7, 7]  # [row, col]: h8
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    app = create_app(tmp_path_factory.mktemp("data"), bot_delay=0)
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def orbitus_bench() -> Bench:
+    return Bench("orbitus", 2026, 2)
+
+
+@pytest.fixture(scope="module")
+def satellites_bench() -> Bench:
+    return Bench("satellites", 2026, 2)
+
+
+def crowned_grid() -> list[list[str]]:
+    rows = [line.split("#")[0].split() for line in CROWNED.read_text().splitlines()]
+    return [[t.upper() for t in r] for r in rows if r]
+
+
+def orbitus_photo(bench: Bench, seed: int = 1, covers: int = 0) -> bytes:
+    if not covers:
+        return _shot(bench, TWO, seed)
+    from photo.synth import orbitus_pieces, photograph
+
+    rng = random.Random(seed)
+    return photograph(orbitus_pieces(TWO, bench.defs, rng), bench.sprites, CALM, rng,
+                      covers).jpeg
+
+
+def satellites_photo(bench: Bench, seed: int = 5, covers: int = 0) -> bytes:
+    return satellites_shot(crowned_grid(), bench.defs, bench.sprites, seed, covers=covers,
+                           camera=CALM).jpeg
+
+
+def upload(client: TestClient, game: str, data: bytes, name: str = "table.jpg",
+           players: str | None = '{"players": ["Anna", "Boris"]}'):
+    params = {"name": name}
+    if players is not None and game == "orbitus":
+        params["table"] = players
+    return client.post(f"/api/{game}/photo", params=params, content=data,
+                       headers={"Content-Type": "image/jpeg"})
+
+
+def typed_sectors(layout: dict) -> set[tuple[tuple[int, int], str, int]]:
+    return {(tuple(s["at"]), s["card"], _rot(s["rot"])) for s in layout["sectors"]}
+
+
+# --- Orbitus -----------------------------------------------------------------------------
+
+
+def test_an_orbitus_photo_becomes_the_pages_table_scored_as_the_source(client, orbitus_bench):
+    res = upload(client, "orbitus", orbitus_photo(orbitus_bench))
+    assert res.status_code == 200, res.text
+    out = res.json()
+    # what an import gives: the page's table (with the page's players), scored
+    assert out["model"]["players"] == ["Anna", "Boris"]
+    read = {(tuple(s["at"]), s["card"], s["rot"]) for s in out["model"]["sectors"]}
+    assert read == typed_sectors(TWO)
+    assert {(q, r, card, rot) for q, r, card, rot, *_ in out["sectors"]} == \
+        {(c[0], c[1], card, rot) for c, card, rot in typed_sectors(TWO)}
+    totals = tuple(p["total"] for p in out["report"]["players"])
+    assert totals == orbitus_totals(TWO)
+    assert out["report"]["valid"] and out["text"].startswith("game: orbitus\n")
+    photo = out["photo"]
+    assert photo["read"] == len(TWO["sectors"]) and photo["unread"] == []
+    assert photo["findings"] == [] and photo["file"] == "table.jpg"
+    assert set(photo["how"]) == {f"[{s['at'][0]}, {s['at'][1]}]" for s in TWO["sectors"]}
+    # the debug image: a JPEG of at most 1600 px a side, to compare with the table
+    head, _, b64 = photo["image"].partition(",")
+    assert head == "data:image/jpeg;base64"
+    from PIL import Image
+
+    with Image.open(io.BytesIO(base64.b64decode(b64))) as img:
+        assert img.format == "JPEG" and max(img.size) <= 1600 and min(img.size) > 300
+    # nothing was saved
+    assert client.get("/api/tables/orbitus").json() == []
+
+
+def test_the_pages_station_is_kept_and_its_players_used(client, orbitus_bench):
+    table = '{"players": ["Ann", "Bo", "Cy"], "start_lines": {"Ann": ["N"], "Bo": ["SE"], ' \
+            '"Cy": ["SW"]}, "sectors": [{"at": [0, -1], "card": "S01", "rot": 0}]}'
+    out = upload(client, "orbitus", orbitus_photo(orbitus_bench), players=table).json()
+    assert out["model"]["players"] == ["Ann", "Bo", "Cy"]
+    assert out["model"]["start_lines"] == {"Ann": ["N"], "Bo": ["SE"], "Cy": ["SW"]}
+    assert out["station"] == {"N": 0, "SE": 1, "SW": 2}
+    # the page's sectors are replaced by the photo's, never mixed with them
+    assert {(tuple(s["at"]), s["card"], s["rot"]) for s in out["model"]["sectors"]} == \
+        typed_sectors(TWO)
+
+
+def test_a_covered_card_is_reported_with_the_clis_sentence(client, orbitus_bench):
+    res = upload(client, "orbitus", orbitus_photo(orbitus_bench, ORBITUS_COVERED, covers=1))
+    assert res.status_code == 200, res.text
+    out = res.json()
+    photo = out["photo"]
+    assert photo["unread"] == [ORBITUS_UNREAD]
+    assert photo["read"] == len(TWO["sectors"]) - 1
+    q, r = ORBITUS_UNREAD
+    assert photo["findings"] == [{
+        "rule": "photo-unread", "cell": ORBITUS_UNREAD,
+        "message": f"a card lies on [{q}, {r}] but its marker cannot be read in the photo; it "
+                   f"is not scored (write its card and rot into the layout, or photograph it "
+                   f"again)"}]
+    # the unread cell is not in the table (the page marks it); every other card is right
+    rest = {s for s in typed_sectors(TWO) if list(s[0]) != ORBITUS_UNREAD}
+    assert {(tuple(s["at"]), s["card"], s["rot"]) for s in out["model"]["sectors"]} == rest
+    without = {**TWO, "sectors": [s for s in TWO["sectors"] if s["at"] != ORBITUS_UNREAD]}
+    assert tuple(p["total"] for p in out["report"]["players"]) == orbitus_totals(without)
+
+
+def test_a_photo_without_the_station_changes_nothing(client, orbitus_bench):
+    data = _shot(orbitus_bench, TWO, 2,
+                 change=lambda ps: [p for p in ps if p.kind not in ("station", "other")])
+    res = upload(client, "orbitus", data)
+    assert res.status_code == 422
+    assert res.json()["error"].startswith("table.jpg: photo-no-station: the station's marker "
+                                          "is not visible")
+
+
+# --- Satellites --------------------------------------------------------------------------
+
+
+def test_a_satellites_photo_becomes_the_pages_board(client, satellites_bench):
+    res = upload(client, "satellites", satellites_photo(satellites_bench), "board.jpg")
+    assert res.status_code == 200, res.text
+    out = res.json()
+    assert out["model"] == {"rows": crowned_grid(), "grace_moves_left": None}
+    typed = client.post("/api/satellites/import?name=crowned.txt",
+                        content=CROWNED.read_bytes()).json()
+    for key in ("groups", "connected", "colonies", "lowest_controlled", "winner"):
+        assert out["report"][key] == typed["report"][key], key
+    photo = out["photo"]
+    assert photo["read"] == sum(t != "." for row in crowned_grid() for t in row)
+    assert photo["unread"] == [] and photo["findings"] == []
+    assert photo["image"].startswith("data:image/jpeg;base64,")
+
+
+def test_a_covered_satellite_is_reported(client, satellites_bench):
+    data = satellites_photo(satellites_bench, SATELLITES_COVERED, covers=1)
+    out = upload(client, "satellites", data, "board.jpg").json()
+    photo = out["photo"]
+    assert photo["unread"] == [SATELLITES_UNREAD]
+    assert photo["findings"] == [{
+        "rule": "photo-unread", "cell": "h8", "at": SATELLITES_UNREAD,
+        "message": "something stands in h8 but no satellite's marker can be read there; it is "
+                   "not scored (write it into the board, or photograph it again)"}]
+    row, col = SATELLITES_UNREAD
+    expected = crowned_grid()
+    assert expected[row][col] != "."
+    expected[row][col] = "."
+    assert out["model"]["rows"] == expected
+
+
+# --- bad uploads -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["orbitus", "satellites"])
+@pytest.mark.parametrize("data,message", [
+    (b"", "x.jpg: the file is empty (0 bytes); expected a photo (JPEG or PNG)"),
+    (b"players: [Anna, Boris]\n", "x.jpg: not an image (or a format this version does not "
+                                  "read); expected a photo as JPEG or PNG"),
+    (_png_header(20000, 10000), "x.jpg: 20000 x 10000 pixels (200 megapixels) is more than "
+                                "the 64 megapixels this command reads"),
+    (b"\0\0\0\x18ftypheic" + bytes(64), "x.jpg: a HEIC/AVIF photo, which this version cannot "
+                                        "decode"),
+])
+def test_unreadable_photos_are_refused_with_the_readers_line(client, game, data, message):
+    res = upload(client, game, data, "x.jpg")
+    assert res.status_code == 422
+    body = res.json()
+    assert body["error"].startswith(message) and "\n" not in body["error"]
+    assert "Traceback" not in res.text
+
+
+def test_a_truncated_photo_is_refused(client, orbitus_bench):
+    data = orbitus_photo(orbitus_bench)
+    res = upload(client, "orbitus", data[: len(data) // 2])
+    assert res.status_code == 422
+    assert res.json()["error"] == ("table.jpg: the image is truncated (the file ends before the "
+                                   "picture does); copy the photo again")
+
+
+def test_a_photo_over_the_cap_is_refused_before_it_is_read(client):
+    res = upload(client, "orbitus", b"\xff\xd8\xff" + bytes(MAX_PHOTO + 5_000_000))
+    assert res.status_code == 413
+    assert res.json()["error"] == ("the upload is 45 MB; the largest this page takes is 40 MB "
+                                   "(save the photo as a JPEG of 12-24 megapixels)")
+    # a layout upload keeps its own, smaller cap
+    res = client.post("/api/orbitus/import", content=b"x" * 2_000_000)
+    assert res.status_code == 413 and "1100 kB" in res.json()["error"]
+
+
+def test_bad_page_tables_are_refused(client, orbitus_bench):
+    res = upload(client, "orbitus", b"", players="[1, 2]")
+    assert res.status_code == 400 and "with its players" in res.json()["error"]
+    res = client.post("/api/nothing/photo", content=b"")
+    assert res.status_code == 404
+
+
+def test_without_opencv_the_upload_says_how_to_install(client, monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_cv2(name, *args, **kw):
+        if name == "cv2":
+            raise ImportError("No module named 'cv2'")
+        return real(name, *args, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", no_cv2)
+    for game in ("orbitus", "satellites"):
+        res = upload(client, game, b"\xff\xd8\xff")
+        assert res.status_code == 501
+        assert res.json()["error"] == (
+            "reading a photo needs OpenCV, an optional part of this toolchain; install it "
+            "with pip install 'orbitus-pnp[photo]' (from a checkout: pip install -e "
+            "'.[photo]'), which adds opencv-python-headless and numpy; then start pnp web "
+            "again")
