@@ -263,6 +263,9 @@ def test_an_orbitus_photo_is_read_corrected_by_typing_and_scored(server, page: P
     # the unread cell: hatched with a "?" on the table, listed with the CLI's sentence
     mark = page.locator('#table polygon.mark.unread[data-unread="1,-1"]')
     expect(mark).to_have_count(1)
+    expect(page.locator("#photo-pending")).to_have_text(
+        "NOT COMPLETE: 1 cell from the photo not read (hatched red); fill them in, the scores "
+        "count only what was read")
     assert page.locator("#table text.unread-q").count() == 1
     item = page.locator('#photo-findings li[data-rule="photo-unread"]')
     expect(item).to_have_attribute("data-cell", "1,-1")
@@ -281,6 +284,7 @@ def test_an_orbitus_photo_is_read_corrected_by_typing_and_scored(server, page: P
     expect(page.locator("#match-S05")).to_be_visible()
     page.keyboard.press("Enter")
     expect(mark).to_have_count(0)
+    expect(page.locator("#photo-pending")).to_have_count(0)
     expect(page.locator("#table g.sector")).to_have_count(14)
     for name, total in zip(layout["players"], orbitus_totals(layout), strict=True):
         expect(page.locator(f'table[data-player="{name}"] [data-total]')).to_have_text(str(total))
@@ -325,6 +329,7 @@ def test_a_satellites_photo_is_read_corrected_by_typing_and_scored(server, page:
             str(want_before["connected"][colour]))
     mark = page.locator('#board rect.unread[data-cell="h8"]')
     expect(mark).to_have_count(1)
+    expect(page.locator("#photo-pending")).to_contain_text("NOT COMPLETE: 1 cell from the photo")
     expect(page.locator('#photo-findings li[data-rule="photo-unread"]')).to_contain_text(
         "something stands in h8 but no satellite's marker can be read there")
     expect(page.locator("#photo-view img")).to_be_visible()
@@ -332,6 +337,7 @@ def test_a_satellites_photo_is_read_corrected_by_typing_and_scored(server, page:
     expect(page.locator("#cell-name")).to_have_text("h8")
     page.keyboard.type("r3")
     expect(mark).to_have_count(0)
+    expect(page.locator("#photo-pending")).to_have_count(0)
     expect(page.locator('#board use[data-cell="h8"]')).to_have_attribute("data-token", "R3")
     expect(page.locator("#board use[data-token]")).to_have_count(8)
     for colour in ("red", "blue"):

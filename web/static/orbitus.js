@@ -2,7 +2,7 @@
 // scores it after every edit, exactly as pnp-score orbitus scores the exported file.
 import { api, download, el, key, unkey, SIDES, say, sayError, signed, arrowStep, plural } from "./common.js";
 import { OrbitusTable, cardSvg, seatSwatch } from "./orbitus-draw.js";
-import { notePhoto, renderPhotoPanel, showPhotoImage, wirePhotoInput } from "./photo.js";
+import { notePhoto, photoPending, renderPhotoPanel, showPhotoImage, wirePhotoInput } from "./photo.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "pnp-web.orbitus.table";
@@ -104,6 +104,8 @@ function showScore() {
   const parts = [];
   parts.push(el("p", { class: report.valid ? "ok" : "error-text" },
     `${plural(scored.sectors.length, "sector")} — ${report.valid ? "valid" : `NOT VALID: ${plural(report.violations.length, "violation")}, scores best-effort`}`));
+  const pending = photoPending(photo);
+  if (pending) parts.push(el("p", { class: "error-text", id: "photo-pending" }, pending));
   report.players.forEach((p, seat) => {
     const rows = [];
     for (const [type, g] of Object.entries(p.planets)) if (g.count) rows.push([`planets ${type} × ${g.count}`, g.points]);

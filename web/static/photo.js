@@ -89,3 +89,10 @@ export function notePhoto(photo) {
   box.append(` · ${plural(photo.unread.size, "cell")} from the photo still to fill in (hatched red)`);
   if (box.classList.contains("ok")) box.className = "status info";
 }
+
+// The score panel's first line while the photo left cells unread: the table is not
+// complete, whatever the rules say of the cards read so far.
+export function photoPending(photo) {
+  if (!photo || !photo.unread.size) return null;
+  return `NOT COMPLETE: ${plural(photo.unread.size, "cell")} from the photo not read (hatched red); fill them in, the scores count only what was read`;
+}

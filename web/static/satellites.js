@@ -2,7 +2,7 @@
 // the board text after every edit, exactly as pnp-score satellites scores the exported file.
 import { api, download, el, say, sayError, plural } from "./common.js";
 import { SatellitesBoard, groupsOf } from "./satellites-draw.js";
-import { notePhoto, renderPhotoPanel, showPhotoImage, wirePhotoInput } from "./photo.js";
+import { notePhoto, photoPending, renderPhotoPanel, showPhotoImage, wirePhotoInput } from "./photo.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "pnp-web.satellites.board";
@@ -72,6 +72,8 @@ function draw() {
 function showScore() {
   const r = scored.report;
   const parts = [el("p", {}, r.valid ? "Valid: no rule is broken." : `NOT VALID: ${plural(r.violations.length, "violation")}`)];
+  const pending = photoPending(photo);
+  if (pending) parts.push(el("p", { class: "error-text", id: "photo-pending" }, pending));
   parts.push(el("table", { class: "score" },
     el("tr", {}, el("th", {}, ""), el("th", { class: "pts" }, "red"), el("th", { class: "pts" }, "blue")),
     el("tr", {}, el("td", {}, "connected"), el("td", { class: "pts", id: "connected-red" }, r.connected.red), el("td", { class: "pts", id: "connected-blue" }, r.connected.blue)),
