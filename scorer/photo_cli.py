@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -180,6 +181,42 @@ def players_from(text: str | None) -> list[str] | str:
     return names
 
 
+def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
+          data: bytes) -> int | tuple[Any, Any, Callable[[], Any]]:
+    """The photo read against the game's markers (the definitions' own, or ``--markers``):
+    the definitions, the reading, and a function that draws the debug image; or the exit
+    code after a one-line message."""
+    from cards.loader import DefinitionError
+    from cards.ruleset import load_definitions
+    from photo.image import PhotoError
+    from photo.markers import MarkerMapError, from_json, marker_map
+
+    try:
+        defs = load_definitions(game, cards)
+        mmap = marker_map(game, defs) if opts.markers is None else \
+            from_json(Path(opts.markers).read_text(encoding="utf-8"), str(opts.markers), game)
+    except DefinitionError as exc:
+        return fail("\n".join(exc.problems))
+    except (OSError, UnicodeDecodeError) as exc:
+        return fail(f"{prog}: --markers {opts.markers}: cannot be read: {exc}")
+    except MarkerMapError as exc:
+        return fail(f"{prog}: --markers {exc}")
+    missing = markers_missing(game, mmap)
+    if missing:
+        return fail(f"{prog}: {missing}")
+    if game == "orbitus":
+        from photo.orbitus import OrbitusReader as Reader
+        from photo.orbitus import draw
+    else:
+        from photo.satellites import SatellitesReader as Reader  # type: ignore[assignment]
+        from photo.satellites import draw  # type: ignore[assignment]
+    try:
+        reading, work = Reader(mmap, defs).read_bytes(data, str(photo))
+    except PhotoError as exc:
+        return fail(f"{prog}: {exc}")
+    return defs, reading, lambda: draw(work.bgr, reading)
+
+
 # --- Orbitus ------------------------------------------------------------------------------
 
 
@@ -201,33 +238,12 @@ def orbitus(opts: Any, prog: str) -> int:
     if isinstance(data, int):
         return data
 
-    from cards.loader import DefinitionError
-    from cards.ruleset import load_definitions
-    from photo.image import PhotoError
-    from photo.markers import MarkerMapError, from_json, orbitus_map
-    from photo.orbitus import OrbitusReader, draw
-
-    try:
-        defs = load_definitions("orbitus", opts.cards_dir)
-        mmap = orbitus_map(defs) if opts.markers is None else \
-            from_json(Path(opts.markers).read_text(encoding="utf-8"), str(opts.markers),
-                      "orbitus")
-    except DefinitionError as exc:
-        return fail("\n".join(exc.problems))
-    except (OSError, UnicodeDecodeError) as exc:
-        return fail(f"{prog}: --markers {opts.markers}: cannot be read: {exc}")
-    except MarkerMapError as exc:
-        return fail(f"{prog}: --markers {exc}")
-    missing = markers_missing("orbitus", mmap)
-    if missing:
-        return fail(f"{prog}: {missing}")
-    reader = OrbitusReader(mmap, defs)
-    try:
-        reading, work = reader.read_bytes(data, str(photo))
-    except PhotoError as exc:
-        return fail(f"{prog}: {exc}")
+    read = _read(prog, opts, "orbitus", opts.cards_dir, photo, data)
+    if isinstance(read, int):
+        return read
+    _, reading, draw = read
     text = orbitus_layout_text(reading, players, str(photo))
-    code = write_outputs(prog, opts, text, lambda: draw(work.bgr, reading))
+    code = write_outputs(prog, opts, text, draw)
     if code is not None:
         return code
     return _score_orbitus(opts, prog, text, reading, photo)
@@ -328,33 +344,12 @@ def satellites(opts: Any, prog: str) -> int:
     if isinstance(data, int):
         return data
 
-    from cards.loader import DefinitionError
-    from cards.ruleset import load_definitions
-    from photo.image import PhotoError
-    from photo.markers import MarkerMapError, from_json, satellites_map
-    from photo.satellites import SatellitesReader, draw
-
-    try:
-        defs = load_definitions("satellites", getattr(opts, "cards", None))
-        mmap = satellites_map(defs) if opts.markers is None else \
-            from_json(Path(opts.markers).read_text(encoding="utf-8"), str(opts.markers),
-                      "satellites")
-    except DefinitionError as exc:
-        return fail("\n".join(exc.problems))
-    except (OSError, UnicodeDecodeError) as exc:
-        return fail(f"{prog}: --markers {opts.markers}: cannot be read: {exc}")
-    except MarkerMapError as exc:
-        return fail(f"{prog}: --markers {exc}")
-    missing = markers_missing("satellites", mmap)
-    if missing:
-        return fail(f"{prog}: {missing}")
-    reader = SatellitesReader(mmap, defs)
-    try:
-        reading, work = reader.read_bytes(data, str(photo))
-    except PhotoError as exc:
-        return fail(f"{prog}: {exc}")
+    read = _read(prog, opts, "satellites", getattr(opts, "cards", None), photo, data)
+    if isinstance(read, int):
+        return read
+    defs, reading, draw = read
     text = satellites_board_text(reading, str(photo))
-    code = write_outputs(prog, opts, text, lambda: draw(work.bgr, reading))
+    code = write_outputs(prog, opts, text, draw)
     if code is not None:
         return code
     if reading.homography is None:
