@@ -213,6 +213,10 @@ def test_a_satellites_board_by_keyboard(server, page: Page):
     expect(page.locator("#decision")).to_contain_text("blue")
     page.keyboard.press("Control+z")
     expect(page.locator('#board use[data-cell="d3"]')).to_have_count(0)
+    page.keyboard.press("Control+y")  # redo puts it back
+    expect(page.locator('#board use[data-cell="d3"]')).to_have_count(1)
+    page.click("#undo")
+    expect(page.locator('#board use[data-cell="d3"]')).to_have_count(0)
 
 
 # --- from a photo ---------------------------------------------------------------------------------
@@ -294,6 +298,10 @@ def test_an_orbitus_photo_is_read_corrected_by_typing_and_scored(server, page: P
     # undo brings the mark back with the empty cell; nothing was saved anywhere
     page.locator("#table").focus()
     page.keyboard.press("Control+z")
+    expect(mark).to_have_count(1)
+    page.keyboard.press("Control+Shift+z")  # and redo fills the cell again
+    expect(mark).to_have_count(0)
+    page.click("#undo")
     expect(mark).to_have_count(1)
     assert get(server, "/api/tables/orbitus") == []
 

@@ -3,6 +3,7 @@
 import { api, download, el, key, unkey, SIDES, say, sayError, signed, arrowStep, plural } from "./common.js";
 import { OrbitusTable, cardSvg, seatSwatch } from "./orbitus-draw.js";
 import { notePhoto, photoPending, renderPhotoPanel, showPhotoImage, wirePhotoInput } from "./photo.js";
+import { History } from "./history.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "pnp-web.orbitus.table";
@@ -11,7 +12,6 @@ let pieces, table;
 let model = { players: ["Anna", "Boris"], sectors: [] };
 let scored = null;
 let cursor = [0, -1];
-let undoStack = [], redoStack = [];
 let request = 0;
 let matches = [], chosen = 0;
 let savedId = null;
@@ -34,22 +34,19 @@ const sectorAt = (q, r) => model.sectors.findIndex((s) => sameCell(s, q, r));
 const snapshot = () => JSON.stringify({ model, unread: photo ? [...photo.unread] : null });
 
 function edit(change, message) {
-  undoStack.push(snapshot());
-  if (undoStack.length > 300) undoStack.shift();
-  redoStack = [];
+  undoHistory.record();
   change();
   if (message) say(message, "info");
   refresh();
 }
 
-function restore(from, to) {
-  if (!from.length) return;
-  to.push(snapshot());
-  const back = JSON.parse(from.pop());
+const undoHistory = new History(snapshot, (text) => {
+  const back = JSON.parse(text);
   model = back.model;
   if (photo) photo.unread = new Set(back.unread || []);
-  refresh();
-}
+});
+const undo = () => { if (undoHistory.undo()) refresh(); };
+const redo = () => { if (undoHistory.redo()) refresh(); };
 
 // a card put on a cell the photo could not read (or the cell cleared): its mark goes
 const filled = (q, r) => { if (photo) photo.unread.delete(key(q, r)); };
@@ -359,8 +356,7 @@ async function refreshSaved() {
 
 function onKey(e) {
   if (e.ctrlKey || e.metaKey) {
-    if (e.key.toLowerCase() === "z" && !e.shiftKey) { e.preventDefault(); restore(undoStack, redoStack); }
-    else if (e.key.toLowerCase() === "y" || (e.key.toLowerCase() === "z" && e.shiftKey)) { e.preventDefault(); restore(redoStack, undoStack); }
+    undoHistory.key(e, refresh);
     return;
   }
   if (e.key.startsWith("Arrow")) {
@@ -430,8 +426,8 @@ async function main() {
   $("rot-left").addEventListener("click", () => rotate(-1));
   $("rot-right").addEventListener("click", () => rotate(1));
   $("delete").addEventListener("click", removeHere);
-  $("undo").addEventListener("click", () => restore(undoStack, redoStack));
-  $("redo").addEventListener("click", () => restore(redoStack, undoStack));
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
   $("clear").addEventListener("click", () => {
     edit(() => { model = { players: model.players.slice(), sectors: [] }; savedId = null; photo = null; }, "A new, empty table");
     showPhotoImage($("photo-view"), null);

@@ -3,6 +3,7 @@
 import { api, download, el, say, sayError, plural } from "./common.js";
 import { SatellitesBoard, groupsOf } from "./satellites-draw.js";
 import { notePhoto, photoPending, renderPhotoPanel, showPhotoImage, wirePhotoInput } from "./photo.js";
+import { History } from "./history.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "pnp-web.satellites.board";
@@ -10,7 +11,6 @@ let pieces, board;
 let model = null;
 let scored = null;
 let cursor = [0, 0];
-let undoStack = [], redoStack = [];
 let request = 0;
 let pending = "";
 let savedId = null;
@@ -23,21 +23,19 @@ const emptyRows = (n) => Array.from({ length: n }, () => Array(n).fill("."));
 const snapshot = () => JSON.stringify({ model, unread: photo ? [...photo.unread] : null });
 
 function edit(change, message) {
-  undoStack.push(snapshot());
-  redoStack = [];
+  undoHistory.record();
   change();
   if (message) say(message, "info");
   refresh();
 }
 
-function restore(from, to) {
-  if (!from.length) return;
-  to.push(snapshot());
-  const back = JSON.parse(from.pop());
+const undoHistory = new History(snapshot, (text) => {
+  const back = JSON.parse(text);
   model = back.model;
   if (photo) photo.unread = new Set(back.unread || []);
-  refresh();
-}
+});
+const undo = () => { if (undoHistory.undo()) refresh(); };
+const redo = () => { if (undoHistory.redo()) refresh(); };
 
 async function refresh() {
   const kept = photo ? { ...photo, image: undefined, unread: [...photo.unread] } : null;
@@ -135,8 +133,7 @@ function loadPhoto(out) {
 
 function onKey(e) {
   if (e.ctrlKey || e.metaKey) {
-    if (e.key.toLowerCase() === "z" && !e.shiftKey) { e.preventDefault(); restore(undoStack, redoStack); }
-    else if (e.key.toLowerCase() === "y" || (e.key.toLowerCase() === "z" && e.shiftKey)) { e.preventDefault(); restore(redoStack, undoStack); }
+    undoHistory.key(e, refresh);
     return;
   }
   const n = model.rows.length;
@@ -216,8 +213,8 @@ async function main() {
     svg.focus();
   });
   svg.addEventListener("keydown", onKey);
-  $("undo").addEventListener("click", () => restore(undoStack, redoStack));
-  $("redo").addEventListener("click", () => restore(redoStack, undoStack));
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
   $("clear").addEventListener("click", () => {
     edit(() => { model = { rows: emptyRows(pieces.size), grace_moves_left: null }; savedId = null; photo = null; }, "An empty board");
     showPhotoImage($("photo-view"), null);
