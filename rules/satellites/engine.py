@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rules.game import IllegalAction, SetupError
@@ -289,29 +290,52 @@ def _moves(st: State, out: list[int] | None = None
 
 class Legal(Sequence[int]):
     """The legal moves of one position, sorted: an immutable sequence that knows its length
-    and finds any one move without turning the others into ints. Per satellite it holds the
-    mask of its targets (normal moves and connection moves, as one code each) and its legal
-    displacements; a satellite's codes are made only when one of them is read."""
+    at once and finds any one move without turning the others into ints. It holds, per
+    satellite that can move, the mask of its normal targets (as ``_moves`` found them), and
+    the connection moves and displacements as codes; the index by cell is made when a move
+    is first read, and a satellite's codes only when one of them is read."""
 
-    __slots__ = ("_entries", "_ends", "_made")
+    __slots__ = ("_normal", "_loud", "_n", "_entries", "_ends", "_made")
 
-    def __init__(self, entries: list[tuple[int, int, int, tuple[int, ...]]]) -> None:
-        # (cell, mask of the targets without a push, how many, the displacements), sorted
-        # by the satellite's cell: every code starts with it, so the moves come out sorted
-        entries.sort()
-        self._entries = entries
-        ends = []
-        n = 0
-        for entry in entries:
-            n += entry[2]
-            ends.append(n)
-        self._ends = ends
-        self._made: dict[int, list[int]] = {}
+    def __init__(self, normal: list[tuple[int, int, int]], count: int,
+                 loud: Sequence[int] | None = None) -> None:
+        # normal: (cell, mask of its normal targets, how many), ``count`` of them in all;
+        # loud: the legal connection moves and displacements, sorted
+        self._normal = normal
+        self._loud = loud or ()
+        self._n = count + len(loud) if loud else count
+        self._entries: list[tuple[int, int, int, tuple[int, ...]]] | None = None
+        self._ends: list[int] = []
+        self._made: dict[int, list[int]] | None = None  # made when a move is first read
+
+    def _index(self) -> list[tuple[int, int, int, tuple[int, ...]]]:
+        """(cell, mask of the targets without a push, how many, the displacements) per
+        satellite, sorted by its cell: every code starts with it, so the moves come out
+        sorted."""
+        entries = self._entries
+        if entries is None and not self._loud:
+            entries = sorted([(o, m, k, ()) for o, m, k in self._normal])
+            self._entries, self._ends = entries, list(accumulate([e[2] for e in entries]))
+        elif entries is None:
+            by_cell = {o: [o, m, k, ()] for o, m, k in self._normal}
+            for c in self._loud:  # a connection move's target is never a normal target
+                o = c >> 20
+                entry = by_cell.setdefault(o, [o, 0, 0, ()])
+                entry[2] += 1
+                if c & 1023:
+                    entry[3] = (*entry[3], c)
+                else:
+                    entry[1] |= 1 << (c >> 10 & 1023)
+            entries = sorted([(o, m, k, p) for o, m, k, p in by_cell.values()])
+            self._entries, self._ends = entries, list(accumulate([e[2] for e in entries]))
+        return entries
 
     def _codes(self, e: int) -> list[int]:
+        if self._made is None:
+            self._made = {}
         made = self._made.get(e)
         if made is None:
-            o, mask, _, pushed = self._entries[e]
+            o, mask, _, pushed = self._index()[e]
             base = (o << 20) - 1024
             made = []
             while mask:
@@ -325,21 +349,22 @@ class Legal(Sequence[int]):
         return made
 
     def __len__(self) -> int:
-        return self._ends[-1] if self._ends else 0
+        return self._n
 
     def __getitem__(self, k: Any) -> Any:
         if isinstance(k, slice):
             return list(self)[k]
-        n = len(self)
+        n = self._n
         if k < 0:
             k += n
         if not 0 <= k < n:
             raise IndexError("legal move index out of range")
+        self._index()
         e = bisect_right(self._ends, k)
         return self._codes(e)[k - (self._ends[e - 1] if e else 0)]
 
     def __iter__(self) -> Iterator[int]:
-        for e in range(len(self._entries)):
+        for e in range(len(self._index())):
             yield from self._codes(e)
 
     def __eq__(self, other: object) -> bool:
@@ -351,17 +376,8 @@ class Legal(Sequence[int]):
         raise TypeError("unhashable type: 'Legal'")
 
     def plus(self, codes: Iterable[int]) -> Legal:
-        """These moves and ``codes`` (moves of this position) together, sorted."""
-        entries = {o: [o, mask, k, pushed] for o, mask, k, pushed in self._entries}
-        for c in codes:
-            o = c >> 20
-            entry = entries.setdefault(o, [o, 0, 0, ()])
-            entry[2] += 1
-            if c & 1023:
-                entry[3] = (*entry[3], c)
-            else:
-                entry[1] |= 1 << (c >> 10 & 1023)
-        return Legal([(o, m, k, p) for o, m, k, p in entries.values()])
+        """These moves and ``codes`` (other moves of this position) together, sorted."""
+        return Legal(self._normal, self._n - len(self._loud), sorted([*self._loud, *codes]))
 
     def __repr__(self) -> str:
         return f"Legal({list(self)!r})"
@@ -370,8 +386,12 @@ class Legal(Sequence[int]):
 def legal_actions(st: State) -> Legal:
     """Every legal move of the player to move, sorted (no pass; empty once the game is
     over), as a lazy :class:`Legal` sequence."""
-    quiet, loud = quiet_and_loud(st)
-    return quiet.plus(loud) if loud else quiet
+    if st.ended is not None:
+        return Legal([], 0)
+    normal, count, checks = _moves(st)
+    if not checks:
+        return Legal(normal, count)
+    return Legal(normal, count, sorted([c for c in checks if _screened_ok(st, c)]))
 
 
 def quiet_and_loud(st: State) -> tuple[Legal, list[int]]:
@@ -380,10 +400,9 @@ def quiet_and_loud(st: State) -> tuple[Legal, list[int]]:
     moves and displacements (as ints, sorted). Bots that weigh moves look only at the
     second part."""
     if st.ended is not None:
-        return Legal([]), []
-    normal, _, checks = _moves(st)
-    return (Legal([(o, m, k, ()) for o, m, k in normal]),
-            sorted(c for c in checks if _screened_ok(st, c)))
+        return Legal([], 0), []
+    normal, count, checks = _moves(st)
+    return Legal(normal, count), sorted(c for c in checks if _screened_ok(st, c))
 
 
 def count_legal(st: State) -> int:
