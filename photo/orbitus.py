@@ -361,10 +361,7 @@ class OrbitusReader:
         for cell, p in sorted(out.placed.items()):
             if p.how != "marker":
                 continue
-            centre = hexgeo.centre(cell, self.flats)
-            patch = self.art.patch(bgr, h, centre, self._local_scale(h, centre))
-            if float(self.art.scores(patch)[self.art.names.index(p.card), p.rot]) \
-                    >= ART_VERIFY:
+            if self._shows(bgr, h, hexgeo.centre(cell, self.flats), p.card, p.rot):
                 continue
             del out.placed[cell]
             used.discard(p.source)
@@ -548,13 +545,16 @@ class OrbitusReader:
     def _looks_like(self, bgr: np.ndarray | None, h: np.ndarray, p: _Pose) -> bool:
         """Whether the photo shows the card of ``p`` where its marker puts it (its art, not
         a square of the background that happens to read as its code)."""
-        art = self.art
-        if art is None or bgr is None:
+        if self.art is None or bgr is None:
             return True
-        name = self.sectors[p.reading.id].name
-        patch = art.patch(bgr, h, p.centre, self._local_scale(h, p.centre))
-        looks = art.scores(patch)
-        return float(looks[art.names.index(name), p.rot]) >= ART_VERIFY
+        return self._shows(bgr, h, p.centre, self.sectors[p.reading.id].name, p.rot)
+
+    def _shows(self, bgr: np.ndarray, h: np.ndarray, centre: tuple[float, float],
+               card: str, rot: int) -> bool:
+        """Whether the photo shows ``card`` turned ``rot`` at ``centre`` (table mm)."""
+        art = self.art
+        patch = art.patch(bgr, h, centre, self._local_scale(h, centre))
+        return float(art.scores(patch)[art.names.index(card), rot]) >= ART_VERIFY
 
     def _leftovers(self, cands: list[Reading], used: set[int], h: np.ndarray,
                    out: TableReading, bgr: np.ndarray | None = None) -> None:

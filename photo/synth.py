@@ -167,31 +167,10 @@ class Sprites:
         return self._cache[level]
 
     def _render(self, level: float) -> dict[str, Sprite]:
-        import pypdfium2 as pdfium
+        from photo.art import render
 
-        from generator.backends.pdf import render_pdf
-        from generator.export_png import components
-
-        drawings = components(self.game, self.defs)
-        names = list(drawings)
-        pdf = render_pdf([drawings[n] for n in names])
-        doc = pdfium.PdfDocument(pdf)
-        out: dict[str, Sprite] = {}
-        try:
-            for i, name in enumerate(names):
-                page = doc[i]
-                d = drawings[name]
-                bitmap = page.render(scale=level * 25.4 / 72.0, fill_color=(255, 255, 255, 0))
-                rgba = np.array(bitmap.to_pil().convert("RGBA"))
-                w, h = round(d.width * level), round(d.height * level)
-                canvas = np.zeros((h, w, 4), np.uint8)
-                hh, ww = min(h, rgba.shape[0]), min(w, rgba.shape[1])
-                canvas[:hh, :ww] = rgba[:hh, :ww]
-                out[name] = Sprite(canvas, level)
-                page.close()
-        finally:
-            doc.close()
-        return out
+        return {name: Sprite(canvas, level)
+                for name, canvas in render(self.game, self.defs, level).items()}
 
 
 # --- the camera ----------------------------------------------------------------------------
