@@ -246,6 +246,11 @@ class OrbitusReader:
         """The printed side of every marker, mm."""
         return {m.id: m.size for m in self.map.markers}
 
+    @staticmethod
+    def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
+        """The debug image: ``reading`` drawn over the photo (:func:`draw`)."""
+        return draw(bgr, reading)
+
     def read_bytes(self, data: bytes, source: str) -> tuple[TableReading, Any]:
         """Read a photo file's bytes (at the resolution it reads best at); returns the
         reading and the :class:`photo.working.Working` photo it was made on."""

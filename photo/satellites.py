@@ -93,6 +93,11 @@ class SatellitesReader:
     def sizes(self) -> dict[int, float]:
         return {m.id: m.size for m in self.map.markers}
 
+    @staticmethod
+    def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
+        """The debug image: ``reading`` drawn over the photo (:func:`draw`)."""
+        return draw(bgr, reading)
+
     def read_bytes(self, data: bytes, source: str) -> tuple[BoardReading, Any]:
         from photo.working import look
 

@@ -204,17 +204,14 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
     missing = markers_missing(game, mmap)
     if missing:
         return fail(f"{prog}: {missing}")
-    if game == "orbitus":
-        from photo.orbitus import OrbitusReader as Reader
-        from photo.orbitus import draw
-    else:
-        from photo.satellites import SatellitesReader as Reader  # type: ignore[assignment]
-        from photo.satellites import draw  # type: ignore[assignment]
+    from photo import reader_for
+
+    reader: Any = reader_for(game, mmap, defs)
     try:
-        reading, work = Reader(mmap, defs).read_bytes(data, str(photo))
+        reading, work = reader.read_bytes(data, str(photo))
     except PhotoError as exc:
         return fail(f"{prog}: {exc}")
-    return defs, reading, lambda: draw(work.bgr, reading)
+    return defs, reading, lambda: reader.draw(work.bgr, reading)
 
 
 # --- Orbitus ------------------------------------------------------------------------------

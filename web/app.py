@@ -110,22 +110,16 @@ class Context:
         """The photo reader of ``game`` against the definitions the server was started with,
         built on first use and kept (call in a worker thread: it imports OpenCV)."""
         if game not in self._readers:
-            from photo.markers import orbitus_map, satellites_map
+            from photo import reader_for
+            from photo.markers import marker_map
             from scorer.photo_layout import markers_missing
 
             defs = self.defs(game)
-            mmap = orbitus_map(defs) if game == "orbitus" else satellites_map(defs)
+            mmap = marker_map(game, defs)
             missing = markers_missing(game, mmap)
             if missing:
                 raise WebError(422, missing)
-            if game == "orbitus":
-                from photo.orbitus import OrbitusReader
-
-                self._readers[game] = OrbitusReader(mmap, defs)
-            else:
-                from photo.satellites import SatellitesReader
-
-                self._readers[game] = SatellitesReader(mmap, defs)
+            self._readers[game] = reader_for(game, mmap, defs)
         return self._readers[game]
 
     def reading_lock(self, game: str) -> asyncio.Lock:
@@ -346,11 +340,7 @@ def _read_photo(context: Context, game: str, data: bytes, name: str) -> tuple[An
         reading, work = reader.read_bytes(data, name)
     except PhotoError as exc:
         raise WebError(422, str(exc)) from None
-    if game == "orbitus":
-        from photo.orbitus import draw
-    else:
-        from photo.satellites import draw
-    img = draw(work.bgr, reading)
+    img = reader.draw(work.bgr, reading)
     k = DEBUG_SIDE / max(img.shape[:2])
     if k < 1.0:
         img = cv2.resize(img, (round(img.shape[1] * k), round(img.shape[0] * k)),
