@@ -164,6 +164,7 @@ class Bench:
 
     def __init__(self, game: str, seed: int = 2026, count: int = 200) -> None:
         from cards.ruleset import load_definitions
+        from photo import reader_for
         from photo.markers import marker_map
         from photo.synth import Sprites
 
@@ -171,15 +172,7 @@ class Bench:
         self.seed = seed
         self.defs = load_definitions(game, None)
         self.sprites = Sprites(game, self.defs)
-        mmap = marker_map(game, self.defs)
-        if game == "orbitus":
-            from photo.orbitus import OrbitusReader
-
-            self.reader: Any = OrbitusReader(mmap, self.defs)
-        else:
-            from photo.satellites import SatellitesReader
-
-            self.reader = SatellitesReader(mmap, self.defs)
+        self.reader: Any = reader_for(game, marker_map(game, self.defs), self.defs)
         self.tables = self._tables(count)
 
     def _tables(self, count: int) -> list[Any]:
