@@ -27,3 +27,13 @@ def reader_for(game: str, mmap: Any, defs: Any) -> Any:
     from photo.satellites import SatellitesReader
 
     return SatellitesReader(mmap, defs)
+
+
+def can_read() -> bool:
+    """Whether the optional extra that reads photos (OpenCV and NumPy) is installed."""
+    try:
+        import cv2  # noqa: F401
+        import numpy  # noqa: F401
+    except ImportError:
+        return False
+    return True

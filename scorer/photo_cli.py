@@ -117,14 +117,9 @@ def check_outputs(prog: str, opts: Any, photo: Path, example: str) -> str | None
 
 def need_opencv(prog: str) -> int | None:
     """None when OpenCV and NumPy can be imported; else the exit code, with the hint."""
-    import photo  # noqa: F401  (before NumPy: it keeps NumPy's BLAS to one thread)
+    from photo import can_read  # before NumPy: it keeps NumPy's BLAS to one thread
 
-    try:
-        import cv2  # noqa: F401
-        import numpy  # noqa: F401
-    except ImportError:
-        return fail(f"{prog}: {INSTALL}")
-    return None
+    return None if can_read() else fail(f"{prog}: {INSTALL}")
 
 
 def read_photo(prog: str, path: Path) -> bytes | int:

@@ -300,16 +300,13 @@ async def import_(request: Request) -> Response:
 
 def _need_opencv() -> None:
     """501 with the install sentence when the optional photo reader is not installed."""
-    import photo  # noqa: F401  (before NumPy: it keeps NumPy's BLAS to one thread)
+    from photo import can_read  # before NumPy: it keeps NumPy's BLAS to one thread
 
-    try:
-        import cv2  # noqa: F401
-        import numpy  # noqa: F401
-    except ImportError:
+    if not can_read():
         from scorer.photo_layout import INSTALL_HOW
 
         raise WebError(501, f"reading a photo needs OpenCV, an optional part of this "
-                            f"toolchain; {INSTALL_HOW}; then start pnp web again") from None
+                            f"toolchain; {INSTALL_HOW}; then start pnp web again")
 
 
 def _page_table(request: Request) -> dict[str, Any]:
