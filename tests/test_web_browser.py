@@ -270,6 +270,8 @@ def test_an_orbitus_photo_is_read_corrected_by_typing_and_scored(server, page: P
     expect(page.locator("#photo-pending")).to_have_text(
         "NOT COMPLETE: 1 cell from the photo not read (hatched red); fill them in, the scores "
         "count only what was read")
+    expect(page.locator("#winners")).to_have_text(
+        "So far, without the cells not read: Anna wins with -5 point(s)")
     assert page.locator("#table text.unread-q").count() == 1
     item = page.locator('#photo-findings li[data-rule="photo-unread"]')
     expect(item).to_have_attribute("data-cell", "1,-1")

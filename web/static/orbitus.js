@@ -99,10 +99,12 @@ function showScore() {
   const box = $("score");
   const report = scored.report;
   const parts = [];
-  parts.push(el("p", { class: report.valid ? "ok" : "error-text" },
-    `${plural(scored.sectors.length, "sector")} — ${report.valid ? "valid" : `NOT VALID: ${plural(report.violations.length, "violation")}, scores best-effort`}`));
   const pending = photoPending(photo);
   if (pending) parts.push(el("p", { class: "error-text", id: "photo-pending" }, pending));
+  if (!pending || !report.valid) {
+    parts.push(el("p", { class: report.valid ? "ok" : "error-text" },
+      `${plural(scored.sectors.length, "sector")} — ${report.valid ? "valid" : `NOT VALID: ${plural(report.violations.length, "violation")}, scores best-effort`}`));
+  }
   report.players.forEach((p, seat) => {
     const rows = [];
     for (const [type, g] of Object.entries(p.planets)) if (g.count) rows.push([`planets ${type} × ${g.count}`, g.points]);
@@ -120,7 +122,8 @@ function showScore() {
   parts.push(el("p", {}, `Neutral zones: ${report.neutral_zones.length ? `${report.neutral_zones.length} (${plural(report.neutral.length, "sector")}, score nothing)` : "none"}`));
   if (report.winners.length) {
     const best = report.players.find((p) => p.name === report.winners[0]).total;
-    parts.push(el("p", { class: "winner", id: "winners" }, `Winner: ${report.winners.join(" and ")} ${report.winners.length === 1 ? "wins" : "share the win"} with ${best} point(s)`));
+    const who = `${report.winners.join(" and ")} ${report.winners.length === 1 ? "wins" : "share the win"} with ${best} point(s)`;
+    parts.push(el("p", { class: "winner", id: "winners" }, pending ? `So far, without the cells not read: ${who}` : `Winner: ${who}`));
   }
   if (report.violations.length) {
     parts.push(el("h3", {}, `Violations (${report.violations.length})`));

@@ -69,9 +69,10 @@ function draw() {
 
 function showScore() {
   const r = scored.report;
-  const parts = [el("p", {}, r.valid ? "Valid: no rule is broken." : `NOT VALID: ${plural(r.violations.length, "violation")}`)];
   const pending = photoPending(photo);
+  const parts = [];
   if (pending) parts.push(el("p", { class: "error-text", id: "photo-pending" }, pending));
+  if (!pending || !r.valid) parts.push(el("p", { class: r.valid ? "ok" : "error-text" }, r.valid ? "Valid: no rule is broken." : `NOT VALID: ${plural(r.violations.length, "violation")}`));
   parts.push(el("table", { class: "score" },
     el("tr", {}, el("th", {}, ""), el("th", { class: "pts" }, "red"), el("th", { class: "pts" }, "blue")),
     el("tr", {}, el("td", {}, "connected"), el("td", { class: "pts", id: "connected-red" }, r.connected.red), el("td", { class: "pts", id: "connected-blue" }, r.connected.blue)),
@@ -79,7 +80,7 @@ function showScore() {
     el("tr", {}, el("td", {}, "lowest controlled colony"), el("td", { class: "pts" }, r.lowest_controlled.red ?? "–"), el("td", { class: "pts" }, r.lowest_controlled.blue ?? "–"))));
   const head = r.end.over === true ? (r.winner ? `Winner: ${r.winner}${r.tiebreak ? ", on the tie-break" : ""}` : "Draw")
     : (r.winner ? `If the game ended now: ${r.winner} would win${r.tiebreak ? ", on the tie-break" : ""}` : "If the game ended now: a draw");
-  parts.push(el("p", { class: "winner", id: "decision" }, head), el("p", { class: "muted" }, r.decision), el("p", { class: "muted", id: "end" }, `End: ${r.end.message}`));
+  parts.push(el("p", { class: "winner", id: "decision" }, pending ? `So far, without the cells not read: ${head}` : head), el("p", { class: "muted" }, r.decision), el("p", { class: "muted", id: "end" }, `End: ${r.end.message}`));
   if (r.groups.length) {
     parts.push(el("h3", {}, `Groups (${r.groups.length})`));
     parts.push(el("ul", { class: "muted" }, r.groups.map((g) => el("li", {},
