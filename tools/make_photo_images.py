@@ -1,4 +1,4 @@
-"""Write the pictures the README's "Scoring from a photo" section shows, and print the
+"""Write the pictures the manual's "Scoring from a photo" page (docs/photo.md) shows, and print the
 score text it quotes:
 
 - ``docs/images/photo-table.jpg``: a synthetic photo of the golden two-player table
@@ -68,7 +68,7 @@ def _save_jpeg(bgr: np.ndarray, name: str, width: int = 1200) -> None:
 
 
 def _print_score(jpeg: bytes) -> None:
-    """What the README quotes: the command on the full-size photo (in a scratch folder)."""
+    """What docs/photo.md quotes: the command on the full-size photo (in a scratch folder)."""
     import contextlib
     import tempfile
 

@@ -50,7 +50,7 @@ SW=4, NW=5) or the direction's name; the card is turned rot x 60 degrees
 clockwise. Without start_lines the rules' default table for the player count
 is used; station sides that are no one's start line are barriers.
 
-From a photo of cards printed with markers (README: "Scoring from a photo"):
+From a photo of cards printed with markers (the manual: docs/photo.md):
   pnp-score orbitus --photo table.jpg --players Anna,Boris --layout-out read.yaml
   --debug-image read.jpg
 
