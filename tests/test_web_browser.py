@@ -444,14 +444,15 @@ def test_a_whole_satellites_game_against_the_random_bot(server, page: Page, tmp_
     assert page.locator("#board use[data-token]").count() == 24
 
 
-def test_the_grace_indicator_counts_down(server, page: Page):
-    """A position where red has all 12 connected: blue's ⚡ grace moves show and count down."""
-    # play random games on the server until a grace phase comes up, then look at the page
+def random_game_to_grace(tries: int) -> tuple[int, list[str]] | None:
+    """The first seed (below ``tries``) whose random Satellites game reaches the grace moves
+    (a player has all satellites connected, the game not yet over), with the moves that get
+    there in notation; None if none does. tools/make_web_images.py uses it too."""
     from cards.ruleset import load_ruleset
     from rules.satellites import GAME
 
     ruleset = load_ruleset("satellites")
-    for seed in range(200):
+    for seed in range(tries):
         state = GAME.new_game(ruleset, ("A", "B"), seed)
         rng = random.Random(seed)
         moves = []
@@ -461,9 +462,17 @@ def test_the_grace_indicator_counts_down(server, page: Page):
             moves.append(GAME.action_text(state, move))
             state = GAME.apply(state, move)
         if state.finished is not None and not GAME.is_over(state):
-            break
-    else:
+            return seed, moves
+    return None
+
+
+def test_the_grace_indicator_counts_down(server, page: Page):
+    """A position where red has all 12 connected: blue's ⚡ grace moves show and count down."""
+    # play random games on the server until a grace phase comes up, then look at the page
+    found = random_game_to_grace(200)
+    if found is None:
         pytest.skip("no random game reached the grace moves")
+    seed, moves = found
     game = post(server, "/api/games", {"game": "satellites", "seed": seed, "players": [
         {"name": "Red", "kind": "human"}, {"name": "Blue", "kind": "human"}]})
     tokens = [s["url"].rsplit("/", 1)[1] for s in game["links"]["seats"]]

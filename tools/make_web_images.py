@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import socket
 import tempfile
 import threading
@@ -59,21 +58,15 @@ def save(png: bytes, name: str) -> None:
 def grace_game(base: str) -> str:
     """A Satellites game played up to the grace moves (the seat link of the player who
     has them)."""
-    from cards.ruleset import load_ruleset
-    from rules.satellites import GAME
+    import sys
 
-    ruleset = load_ruleset("satellites")
-    for seed in range(500):
-        state = GAME.new_game(ruleset, ("Anna", "Ben"), seed)
-        rng = random.Random(seed)
-        moves = []
-        while not GAME.is_over(state) and state.finished is None:
-            legal = GAME.legal_actions(state)
-            move = legal[rng.randrange(len(legal))]
-            moves.append(GAME.action_text(state, move))
-            state = GAME.apply(state, move)
-        if state.finished is not None and not GAME.is_over(state):
-            break
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_web_browser import random_game_to_grace
+
+    found = random_game_to_grace(500)
+    if found is None:
+        raise SystemExit("no random Satellites game reached the grace moves")
+    seed, moves = found
     game = post(base, "/api/games", {"game": "satellites", "seed": seed, "players": [
         {"name": "Anna", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
     tokens = [s["url"].rsplit("/", 1)[1] for s in game["links"]["seats"]]
