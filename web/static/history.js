@@ -39,3 +39,31 @@ export class History {
     if (done) after();
   }
 }
+
+// The edits of a transcription page, undoable: ``state()`` gives the page's {model, photo},
+// ``setModel(m)`` puts a model back, ``refresh()`` redraws and scores, ``say`` shows a line.
+// A snapshot is the model and the photo's cells still marked unread.
+export function editing({ state, setModel, refresh, say }) {
+  const history = new History(
+    () => {
+      const { model, photo } = state();
+      return JSON.stringify({ model, unread: photo ? [...photo.unread] : null });
+    },
+    (text) => {
+      const back = JSON.parse(text);
+      setModel(back.model);
+      const { photo } = state();
+      if (photo) photo.unread = new Set(back.unread || []);
+    });
+  return {
+    edit(change, message) {
+      history.record();
+      change();
+      if (message) say(message, "info");
+      refresh();
+    },
+    undo() { if (history.undo()) refresh(); },
+    redo() { if (history.redo()) refresh(); },
+    key(e) { history.key(e, refresh); },
+  };
+}

@@ -3,7 +3,7 @@
 import { api, download, el, key, unkey, SIDES, say, sayError, signed, arrowStep, plural } from "./common.js";
 import { OrbitusTable, cardSvg, seatSwatch } from "./orbitus-draw.js";
 import { notePhoto, photoPending, renderPhotoPanel, showPhotoImage, wirePhotoInput } from "./photo.js";
-import { History } from "./history.js";
+import { editing } from "./history.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "pnp-web.orbitus.table";
@@ -30,23 +30,13 @@ const rotOf = (value) => {
 const sameCell = (s, q, r) => s && Array.isArray(s.at) && s.at[0] === q && s.at[1] === r;
 const sectorAt = (q, r) => model.sectors.findIndex((s) => sameCell(s, q, r));
 
-// what undo and redo bring back: the table and the photo's cells still marked unread
-const snapshot = () => JSON.stringify({ model, unread: photo ? [...photo.unread] : null });
-
-function edit(change, message) {
-  undoHistory.record();
-  change();
-  if (message) say(message, "info");
-  refresh();
-}
-
-const undoHistory = new History(snapshot, (text) => {
-  const back = JSON.parse(text);
-  model = back.model;
-  if (photo) photo.unread = new Set(back.unread || []);
+// every change of the page's table goes through edit(), so undo and redo can bring it back
+const { edit, undo, redo, key: undoKey } = editing({
+  state: () => ({ model, photo }),
+  setModel: (m) => { model = m; },
+  refresh: () => refresh(),
+  say,
 });
-const undo = () => { if (undoHistory.undo()) refresh(); };
-const redo = () => { if (undoHistory.redo()) refresh(); };
 
 // a card put on a cell the photo could not read (or the cell cleared): its mark goes
 const filled = (q, r) => { if (photo) photo.unread.delete(key(q, r)); };
@@ -359,7 +349,7 @@ async function refreshSaved() {
 
 function onKey(e) {
   if (e.ctrlKey || e.metaKey) {
-    undoHistory.key(e, refresh);
+    undoKey(e);
     return;
   }
   if (e.key.startsWith("Arrow")) {

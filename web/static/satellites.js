@@ -3,7 +3,7 @@
 import { api, download, el, say, sayError, plural } from "./common.js";
 import { SatellitesBoard, groupsOf } from "./satellites-draw.js";
 import { notePhoto, photoPending, renderPhotoPanel, showPhotoImage, wirePhotoInput } from "./photo.js";
-import { History } from "./history.js";
+import { editing } from "./history.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE_KEY = "pnp-web.satellites.board";
@@ -19,23 +19,13 @@ let photo = null;
 
 const emptyRows = (n) => Array.from({ length: n }, () => Array(n).fill("."));
 
-// what undo and redo bring back: the board and the photo's cells still marked unread
-const snapshot = () => JSON.stringify({ model, unread: photo ? [...photo.unread] : null });
-
-function edit(change, message) {
-  undoHistory.record();
-  change();
-  if (message) say(message, "info");
-  refresh();
-}
-
-const undoHistory = new History(snapshot, (text) => {
-  const back = JSON.parse(text);
-  model = back.model;
-  if (photo) photo.unread = new Set(back.unread || []);
+// every change of the page's table goes through edit(), so undo and redo can bring it back
+const { edit, undo, redo, key: undoKey } = editing({
+  state: () => ({ model, photo }),
+  setModel: (m) => { model = m; },
+  refresh: () => refresh(),
+  say,
 });
-const undo = () => { if (undoHistory.undo()) refresh(); };
-const redo = () => { if (undoHistory.redo()) refresh(); };
 
 async function refresh() {
   const kept = photo ? { ...photo, image: undefined, unread: [...photo.unread] } : null;
@@ -134,7 +124,7 @@ function loadPhoto(out) {
 
 function onKey(e) {
   if (e.ctrlKey || e.metaKey) {
-    undoHistory.key(e, refresh);
+    undoKey(e);
     return;
   }
   const n = model.rows.length;
