@@ -306,17 +306,14 @@ class Legal(Sequence[int]):
         self._n = count + len(loud) if loud else count
         self._entries: list[tuple[int, int, int, tuple[int, ...]]] | None = None
         self._ends: list[int] = []
-        self._made: dict[int, list[int]] | None = None  # made when a move is first read
+        self._made: dict[int, list[int]] = {}
 
     def _index(self) -> list[tuple[int, int, int, tuple[int, ...]]]:
         """(cell, mask of the targets without a push, how many, the displacements) per
         satellite, sorted by its cell: every code starts with it, so the moves come out
         sorted."""
         entries = self._entries
-        if entries is None and not self._loud:
-            entries = sorted([(o, m, k, ()) for o, m, k in self._normal])
-            self._entries, self._ends = entries, list(accumulate([e[2] for e in entries]))
-        elif entries is None:
+        if entries is None:
             by_cell = {o: [o, m, k, ()] for o, m, k in self._normal}
             for c in self._loud:  # a connection move's target is never a normal target
                 o = c >> 20
@@ -331,8 +328,6 @@ class Legal(Sequence[int]):
         return entries
 
     def _codes(self, e: int) -> list[int]:
-        if self._made is None:
-            self._made = {}
         made = self._made.get(e)
         if made is None:
             o, mask, _, pushed = self._index()[e]
