@@ -176,30 +176,7 @@ class Bench:
         self.tables = self._tables(count)
 
     def _tables(self, count: int) -> list[Any]:
-        from pathlib import Path
-
-        import yaml
-
-        fixtures = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
-        if self.game == "orbitus":
-            from photo.synth import orbitus_layouts
-
-            golden = [yaml.safe_load(p.read_text(encoding="utf-8"))
-                      for p in sorted((fixtures / "orbitus").glob("*.yaml"))
-                      if not p.name.endswith(".expected.yaml")]
-            golden = [g for g in golden if all("card" in s for s in g["sectors"])]
-            return orbitus_layouts(self.defs, count, self.seed, golden)
-        from photo.synth import satellites_grids
-
-        boards = []
-        for p in sorted((fixtures / "satellites").glob("*.txt")):
-            if p.name.endswith(".summary.txt") or p.stem.startswith("violation"):
-                continue
-            rows = [line.split("#")[0].split() for line in p.read_text().splitlines()]
-            rows = [[t.upper() for t in r] for r in rows if r]
-            if len(rows) == 10 and all(len(r) == 10 for r in rows):
-                boards.append(rows)
-        return (boards + satellites_grids(self.defs, count, self.seed))[:count]
+        return tables(self.game, self.defs, count, self.seed)
 
     def shot(self, index: int, **kw: Any) -> Shot:
         from photo.synth import orbitus_shot, satellites_shot
@@ -236,6 +213,36 @@ class Bench:
             pieces = sum(t != "." for row in shot.layout["board"] for t in row)
         return Case(self.game, index, self.seed, outcome, seconds, shot.camera,
                     (shot.width, shot.height), pieces)
+
+
+def tables(game: str, defs: Any, count: int, seed: int = 2026) -> list[Any]:
+    """The tables the benchmarks photograph: Orbitus, the golden layouts of the tests, then
+    random legal tables of 20-72 sectors for 2-6 players; Satellites, the golden boards, then
+    boards of random games (all from ``seed``)."""
+    from pathlib import Path
+
+    import yaml
+
+    fixtures = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+    if game == "orbitus":
+        from photo.synth import orbitus_layouts
+
+        golden = [yaml.safe_load(p.read_text(encoding="utf-8"))
+                  for p in sorted((fixtures / "orbitus").glob("*.yaml"))
+                  if not p.name.endswith(".expected.yaml")]
+        golden = [g for g in golden if all("card" in s for s in g["sectors"])]
+        return orbitus_layouts(defs, count, seed, golden)
+    from photo.synth import satellites_grids
+
+    boards = []
+    for p in sorted((fixtures / "satellites").glob("*.txt")):
+        if p.name.endswith(".summary.txt") or p.stem.startswith("violation"):
+            continue
+        rows = [line.split("#")[0].split() for line in p.read_text().splitlines()]
+        rows = [[t.upper() for t in r] for r in rows if r]
+        if len(rows) == 10 and all(len(r) == 10 for r in rows):
+            boards.append(rows)
+    return (boards + satellites_grids(defs, count, seed))[:count]
 
 
 def satellites_summary(grid: list[list[str]]) -> Any:
