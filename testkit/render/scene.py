@@ -415,8 +415,10 @@ def aim(target: np.ndarray, tilt: float, azimuth: float, roll: float,
 def frame_camera(points: np.ndarray, rng: random.Random, tilt: float, focal: float,
                  px_per_mm: float, fill: float, max_width: int) -> tuple[CameraSpec, float]:
     """The camera that sees ``points`` (table mm) ``fill`` of the frame wide (above 1: the
-    table runs out of the frame) at about ``px_per_mm`` on the table; its photo's width
-    follows (at most ``max_width``: the scale is then lower). Returns it and its scale."""
+    table runs out of the frame), but no nearer than a phone is held (32-48 cm: a small
+    table then fills less of the frame, and lies anywhere in it), at about ``px_per_mm``
+    on the table; its photo's width follows (at most ``max_width``: the scale is then
+    lower). Returns it and its scale."""
     centre = (points.min(0) + points.max(0)) / 2.0
     centre[2] = 0.0
     target = centre + np.array([rng.uniform(-15, 15), rng.uniform(-15, 15), 0.0])
@@ -424,8 +426,9 @@ def frame_camera(points: np.ndarray, rng: random.Random, tilt: float, focal: flo
     roll += rng.uniform(-12, 12)
     half_w, half_h = SENSOR_MM / 2 / focal, SENSOR_MM * ASPECT / 2 / focal
 
-    def spread(distance: float) -> float:
-        pos, right, down, fwd = aim(target, tilt, azimuth, roll, distance)
+    def spread(distance: float, at: np.ndarray | None = None) -> float:
+        pos, right, down, fwd = aim(target if at is None else at, tilt, azimuth, roll,
+                                    distance)
         rel = points - pos
         z = rel @ fwd
         return max(float(np.abs(rel @ right / z).max()) / half_w,
@@ -439,6 +442,18 @@ def frame_camera(points: np.ndarray, rng: random.Random, tilt: float, focal: flo
         else:
             hi = mid
     distance = hi
+    nearest = rng.uniform(320.0, 480.0)
+    if distance < nearest:
+        distance = nearest
+        spare = max(0.0, fill - spread(distance)) / fill
+        a = rng.uniform(0, 2 * math.pi)
+        shift = rng.uniform(0.0, spare) * distance * half_h * 0.9
+        for _ in range(8):
+            moved = target + shift * np.array([math.cos(a), math.sin(a), 0.0])
+            if spread(distance, moved) <= fill:
+                target = moved
+                break
+            shift /= 2
     pos, right, down, fwd = aim(target, tilt, azimuth, roll, distance)
     along = float(np.linalg.norm(target - pos))
     width = int(round(px_per_mm * along * SENSOR_MM / focal / 2)) * 2
@@ -484,8 +499,10 @@ class Options:
 
 
 def make_scene(game: str, layout: dict[str, Any], defs: Any, kit: Kit, seed: int,
-               options: Options | None = None) -> Scene:
-    """The scene of ``layout`` (an Orbitus layout's mapping, or ``{"board": rows}``)."""
+               options: Options | None = None, view: int = 0) -> Scene:
+    """The scene of ``layout`` (an Orbitus layout's mapping, or ``{"board": rows}``);
+    ``view`` > 0: the same table (every piece where it lay, bent as it was) seen another
+    time, through another camera, lamps and hands."""
     from photo.synth import orbitus_pieces, satellites_pieces
 
     opt = options or Options()
@@ -505,6 +522,8 @@ def make_scene(game: str, layout: dict[str, Any], defs: Any, kit: Kit, seed: int
                     "start": rng.uniform(-5.0, 12.0),
                     "reach": hexgeo.circumradius(defs.sectors.hex_across_flats_mm)}
     meshes = piece_meshes(pieces, kit, rng, curls)
+    if view:
+        rng = random.Random(seed * 7919 + view)
     table_pts = np.concatenate([np.array(m.verts) for m in meshes
                                 if m.kind in ("sector", "station", "token", "board")])
     tilt = rng.uniform(*opt.tilt)
@@ -553,8 +572,9 @@ def make_scene(game: str, layout: dict[str, Any], defs: Any, kit: Kit, seed: int
                   "out_of_frame": out_of_frame, "lamps": len(lamps),
                   "aimed": any(lamp.aimed_at for lamp in lamps),
                   "curled": sum(1 for c in curls.values() if float(c["lift"]) >= 3.0)}
-    return Scene(game, seed, meshes, cam, lens, table, lamps, world, occluders, paper,
-                 opt.samples, layout, conditions)
+    conditions["view"] = view
+    return Scene(game, seed * 100 + view if view else seed, meshes, cam, lens, table, lamps,
+                 world, occluders, paper, opt.samples, layout, conditions)
 
 
 def _lamps(meshes: list[Mesh], cam: CameraSpec, rng: random.Random, opt: Options,

@@ -59,6 +59,17 @@ def cache_root() -> Path:
     return (folder if folder is not None else Path(tempfile.gettempdir())) / "renders"
 
 
+def kit_folder(root: Path | None = None) -> Path:
+    """Where the kit of the current definitions and printables is built: named by a hash of
+    every definition and of the code that draws them, so an edit builds it anew."""
+    digest = hashlib.sha256()
+    for pattern in ("cards/**/*.yaml", "cards/**/*.md", "generator/**/*.py", "photo/*.py"):
+        for path in sorted(ROOT.glob(pattern)):
+            digest.update(path.relative_to(ROOT).as_posix().encode())
+            digest.update(path.read_bytes())
+    return (root or cache_root()) / f"kit-{digest.hexdigest()[:16]}"
+
+
 def build_kit(folder: Path) -> Path:
     """``pnp build --png`` of both games into ``folder`` (once): the printed kit's pictures
     and markers.json, as a player's build makes them."""
@@ -126,7 +137,11 @@ class Rendered:
 
 
 def _digest(scene: Scene, kit: Kit) -> str:
+    """The render's name: the scene (without where the kit lies: its pictures are hashed
+    themselves), the Blender script, the pictures."""
+    where, scene.kit = scene.kit, ""
     h = hashlib.sha256(scene.to_json().encode())
+    scene.kit = where
     h.update(SCRIPT.read_bytes())
     for tex in sorted({m.texture for m in scene.meshes}):
         h.update((kit.folder / tex).read_bytes())
@@ -168,11 +183,12 @@ def render(scene: Scene, kit: Kit, cache: Path | None = None, threads: int = 1,
 
 def shoot(game: str, layout: dict[str, Any], defs: Any, kit: Kit, seed: int, name: str,
           options: Options | None = None, cache: Path | None = None,
-          progress: bool = False) -> Rendered:
-    """The photo of ``layout`` made from ``seed`` (rendered, or from the cache)."""
+          progress: bool = False, view: int = 0) -> Rendered:
+    """The photo of ``layout`` made from ``seed`` (rendered, or from the cache); ``view``:
+    another photo of the same table (:func:`testkit.render.scene.make_scene`)."""
     import cv2
 
-    scene = make_scene(game, layout, defs, kit, seed, options)
+    scene = make_scene(game, layout, defs, kit, seed, options, view)
     folder, seconds = render(scene, kit, cache, progress=progress)
     img = cv2.imread(str(folder / "render.hdr"), cv2.IMREAD_UNCHANGED)
     glossy = cv2.imread(str(folder / "glossy.hdr"), cv2.IMREAD_UNCHANGED)
@@ -223,7 +239,7 @@ def main() -> int:
     parser.add_argument("--tube", action="store_true", help="the aimed lamp a tube (a streak)")
     args = parser.parse_args()
     defs = load_definitions(args.game, None)
-    kit_dir = build_kit(args.kit or cache_root() / "kit")
+    kit_dir = args.kit or build_kit(kit_folder())
     kit = Kit(kit_dir, args.game)
     if args.layout is not None:
         text = args.layout.read_text(encoding="utf-8")
