@@ -56,14 +56,14 @@ class Photo:
 
     index: int
     shot: Any  # testkit.render.shoot.Rendered
-    outcome: Any  # photo.evaluate.Outcome
+    outcome: Any  # testkit.photo_evaluate.Outcome
     seconds: float
 
 
 def make(game: str, photos: int, seed: int, samples: int, only: int | None,
          cache: Path | None) -> list[Any]:
     from cards.ruleset import load_definitions
-    from photo.evaluate import tables
+    from testkit.photo_evaluate import tables
     from testkit.render.scene import Kit, Options
     from testkit.render.shoot import build_kit, cache_root, kit_folder, shoot
 
@@ -89,9 +89,9 @@ def read(game: str, shots: list[Any]) -> list[Photo]:
     import cv2
 
     from cards.ruleset import load_definitions
+    from generator.markers.plan import marker_map
     from photo import reader_for
-    from photo.evaluate import outcome_of
-    from photo.markers import marker_map
+    from testkit.photo_evaluate import outcome_of
 
     cv2.setNumThreads(1)
     defs = load_definitions(game, None)
@@ -183,9 +183,9 @@ def report(game: str, photos: list[Photo], seed: int) -> bool:
         print(row(label, photos, keep))
     seconds = [p.seconds for p in photos]
     renders = [p.shot.render_seconds for p in photos if p.shot.render_seconds]
+    sizes = [p.shot.width * p.shot.height / 1e6 for p in photos]
     print(f"  reading time per photo: median {statistics.median(seconds):.2f} s, slowest "
-          f"{max(seconds):.2f} s (photos {min(p.shot.width * p.shot.height for p in photos) / 1e6:.1f}"
-          f"-{max(p.shot.width * p.shot.height for p in photos) / 1e6:.1f} MP)")
+          f"{max(seconds):.2f} s (photos {min(sizes):.1f}-{max(sizes):.1f} MP)")
     if renders:
         print(f"  Blender render per photo (one thread, nice 10): median "
               f"{statistics.median(renders):.0f} s, slowest {max(renders):.0f} s")

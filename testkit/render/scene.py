@@ -1,7 +1,8 @@
 """A physically rendered photo of a finished table, described: what Blender is asked to draw.
 
-The pieces of a table (:func:`photo.synth.orbitus_pieces`, :func:`photo.synth.satellites_pieces`:
-the same laying-out as the 2-D synthesiser, a little off their cells as hands lay them)
+The pieces of a table (:func:`testkit.photo_synth.orbitus_pieces`,
+:func:`testkit.photo_synth.satellites_pieces`: the same laying-out as the 2-D synthesiser, a
+little off their cells as hands lay them)
 become meshes here, in the table's frame (millimetres, x east, y south, z up off the table):
 
 - every Orbitus sector is its hex cut line, triangulated finely, printed with the kit's own
@@ -211,8 +212,8 @@ def disc_lattice(radius: float, rings: int, segments: int) -> tuple[np.ndarray, 
     verts = [(0.0, 0.0)]
     for i in range(1, rings + 1):
         r = radius * i / rings
-        verts += [(r * math.cos(2 * math.pi * s / segments), r * math.sin(2 * math.pi * s / segments))
-                  for s in range(segments)]
+        turns = [2 * math.pi * s / segments for s in range(segments)]
+        verts += [(r * math.cos(t), r * math.sin(t)) for t in turns]
     faces: list[list[int]] = []
     for s in range(segments):
         faces.append([0, 1 + s, 1 + (s + 1) % segments])
@@ -300,7 +301,7 @@ class Kit:
     def __init__(self, folder: Path, game: str) -> None:
         from PIL import Image
 
-        from photo.markers import from_json
+        from generator.markers.plan import from_json
 
         self.folder = folder / game / "png"
         self.map = from_json((folder / game / "markers.json").read_text(encoding="utf-8"),
@@ -336,7 +337,7 @@ def _inside_rim(local: np.ndarray, kind: str, flats: float, token: float) -> np.
 
 def piece_meshes(pieces: list[Any], kit: Kit, rng: random.Random,
                  curls: dict[int, dict[str, Any]]) -> list[Mesh]:
-    """The meshes of ``pieces`` (:class:`photo.synth.Piece`); ``curls``: index -> curl."""
+    """The meshes of ``pieces`` (:class:`testkit.photo_synth.Piece`); ``curls``: index -> curl."""
     mmap = kit.map
     out: list[Mesh] = []
     flats = mmap.hex_across_flats_mm
@@ -503,7 +504,7 @@ def make_scene(game: str, layout: dict[str, Any], defs: Any, kit: Kit, seed: int
     """The scene of ``layout`` (an Orbitus layout's mapping, or ``{"board": rows}``);
     ``view`` > 0: the same table (every piece where it lay, bent as it was) seen another
     time, through another camera, lamps and hands."""
-    from photo.synth import orbitus_pieces, satellites_pieces
+    from testkit.photo_synth import orbitus_pieces, satellites_pieces
 
     opt = options or Options()
     rng = random.Random(seed)
@@ -536,11 +537,13 @@ def make_scene(game: str, layout: dict[str, Any], defs: Any, kit: Kit, seed: int
     cam, scale = frame_camera(table_pts, rng, tilt, focal, scale, fill, opt.max_width)
     k1 = rng.uniform(*opt.k1)
     lens = LensSpec(k1=round(k1, 4), k2=round(rng.uniform(-0.3, 0.3) * abs(k1), 4),
-                    ca=round(rng.uniform(0.0, 0.0015), 5), vignette=round(rng.uniform(0.1, 0.45), 3),
+                    ca=round(rng.uniform(0.0, 0.0015), 5),
+                    vignette=round(rng.uniform(0.1, 0.45), 3),
                     blur=round(rng.uniform(0.3, 0.9), 2),
                     shot_noise=round(rng.uniform(0.0004, 0.004), 5),
                     read_noise=round(rng.uniform(0.002, 0.008), 4),
-                    denoise=round(rng.uniform(0.3, 1.0), 2), sharpen=round(rng.uniform(0.2, 0.8), 2),
+                    denoise=round(rng.uniform(0.3, 1.0), 2),
+                    sharpen=round(rng.uniform(0.2, 0.8), 2),
                     quality=rng.randint(70, 95), exposure=round(rng.uniform(-0.4, 0.3), 2))
     # the render must hold what the distortion pulls into the frame's corners
     corner = math.hypot(SENSOR_MM / 2, SENSOR_MM * ASPECT / 2) / focal

@@ -7,8 +7,8 @@ folder, named by a hash of the scene, of the kit's pictures and of the Blender s
 same scene is rendered once. The development afterwards takes a second.
 
     python testkit/render/shoot.py --game orbitus --table 3 --seed 7 --out /tmp/shots
-    python testkit/render/shoot.py --game orbitus --layout tests/fixtures/orbitus/two-players.yaml \\
-        --occluder hand --out /tmp/shots --name hand
+    python testkit/render/shoot.py --game orbitus --occluder hand --out /tmp/shots \\
+        --layout tests/fixtures/orbitus/two-players.yaml --name hand
 
 Needs Blender (``apt-get install blender``: Cycles renders on the CPU without a display).
 """
@@ -63,7 +63,7 @@ def kit_folder(root: Path | None = None) -> Path:
     """Where the kit of the current definitions and printables is built: named by a hash of
     every definition and of the code that draws them, so an edit builds it anew."""
     digest = hashlib.sha256()
-    for pattern in ("cards/**/*.yaml", "cards/**/*.md", "generator/**/*.py", "photo/*.py"):
+    for pattern in ("cards/**/*.yaml", "cards/**/*.md", "generator/**/*.py"):
         for path in sorted(ROOT.glob(pattern)):
             digest.update(path.relative_to(ROOT).as_posix().encode())
             digest.update(path.read_bytes())
@@ -122,8 +122,8 @@ class Rendered:
                    doc.get("render_seconds", 0.0))
 
     def as_shot(self) -> Any:
-        """The photo as the 2-D synthesiser's :class:`photo.synth.Shot`, for its judge."""
-        from photo.synth import Piece, Seen, Shot
+        """The photo as the 2-D synthesiser's :class:`testkit.photo_synth.Shot`, for its judge."""
+        from testkit.photo_synth import Piece, Seen, Shot
 
         seen = []
         for p in self.pieces:
@@ -249,7 +249,7 @@ def main() -> int:
             rows = [line.split("#")[0].split() for line in text.splitlines()]
             layout = {"board": [[t.upper() for t in r] for r in rows if r]}
     else:
-        from photo.evaluate import tables
+        from testkit.photo_evaluate import tables
 
         layout = tables(args.game, defs, args.table + 1)[args.table]
         if args.game == "satellites":
