@@ -141,6 +141,11 @@ class HexArt:
                 rows.append(self._vector(turned))
                 self._faces.append(cv2.GaussianBlur(turned.astype(np.float32), (0, 0), BLUR))
         self.templates = np.array(rows, np.float32)
+        self._raw_faces: tuple[np.ndarray, np.ndarray] | None = None
+        self._span = [np.percentile(f[self.mask], 95, axis=0) - np.percentile(f[self.mask], 5,
+                                                                               axis=0)
+                      for f in self._faces]  # each face's range of light, per channel
+        self._sides: list[np.ndarray] | None = None
 
     @classmethod
     def for_orbitus(cls, defs: Any) -> HexArt:
@@ -199,13 +204,15 @@ class HexArt:
         faces x 6 (rotation r: the card turned r x 60 degrees clockwise)."""
         return (self.templates @ self._vector(patch)).reshape(len(self.names), 6)
 
-    def gain(self, patch: np.ndarray, index: int, rot: int) -> float:
+    def gain(self, patch: np.ndarray, index: int, rot: int,
+             keep: np.ndarray | None = None) -> float:
         """How strongly the photo's light and dark follow face ``index`` turned ``rot``: the
         slope of photo against face (both 0-255), averaged over the colour channels. A
         card photographed has its routes dark and its background light, a faint texture of
         the table that merely correlates has a small slope."""
-        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)[self.mask]
-        t = self._faces[index * 6 + rot][self.mask]
+        m = self.mask if keep is None or keep.sum() < 50 else keep
+        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)[m]
+        t = self._faces[index * 6 + rot][m]
         slopes = []
         for ch in range(3):
             x = t[:, ch] - t[:, ch].mean()
@@ -232,3 +239,111 @@ class HexArt:
                     parts.append(float(x @ y) / (nx * ny))
             out[k] = float(np.mean(parts))
         return out
+
+    # --- what the photo shows of a card: glare, something over it -----------------------
+
+    def _raw(self) -> tuple[np.ndarray, np.ndarray]:
+        """The blurred faces, each channel's pixels inside the hex, and their squares
+        (cards x 6, 3, pixels): what masked comparisons sum over."""
+        if self._raw_faces is None:
+            raw = np.stack([f[self.mask].T for f in self._faces]).astype(np.float32)
+            self._raw_faces = (raw, raw * raw)
+        return self._raw_faces
+
+    def masked_scores(self, patch: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        """:meth:`scores` over the pixels ``keep`` (a mask of the patch) only: a card half
+        under glare compared on the half that is not."""
+        w = keep[self.mask].astype(np.float32)
+        n = float(w.sum())
+        if n < 50:
+            return np.zeros((len(self.names), 6), np.float32)
+        raw, raw2 = self._raw()
+        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)[self.mask]
+        total = np.zeros(raw.shape[0], np.float64)
+        for ch in range(3):
+            v = f[:, ch]
+            t, t2 = raw[:, ch, :], raw2[:, ch, :]
+            s_t, s_tt, s_tv = t @ w, t2 @ w, t @ (w * v)
+            s_v, s_vv = float(w @ v), float(w @ (v * v))
+            num = s_tv - s_t * s_v / n
+            den = np.sqrt(np.maximum(s_tt - s_t * s_t / n, 1e-6) * max(s_vv - s_v * s_v / n,
+                                                                          1e-6))
+            total += num / den
+        return (total / 3.0).reshape(len(self.names), 6).astype(np.float32)
+
+    def bright(self, patch: np.ndarray, paper: float) -> np.ndarray:
+        """Where the photo is brighter than the cards' paper can be (``paper``: its
+        brightness, 0-255, in this light): a lamp's reflection, whatever card lies there.
+        Grown by a millimetre, inside the hex."""
+        gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        low = patch.min(axis=2).astype(np.float32)
+        hot = (gray >= min(250.0, paper * 1.08 + 4.0)) | (low >= 248.0)
+        hot = cv2.dilate(hot.astype(np.uint8), _disc(int(round(LEVEL * 1.0))))
+        return hot.astype(bool) & self.mask
+
+    def explain(self, patch: np.ndarray, index: int, rot: int, hot: np.ndarray | None = None,
+                paper: float = 230.0) -> tuple[np.ndarray, np.ndarray, float]:
+        """The photo against face ``index`` turned ``rot``, pixel by pixel, after fitting the
+        light (a gain and an offset per channel): where it is much brighter than the face
+        in every channel and white (glare, with ``hot``; ``paper``: how bright the paper is
+        in this photo, 0-255), and where it is something else altogether
+        over an area larger than a route's width (something lying over the card, its
+        shadow, a neighbour on top). Returns the two masks and how well the rest fits
+        (the median residual, as a share of the face's range)."""
+        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)
+        t = self._faces[index * 6 + rot]
+        m = self.mask if hot is None else self.mask & ~hot
+        if m.sum() < 50:
+            m = self.mask
+        res = np.zeros(f.shape, np.float32)
+        for ch in range(3):
+            x, y = t[..., ch], f[..., ch]
+            sel = m
+            gain, off = 1.0, 0.0
+            for _ in range(4):  # least squares, then again without what fits worst: a
+                xs, ys = x[sel], y[sel]  # hand over a third of the card must not bend it
+                mx, my = float(xs.mean()), float(ys.mean())
+                vx = float(((xs - mx) ** 2).mean())
+                gain = float(((xs - mx) * (ys - my)).mean()) / vx if vx > 1e-6 else 0.0
+                off = my - gain * mx
+                r = y - (gain * x + off)
+                spread = max(2.5 * 1.48 * float(np.median(np.abs(r[sel]))), 6.0)
+                nxt = m & (np.abs(r) <= spread)
+                if nxt.sum() < 50:
+                    break
+                sel = nxt
+            span = max(abs(gain) * self._span[index * 6 + rot][ch], 20.0)
+            res[..., ch] = r / span
+        # glare is the lamp's own light: nearly as bright as the paper or more, and white
+        low, high = f.min(axis=2), f.max(axis=2)
+        whitish = (low >= 0.8 * paper) & (high - low <= 0.18 * np.maximum(high, 1.0))
+        glare = (res.min(axis=2) > 0.25) & whitish & self.mask
+        if hot is not None:
+            glare |= hot
+        other = (np.abs(res).max(axis=2) > 0.3) & self.mask & ~glare
+        k = _disc(int(round(LEVEL * 2.5)))
+        other = cv2.morphologyEx(other.astype(np.uint8), cv2.MORPH_OPEN, k).astype(bool)
+        fit = float(np.median(np.abs(res[self.mask & ~glare & ~other]))) if (
+            self.mask & ~glare & ~other).any() else 1.0
+        return glare, other, fit
+
+    def sides(self) -> list[np.ndarray]:
+        """Bands along the six sides (N, NE, ... NW) of the hex, 2.5-12 mm inside it: what
+        lies over a card's edge lies over its neighbour's cell too."""
+        if self._sides is None:
+            c = (self.size - 1) / 2.0
+            yy, xx = np.mgrid[0:self.size, 0:self.size]
+            x, y = (xx - c) / LEVEL, (yy - c) / LEVEL
+            apothem = self.flats / 2.0
+            out = []
+            for s in range(6):
+                a = math.radians(60.0 * s)
+                d = x * math.sin(a) - y * math.cos(a)
+                out.append(self.mask & (d >= apothem - 12.0) & (d <= apothem - INSET_MM))
+            self._sides = out
+        return self._sides
+
+
+def _disc(radius: int) -> np.ndarray:
+    r = max(1, radius)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))

@@ -118,6 +118,22 @@ class Codebook:
         return s.reshape(len(self.ids), 4, len(SIGMAS)).max(axis=2)
 
 
+    def masked_scores(self, patch: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        """:meth:`scores` over the pixels ``keep`` of the patch only (where a lamp's
+        reflection has not washed the marker out): ids x 4."""
+        w = (keep.ravel()[MASK]).astype(np.float32)
+        n = float(w.sum())
+        if n < 16:
+            return np.full((len(self.ids), 4), -1.0, np.float32)
+        v = patch.ravel()[MASK].astype(np.float32)
+        t = self.templates
+        s_t, s_tt, s_tv = t @ w, (t * t) @ w, t @ (w * v)
+        s_v, s_vv = float(w @ v), float(w @ (v * v))
+        num = s_tv - s_t * s_v / n
+        den = np.sqrt(np.maximum(s_tt - s_t * s_t / n, 1e-9) * max(s_vv - s_v * s_v / n, 1e-9))
+        return (num / den).reshape(len(self.ids), 4, len(SIGMAS)).max(axis=2)
+
+
 def best_of(scores: np.ndarray, ids: Sequence[int]) -> tuple[int, int, float, float]:
     """(marker ID, turn, score, margin over the best other ID) of a score table."""
     n, turn = np.unravel_index(int(np.argmax(scores)), scores.shape)
