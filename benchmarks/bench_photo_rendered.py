@@ -62,7 +62,7 @@ class Photo:
 
 def make(game: str, photos: int, seed: int, samples: int, only: int | None,
          cache: Path | None) -> list[Any]:
-    from cards.ruleset import load_definitions
+    from cards.ruleset_cache import load_definitions
     from testkit.photo_evaluate import tables
     from testkit.render.scene import Kit, Options
     from testkit.render.shoot import build_kit, cache_root, kit_folder, shoot
@@ -88,7 +88,7 @@ def make(game: str, photos: int, seed: int, samples: int, only: int | None,
 def read(game: str, shots: list[Any]) -> list[Photo]:
     import cv2
 
-    from cards.ruleset import load_definitions
+    from cards.ruleset_cache import load_definitions
     from generator.markers.plan import marker_map
     from photo import reader_for
     from testkit.photo_evaluate import outcome_of

@@ -53,7 +53,7 @@ def blender() -> str:
 
 
 def cache_root() -> Path:
-    from cards.ruleset import cache_folder
+    from cards.ruleset_cache import cache_folder
 
     folder = cache_folder()
     return (folder if folder is not None else Path(tempfile.gettempdir())) / "renders"
@@ -213,7 +213,7 @@ def main() -> int:
 
     import yaml
 
-    from cards.ruleset import load_definitions
+    from cards.ruleset_cache import load_definitions
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=("orbitus", "satellites"), default="orbitus")
