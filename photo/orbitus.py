@@ -107,6 +107,7 @@ class TableReading:
     covered: dict[Hex, Hex] = field(default_factory=dict)  # a cell covered -> the card it is seen
     # over
     log: list[dict[str, Any]] = field(default_factory=list)  # every cell decided, and why
+    notes: list[str] = field(default_factory=list)  # photos merged in that added nothing
 
     @property
     def complete(self) -> bool:

@@ -68,6 +68,7 @@ class BoardReading:
     # near the board's middle
     camera: TableCamera | None = None  # ... all over the board
     log: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # photos merged in that added nothing
 
     def grid(self) -> list[list[str]]:
         """Rows of the board as the transcribed text grid writes them ('.' empty)."""

@@ -9,9 +9,11 @@ whose reading says nothing is amiss must be the whole table, exactly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import hexgeo
 from testkit.photo_synth import Shot
 
 Hex = tuple[int, int]
@@ -64,30 +66,42 @@ class Outcome:
 
 
 def judge(truth: dict[Hex, tuple[Any, float, str]], got: dict[Hex, Any], unread: list[Hex],
-          findings: list[tuple[str, Hex | None]], empty: str) -> Outcome:
+          findings: list[tuple[str, Hex | None]], empty: str,
+          adjacent: Callable[[Hex, Hex], bool] | None = None,
+          beyond: set[Hex] | None = None) -> Outcome:
     """The reading ``got`` (cell -> what was read there), its ``unread`` cells and other
     ``findings`` (rule, cell) against ``truth`` (cell -> (what lies there, share of it
     covered or out of the photo, its label)); ``empty`` says in words what a false
-    report is reported on."""
+    report is reported on. A piece not fully visible also counts as reported when it is
+    ``adjacent`` to a cell reported covered (the hand or cup over it is named where it is
+    seen), or lies in ``beyond`` (mostly outside the photo) and the photo's edge is
+    reported over the table."""
     out = Outcome()
     reported = set(unread) | {cell for _, cell in findings if cell is not None}
-    for cell, (want, covered, label) in truth.items():
+    covered = {cell for rule, cell in findings if rule == "photo-covered" and cell is not None}
+    edge = any(rule == "photo-out-of-frame" for rule, _ in findings)
+    def covered_by(cell: Hex) -> bool:
+        return adjacent is not None and state != "visible" and any(
+            adjacent(cell, c) for c in covered)
+
+    for cell, (want, share, label) in truth.items():
         read = got.get(cell)
-        state = "visible" if covered == 0.0 else "hidden" if covered >= 1.0 else "partly"
+        state = "visible" if share == 0.0 else "hidden" if share >= 1.0 else "partly"
         if read is not None and read == want:
             verdict = "right"
         elif read is not None:
             verdict = "wrong"
             out.wrong.append(f"{label} read as {read}")
-        elif cell in reported:
+        elif cell in reported or covered_by(cell) or (
+                edge and state != "visible" and beyond is not None and cell in beyond):
             verdict = "reported"
             if state == "visible":
                 out.missed.append(f"{label} fully visible, reported unread")
         else:
             verdict = "missed"
-            out.missed.append(f"{label} ({state}, covered {covered:.0%}) neither read nor "
+            out.missed.append(f"{label} ({state}, covered {share:.0%}) neither read nor "
                               f"reported")
-        out.verdicts.append(Verdict(cell, label, state, verdict, covered))
+        out.verdicts.append(Verdict(cell, label, state, verdict, share))
         if state == "visible":
             out.visible += 1
             out.visible_read += verdict == "right"
@@ -117,7 +131,8 @@ def evaluate_orbitus(shot: Shot, placed: dict[Hex, tuple[str, int]], unread: lis
     truth = {s.piece.cell: ((s.piece.name, s.piece.rot), s.covered,
                             f"{s.piece.name}@{list(s.piece.cell)} rot {s.piece.rot}")
              for s in shot.seen if s.piece.kind == "sector" and s.piece.cell is not None}
-    return judge(truth, placed, unread, findings, "no card lies there")
+    return judge(truth, placed, unread, findings, "no card lies there",
+                 lambda a, b: hexgeo.distance(a, b) <= 1, shot.beyond)
 
 
 def orbitus_totals(layout: dict[str, Any], cards: Any = None) -> tuple[int, ...]:
@@ -143,7 +158,8 @@ def evaluate_satellites(shot: Shot, tokens: dict[Hex, str], unread: list[Hex],
     """Compare a board reading (``tokens``: (col, row) -> 'R3' ...) with the shot's truth."""
     truth = {s.piece.cell: (s.piece.name, s.covered, f"{s.piece.name}@{_cell(s.piece.cell)}")
              for s in shot.seen if s.piece.kind == "token" and s.piece.cell is not None}
-    return judge(truth, tokens, unread, findings, "nothing stands there")
+    return judge(truth, tokens, unread, findings, "nothing stands there",
+                 lambda a, b: max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 1, shot.beyond)
 
 
 def _cell(cell: Hex) -> str:

@@ -281,11 +281,13 @@ def test_two_markers_on_one_cell_are_reported(orbitus_bench):
     the cell is named, and the card on it stays the one found first, not a guess."""
     import numpy as np
 
+    from photo.camera import TableCamera
     from photo.detect import Reading
     from photo.orbitus import Placed, TableReading
 
     reader = orbitus_bench.reader
-    h = np.array([[4.0, 0.0, 800.0], [0.0, 4.0, 600.0], [0.0, 0.0, 1.0]])  # 4 px/mm
+    h = TableCamera.from_homography(np.array([[4.0, 0.0, 800.0], [0.0, 4.0, 600.0],
+                                              [0.0, 0.0, 1.0]]), 1600, 1200)  # 4 px/mm
     cell = (1, -1)
     first = reader.marker_corners("S05", cell, 0)
     out = TableReading()
@@ -316,6 +318,6 @@ def test_a_marker_without_its_card_around_it_is_not_placed(orbitus_bench):
                  if n not in reading.placed and n != (0, 0))
     reading.placed[empty] = Placed(empty, "S54", 4, "marker", None, 0.82)
     gray = cv2.cvtColor(work.bgr, cv2.COLOR_BGR2GRAY)
-    reader._verify_art(work.bgr, gray, reading.homography, reading, set())
+    reader._verify_art(work.bgr, gray, reading.camera, reading, set())
     assert empty not in reading.placed and empty not in reading.unread
     assert {c: (p.card, p.rot) for c, p in reading.placed.items()} == read
