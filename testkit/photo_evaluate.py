@@ -203,11 +203,14 @@ class Bench:
     def _tables(self, count: int) -> list[Any]:
         return tables(self.game, self.defs, count, self.seed)
 
-    def shot(self, index: int, **kw: Any) -> Shot:
+    def shot(self, index: int, view: int = 0, **kw: Any) -> Shot:
+        """The ``index``-th photo; ``view`` > 0: another photo of the same table (another
+        camera, other fingers, the pieces laid again a little differently on the same
+        cells)."""
         from testkit.photo_synth import orbitus_shot, satellites_shot
 
         table = self.tables[index % len(self.tables)]
-        seed = self.seed * 100_000 + index
+        seed = self.seed * 100_000 + index + 50_000 * view
         if self.game == "orbitus":
             return orbitus_shot(table, self.defs, self.sprites, seed, **kw)
         return satellites_shot(table, self.defs, self.sprites, seed, **kw)
@@ -226,6 +229,33 @@ class Bench:
             pieces = sum(t != "." for row in shot.layout["board"] for t in row)
         return Case(self.game, index, self.seed, outcome, seconds, shot.camera,
                     (shot.width, shot.height), pieces)
+
+
+    def pair(self, index: int) -> Case:
+        """Two photos of the ``index``-th table read each on its own and merged
+        (:mod:`photo.merge`), judged against the pair's truth: a piece fully visible in
+        either photo must be read right."""
+        import time
+        from dataclasses import replace
+
+        from photo.merge import merge
+
+        shots = [self.shot(index), self.shot(index, view=1)]
+        start = time.perf_counter()
+        readings = [self.reader.read_bytes(s.jpeg, f"photo-{index}-{v}.jpg")[0]
+                    for v, s in enumerate(shots)]
+        merged = merge(self.game, readings, [f"photo-{index}-{v}.jpg" for v in range(2)])
+        seconds = time.perf_counter() - start
+        least = {}
+        for s in shots:
+            for seen in s.seen:
+                key = (seen.piece.kind, seen.piece.cell)
+                if key not in least or seen.covered < least[key].covered:
+                    least[key] = seen
+        both = replace(shots[0], seen=list(least.values()))
+        outcome = outcome_of(self.game, both, merged)
+        return Case(self.game, index, self.seed, outcome, seconds, shots[0].camera,
+                    (shots[0].width, shots[0].height), len(outcome.verdicts))
 
 
 def outcome_of(game: str, shot: Shot, reading: Any) -> Outcome:
