@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-PRIOR = 0.25  # the distortion's spread a photo is expected in (k1, k2 in half diagonals)
+PRIOR = (0.12, 0.04)  # the distortion's spread phones' pictures have (k1, k2, half diagonals)
+BENT = 0.8  # the distortion is kept only where it takes the residual below this share
 
 
 def _dehom(p: np.ndarray) -> np.ndarray:
@@ -115,16 +116,20 @@ def _homography(src: np.ndarray, dst: np.ndarray, affine: bool) -> np.ndarray:
 
 
 FOCAL = 0.72  # a phone's main camera: its focal length, in long sides of the photo
-FOCAL_SPREAD = 0.25  # ... known to within this share (a crop or another lens)
+FOCAL_SPREAD = 0.6  # ... known to within this share (a crop, another lens, a scan)
+
+
+CENTRED = 0.3  # the optical centre is near the picture's middle (half diagonals), unless cropped
 
 
 def _pose_h(theta: np.ndarray) -> np.ndarray:
     """The homography (table mm -> normalised picture) of a camera turned ``theta[0:3]``
-    (a rotation vector), at ``theta[3:6]`` (mm), ``exp(theta[6])`` focal length (in half
-    diagonals)."""
+    (a rotation vector), at ``theta[3:6]`` (mm), ``exp(theta[6])`` focal length and
+    ``theta[7:9]`` optical centre (in half diagonals from the picture's middle)."""
     r, _ = cv2.Rodrigues(theta[0:3].reshape(3, 1))
     f = math.exp(float(theta[6]))
-    return np.diag([f, f, 1.0]) @ np.column_stack([r[:, 0], r[:, 1], theta[3:6]])
+    k = np.array([[f, 0.0, theta[7]], [0.0, f, theta[8]], [0.0, 0.0, 1.0]])
+    return k @ np.column_stack([r[:, 0], r[:, 1], theta[3:6]])
 
 
 def fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, radial: bool = True,
@@ -155,18 +160,37 @@ def fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, radial: bool 
 
     def residual(theta: np.ndarray) -> np.ndarray:
         u = _dehom(srch @ _pose_h(theta).T)
-        d = distort(u, theta[7], theta[8]) if radial else u
+        d = distort(u, theta[9], theta[10]) if bent else u
         r = ((d - dstn) * norm).ravel()  # px
-        prior = [(theta[6] - math.log(f0)) / FOCAL_SPREAD]
-        if radial:
-            prior += [theta[7] / PRIOR, theta[8] / PRIOR]
+        prior = [(theta[6] - math.log(f0)) / FOCAL_SPREAD, theta[7] / CENTRED,
+                 theta[8] / CENTRED]
+        if bent:
+            prior += [theta[9] / PRIOR[0], theta[10] / PRIOR[1]]
         return np.concatenate([r, prior])
 
-    theta = np.concatenate([rvec.ravel(), tvec.ravel(), [math.log(f0), k1, k2]])
-    used = 9 if radial else 7
-    theta = _levenberg_marquardt(residual, theta, used)
-    return TableCamera(_pose_h(theta), float(theta[7]) if radial else 0.0,
-                       float(theta[8]) if radial else 0.0, centre, norm)
+    bent = False
+    theta = np.concatenate([rvec.ravel(), tvec.ravel(), [math.log(f0), 0.0, 0.0, 0.0, 0.0]])
+    flat = _levenberg_marquardt(residual, theta, 9)
+    cam = TableCamera(_pose_h(flat), 0.0, 0.0, centre, norm)
+    if not radial:
+        return cam
+    # the lens's distortion only where the points say so: it must explain what the
+    # perspective alone cannot (a marker or two off by a pixel is not a bent lens)
+    bent = True
+    start_k = flat.copy()
+    start_k[9:11] = (k1, k2)
+    curved = _levenberg_marquardt(residual, start_k, 11)
+    rms_flat = _rms(residual, flat, len(src))
+    rms_bent = _rms(residual, curved, len(src))
+    if rms_bent < BENT * rms_flat and rms_flat - rms_bent > 0.15:
+        return TableCamera(_pose_h(curved), float(curved[9]), float(curved[10]), centre, norm)
+    return cam
+
+
+def _rms(residual: object, theta: np.ndarray, n: int) -> float:
+    """The points' RMS distance (px) from where ``theta`` puts them."""
+    r = residual(theta)[:2 * n]  # type: ignore[operator]
+    return float(np.sqrt((r * r).mean() * 2.0))
 
 
 def _levenberg_marquardt(residual: object, theta: np.ndarray, used: int,

@@ -57,6 +57,7 @@ ART_VERIFY = 0.6  # the art a card read at its place by its marker needs to agre
 UNREAD_ART = 0.78  # a cell that looks this much like a card but is not read: reported
 GAIN_CARD = 0.5  # ... if its light and shade are at least this share of the cards' read
 WEDGE = 0.75  # a wedge of the hex (centre to side) that looks like the card's
+GUIDED = 0.5  # a cell must look this much like a card for its marker to be looked for
 # a card under glare, its marker washed out: read from its face alone when
 GLARE_SHARE = 0.04  # ... at least this share of its face is washed out (else not glare)
 ALONE_ART = 0.8  # its face (where not washed out) matches this well
@@ -64,7 +65,7 @@ ALONE_MARGIN = 0.12  # ... this much better than any other card or rotation
 ALONE_SEEN = 0.45  # ... over at least this share of the face
 ALONE_MARKER = 0.1  # ... and the marker's unwashed part does not read as another code
 COVERED_SIDE = 0.3  # of a side's band: something lies over the card there
-LIFTED_MM = 0.45  # a marker's shape this far (rms) from a flat card's: lifted or curled
+LIFTED_MM = 1.0  # a marker's shape this far (rms) from a flat card's: lifted or curled
 FRAME_SEEN = 0.5  # a cell less than this much in the photo may hold a card beyond its edge
 STRANGE_COLOUR = 2e-4  # a colour this rare on the table and on the cards is something else
 OCCLUDED = 0.3  # ... and this much of a free cell in it: something lies over the cell
@@ -286,7 +287,8 @@ class OrbitusReader:
         return _turned(marker.corners(), hexgeo.centre(cell, self.flats), 60.0 * rot)
 
     def _fit_camera(self, pairs: list[tuple[np.ndarray, np.ndarray]], shape: tuple[int, ...],
-                    start: TableCamera | None) -> tuple[TableCamera, list[int]]:
+                    start: TableCamera | None,
+                    radial: bool = True) -> tuple[TableCamera, list[int]]:
         """The camera of markers' corners (table mm, photo px), the first (the station's)
         always kept, the others dropped while one lies more than ``OUTLIER`` mm from where
         the model puts it (a card pushed off its cell, or lifted, must not bend the model
@@ -296,7 +298,7 @@ class OrbitusReader:
         while True:
             src = np.concatenate([pairs[i][0] for i in kept]).astype(np.float64)
             dst = np.concatenate([pairs[i][1] for i in kept]).astype(np.float64)
-            cam = camera.fit(src, dst, wid, hgt, radial=len(kept) >= RADIAL,
+            cam = camera.fit(src, dst, wid, hgt, radial=radial and len(kept) >= RADIAL,
                              affine=len(kept) < PERSPECTIVE, start=start)
             if len(kept) <= 4:
                 return cam, kept
@@ -333,7 +335,7 @@ class OrbitusReader:
             pairs = [station] + [(self.marker_corners(self.sectors[p.reading.id].name, p.cell,
                                                       p.rot), p.reading.corners)
                                  for p in chosen.values()]
-            cam, _ = self._fit_camera(pairs, shape, cam)
+            cam, _ = self._fit_camera(pairs, shape, cam, radial=False)
             if reach > farthest + self.flats:
                 break
             reach += self.flats
@@ -523,8 +525,7 @@ class OrbitusReader:
         ids = self.book.ids
         marks = np.full((len(ids), 6), -1.0, np.float32)
         fines: list[np.ndarray | None] = [None] * 6
-        hgt, wid = gray.shape[:2]
-        for rot in range(6):
+        for rot in range(6 if presence >= GUIDED else 0):
             corners = cam.project(self.marker_corners(None, cell, rot))
             if float(np.linalg.norm(corners[1] - corners[0])) < 5.0 or \
                     not self._inside(gray, corners):
