@@ -242,6 +242,10 @@ class HexArt:
 
     # --- what the photo shows of a card: glare, something over it -----------------------
 
+    def face(self, index: int, rot: int) -> np.ndarray:
+        """Face ``index`` turned ``rot``, blurred as compared (float32 BGR, 0-255)."""
+        return self._faces[index * 6 + rot]
+
     def _raw(self) -> tuple[np.ndarray, np.ndarray]:
         """The blurred faces, each channel's pixels inside the hex, and their squares
         (cards x 6, 3, pixels): what masked comparisons sum over."""
@@ -277,7 +281,9 @@ class HexArt:
         Grown by a millimetre, inside the hex."""
         gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
         low = patch.min(axis=2).astype(np.float32)
-        hot = (gray >= min(250.0, paper * 1.08 + 4.0)) | (low >= 248.0)
+        high = patch.max(axis=2).astype(np.float32)
+        white = high - low <= 0.12 * np.maximum(high, 1.0)  # a lamp's light is white
+        hot = ((gray >= min(250.0, max(paper * 1.1 + 4.0, 236.0))) & white) | (low >= 248.0)
         hot = cv2.dilate(hot.astype(np.uint8), _disc(int(round(LEVEL * 1.0))))
         return hot.astype(bool) & self.mask
 

@@ -58,6 +58,10 @@ UNREAD_ART = 0.78  # a cell that looks this much like a card but is not read: re
 GAIN_CARD = 0.5  # ... if its light and shade are at least this share of the cards' read
 WEDGE = 0.75  # a wedge of the hex (centre to side) that looks like the card's
 GUIDED = 0.5  # a cell must look this much like a card for its marker to be looked for
+GLARE_WASHED = 0.3  # a card this much under glare: its face only needs not to contradict
+ART_VERIFY_GLARE = 0.45  # ... its marker read where the camera puts it
+PAPER_CARD = 0.6  # a cell this much the cards' paper (or glare) is a card, if it looks like one
+MARKER_SEEN = 0.7  # a card's marker that reads this well where one must be: a card is there
 # a card under glare, its marker washed out: read from its face alone when
 GLARE_SHARE = 0.04  # ... at least this share of its face is washed out (else not glare)
 ALONE_ART = 0.8  # its face (where not washed out) matches this well
@@ -232,6 +236,7 @@ class OrbitusReader:
         self._gain = 0.0
         self._paper = 255.0
         self._papers: list[tuple[tuple[float, float], float]] = []
+        self._paper_bgr: np.ndarray | None = None
 
     @property
     def art(self) -> Any:
@@ -540,8 +545,10 @@ class OrbitusReader:
         margin = best - float(rest.max())
         entry.update(guided_id=ids[int(n)], guided_rot=int(rot), guided=best,
                      guided_margin=margin)
-        keep = art.mask & ~hot if washed >= GLARE_SHARE and not alone else None
-        gain = art.gain(patch, int(i0), int(k0), keep) / self._gain if self._gain > 0 else 0.0
+        gain = art.gain(patch, int(i0), int(k0))
+        if washed >= GLARE_SHARE and not alone:  # the light and shade where it is not washed
+            gain = max(gain, art.gain(patch, int(i0), int(k0), art.mask & ~hot))
+        gain = gain / self._gain if self._gain > 0 else 0.0
         entry["gain"] = gain
         if ids[int(n)] in self.sectors and best >= STRONG[0] and margin >= STRONG[1]:
             # certain where the camera puts it, if the card's art is there too
@@ -549,7 +556,10 @@ class OrbitusReader:
             j = art.names.index(name)
             agree = float(looks[j, int(rot)])
             entry["guided_art"] = agree
-            if gain >= GAIN_CARD and agree >= ART_VERIFY and agree >= presence - 0.1:
+            # under glare the face cannot say much: it must only not be another card's
+            washed_out = washed >= GLARE_WASHED
+            if (gain >= GAIN_CARD and agree >= ART_VERIFY and agree >= presence - 0.1) or (
+                    washed_out and agree >= ART_VERIFY_GLARE and agree >= presence - 0.2):
                 entry.update(how="marker at its place", card=name, rot=int(rot))
                 return Placed(cell, name, int(rot), "marker at its place", fines[int(rot)],
                               best, glare=washed)
@@ -581,7 +591,15 @@ class OrbitusReader:
         wedges = art.wedges(patch, int(i0), int(k0))
         entry["wedges"] = wedges.tolist()
         seen = presence >= UNREAD_ART or (int((wedges >= WEDGE).sum()) >= 3 and not alone)
-        if seen and gain >= GAIN_CARD:
+        seen = seen and gain >= GAIN_CARD
+        # or: its paper fills the cell, under a lamp's reflection where it is washed out
+        # (the art cannot say much there), or a card's marker reads where one must be
+        paper = self._paper_share(patch, hot)
+        entry["paper"] = paper
+        if not alone and not seen and presence >= 0.45 and (
+                paper >= PAPER_CARD or (best >= MARKER_SEEN and ids[int(n)] in self.sectors)):
+            seen = True
+        if seen:
             entry["how"] = "unread"
             entry["face"] = (int(i0), int(k0))
             out.unread.append(cell)
@@ -639,14 +657,37 @@ class OrbitusReader:
         them is returned."""
         art = self.art
         self._papers = []
+        colours = []
         for p in out.placed.values():
             if p.how != "marker":
                 continue
-            gray = cv2.cvtColor(self._patch(bgr, cam, p.cell), cv2.COLOR_BGR2GRAY)[art.mask]
+            patch = self._patch(bgr, cam, p.cell)
+            gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)[art.mask]
             self._papers.append((hexgeo.centre(p.cell, self.flats),
                                  float(np.percentile(gray, 75))))
+            face = art.face(art.names.index(p.card), p.rot)
+            paper = art.mask & (face.min(axis=2) >= 225)  # where the card is bare paper
+            if paper.sum() > 100:
+                colours.append(np.median(patch[paper].astype(np.float32), axis=0))
+        self._paper_bgr = np.median(np.stack(colours), axis=0) if colours else None
         levels = [level for _, level in self._papers]
         return float(np.percentile(levels, 75)) if levels else 230.0
+
+    def _paper_share(self, patch: np.ndarray, hot: np.ndarray) -> float:
+        """The share of a cell's hex that is the cards' paper (its colour as the cards read
+        show it, lighter or darker) or washed out by glare."""
+        art = self.art
+        if self._paper_bgr is None:
+            return 0.0
+        p = patch.astype(np.float32)
+        total = p.sum(axis=2) + 1.0
+        ref = self._paper_bgr
+        ref_total = float(ref.sum())
+        chroma = (np.abs(p[..., 0] / total - ref[0] / ref_total)
+                  + np.abs(p[..., 2] / total - ref[2] / ref_total))
+        light = total >= 0.55 * ref_total
+        like = ((chroma <= 0.04) & light) | hot
+        return float(like[art.mask].mean())
 
     def _paper_at(self, cell: Hex) -> float:
         """The paper's brightness near ``cell``: the light is not the same all over the
