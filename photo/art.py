@@ -23,6 +23,7 @@ from rules import hexgeo
 LEVEL = 1.5  # px per mm of the faces compared (routes, planets, where the marker is)
 BLUR = 1.0  # px at LEVEL: what both sides are blurred with, so small shifts do not matter
 INSET_MM = 2.5  # the outer rim of a card is left out (cut edges, neighbours, jitter)
+FLAT_MM = 4.0  # the reach of "relative to its surroundings" when glare is taken out
 CACHE_FORMAT = 1
 
 
@@ -141,6 +142,7 @@ class HexArt:
                 rows.append(self._vector(turned))
                 self._faces.append(cv2.GaussianBlur(turned.astype(np.float32), (0, 0), BLUR))
         self.templates = np.array(rows, np.float32)
+        self._flat_faces: np.ndarray | None = None
         self._raw_faces: tuple[np.ndarray, np.ndarray] | None = None
         self._span = [np.percentile(f[self.mask], 95, axis=0) - np.percentile(f[self.mask], 5,
                                                                                axis=0)
@@ -253,6 +255,48 @@ class HexArt:
             raw = np.stack([f[self.mask].T for f in self._faces]).astype(np.float32)
             self._raw_faces = (raw, raw * raw)
         return self._raw_faces
+
+    def _flat(self, img: np.ndarray) -> np.ndarray:
+        """Each channel's light and shade relative to its surroundings (4 mm round): a lamp's
+        reflection adds light that changes slowly across a card, and this takes it out
+        (the routes, the planet and the marker stay)."""
+        f = img.astype(np.float32)
+        mean = cv2.GaussianBlur(f, (0, 0), FLAT_MM * LEVEL)
+        d = f - mean
+        spread = np.sqrt(cv2.GaussianBlur(d * d, (0, 0), FLAT_MM * LEVEL)) + 6.0
+        return d / spread
+
+    def flat_scores(self, patch: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        """:meth:`masked_scores` of the light and shade relative to their surroundings
+        (:meth:`_flat`), over ``keep`` (the pixels not clipped white): a card under a
+        lamp's reflection, compared by what the reflection leaves of its print."""
+        if self._flat_faces is None:
+            self._flat_faces = np.stack([self._flat(f)[self.mask].T
+                                         for f in self._faces]).astype(np.float32)
+        w = keep[self.mask].astype(np.float32)
+        n = float(w.sum())
+        if n < 50:
+            return np.zeros((len(self.names), 6), np.float32)
+        raw = self._flat_faces
+        f = self._flat(cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR))[self.mask]
+        total = np.zeros(raw.shape[0], np.float64)
+        for ch in range(3):
+            v = f[:, ch]
+            t = raw[:, ch, :]
+            s_t, s_tt, s_tv = t @ w, (t * t) @ w, t @ (w * v)
+            s_v, s_vv = float(w @ v), float(w @ (v * v))
+            num = s_tv - s_t * s_v / n
+            den = np.sqrt(np.maximum(s_tt - s_t * s_t / n, 1e-6) * max(s_vv - s_v * s_v / n,
+                                                                          1e-6))
+            total += num / den
+        return (total / 3.0).reshape(len(self.names), 6).astype(np.float32)
+
+    def clipped(self, patch: np.ndarray) -> np.ndarray:
+        """Where the photo is white beyond what it can record (the lamp's reflection at its
+        brightest): nothing of the print is left there. Grown by a millimetre."""
+        low = patch.min(axis=2)
+        hot = (low >= 246).astype(np.uint8)
+        return cv2.dilate(hot, _disc(int(round(LEVEL)))).astype(bool) & self.mask
 
     def masked_scores(self, patch: np.ndarray, keep: np.ndarray) -> np.ndarray:
         """:meth:`scores` over the pixels ``keep`` (a mask of the patch) only: a card half

@@ -134,6 +134,23 @@ class Codebook:
         return (num / den).reshape(len(self.ids), 4, len(SIGMAS)).max(axis=2)
 
 
+def flatten(patch: np.ndarray) -> np.ndarray:
+    """A marker's patch (as :func:`sample` gives it) with the light's slope across it taken
+    out: a plane fitted to its quiet zone (the white ring round the black square, white
+    whatever the code) is subtracted, so a lamp's reflection brightening one side of the
+    marker does not read as another code. Clipped pixels stay as they are (see
+    :meth:`Codebook.masked_scores`)."""
+    n = patch.shape[0]
+    c = -1 + (np.arange(n) + 0.5) / SAMPLES  # module coordinates, the square 0-MODULES
+    yy, xx = np.meshgrid(c, c, indexing="ij")
+    ring = ((xx < -0.2) | (xx > MODULES + 0.2) | (yy < -0.2) | (yy > MODULES + 0.2))
+    a = np.column_stack([xx[ring], yy[ring], np.ones(int(ring.sum()))])
+    coef, *_ = np.linalg.lstsq(a, patch[ring].astype(np.float64), rcond=None)
+    plane = coef[0] * xx + coef[1] * yy + coef[2]
+    return (patch - plane + float(coef[2]) + float(coef[0] + coef[1]) * MODULES / 2).astype(
+        np.float32)
+
+
 def best_of(scores: np.ndarray, ids: Sequence[int]) -> tuple[int, int, float, float]:
     """(marker ID, turn, score, margin over the best other ID) of a score table."""
     n, turn = np.unravel_index(int(np.argmax(scores)), scores.shape)

@@ -58,6 +58,7 @@ UNREAD_ART = 0.78  # a cell that looks this much like a card but is not read: re
 GAIN_CARD = 0.5  # ... if its light and shade are at least this share of the cards' read
 WEDGE = 0.75  # a wedge of the hex (centre to side) that looks like the card's
 GUIDED = 0.5  # a cell must look this much like a card for its marker to be looked for
+CURLED_ART = 0.7  # a card's marker off its free cell by up to NEAR is placed if its face is there
 GLARE_WASHED = 0.3  # a card this much under glare: its face only needs not to contradict
 ART_VERIFY_GLARE = 0.45  # ... its marker read where the camera puts it
 PAPER_CARD = 0.6  # a cell this much the cards' paper (or glare) is a card, if it looks like one
@@ -537,6 +538,8 @@ class OrbitusReader:
                 continue
             fine, scores = read_at(gray, corners, self.book, turn=0)
             marks[:, rot] = scores[:, 0]
+            if washed >= GLARE_SHARE:  # the reflection's slope across the marker taken out
+                marks[:, rot] = np.maximum(marks[:, rot], self._flat_marker(gray, corners))
             fines[rot] = fine
         n, rot = np.unravel_index(int(np.argmax(marks)), marks.shape)
         best = float(marks[n, rot])
@@ -583,7 +586,10 @@ class OrbitusReader:
             return Placed(cell, art.names[int(i)], int(k), "art and marker", fines[int(k)],
                           float(marker_of[i, k]), glare=washed)
         if washed >= GLARE_SHARE and not alone:
-            found = self._alone(gray, cam, cell, looks, washed, gain, entry)
+            clipped = art.clipped(patch)
+            entry["clipped"] = float(clipped.sum()) / float(art.mask.sum())
+            flat = art.flat_scores(patch, art.mask & ~clipped)
+            found = self._alone(gray, cam, cell, flat, entry["clipped"], gain, entry)
             if found is not None:
                 return found
         # a card seen but not read: it looks like one as a whole, or (partly covered) in
@@ -607,6 +613,16 @@ class OrbitusReader:
             entry["how"] = "empty"
         return None
 
+    def _flat_marker(self, gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """Every code's score (ids) of the marker at ``corners`` (its own order) once the
+        light's slope across it is taken out and its clipped pixels left aside
+        (:func:`photo.detect.flatten`)."""
+        from photo.detect import flatten, sample
+
+        patch = sample(gray, corners)
+        keep = cv2.erode((patch < 246).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        return self.book.masked_scores(flatten(patch), keep)[:, 0]
+
     def _alone(self, gray: np.ndarray, cam: TableCamera, cell: Hex, looks: np.ndarray,
                washed: float, gain: float, entry: dict[str, Any]) -> Placed | None:
         """A card under glare read from its printed face: where its face (compared only
@@ -624,9 +640,8 @@ class OrbitusReader:
         name = art.names[int(i)]
         corners = cam.project(self.marker_corners(name, cell, int(k)))
         patch = sample(gray, corners)
-        hot = (patch >= min(250.0, self._paper_at(cell) * 1.08 + 4.0))
-        hot = cv2.dilate(hot.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        codes = self.book.masked_scores(patch, ~hot)[:, 0]
+        hot = cv2.dilate((patch >= 246).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        codes = self._flat_marker(gray, corners)
         own = codes[self.book.ids.index(self.card_marker[name].id)]
         others = float(np.delete(codes, self.book.ids.index(self.card_marker[name].id)).max())
         marker_seen = 1.0 - float(hot.mean())
@@ -724,19 +739,20 @@ class OrbitusReader:
         return self._shows(bgr, cam, p.centre, self.sectors[p.reading.id].name, p.rot)
 
     def _shows(self, bgr: np.ndarray, cam: TableCamera, centre: tuple[float, float],
-               card: str, rot: int) -> bool:
+               card: str, rot: int, enough: float = ART_VERIFY) -> bool:
         """Whether the photo shows ``card`` turned ``rot`` at ``centre`` (table mm), where
-        it is not under glare."""
+        it is not under glare (its face matching at least ``enough``)."""
         art = self.art
         h, scale = self._local(cam, centre)
         patch = art.patch(bgr, h, centre, scale)
         index = art.names.index(card)
-        if float(art.scores(patch)[index, rot]) >= ART_VERIFY:
-            return True
+        looks = art.scores(patch)
+        if float(looks[index, rot]) >= enough:
+            return enough == ART_VERIFY or float(looks[index, rot]) >= float(looks.max()) - 0.02
         hot = art.bright(patch, self._paper_at(cell_at(centre[0], centre[1], self.flats)))
         if hot.sum() < GLARE_SHARE * art.mask.sum():
             return False
-        return float(art.masked_scores(patch, art.mask & ~hot)[index, rot]) >= ART_VERIFY
+        return float(art.masked_scores(patch, art.mask & ~hot)[index, rot]) >= enough
 
     def _leftovers(self, cands: list[Reading], used: set[int], cam: TableCamera,
                    out: TableReading, bgr: np.ndarray | None = None) -> None:
@@ -780,6 +796,15 @@ class OrbitusReader:
             elif p.exact:  # a card apart from the table (the rules allow it: it is neutral)
                 out.placed[p.cell] = Placed(p.cell, name, p.rot, "marker", r.corners,
                                             r.score, id(r))
+                used.add(id(r))
+            elif self.art is not None and bgr is not None and self._shows(
+                    bgr, cam, hexgeo.centre(p.cell, self.flats), name, p.rot, CURLED_ART):
+                # off its cell by a few millimetres, yet its face lies on the cell: a card
+                # curled or bent up off the table (its marker seen higher than the table)
+                seen = cam.unproject(r.corners)
+                residual = _rigid_residual(seen, self.marker_corners(name, p.cell, p.rot))
+                out.placed[p.cell] = Placed(p.cell, name, p.rot, "marker", r.corners, r.score,
+                                            id(r), max(residual, LIFTED_MM + 0.01))
                 used.add(id(r))
             else:  # near a free cell but not flat on it (on top of a neighbour?): not placed
                 out.findings.append(Finding(

@@ -31,6 +31,7 @@ import numpy as np
 from testkit.render.scene import Scene
 
 GLARE = 0.25  # of the paper's white: reflected light this strong is glare
+WASHED = 0.6  # ... and this strong washes the print out (the routes no darker than the paper)
 PAPER = 0.72  # where the exposure puts the pieces' paper (linear, before the sRGB curve)
 
 
@@ -92,11 +93,19 @@ class PieceTruth:
     px_per_mm: float
     lift: float  # mm: how far its curl lifts it
     out_of_frame: float  # share of its face outside the photo
+    washed: float = 0.0  # share of its face whose print the glare washes out
+    marker_washed: float = 0.0
+
+    @property
+    def unseen(self) -> float:
+        """The share of its print the photo does not show: covered, outside the photo, or
+        washed out by glare (what a reader can be asked to read is the rest)."""
+        return round(1.0 - (1.0 - self.covered) * (1.0 - self.washed), 4)
 
     @property
     def state(self) -> str:
-        return "visible" if self.covered == 0.0 else ("hidden" if self.covered >= 1.0
-                                                      else "partly")
+        return "visible" if self.unseen == 0.0 else ("hidden" if self.unseen >= 1.0
+                                                     else "partly")
 
 
 def develop(scene: Scene, render: np.ndarray, glossy: np.ndarray,
@@ -162,17 +171,20 @@ def develop(scene: Scene, render: np.ndarray, glossy: np.ndarray,
         for key in ("samples", "marker"):
             pts = np.array(getattr(m, key))
             if not len(pts):
-                parts[key] = (1.0, 0.0, 0.0)
+                parts[key] = (1.0, 0.0, 0.0, 0.0)
                 continue
             bits = np.frombuffer(seen[m.name][key].encode(), np.uint8) == ord("1")
             ppx, rpx, front = project(scene, pts)
             inside = front & (ppx[:, 0] >= margin) & (ppx[:, 0] <= cam.width - 1 - margin) & \
                 (ppx[:, 1] >= margin) & (ppx[:, 1] <= cam.height - 1 - margin)
             ok = bits & inside
-            glare = ok & (_at(glare_img, rpx) > GLARE)
+            light = _at(glare_img, rpx)
+            glare = ok & (light > GLARE)
+            washed = ok & (light > WASHED)
             n = len(pts)
             parts[key] = (round(1.0 - ok.sum() / n, 4), round(glare.sum() / n, 4),
-                          round(1.0 - inside.sum() / n, 4))
+                          round(1.0 - inside.sum() / n, 4),
+                          round(washed.sum() / max(int(ok.sum()), 1), 4))
         centre = np.mean(np.array(m.samples or m.marker), axis=0)
         probe = np.array([centre, centre + [10.0, 0, 0], centre + [0, 10.0, 0]])
         ppx, _, _ = project(scene, probe)
@@ -181,6 +193,7 @@ def develop(scene: Scene, render: np.ndarray, glossy: np.ndarray,
                                  parts["marker"][0], parts["samples"][1], parts["marker"][1],
                                  round(scale, 3), float(m.curl.get("lift", 0.0))
                                  if m.curl.get("kind", "flat") != "flat" else 0.0,
-                                 parts["samples"][2]))
+                                 parts["samples"][2], parts["samples"][3],
+                                 parts["marker"][3]))
     info = {"exposure_gain": gain, "white": white}
     return buf.tobytes(), truths, info

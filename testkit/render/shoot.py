@@ -131,7 +131,7 @@ class Rendered:
                 continue
             piece = Piece(p.name, 0.0, 0.0, 0.0, p.kind,
                           tuple(p.cell) if p.cell is not None else None, p.card, p.rot)
-            seen.append(Seen(piece, p.covered, p.marker_covered))
+            seen.append(Seen(piece, p.unseen, p.marker_covered))
         beyond = {tuple(p.cell) for p in self.pieces if p.cell is not None
                   and p.kind in ("sector", "token") and p.out_of_frame >= 0.5}
         return Shot(self.jpeg, self.width, self.height, seen, np.eye(3), self.conditions,
