@@ -62,6 +62,8 @@ CURLED_ART = 0.7  # a card's marker off its free cell by up to NEAR is placed if
 GLARE_WASHED = 0.3  # a card this much under glare: its face only needs not to contradict
 ART_VERIFY_GLARE = 0.45  # ... its marker read where the camera puts it
 PAPER_CARD = 0.6  # a cell this much the cards' paper (or glare) is a card, if it looks like one
+PAPER_FULL = 0.85  # ... this much, if it looks a little like one
+GAIN_GLARE = 0.3  # the light and shade a card under glare needs to be read by art and marker
 MARKER_SEEN = 0.7  # a card's marker that reads this well where one must be: a card is there
 # a card under glare, its marker washed out: read from its face alone when
 GLARE_SHARE = 0.04  # ... at least this share of its face is washed out (else not glare)
@@ -580,7 +582,9 @@ class OrbitusReader:
         entry.update(art_card=art.names[int(i)], art_rot=int(k), art_score=float(looks[i, k]),
                      art_marker=float(marker_of[i, k]), marker_margin=m_margin,
                      allowed=int(allowed.sum()))
-        if gain >= GAIN_CARD and looks[i, k] >= ART_CARD and marker_of[i, k] >= MARKER_MIN \
+        # under glare the print shows less light and shade than the cards read elsewhere
+        enough_gain = GAIN_GLARE if washed >= GLARE_SHARE else GAIN_CARD
+        if gain >= enough_gain and looks[i, k] >= ART_CARD and marker_of[i, k] >= MARKER_MIN \
                 and m_margin >= MARKER_MARGIN:
             entry.update(how="art and marker", card=art.names[int(i)], rot=int(k))
             return Placed(cell, art.names[int(i)], int(k), "art and marker", fines[int(k)],
@@ -602,8 +606,9 @@ class OrbitusReader:
         # (the art cannot say much there), or a card's marker reads where one must be
         paper = self._paper_share(patch, hot)
         entry["paper"] = paper
-        if not alone and not seen and presence >= 0.45 and (
-                paper >= PAPER_CARD or (best >= MARKER_SEEN and ids[int(n)] in self.sectors)):
+        if not alone and not seen and ((presence >= 0.45 and (
+                paper >= PAPER_CARD or (best >= MARKER_SEEN and ids[int(n)] in self.sectors)))
+                or (presence >= 0.3 and paper >= PAPER_FULL)):
             seen = True
         if seen:
             entry["how"] = "unread"
