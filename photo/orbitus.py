@@ -606,9 +606,11 @@ class OrbitusReader:
         # (the art cannot say much there), or a card's marker reads where one must be
         paper = self._paper_share(patch, hot)
         entry["paper"] = paper
-        if not alone and not seen and ((presence >= 0.45 and (
-                paper >= PAPER_CARD or (best >= MARKER_SEEN and ids[int(n)] in self.sectors)))
-                or (presence >= 0.3 and paper >= PAPER_FULL)):
+        marker_there = (best >= MARKER_SEEN and margin >= STRONG[1] and gain >= GAIN_GLARE
+                        and ids[int(n)] in self.sectors)
+        paper_there = washed >= GLARE_SHARE and (
+            (presence >= 0.45 and paper >= PAPER_CARD) or (presence >= 0.3 and paper >= PAPER_FULL))
+        if not alone and not seen and ((presence >= 0.45 and marker_there) or paper_there):
             seen = True
         if seen:
             entry["how"] = "unread"
