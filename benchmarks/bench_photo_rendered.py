@@ -134,11 +134,11 @@ def row(label: str, photos: list[Photo], keep: Callable[[Any, Photo], bool] | No
             else:
                 hidden += 1
                 hidden_ok += v.verdict in ("right", "reported")
-    silent = sum(1 for p in photos if p.outcome.silent_wrong)
+    silent = str(sum(1 for p in photos if p.outcome.silent_wrong)) if keep is None else "-"
     share = f"{100.0 * vis_right / vis:6.2f} %" if vis else "      -"
-    return (f"  {label:<30} {len(photos):>4} {vis_right:>5}/{vis:<5} {share} "
-            f"{partly_ok:>4}/{partly:<4} {hidden_ok:>3}/{hidden:<3} {wrong:>5} {missed:>6} "
-            f"{silent:>6}")
+    return (f"  {label:<30} {len(photos) if keep is None else '-':>4} {vis_right:>5}/{vis:<5} "
+            f"{share} {partly_ok:>4}/{partly:<4} {hidden_ok:>3}/{hidden:<3} {wrong:>5} "
+            f"{missed:>6} {silent:>6}")
 
 
 def report(game: str, photos: list[Photo], seed: int) -> bool:
