@@ -201,6 +201,18 @@ class HexArt:
             out = cv2.resize(out, (self.size, self.size), interpolation=cv2.INTER_AREA)
         return out
 
+    def in_frame(self, shape: tuple[int, ...], h: np.ndarray, centre: tuple[float, float]
+                 ) -> np.ndarray:
+        """Which pixels of :meth:`patch` round ``centre`` lie inside the photo (``shape``):
+        the rest is the white :meth:`patch` fills in, neither a card nor glare."""
+        c = (self.size - 1) / 2.0
+        u = (np.arange(self.size, dtype=np.float64) - c) / LEVEL
+        xs, ys = np.meshgrid(centre[0] + u, centre[1] + u)
+        pts = h @ np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+        x, y = pts[0] / pts[2], pts[1] / pts[2]
+        inside = (x >= 0) & (y >= 0) & (x <= shape[1] - 1) & (y <= shape[0] - 1) & (pts[2] > 0)
+        return inside.reshape(self.size, self.size)
+
     def scores(self, patch: np.ndarray) -> np.ndarray:
         """Correlation of a photographed cell with every face in every rotation: an array
         faces x 6 (rotation r: the card turned r x 60 degrees clockwise)."""
@@ -319,17 +331,19 @@ class HexArt:
             total += num / den
         return (total / 3.0).reshape(len(self.names), 6).astype(np.float32)
 
-    def bright(self, patch: np.ndarray, paper: float) -> np.ndarray:
+    def bright(self, patch: np.ndarray, paper: float, inside: np.ndarray | None = None
+               ) -> np.ndarray:
         """Where the photo is brighter than the cards' paper can be (``paper``: its
         brightness, 0-255, in this light): a lamp's reflection, whatever card lies there.
-        Grown by a millimetre, inside the hex."""
+        Grown by a millimetre, inside the hex (and ``inside`` the photo, if given)."""
         gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
         low = patch.min(axis=2).astype(np.float32)
         high = patch.max(axis=2).astype(np.float32)
         white = high - low <= 0.12 * np.maximum(high, 1.0)  # a lamp's light is white
         hot = ((gray >= min(250.0, max(paper * 1.1 + 4.0, 236.0))) & white) | (low >= 248.0)
         hot = cv2.dilate(hot.astype(np.uint8), _disc(int(round(LEVEL * 1.0))))
-        return hot.astype(bool) & self.mask
+        hot = hot.astype(bool) & self.mask
+        return hot if inside is None else hot & inside
 
     def explain(self, patch: np.ndarray, index: int, rot: int, hot: np.ndarray | None = None,
                 paper: float = 230.0) -> tuple[np.ndarray, np.ndarray, float]:

@@ -63,6 +63,7 @@ GLARE_WASHED = 0.3  # a card this much under glare: its face only needs not to c
 ART_VERIFY_GLARE = 0.45  # ... its marker read where the camera puts it
 PAPER_CARD = 0.6  # a cell this much the cards' paper (or glare) is a card, if it looks like one
 PAPER_FULL = 0.85  # ... this much, if it looks a little like one
+WASHED_OUT = 0.8  # a cell next to the cards this much washed out by glare: a card may lie there
 GAIN_GLARE = 0.3  # the light and shade a card under glare needs to be read by art and marker
 MARKER_SEEN = 0.7  # a card's marker that reads this well where one must be: a card is there
 # a card under glare, its marker washed out: read from its face alone when
@@ -519,7 +520,8 @@ class OrbitusReader:
         patch = art.patch(bgr, h, centre, scale)
         looks = art.scores(patch)  # cards x 6
         paper = self._paper_at(cell)
-        hot = art.bright(patch, paper)
+        inside = art.in_frame(bgr.shape, h, centre)
+        hot = art.bright(patch, paper, inside)
         washed = float(hot.sum()) / float(art.mask.sum())
         entry["glare"] = washed
         if washed >= GLARE_SHARE and not alone:  # compared where the reflection is not
@@ -528,6 +530,10 @@ class OrbitusReader:
         presence = float(looks[i0, k0])
         entry["art"] = presence
         if presence < 0.4:  # nothing here looks like any card: no marker to look for either
+            if washed >= WASHED_OUT and not alone:  # ... or a lamp's reflection hides it whole
+                entry["how"] = "unread"
+                out.unread.append(cell)
+                return None
             entry["how"] = "empty"
             return None
         ids = self.book.ids
@@ -603,10 +609,11 @@ class OrbitusReader:
         seen = presence >= UNREAD_ART or (int((wedges >= WEDGE).sum()) >= 3 and not alone)
         seen = seen and gain >= GAIN_CARD
         # or: its paper fills the cell, under a lamp's reflection where it is washed out
-        # (the art cannot say much there), or a card's marker reads where one must be
-        paper = self._paper_share(patch, hot)
+        # (the art cannot say much there), or a card's marker reads where one must be with
+        # the light and shade of a card (as much as the glare leaves where there is glare)
+        paper = self._paper_share(patch, hot, inside)
         entry["paper"] = paper
-        marker_there = (best >= MARKER_SEEN and margin >= STRONG[1] and gain >= GAIN_GLARE
+        marker_there = (best >= MARKER_SEEN and margin >= STRONG[1] and gain >= enough_gain
                         and ids[int(n)] in self.sectors)
         paper_there = washed >= GLARE_SHARE and (
             (presence >= 0.45 and paper >= PAPER_CARD) or (presence >= 0.3 and paper >= PAPER_FULL))
@@ -695,9 +702,10 @@ class OrbitusReader:
         levels = [level for _, level in self._papers]
         return float(np.percentile(levels, 75)) if levels else 230.0
 
-    def _paper_share(self, patch: np.ndarray, hot: np.ndarray) -> float:
+    def _paper_share(self, patch: np.ndarray, hot: np.ndarray, inside: np.ndarray) -> float:
         """The share of a cell's hex that is the cards' paper (its colour as the cards read
-        show it, lighter or darker) or washed out by glare."""
+        show it, lighter or darker) or washed out by glare (of the part ``inside`` the
+        photo: beyond its edge nothing is seen)."""
         art = self.art
         if self._paper_bgr is None:
             return 0.0
@@ -708,7 +716,7 @@ class OrbitusReader:
         chroma = (np.abs(p[..., 0] / total - ref[0] / ref_total)
                   + np.abs(p[..., 2] / total - ref[2] / ref_total))
         light = total >= 0.55 * ref_total
-        like = ((chroma <= 0.04) & light) | hot
+        like = (((chroma <= 0.04) & light) | hot) & inside
         return float(like[art.mask].mean())
 
     def _paper_at(self, cell: Hex) -> float:
@@ -756,7 +764,8 @@ class OrbitusReader:
         looks = art.scores(patch)
         if float(looks[index, rot]) >= enough:
             return enough == ART_VERIFY or float(looks[index, rot]) >= float(looks.max()) - 0.02
-        hot = art.bright(patch, self._paper_at(cell_at(centre[0], centre[1], self.flats)))
+        hot = art.bright(patch, self._paper_at(cell_at(centre[0], centre[1], self.flats)),
+                         art.in_frame(bgr.shape, h, centre))
         if hot.sum() < GLARE_SHARE * art.mask.sum():
             return False
         return float(art.masked_scores(patch, art.mask & ~hot)[index, rot]) >= enough
@@ -839,7 +848,7 @@ class OrbitusReader:
             h, scale = self._local(cam, centre)
             patch = art.patch(bgr, h, centre, scale)
             paper = self._paper_at(cell)
-            hot = art.bright(patch, paper)
+            hot = art.bright(patch, paper, art.in_frame(bgr.shape, h, centre))
             glare, other, _ = art.explain(patch, index, rot, hot, paper)
             share = float(glare.sum()) / float(art.mask.sum())
             if cell in out.placed:
