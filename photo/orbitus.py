@@ -66,6 +66,7 @@ PAPER_FULL = 0.85  # ... this much, if it looks a little like one
 WASHED_OUT = 0.8  # a cell next to the cards this much washed out by glare: a card may lie there
 GAIN_GLARE = 0.3  # the light and shade a card under glare needs to be read by art and marker
 MARKER_SEEN = 0.7  # a card's marker that reads this well where one must be: a card is there
+MARKER_FACE = 0.2  # ... if that card's face, turned as its marker, is there this much
 # a card under glare, its marker washed out: read from its face alone when
 GLARE_SHARE = 0.04  # ... at least this share of its face is washed out (else not glare)
 ALONE_ART = 0.8  # its face (where not washed out) matches this well
@@ -611,10 +612,13 @@ class OrbitusReader:
         # or: its paper fills the cell, under a lamp's reflection where it is washed out
         # (the art cannot say much there), or a card's marker reads where one must be with
         # the light and shade of a card (as much as the glare leaves where there is glare)
+        # and its face not contradicting it (a square of clutter can read as a code)
         paper = self._paper_share(patch, hot, inside)
         entry["paper"] = paper
         marker_there = (best >= MARKER_SEEN and margin >= STRONG[1] and gain >= enough_gain
-                        and ids[int(n)] in self.sectors)
+                        and ids[int(n)] in self.sectors and float(looks[
+                            art.names.index(self.sectors[ids[int(n)]].name), int(rot)])
+                        >= MARKER_FACE)
         paper_there = washed >= GLARE_SHARE and (
             (presence >= 0.45 and paper >= PAPER_CARD) or (presence >= 0.3 and paper >= PAPER_FULL))
         if not alone and not seen and ((presence >= 0.45 and marker_there) or paper_there):
