@@ -478,7 +478,8 @@ def entry(game: str, design: str, version: str | None, *, players: Sequence[str]
         if len(scores) != count:
             problems.append(f"--scores gives {len(scores)} score(s) for {count} players")
         final = list(scores)
-        won = _winners(game, final, problems) if len(scores) == count else []
+        won = _winners(game, final, problems) if len(scores) == count and winners is None \
+            and not problems else []
     if winners is not None:
         wanted = _named_winners(winners, names, seats, problems)
         if scored is not None and wanted is not None and sorted(wanted) != sorted(won):
