@@ -181,15 +181,16 @@ def test_a_database_damaged_inside_is_reported_and_left_untouched(tmp_path, caps
 
 def test_writes_are_transactions(tmp_path):
     store = open_log(tmp_path)
-    bad = Playtest("orbitus", HASH, "2024-05-01", ["A", "B"], ["P1", "P2"], [1, 2], [1])
+    bad = Playtest("orbitus", HASH, "2024-05-01", ["A", "B"], ["P1", "P2"],
+                   [1, object()], [1])  # type: ignore[list-item]  # fails mid-write
     try:
-        with pytest.raises(sqlite3.Error):
-            add(store, bad, {"snapshot": object()})  # a snapshot that cannot be written
-    except TypeError:
-        pass
+        with pytest.raises(TypeError):
+            add(store, bad, {"snapshot": 1, "design": {}})  # the design row goes in first
+        kept = store.db.execute("SELECT COUNT(*) FROM playtest_designs").fetchone()[0]
     finally:
         store.close()
-    assert not _rows(tmp_path)  # neither the playtest nor half of it
+    assert kept == 0  # the design row went back with the playtest that failed
+    assert not _rows(tmp_path)
 
 
 def test_export_csv_and_json(tmp_path, capsys):
