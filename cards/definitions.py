@@ -44,6 +44,7 @@ from cards.models import (
 )
 
 if TYPE_CHECKING:
+    from cards.design import Design
     from rules.orbitus.ruleset import Ruleset as OrbitusRuleset
     from rules.satellites.ruleset import Ruleset as SatellitesRuleset
 
@@ -60,6 +61,13 @@ class OrbitusDefinitions:
 
     def sector(self, ident: str) -> SectorDef:
         return self.sectors.by_id()[ident]
+
+    @cached_property
+    def design(self) -> Design:
+        """The version of these definitions: the designer's ``version:`` and their hash."""
+        from cards.design import design_of
+
+        return design_of(self)
 
     @cached_property
     def ruleset(self) -> OrbitusRuleset:
@@ -84,6 +92,13 @@ class SatellitesDefinitions:
         from cards.ruleset import satellites_ruleset
 
         return satellites_ruleset(self)
+
+    @cached_property
+    def design(self) -> Design:
+        """The version of these definitions: the designer's ``version:`` and their hash."""
+        from cards.design import design_of
+
+        return design_of(self)
 
 
 def inside(folder: Path, path: Path) -> Path:

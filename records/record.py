@@ -273,13 +273,15 @@ def definitions_folder(record: Record) -> Path | None:
     return target
 
 
-def replay(record: Record, cards: Path | None = None, until: int | None = None) -> Replay:
+def replay(record: Record, cards: Path | None = None, until: int | None = None,
+           override: bool = False) -> Replay:
     """Replay ``record`` with its game's engine (the first ``until`` moves if given); the
     definitions come from the record's ``cards:`` folder, else from ``cards``, else the
-    shipped ones."""
+    shipped ones (``override``: from ``cards``, whatever the record names)."""
     module = game_module(record.game, record.source)
     try:
-        cards = definitions_folder(record) or cards
+        if not (override and cards is not None):
+            cards = definitions_folder(record) or cards
         result: Replay = module.replay(record, cards, until)
     except RecordError as exc:
         raise RecordError(by_line(record.problems + exc.problems)) from None
