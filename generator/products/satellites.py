@@ -46,9 +46,10 @@ def print_scale(defs: SatellitesDefinitions, opts: BuildOptions) -> float:
     return fit_scale((geo.width, geo.height), page_size(opts.page))
 
 
-def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing]:
-    """The 24 satellites and a marker for each tracker, at the board's scale (--fit prints
-    them smaller, as the board, and says so)."""
+def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions,
+                markers: bool = True) -> list[Drawing]:
+    """The 24 satellites and (``markers``) a marker for each tracker, at the board's scale
+    (--fit prints them smaller, as the board, and says so)."""
     page = page_size(opts.page)
     scale = print_scale(defs, opts)
     diameter = defs.satellites.diameter_mm * scale
@@ -58,8 +59,9 @@ def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing
     pieces: list[tuple[str, list[Item]]] = [
         ("satellite", sat.satellite_token(defs, e.colour, e.value, diameter, bleed))
         for e in defs.satellites.satellites for _ in range(e.count)]
-    pieces += [(f"track-marker {kind}", sat.track_marker(defs, kind, marker, bleed))
-               for kind in ("connected", "grace")]
+    if markers:
+        pieces += [(f"track-marker {kind}", sat.track_marker(defs, kind, marker, bleed))
+                   for kind in ("connected", "grace")]
     slots = grid_slots(page, (diameter, diameter), 2 * bleed + 2.0, bleed)
     words = labels(defs, opts).tokens
     note = fill(words.note_fit, scale=_percent(scale)) if scale < 1 else words.note
