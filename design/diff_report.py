@@ -61,7 +61,9 @@ def text(diffs: Sequence[GameDiff], old: Source, new: Source) -> str:
             lines.append(f"  components: {len(c.changed)} changed, {len(c.added)} added, "
                          f"{len(c.removed)} removed")
             for name in c.changed:
-                notes = d.component_notes.get(name)
+                notes = list(d.component_notes.get(name, []))
+                if name in c.marker_only:
+                    notes.append("its photo marker only: markers are numbered in deck order")
                 lines.append(f"    changed  {name}" + (f"  ({'; '.join(notes)})" if notes
                                                           else ""))
             lines += [f"    added    {name}" for name in c.added]

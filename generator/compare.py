@@ -32,6 +32,7 @@ class ComponentChanges:
     removed: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     same: list[str] = field(default_factory=list)
+    marker_only: list[str] = field(default_factory=list)  # changed in their photo marker only
     old: dict[str, Drawing] = field(default_factory=dict)
     new: dict[str, Drawing] = field(default_factory=dict)
 
@@ -59,12 +60,33 @@ def compare_components(game: str, old_defs: Any, new_defs: Any,
             out.same.append(name)
         else:
             out.changed.append(name)
+            if _without_markers(old[name].items) == _without_markers(new[name].items):
+                out.marker_only.append(name)
     out.removed = [name for name in old if name not in new]
     return out
 
 
 def _same(a: Drawing, b: Drawing) -> bool:
     return (a.width, a.height, a.items) == (b.width, b.height, b.items)
+
+
+MARKER_CLASS = "fiducial"  # the photo marker's group (generator/components/markers.py)
+
+
+def _without_markers(items: Any) -> list[Any]:
+    """The items with every photo marker left out (groups looked into)."""
+    from generator.drawing import Group
+
+    out = []
+    for item in items:
+        if isinstance(item, Group):
+            if item.cls == MARKER_CLASS:
+                continue
+            out.append((item.translate, item.rotate, item.scale, item.clip, item.cls,
+                        _without_markers(item.items)))
+        else:
+            out.append(item)
+    return out
 
 
 # --- pictures ----------------------------------------------------------------------------
@@ -102,7 +124,7 @@ def changed_regions(old: Any, new: Any, dpi: float = PICTURE_DPI) -> list[Box]:
     cell = max(2, round(GRID_MM * dpi / 25.4))
     cols, rows = -(-width // cell), -(-height // cell)
     grid = mask.resize((cols, rows), Image.Resampling.BOX)
-    hot = [v > 0 for v in grid.getdata()]
+    hot = [v > 0 for v in grid.tobytes()]
     seen = [False] * len(hot)
     boxes: list[Box] = []
     for start, flag in enumerate(hot):

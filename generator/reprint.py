@@ -87,6 +87,12 @@ def orbitus(old: Any, new: Any, opts: BuildOptions) -> GameReprint:
     found = compare_components("orbitus", old, new, opts.lang)
     before = {s.id: s for s in old.sectors.sectors}
     print_: list[Any] = []
+    renumbered = [n for n in found.marker_only if n.startswith("sector-")]
+    if renumbered:
+        out.notes.append(f"{len(renumbered)} sector(s) print another photo marker only: the "
+                         f"markers are numbered in deck order, so a sector added or removed "
+                         f"before them moves their numbers (add new sectors at the end of "
+                         f"the deck to keep them)")
     if "sector-back" in found.changed:
         out.notes.append("the card back changed, so every sector is reprinted: a new back on "
                          "some cards only would mark them in a hand")
