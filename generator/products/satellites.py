@@ -57,7 +57,8 @@ def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions,
     marker = (sat.track_box(defs, geo.size, geo.cell) - 1.0) * scale
     bleed = opts.bleed_mm
     pieces: list[tuple[str, list[Item]]] = [
-        ("satellite", sat.satellite_token(defs, e.colour, e.value, diameter, bleed))
+        ("satellite", sat.satellite_token(defs, e.colour, e.value, diameter, bleed,
+                                          stamp=True))
         for e in defs.satellites.satellites for _ in range(e.count)]
     if markers:
         pieces += [(f"track-marker {kind}", sat.track_marker(defs, kind, marker, bleed))
@@ -93,7 +94,7 @@ def tiled_board(defs: SatellitesDefinitions, page: tuple[float, float],
                 words: SatellitesLabels | None = None) -> tuple[tiling.Tiled, list[Drawing]]:
     """How the board is split and packed, and the pages."""
     words = words or default_labels("satellites")
-    geo, board = sat.board_items(defs, trackers=False)
+    geo, board = sat.board_items(defs, trackers=False, stamp=True)
     margin = 2 * tiling.MARKS + tiling.SPACE_MM
     panel = sat.tracker_panel(defs, page[0] - 2 * MARGIN_MM - margin, words)
     panel_size = (panel.width + margin, panel.height + margin)
@@ -130,7 +131,8 @@ def components(defs: SatellitesDefinitions, words: SatellitesLabels | None = Non
     for e in defs.satellites.satellites:
         name = f"satellite-{e.colour}-{e.value}"
         if name not in out:
-            out[name] = orb.component(sat.satellite_token(defs, e.colour, e.value, d), d + 2,
+            out[name] = orb.component(sat.satellite_token(defs, e.colour, e.value, d,
+                                                          stamp=True), d + 2,
                                       d + 2, f"Satellites {e.colour} {e.value}")
     out["board"] = sat.board_drawing(defs, words=words)
     return out
