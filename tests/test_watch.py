@@ -66,7 +66,7 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1) + "# edited\n", encoding="utf-8")
 
 
-def test_a_planet_change_rebuilds_the_orbitus_sheets_and_nothing_of_satellites(cards_copy, tmp_path):
+def test_a_planet_change_rebuilds_the_orbitus_sheets_only(cards_copy, tmp_path):
     out = tmp_path / "out"
     with Watcher(out, cards_copy) as w:
         before = _stamps(out)
