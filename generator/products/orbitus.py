@@ -11,9 +11,7 @@ from pathlib import Path, PurePath
 
 from cards.definitions import OrbitusDefinitions, load_orbitus
 from cards.labels import OrbitusLabels, default_labels, fill, load_labels
-from generator import aids
 from generator.backends.pdf import render_pdf
-from generator.backends.svg import render_svg
 from generator.components import orbitus as orb
 from generator.drawing import (
     Drawing,
@@ -198,11 +196,15 @@ def components(defs: OrbitusDefinitions, words: OrbitusLabels | None = None) -> 
 def svgs(defs: OrbitusDefinitions, outline: bool = False,
          words: OrbitusLabels | None = None) -> dict[str, bytes]:
     """One SVG per component; ``outline``: every letter drawn as a path (--svg-text)."""
+    from generator.backends.svg import render_svg  # here: comparing components needs none
+
     return {f"orbitus/svg/{name}.svg": render_svg(drawing, outline)
             for name, drawing in components(defs, words).items()}
 
 
 def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
+    from generator import aids  # here: comparing components needs no booklets
+
     return [
         ("Orbitus sectors", lambda: {"orbitus/sectors.pdf": render_pdf(
             sector_sheets(defs, opts), "Orbitus sectors", "print-and-play sector deck")}),

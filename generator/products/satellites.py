@@ -11,9 +11,8 @@ from pathlib import Path, PurePath
 
 from cards.definitions import SatellitesDefinitions, load_satellites
 from cards.labels import SatellitesLabels, default_labels, fill, load_labels
-from generator import aids, tiling
+from generator import tiling
 from generator.backends.pdf import render_pdf
-from generator.backends.svg import render_svg
 from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import Drawing, Group, Item
@@ -141,11 +140,15 @@ def components(defs: SatellitesDefinitions, words: SatellitesLabels | None = Non
 def svgs(defs: SatellitesDefinitions, outline: bool = False,
          words: SatellitesLabels | None = None) -> dict[str, bytes]:
     """One SVG per component; ``outline``: every letter drawn as a path (--svg-text)."""
+    from generator.backends.svg import render_svg  # here: comparing components needs none
+
     return {f"satellites/svg/{name}.svg": render_svg(drawing, outline)
             for name, drawing in components(defs, words).items()}
 
 
 def steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
+    from generator import aids  # here: comparing components needs no booklets
+
     return [
         ("Satellites tokens", lambda: {"satellites/tokens.pdf": render_pdf(
             token_sheet(defs, opts), "Satellites tokens", "24 satellites")}),
