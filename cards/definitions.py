@@ -23,9 +23,7 @@ from cards.files import (
 from cards.loader import (
     DefinitionError,
     Document,
-    UnreadableInput,
     collect,
-    display_path,
     format_problem,
     load_yaml,
     validate,
@@ -42,6 +40,7 @@ from cards.models import (
     StationFile,
     TrackersFile,
 )
+from cards.reading import inside
 
 if TYPE_CHECKING:
     from cards.design import Design
@@ -99,20 +98,6 @@ class SatellitesDefinitions:
         from cards.design import design_of
 
         return design_of(self)
-
-
-def inside(folder: Path, path: Path) -> Path:
-    """``path`` if it stays inside ``folder`` once links are resolved; else a clear error."""
-    try:
-        resolved = path.resolve()
-    except (RuntimeError, OSError):  # a link loop: reading the file reports it
-        return path
-    if not resolved.is_relative_to(folder.resolve()):
-        raise UnreadableInput([
-            f"{display_path(path)}: leads outside {display_path(folder)} (to {resolved}); "
-            "definitions are read only from inside the folder you gave"
-        ])
-    return path
 
 
 # The parsed files to use instead of reading them, by role (a spreadsheet being imported

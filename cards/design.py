@@ -15,9 +15,9 @@ player-aid texts are hashed as text with line endings and trailing spaces normal
 designer's ``version:`` (``rules.yaml`` of each game) is not part of the hash; it is printed
 beside it: ``v0.7.2·3fa9c1``.
 
-The hash needs validated definitions (pydantic, ~150 ms), so :func:`design` keeps the hash
-of each exact set of input bytes in the ruleset cache folder
-(:func:`cards.ruleset_cache.cache_folder`), like the rulesets themselves.
+The hash needs validated definitions (pydantic, ~150 ms), so
+:func:`cards.design_cache.design` keeps the hash of each exact set of input bytes in the
+ruleset cache folder, like the rulesets themselves.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cards.files import DEFAULT_CARDS, GAME_FILES, OPTIONAL_FILES, game_files
+from cards.files import GAME_FILES
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
@@ -133,7 +133,7 @@ def normalised(defs: OrbitusDefinitions | SatellitesDefinitions) -> dict[str, An
     cards = defs.folder
     labels = {lang: load_labels(cards, game, lang).model_dump(mode="json")
               for lang in label_languages(cards, game)}
-    texts = {name: _text(read_text(path, "a booklet text", MAX_TEXT_BYTES))
+    texts = {name: _text(read_text(path, f"the {game} text {name}", MAX_TEXT_BYTES))
              for name, path in text_files(cards, game).items()}
     return {"format": HASH_FORMAT, "game": game, "files": files, "labels": labels,
             "texts": texts}
@@ -154,69 +154,3 @@ def design_of(defs: OrbitusDefinitions | SatellitesDefinitions) -> Design:
     data = normalised(defs)
     version = defs.rules.version
     return Design(data["game"], hash_of(data), None if version is None else str(version))
-
-
-# --- the fast path: the hash of exact bytes, remembered ----------------------------------------
-
-
-def _inputs(game: str, cards: Path | None) -> list[Path]:
-    """Every file whose bytes decide the hash of ``game`` in ``cards``."""
-    from cards.labels import labels_path
-
-    root = (cards or DEFAULT_CARDS).resolve()
-    paths = list(game_files(game, root).values())
-    paths += list(text_files(root, game).values())
-    paths += [labels_path(root, game, lang) for lang in label_languages(root, game)]
-    return paths
-
-
-def _bytes_key(game: str, cards: Path | None) -> str | None:
-    from cards.reading import MAX_DEFINITION_BYTES, UnreadableInput, read_bytes_safely
-
-    digest = hashlib.sha256(f"design:{HASH_FORMAT}:{game}".encode())
-    here = Path(__file__).resolve().parent
-    for name in ("design.py", "models.py", "labels.py"):
-        digest.update((here / name).read_bytes())
-    for path in _inputs(game, cards):
-        role = path.stem
-        if (game, role) in OPTIONAL_FILES and path.parent.name == game \
-                and not path.exists() and not path.is_symlink():
-            digest.update(b"\0missing")
-            continue
-        try:
-            data = read_bytes_safely(path, "", MAX_DEFINITION_BYTES)
-        except UnreadableInput:
-            return None
-        digest.update(f"\0{path.name}\0{len(data)}\0".encode())
-        digest.update(data)
-    return digest.hexdigest()[:40]
-
-
-def design(game: str, cards: Path | None = None) -> Design:
-    """The design of ``game``'s definitions in ``cards`` (default: shipped).
-
-    Raises :class:`cards.loader.DefinitionError` when they do not validate, exactly as
-    loading them would."""
-    from cards.ruleset_cache import cache_folder
-
-    key = _bytes_key(game, cards)
-    where = cache_folder() if key is not None else None
-    entry = where / f"design-{game}-{key}.json" if where is not None else None
-    if entry is not None:
-        try:
-            data = json.loads(entry.read_text(encoding="utf-8"))
-            if data.get("format") == HASH_FORMAT and is_hash(data.get("hash", "")):
-                version = data.get("version")
-                return Design(game, data["hash"], version if isinstance(version, str) else None)
-        except (OSError, ValueError, AttributeError):
-            pass
-    from cards.ruleset_cache import load_definitions
-
-    found = design_of(load_definitions(game, cards))
-    if where is not None:
-        from cards.ruleset_cache import store_entry
-
-        store_entry(where, f"design-{game}-{key}", {"format": HASH_FORMAT, "hash": found.hash,
-                                                   "version": found.version},
-                    lambda p: p.name.startswith("design-"))
-    return found

@@ -249,7 +249,7 @@ def labels_path(cards: Path | None, game: str, lang: str) -> Path:
 def load_labels(cards: Path | None, game: str, lang: str) -> Any:
     """``game``'s labels in ``lang`` (English where that language has no file): a validated
     :data:`MODELS` model; problems raise ``DefinitionError`` with file and line."""
-    from cards.definitions import inside
+    from cards.reading import inside
 
     path = labels_path(cards, game, lang)
     root = (cards or DEFAULT_CARDS) if path.is_relative_to(cards or DEFAULT_CARDS) \

@@ -201,7 +201,8 @@ def _add(opts: argparse.Namespace, cards: Path | None, store: Any, prog: str,
          project: Any) -> int:
     import datetime as dt
 
-    from cards.design import design, parse_stamp
+    from cards.design import parse_stamp
+    from cards.design_cache import design
     from cards.loader import DefinitionError, display_path
     from cards.ruleset_cache import load_definitions, load_ruleset
     from cards.snapshot import snapshot_of

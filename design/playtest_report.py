@@ -211,7 +211,7 @@ def definitions_for(group: Group, cards: Path | None, kept: dict[str, Any] | Non
                     temp: tempfile.TemporaryDirectory[str]) -> tuple[Path | None, str]:
     """The definitions folder of a group's design: the one in use when it has that hash,
     else the kept data made a folder again; ``(None, why)`` when neither."""
-    from cards.design import design
+    from cards.design_cache import design
 
     try:
         here = design(group.game, cards)

@@ -40,6 +40,7 @@ def load_checked(game: str, cards: Path | None, opts: BuildOptions) -> Any:
 
     defs = load(game, cards)
     load_labels(cards, game, opts.lang)
+    defs.design  # noqa: B018 - the stamp every sheet prints: its texts are read (and checked) now
     return defs
 
 

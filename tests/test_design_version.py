@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cards.design import design, design_of, normalised, parse_stamp
+from cards.design import design_of, normalised, parse_stamp
+from cards.design_cache import design
 from cards.loader import DefinitionError
 from cards.ruleset_cache import load_definitions
 

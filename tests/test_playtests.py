@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cards.design import design
+from cards.design_cache import design
 from design.playtest_cli import main
 from web.playtests import Playtest, add, open_log, parse_minutes, playtests
 from web.store import DB_NAME, StoreError

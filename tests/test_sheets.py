@@ -113,7 +113,7 @@ def test_rows_added_and_removed_and_settings_changed(tmp_path, cards_copy):
     assert "\nversion: 0.7.2\n" in (cards_copy / "orbitus" / "rules.yaml").read_text("utf-8")
     assert 'player_colours: ["#000000", "#1f77b4",' in \
         (cards_copy / "orbitus" / "station.yaml").read_text(encoding="utf-8")
-    from cards.design import design
+    from cards.design_cache import design
 
     assert design("orbitus", cards_copy).version == "0.7.2"
 
