@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
+import rules
+
 PROG = "pnp-sim"
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_GAMES = 1000
-GAMES = ("orbitus", "satellites")
+GAMES = rules.names("sim")
 
 DESCRIPTION = """\
 Play many games between bots with the rules core and report what a deck or rule change
@@ -204,6 +206,12 @@ def options(ns: argparse.Namespace, game: str, cards: Path | None, out: Path) ->
                    ns.json)
 
 
+def has_player_counts(game: str) -> bool:
+    """Whether ``game`` is played by more than one number of players (``--players``)."""
+    found = rules.get(game)
+    return found.min_players != found.max_players
+
+
 def shown_cards(cards: Path | None) -> str:
     return "cards/ (shipped)" if cards is None else str(cards)
 
@@ -214,7 +222,7 @@ def reproduce(opts: Options, counts: Sequence[int]) -> str:
     parts = ["pnp-sim", opts.game]
     if opts.cards is not None:
         parts += ["--cards", str(opts.cards)]
-    if opts.game == "orbitus":
+    if has_player_counts(opts.game):
         parts += ["--players", ",".join(map(str, counts))]
     parts += ["--games", str(opts.games), "--bots", ",".join(opts.bots), "--seed",
               str(opts.seed)]
@@ -442,7 +450,7 @@ def _resume_hint(opts: Options, counts: Sequence[int]) -> str:
     parts = [PROG, opts.game]
     if opts.cards is not None:
         parts += ["--cards", str(opts.cards)]
-    if opts.game == "orbitus":
+    if has_player_counts(opts.game):
         parts += ["--players", ",".join(map(str, counts))]
     parts += ["--games", str(opts.games), "--bots", ",".join(opts.bots), "--seed",
               str(opts.seed)]

@@ -34,7 +34,6 @@ class SatellitesSim:
     name = "satellites"
     game = GAME
     kinds = KINDS
-    hidden_information = False
     reward_scale = 1.0  # a colony of margin makes a position clearly better
 
     def player_counts(self, ruleset: Ruleset) -> tuple[int, ...]:

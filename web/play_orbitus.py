@@ -9,7 +9,7 @@ legal actions, grouped for the page (per card, the cells and rotations where it 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.game import IllegalAction
 from rules.orbitus import GAME
@@ -19,6 +19,9 @@ from rules.orbitus.notation import parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.view import view_for
 from scorer.orbitus.report import to_json
+
+if TYPE_CHECKING:
+    from web.adapters import Desk
 
 NAME = "orbitus"
 game = GAME
@@ -124,6 +127,14 @@ def full(state: State) -> dict[str, Any]:
     view = public(state)
     view["hands"] = [list(h) for h in state.hands]
     return view
+
+
+def page_extras(desk: Desk, view: dict[str, Any]) -> dict[str, Any]:
+    """The station of the view's game drawn (its start lines and barriers)."""
+    from web.orbitus_table import station_picture
+
+    lines = {int(side): seat for side, seat in view["start_lines"].items()}
+    return {"station_svg": station_picture(desk, lines, frozenset(view["barriers"]))}
 
 
 __all__ = ["DISCARD", "PASS", "PLACE", "REMOVE"]
