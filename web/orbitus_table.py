@@ -296,35 +296,30 @@ def card_faces(defs: OrbitusDefinitions) -> dict[str, Any]:
                       "planet": sector.planet, "pirate": sector.centre == "pirate",
                       "count": sector.count})
     # an inline sector (not from the deck) is put together from the same parts
-    from cards.models import PlanetType
     from generator.components.orbitus import (
-        INK,
-        hex_points,
-        pirate_disc,
-        planet_disc,
-        route_band,
-        void_hub,
+        UNKNOWN_PLANET,
+        face_ground,
+        face_hub,
+        face_outline,
+        face_route,
     )
-    from generator.drawing import Polygon, Style
 
     deck = defs.sectors
-    s = flats / 50.0
-    hub = 9.0 * s
-    hubs: dict[str, str] = {"void": _fragment(Drawing(flats, flats, [Group(tuple(
-        void_hub(hub, deck.route_colour, deck.background)))])),
-        "pirate": _fragment(Drawing(flats, flats, [Group(tuple(pirate_disc(hub)))]))}
-    for planet in [*defs.planets.planet_types,
-                   PlanetType(id="unknown", name="?", colour="#cccccc", symbol="?")]:
-        hubs[planet.id] = _fragment(Drawing(flats, flats, [Group(tuple(
-            planet_disc(planet, hub)))]))
+
+    def part(*items: Any) -> str:
+        return _fragment(Drawing(flats, flats, [Group(tuple(items))]))
+
+    def hub(centre: str, planet: Any = None) -> str:
+        return part(*face_hub(centre, planet, flats, deck.route_colour, deck.background))
+
+    hubs: dict[str, str] = {"void": hub("void"), "pirate": hub("pirate")}
+    for planet in [*defs.planets.planet_types, UNKNOWN_PLANET]:
+        hubs[planet.id] = hub("planet", planet)
     inline = {
-        "face": _fragment(Drawing(flats, flats, [Group((Polygon(
-            hex_points(flats), Style(fill=deck.background), cls="sector-face"),))])),
-        "route": _fragment(Drawing(flats, flats, [Group(tuple(route_band(
-            flats, 0, 7.0 * s, deck.route_colour, core=deck.background)))])),
+        "face": part(face_ground(flats, deck.background)),
+        "route": part(*face_route(flats, 0, deck.route_colour, deck.background)),
         "hubs": hubs,
-        "outline": _fragment(Drawing(flats, flats, [Group((Polygon(
-            hex_points(flats), Style(stroke=INK, width=0.3 * s), cls="sector-outline"),))])),
+        "outline": part(face_outline(flats)),
     }
     return {
         "flats": flats,
