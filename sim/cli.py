@@ -260,12 +260,10 @@ def load(game: str, cards: Path | None) -> Any:
 
 def player_counts(sim: Any, ruleset: Any, text: str | None) -> tuple[int, ...]:
     game = sim.game
-    if not hasattr(ruleset, "player_counts"):
-        return (game.min_players,)
-    if text is None:
+    if text is None or game.min_players == game.max_players:
         return sim.player_counts(ruleset)
     counts = parse_players(text, game.min_players, game.max_players, game.name)
-    missing = [c for c in counts if c not in ruleset.player_counts]
+    missing = [c for c in counts if c not in sim.player_counts(ruleset)]
     if missing:
         raise Stop(EXIT_RULES, f"{PROG}: the definitions have no start lines for "
                                f"{', '.join(map(str, missing))} players (rules.yaml "
