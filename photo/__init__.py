@@ -42,6 +42,17 @@ def markers_missing(game: str, mmap: Any) -> str | None:
     return found
 
 
+def printed_without(mmap: Any, needs: tuple[tuple[str, str], ...], what: str) -> str | None:
+    """Why nothing can be read against ``mmap``: ``what`` (the deck, the game) was printed
+    without the markers of a kind the reader ``needs`` (kind, the definitions file that turns
+    them on: the first missing is named); None when every kind is there."""
+    for kind, file in needs:
+        if not mmap.of_kind(kind):
+            return (f"{what} was printed without markers (markers: false in {file}); reprint "
+                    f"with markers: true to score from photos")
+    return None
+
+
 def can_read() -> bool:
     """Whether the optional extra that reads photos (OpenCV and NumPy) is installed."""
     try:

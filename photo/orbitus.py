@@ -26,6 +26,7 @@ import numpy as np
 
 from generator.markers.plan import MarkerMap
 from generator.markers.plan import orbitus_map as marker_map
+from photo import printed_without
 from photo.detect import Codebook, Reading, read_all, read_at
 from rules import hexgeo
 from rules.hexgeo import Hex
@@ -674,11 +675,8 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
 def markers_missing(mmap: MarkerMap) -> str | None:
     """Why no table can be read against ``mmap`` (the deck printed without markers), or
     None: the reader needs the station's marker and the cards'."""
-    if mmap.of_kind("station") and mmap.of_kind("sector"):
-        return None
-    which = "station.yaml" if not mmap.of_kind("station") else "sectors.yaml"
-    return (f"the deck was printed without markers (markers: false in {which}); reprint "
-            f"with markers: true to score from photos")
+    return printed_without(mmap, (("station", "station.yaml"), ("sector", "sectors.yaml")),
+                           "the deck")
 
 
 READER = OrbitusReader  # the game's photo adapter (photo.reader_for)

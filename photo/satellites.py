@@ -25,6 +25,7 @@ import numpy as np
 
 from generator.markers.plan import MarkerMap
 from generator.markers.plan import satellites_map as marker_map
+from photo import printed_without
 from photo.detect import Codebook, Reading, read_all, read_at
 
 STRONG = (0.8, 0.1)  # score and margin a marker read on its own needs
@@ -422,12 +423,9 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
 
 def markers_missing(mmap: MarkerMap) -> str | None:
     """Why no board can be read against ``mmap`` (printed without markers), or None: the
-    reader needs the board's corner markers and the satellites'."""
-    if mmap.of_kind("token") and mmap.of_kind("board"):
-        return None
-    which = "satellites.yaml" if not mmap.of_kind("token") else "board.yaml"
-    return (f"the game was printed without markers (markers: false in {which}); reprint with "
-            f"markers: true to score from photos")
+    reader needs the satellites' markers and the board's corners."""
+    return printed_without(mmap, (("token", "satellites.yaml"), ("board", "board.yaml")),
+                           "the game")
 
 
 READER = SatellitesReader  # the game's photo adapter (photo.reader_for)
