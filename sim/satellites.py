@@ -106,9 +106,6 @@ class SatellitesSim:
 
     # --- search ----------------------------------------------------------------------------
 
-    def determinise(self, public: None, view: State, rng: random.Random) -> State:
-        return view  # perfect information
-
     def values(self, state: State) -> tuple[int, ...]:
         return GAME.scores(state)
 

@@ -159,8 +159,9 @@ def test_records_name_the_games_there_are(registered, tmp_path, capsys):
 def test_the_simulators_runner_plays_it_with_every_bot(registered, tmp_path):
     from sim.cli import Options, run
 
-    opts = Options("heaps", None, "2-4", 30, ("greedy", "random", "mcts"), 8, 5, 1, None,
-                   tmp_path / "run", False, True)
+    opts = Options(game="heaps", cards=None, players="2-4", games=30,
+                   bots=("greedy", "random", "mcts"), budget=8, seed=5, jobs=1, ray=None,
+                   out=tmp_path / "run", resume=False, json=True)
     summary = run(opts, "2-4", None, quiet=True)
     assert summary["game"] == "heaps" and summary["players"] == [2, 3, 4]
     assert [b["games"] for b in summary["by_players"]] == [30, 30, 30]
@@ -184,8 +185,9 @@ def test_the_simulators_runner_plays_it_with_every_bot(registered, tmp_path):
 def test_the_simulator_refuses_a_player_count_outside_the_range(registered, tmp_path):
     from sim.cli import Options, Stop, Usage, run
 
-    opts = Options("heaps", None, "5", 10, ("random",), 8, 1, 1, None, tmp_path / "x", False,
-                   True)
+    opts = Options(game="heaps", cards=None, players="5", games=10, bots=("random",),
+                   budget=8, seed=1, jobs=1, ray=None, out=tmp_path / "x", resume=False,
+                   json=True)
     with pytest.raises((Stop, Usage), match="Heaps is played by 2 to 4 players, not 5"):
         run(opts, "5", None, quiet=True)
 

@@ -55,9 +55,6 @@ class HeapsSim:
     def count(self, tally: dict[str, Any], state: State, action: Action) -> None:
         return None
 
-    def determinise(self, public: None, view: State, rng: random.Random) -> State:
-        return view
-
     def values(self, state: State) -> tuple[int, ...]:
         return GAME.scores(state)
 
