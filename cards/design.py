@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cards.files import GAME_FILES
+from cards.files import definitions_of
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
@@ -126,7 +126,7 @@ def normalised(defs: OrbitusDefinitions | SatellitesDefinitions) -> dict[str, An
 
     game = "orbitus" if hasattr(defs, "sectors") else "satellites"
     files: dict[str, Any] = {}
-    for role in GAME_FILES[game]:
+    for role in definitions_of(game).FILES:
         model = getattr(defs, role)
         files[role] = model.model_dump(mode="json", exclude={"version"} if role == "rules"
                                        else None)

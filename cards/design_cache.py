@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from cards.design import HASH_FORMAT, Design, design_of, is_hash, label_languages, text_files
-from cards.files import DEFAULT_CARDS, OPTIONAL_FILES, game_files
+from cards.files import DEFAULT_CARDS, definitions_of, game_files
 
 
 def _inputs(game: str, cards: Path | None) -> list[Path]:
@@ -37,7 +37,7 @@ def _bytes_key(game: str, cards: Path | None) -> str | None:
         digest.update((here / name).read_bytes())
     for path in _inputs(game, cards):
         role = path.stem
-        if (game, role) in OPTIONAL_FILES and path.parent.name == game \
+        if role in definitions_of(game).OPTIONAL and path.parent.name == game \
                 and not path.exists() and not path.is_symlink():
             digest.update(b"\0missing")
             continue

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cards.files import DEFAULT_CARDS, game_files
+from cards.files import DEFAULT_CARDS, definitions_of, game_files
 from cards.loader import DefinitionError, display_path
 
 
@@ -72,7 +72,6 @@ def plan_import(sources: list[Path], target: Path, base: Path | None = None,
     :class:`~cards.loader.DefinitionError` (the sheets' problems, at their cells)."""
     import copy
 
-    from cards.definitions import LOADERS
     from cards.loader import parse_yaml, read_text
     from cards.sheet_files import SheetFileError, read_file
     from cards.spreadsheet import read_sheets
@@ -107,7 +106,7 @@ def plan_import(sources: list[Path], target: Path, base: Path | None = None,
         docs = {role: doc for (g, role), doc in imported.documents.items() if g == game}
         folder = target if (target / game).is_dir() else base
         try:
-            LOADERS[game](folder, documents=docs)
+            definitions_of(game).load(folder, documents=docs)
         except DefinitionError as exc:
             problems += exc.problems
     if problems:

@@ -14,7 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cards.files import GAME_FILES
+import rules
+from cards.files import definitions_of
 
 SNAPSHOT_FORMAT = 1
 
@@ -39,7 +40,7 @@ def materialise(data: dict[str, Any], folder: Path) -> Path:
         design = data["design"]
         game = design["game"]
         files = design["files"]
-        if game not in GAME_FILES or set(files) != set(GAME_FILES[game]):
+        if game not in rules.names("cards") or set(files) != set(definitions_of(game).FILES):
             raise KeyError("files")
     except (KeyError, TypeError):
         raise SnapshotError("the kept design data is not complete (it names no game or "

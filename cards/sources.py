@@ -23,7 +23,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cards.files import DEFAULT_CARDS, GAME_FILES
+import rules
+from cards.files import DEFAULT_CARDS
 
 BUILD_MANIFEST = ".pnp-build.json"
 DESIGN_FILE = "design.json"
@@ -59,7 +60,7 @@ class Source:
 
 
 def games_in(folder: Path) -> tuple[str, ...]:
-    return tuple(g for g in GAME_FILES if (folder / g).is_dir())
+    return tuple(g for g in rules.names("cards") if (folder / g).is_dir())
 
 
 def _shown(path: Path) -> str:
@@ -74,7 +75,7 @@ def open_source(spec: str, cards: Path | None = None) -> Source:
     path = Path(spec)
     if spec and path.is_dir():
         if (path / BUILD_MANIFEST).is_file() or any(
-                (path / g / DESIGN_FILE).is_file() for g in GAME_FILES):
+                (path / g / DESIGN_FILE).is_file() for g in rules.names("cards")):
             return _from_build(spec, path)
         games = games_in(path)
         if not games:
@@ -93,7 +94,7 @@ def _from_build(spec: str, path: Path) -> Source:
     temp = tempfile.TemporaryDirectory(prefix="pnp-build-design-")
     games = []
     try:
-        for game in GAME_FILES:
+        for game in rules.names("cards"):
             kept = path / game / DESIGN_FILE
             if not kept.is_file():
                 continue

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cards.files import GAME_FILES
+import rules
+from cards.files import definitions_of
 from cards.loader import Document, Loc
 
 Cell = str | int | float | bool | None
@@ -67,7 +68,7 @@ def sheet_name(game: str, role: str) -> str:
 def sheet_names(game: str) -> list[str]:
     """Every sheet of ``game``, in the order they are written."""
     names = []
-    for role in GAME_FILES[game]:
+    for role in definitions_of(game).FILES:
         names.append(sheet_name(game, role))
         names += list(OWN_SHEETS.get((game, role), {}).values())
     return names
@@ -75,8 +76,8 @@ def sheet_names(game: str) -> list[str]:
 
 def owner(name: str) -> tuple[str, str] | None:
     """``(game, role)`` of the file a sheet belongs to."""
-    for game, roles in GAME_FILES.items():
-        for role in roles:
+    for game in rules.names("cards"):
+        for role in definitions_of(game).FILES:
             if name == sheet_name(game, role) or name in OWN_SHEETS.get((game, role),
                                                                          {}).values():
                 return game, role
@@ -499,7 +500,7 @@ def read_sheets(sheets: list[Sheet], source: Path) -> Imported:
             continue
         which = owner(sheet.name)
         if which is None:
-            known = ", ".join(n for g in GAME_FILES for n in sheet_names(g))
+            known = ", ".join(n for g in rules.names("cards") for n in sheet_names(g))
             found.notes.append(f"{sheet.source or display_path(source)}: sheet {sheet.name!r} "
                                f"is not a definitions sheet, so it is not read (the sheets "
                                f"are: {known})")
@@ -561,13 +562,12 @@ def definition_texts(cards: Path | None, games: Iterable[str]) -> dict[tuple[str
 def export_sheets(cards: Path | None, games: Iterable[str]) -> list[Sheet]:
     """Every sheet of the definitions of ``games``: what ``pnp sheet export`` writes (the
     definitions are checked first: a wrong one is reported, not exported)."""
-    from cards.definitions import LOADERS
     from cards.files import game_files
     from cards.loader import parse_yaml
 
     games = list(games)
     for game in games:
-        LOADERS[game](cards)
+        definitions_of(game).load(cards)
     texts = definition_texts(cards, games)
     sheets: list[Sheet] = []
     for (game, role), text in texts.items():
