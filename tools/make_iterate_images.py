@@ -1,0 +1,93 @@
+"""Write the pictures of the manual's page "Iterating on a design" (docs/iterate.md), by
+running the walk-through it describes on a copy of the shipped definitions:
+
+- ``docs/images/iterate-diff.png``: the top of ``pnp diff --html``'s page for three
+  changed sectors and a planet-scoring row (Debian's chromium takes the screenshot);
+- ``docs/images/iterate-reprint.png``: the reprint kit of ``pnp build --since``: its
+  sector sheet (three fronts) beside the take-out sheet.
+
+Run from the project folder: ``.venv/bin/python tools/make_iterate_images.py``.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_design import changed_copy  # noqa: E402
+
+OUT = ROOT / "docs" / "images"
+LIMIT = 300_000
+
+
+def _save(image: Image.Image, name: str) -> None:
+    colours = 128
+    while True:
+        small = image.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=0)
+        data = io.BytesIO()
+        small.save(data, format="PNG", optimize=True)
+        if data.tell() <= LIMIT or colours <= 16:
+            break
+        colours //= 2
+    (OUT / name).write_bytes(data.getvalue())
+    print(f"wrote docs/images/{name} ({data.tell() // 1000} kB)")
+
+
+def _page(pdf: Path, index: int, dpi: float) -> Image.Image:
+    doc = pdfium.PdfDocument(pdf.read_bytes())
+    try:
+        return doc[index].render(scale=dpi / 72.0).to_pil().convert("RGB")
+    finally:
+        doc.close()
+
+
+def pnp() -> list[str]:
+    script = Path(sys.executable).with_name("pnp")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "pnp"]
+
+
+def main() -> None:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("the diff page's picture needs Debian's chromium "
+                         "(apt-get install chromium)")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        mine = changed_copy(work / "mine")
+        rules = mine / "orbitus" / "rules.yaml"
+        rules.write_text("version: 0.7.2\n" + rules.read_text(encoding="utf-8"),
+                         encoding="utf-8")
+        page = work / "diff.html"
+        subprocess.run([*pnp(), "diff", str(ROOT / "cards"), str(mine), "--game", "orbitus",
+                        "--html", str(page)], check=False, capture_output=True)
+        shot = work / "diff.png"
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--hide-scrollbars", f"--screenshot={shot}", "--window-size=900,1500",
+                        page.as_uri()], check=True, capture_output=True, timeout=120)
+        _save(Image.open(shot).convert("RGB"), "iterate-diff.png")
+        out = work / "out"
+        subprocess.run([*pnp(), "build", "--cards", str(mine), "--since", str(ROOT / "cards"),
+                        "--out", str(out), "--game", "orbitus", "-q"], check=True)
+        sheet = _page(out / "reprint" / "orbitus" / "sectors.pdf", 0, 60)
+        takeout = _page(out / "reprint" / "take-out.pdf", 0, 60)
+        both = Image.new("RGB", (sheet.width + takeout.width + 24, max(sheet.height,
+                                                                       takeout.height)),
+                         "white")
+        both.paste(sheet, (0, 0))
+        both.paste(takeout, (sheet.width + 24, 0))
+        _save(both, "iterate-reprint.png")
+
+
+if __name__ == "__main__":
+    main()
