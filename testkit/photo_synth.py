@@ -572,7 +572,8 @@ def orbitus_layouts(defs: Any, count: int, seed: int,
 def satellites_grids(defs: Any, count: int, seed: int) -> list[list[list[str]]]:
     """``count`` boards from games: a random deal played on by random legal moves for a
     random number of moves (the deal itself, the middle of a game, a finished game)."""
-    from rules.satellites.engine import apply, deal, is_over, random_action
+    from rules.satellites.engine import apply, deal, is_over
+    from rules.satellites.legal import random_action
 
     rng = random.Random(seed)
     out = []

@@ -14,8 +14,8 @@ from typing import Any
 
 from rules.game import IllegalAction
 from rules.satellites import GAME
+from rules.satellites.actions import PASS, parts
 from rules.satellites.engine import State, end_message, end_reason
-from rules.satellites.notation import PASS, parts
 from rules.satellites.ruleset import COLOURS, Ruleset
 from scorer.satellites.report import to_json
 

@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.satellites.analysis import (
+    END_CONNECTED,
+    END_GRACE,
     Group,
     connected,
     connected_reason,
-    end_reached,
+    end_after,
     finished_colours,
     groups,
     links,
@@ -139,37 +141,34 @@ class End:
     message: str
 
 
-GRACE_USED = "grace-moves-used"
-
-
 def end_state(ruleset: Ruleset, red_connected: int, blue_connected: int,
               grace: int | None) -> End:
-    """The end as the board shows it (S-51): ``grace`` is the input's ``grace_moves_left``."""
+    """The end as the board shows it (S-51): ``grace`` is the input's ``grace_moves_left``
+    (``None``: not given). The end itself is :func:`~rules.satellites.analysis.end_after`'s."""
     total = red_connected + blue_connected
+    ending = end_after(ruleset, red_connected, blue_connected, grace=grace)
     finished = finished_colours(ruleset, red_connected, blue_connected)
     grace_moves = ruleset.grace_moves
-    if end_reached(ruleset, total):
+    if ending.ended == END_CONNECTED:
         return End(total, True, connected_reason(ruleset), finished, None, grace,
                    f"game over: {total} satellites are connected (the game ends at once at "
                    f"{ruleset.end_connected})")
-    if finished:
-        done = finished[0]
-        other = BLUE if done == RED else RED
-        head = (f"{done} has all {ruleset.colour(done).count} satellites connected and "
-                f"is done")
-        if grace is None:
-            return End(total, None, None, finished, other, None,
-                       f"{head}; {other} makes {plural(grace_moves, 'grace move')}, then the "
-                       f"game ends (grace_moves_left is not given, so whether they are used up "
-                       f"is not known)")
-        if grace == 0:
-            return End(total, True, GRACE_USED, finished, other, 0,
-                       f"game over: {head}, and {other} has made all "
-                       f"{plural(grace_moves, 'grace move')}")
-        return End(total, False, None, finished, other, grace,
-                   f"{head}; {other} has {plural(grace, 'grace move')} left")
-    return End(total, False, None, (), None, grace,
-               f"the game goes on: {total} satellites connected; {end_rule(ruleset)}")
+    if ending.finished is None:
+        return End(total, False, None, (), None, grace,
+                   f"the game goes on: {total} satellites connected; {end_rule(ruleset)}")
+    done, other = COLOURS[ending.finished], COLOURS[1 - ending.finished]
+    head = f"{done} has all {ruleset.colour(done).count} satellites connected and is done"
+    if grace is None:
+        return End(total, None, None, finished, other, None,
+                   f"{head}; {other} makes {plural(grace_moves, 'grace move')}, then the "
+                   f"game ends (grace_moves_left is not given, so whether they are used up "
+                   f"is not known)")
+    if ending.ended == END_GRACE:
+        return End(total, True, END_GRACE, finished, other, grace,
+                   f"game over: {head}, and {other} has made all "
+                   f"{plural(grace_moves, 'grace move')}")
+    return End(total, False, None, finished, other, grace,
+               f"{head}; {other} has {plural(grace, 'grace move')} left")
 
 
 # --- what breaks a rule (S-54) ------------------------------------------------------------------
