@@ -14,10 +14,11 @@ from typing import Any
 from rules.game import IllegalAction
 from rules.orbitus import GAME
 from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
-from rules.orbitus.engine import State, check, end_message
+from rules.orbitus.engine import State, end_message
 from rules.orbitus.notation import parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.view import view_for
+from rules.orbitus.why import check
 from scorer.orbitus.report import to_json
 
 NAME = "orbitus"
