@@ -124,6 +124,24 @@ def test_every_position_of_a_random_game_scores_valid(games):
             assert result.end.connected >= 23
 
 
+def test_the_score_of_a_state_is_the_scorers_score_of_its_board(games):
+    """The browser's live score (score_state: the state's own masks) is, key for key, what
+    pnp score satellites --json says of the same board and grace moves."""
+    from rules.satellites.score import score_state
+    from scorer.satellites.report import breakdown_json, to_json
+
+    seen = set()
+    for start, moves, final in games.values():
+        for state in [*positions(start, moves, 3), final]:
+            found = score_state(state)
+            board = score(board_of(state), state.grace_moves_left)
+            assert breakdown_json(state.table, found) == to_json(board)
+            assert found.links == board.links
+            assert [g.cells for g in found.groups] == [g.cells for g in board.groups]
+            seen.add((found.end.over, bool(found.groups)))
+    assert seen >= {(False, True), (True, True)}  # games going on and over, with groups
+
+
 def test_a_generated_record_replays_to_the_same_final_state(games, tmp_path: Path):
     for seed in (0, 1, 2, 3):
         start, moves, final = games[seed]

@@ -179,10 +179,12 @@ class Group:
 
 
 def groups(tb: Table, red: int, blue: int, vals: Sequence[int], ruleset: Ruleset,
-           conn: int | None = None) -> tuple[Group, ...]:
-    """Every group of the position with its totals, colony, crown and controller."""
+           conn: int | None = None, found: Sequence[int] | None = None) -> tuple[Group, ...]:
+    """Every group of the position with its totals, colony, crown and controller
+    (``found``: the mask of every group in reading order, as an engine state keeps them;
+    default: worked out from the connections)."""
     out = []
-    for index, g in enumerate(group_masks(tb, red, blue, conn)):
+    for index, g in enumerate(group_masks(tb, red, blue, conn) if found is None else found):
         cells = tb.cells_of(g)
         size = len(cells)
         r, b = value_sum(vals, g & red), value_sum(vals, g & blue)

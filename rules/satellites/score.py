@@ -2,16 +2,18 @@
 the game as the board shows it, and the rules the board breaks (S-43 to S-55).
 
 :func:`score` is pure and returns a :class:`Breakdown`; ``pnp-score satellites``, the
-replay and the pictures render it, and the engine's :func:`standing` is the same
-decision. :data:`WINNING` lists the winning criteria (S-46 to S-48) in order: the score
-pad has a row for each; :func:`decide` applies them and words the decision the way the
-scorer reports it.
+replay and the pictures render it, :func:`score_state` is the same for an engine state
+(the browser's live score), and the engine's :func:`standing` is the same decision.
+:data:`WINNING` lists the winning criteria (S-46 to S-48) in order: the score pad has a
+row for each; :func:`decide` applies them and words the decision the way the scorer
+reports it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rules.satellites.analysis import (
     END_CONNECTED,
@@ -29,6 +31,9 @@ from rules.satellites.analysis import (
 )
 from rules.satellites.ruleset import BLUE, COLOURS, RED, Ruleset
 from rules.satellites.table import Table
+
+if TYPE_CHECKING:
+    from rules.satellites.engine import State
 
 Cell = tuple[int, int]  # (row, column), 0-based; row 0 is the north edge
 
@@ -277,10 +282,14 @@ class Breakdown:
 
 
 def score(tb: Table, red: int, blue: int, vals: Sequence[int], ruleset: Ruleset,
-          grace_moves_left: int | None = None) -> Breakdown:
-    """Score a position (any board size); ``grace_moves_left`` as the input gives it."""
-    conn = connected(tb, red, blue)
-    found = groups(tb, red, blue, vals, ruleset, conn)
+          grace_moves_left: int | None = None, conn: int | None = None,
+          group_masks: Sequence[int] | None = None) -> Breakdown:
+    """Score a position (any board size); ``grace_moves_left`` as the input gives it.
+    ``conn`` and ``group_masks``: the connected satellites and the mask of every group, if
+    they are known already (an engine state keeps them); by default they are worked out."""
+    if conn is None:
+        conn = connected(tb, red, blue)
+    found = groups(tb, red, blue, vals, ruleset, conn, group_masks)
     counts = {RED: (conn & red).bit_count(), BLUE: (conn & blue).bit_count()}
     end = end_state(ruleset, counts[RED], counts[BLUE], grace_moves_left)
     findings = [
@@ -298,3 +307,10 @@ def score(tb: Table, red: int, blue: int, vals: Sequence[int], ruleset: Ruleset,
         end=end,
         findings=tuple(findings),
     )
+
+
+def score_state(st: State) -> Breakdown:
+    """The breakdown of an engine state, from the masks it keeps (its connections and groups,
+    its grace moves): what :func:`score` says of the same board, without a board."""
+    return score(st.table, st.red, st.blue, st.vals, st.ruleset, st.grace_moves_left, st.conn,
+                 st.groups)
