@@ -388,13 +388,13 @@ async def photo(request: Request) -> Response:
         rows = satellites_rows(reading, unread=".")
         out = satellites_board.scored({"rows": rows, "grace_moves_left": None},
                                       context.rulesets[game], name)
-        findings += [{"rule": "photo-unread", "cell": cell_name(c), "at": [c[1], c[0]],
+        findings += [{"rule": "photo-unread", "cell": cell_name(c), "at": list(c),
                       "message": satellites_unread(cell_name(c))}
                      for c in sorted(reading.unread)]
         findings += [{"rule": f.rule, "cell": cell_name(f.cell) if f.cell else None,
                       "at": [f.cell[1], f.cell[0]] if f.cell else None, "message": f.message}
                      for f in reading.findings]
-        unread = [[c[1], c[0]] for c in sorted(reading.unread)]  # [row, col], as the page
+        unread = [list(c) for c in sorted(reading.unread)]  # [row, col], as the page
         read, how = len(reading.tokens), {cell_name(c): t.how
                                           for c, t in sorted(reading.tokens.items())}
     out["photo"] = {"file": name, "read": read, "unread": unread, "findings": findings,
