@@ -9,7 +9,7 @@ still filled with that folder's numbers. The markup is described in
 ``[diagram: ...]`` names each game offers are listed below.
 
 Each step reads, checks and typesets its own texts when it runs. A mistake in a
-text raises :class:`~generator.typeset.TextError` with one line per problem (file,
+text raises :class:`~generator.typeset.markup.TextError` with one line per problem (file,
 line, what is wrong, what would be right); ``pnp-build`` reports it and writes
 nothing, ``--watch`` reports it and keeps watching. Steps read the definitions only
 while they run, so ``--watch`` sees which parts each one depends on.
@@ -35,21 +35,20 @@ from generator.components import diagrams
 from generator.components.orbitus import planet_disc
 from generator.components.pads import orbitus_pad, satellites_pad
 from generator.sheets import page_size
-from generator.typeset import (
+from generator.typeset.markup import (
     Art,
     DiagramFn,
     Document,
-    PageSetup,
     Table,
     TableFn,
     TextError,
-    Typography,
     data_table,
     icon_run,
     parse,
     signed,
-    typeset,
 )
+from generator.typeset.pages import PageSetup, typeset
+from generator.typeset.setting import Typography
 from rules.hexgeo import SIDES
 from rules.orbitus.ruleset import Band
 from rules.satellites.table import column_name

@@ -23,7 +23,7 @@ from pixels import MM_PER_PT, Line, open_pdf, text_lines, window
 from cards.definitions import DEFAULT_CARDS, load_orbitus, load_satellites
 from generator import aids
 from generator.glyphs import SYMBOLS
-from generator.typeset import DiagramRef, Heading, ListItem, Note, Paragraph, Table, parse
+from generator.typeset.markup import DiagramRef, Heading, ListItem, Note, Paragraph, Table, parse
 
 BOOKLETS = [("orbitus", "en"), ("orbitus", "ru"), ("satellites", "en"), ("satellites", "it")]
 

@@ -1,6 +1,6 @@
 """Diagrams for the rule booklets and player aids, drawn with the components themselves.
 
-Each function returns an :class:`~generator.typeset.Art` (items with the top-left
+Each function returns an :class:`~generator.typeset.markup.Art` (items with the top-left
 at (0, 0), and the natural size in mm); the typesetter scales it to the column.
 Diagrams carry no words, only numbers, IDs and symbols, so every language's text
 uses the same drawings and explains them in its caption. Numbers shown (block
@@ -33,7 +33,7 @@ from generator.drawing import (
     Text,
     text_centred,
 )
-from generator.typeset import Art, signed
+from generator.typeset.markup import Art, signed
 from rules import hexgeo
 from rules.game import SetupError
 from rules.orbitus.analysis import BITS, Analysis
