@@ -131,7 +131,7 @@ def test_an_existing_picture_is_replaced(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
 
 
-# --- records through a YAML emitter (point 13) -----------------------------------------------
+# --- records through a YAML emitter ----------------------------------------------------------
 
 SPECIAL = ["- Bob", "Anna, Bob", "#1", "&anchor", "*alias", "!tag", "|pipe", ">fold",
            "'quote", '"double', "%percent", "@at", "`tick", "{brace}", "[bracket]",

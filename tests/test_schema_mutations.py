@@ -1,4 +1,4 @@
-"""Point 12 (and issue 9 point 6): the JSON Schemas an editor checks as you type catch
+"""The JSON Schemas an editor checks as you type catch
 every mistake a schema can express, and the loader catches every one of them, with a
 file:line message and never a traceback or a hang.
 
