@@ -1,5 +1,5 @@
 """Hostile input: every reader answers with a clear line (file, line, what is wrong), never a
-traceback, an "internal error" or a hang (issue 9 points 1-5, 12-14; issue 10 points 13-14)."""
+traceback, an "internal error" or a hang."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ def test_the_why_of_each_kind():
         "number, or '07' in quotes for text")
 
 
-# --- the definitions: text stays text, numbers must be numbers (issue 10, 13-14) ------------
+# --- the definitions: text stays text, numbers must be numbers -----------------------------
 
 
 def _edit(path: Path, old: str, new: str, count: int = 1) -> None:

@@ -1,5 +1,5 @@
 """What the commands write besides a build: pictures never replace an input or a file the
-tool did not write, and records are written by a YAML emitter (issue 9 points 7, 11, 13)."""
+tool did not write, and records are written by a YAML emitter."""
 
 from __future__ import annotations
 
