@@ -312,10 +312,13 @@ class State:
 
     def describe(self) -> str:
         """The whole position in a few lines: the table in the order it was laid (``q,r
-        CARD rN``), every hand with its limit, the deck, the cards out of the game."""
+        CARD rN``), every system with what each part of it scores (one line each, so a
+        change of score shows which part changed), every hand with its limit, the deck, the
+        cards out of the game."""
         game = self.game
         table = " ".join(f"{q},{r}:{p.card}r{p.rot}" for (q, r), p in self.board.items())
         lines = [f"table: {table or '(empty)'}"]
+        lines += [player.line() for player in self.score().players]
         for seat, name in enumerate(game.players):
             notes = [f"limit {self.limits[seat]}"]
             if self.passed[seat]:
