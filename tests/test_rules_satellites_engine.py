@@ -577,6 +577,27 @@ def test_grace_moves_after_the_opponent_completes_the_12():
     assert end_reason(play(s, "a9-a10")) == END_GRACE
 
 
+def test_the_end_count_and_the_grace_moves_are_decided_in_one_place():
+    """end_after (S-37 to S-40), which the engine's moves, its set-up positions and the
+    scorer all ask: 23 connected end the game at once, even during the grace moves; a
+    player with all 12 connected leaves the other 3 grace moves; each grace move uses one,
+    and the last ends the game."""
+    from rules.satellites.analysis import Ending, end_after
+
+    assert end_after(RULES, 11, 11) == Ending(None, 0, None)
+    assert end_after(RULES, 10, 12) == Ending(BLUE_SEAT, 3, None)
+    assert end_after(RULES, 12, 10) == Ending(RED_SEAT, 3, None)
+    assert end_after(RULES, 12, 11) == Ending(None, 0, END_CONNECTED)
+    # red done, blue's grace moves: each one counts, the last ends the game
+    assert end_after(RULES, 12, 10, RED_SEAT, 3) == Ending(RED_SEAT, 2, None)
+    assert end_after(RULES, 12, 10, RED_SEAT, 1) == Ending(RED_SEAT, 0, END_GRACE)
+    # a grace move that connects the 23rd: the end count, the grace moves as they were
+    assert end_after(RULES, 12, 11, RED_SEAT, 2) == Ending(RED_SEAT, 2, END_CONNECTED)
+    # a position set up in the middle of the grace moves, or at their end
+    assert end_after(RULES, 12, 5, grace=1) == Ending(RED_SEAT, 1, None)
+    assert end_after(RULES, 12, 5, grace=0) == Ending(RED_SEAT, 0, END_GRACE)
+
+
 # --- passing, and games nobody can continue ------------------------------------------------
 
 STUCK = """
