@@ -154,16 +154,20 @@ def test_a_satellites_photo_becomes_the_pages_board(client, satellites_bench):
     assert photo["image"].startswith("data:image/jpeg;base64,")
 
 
-def test_a_covered_satellite_is_reported(client, satellites_bench):
-    data = satellites_photo(satellites_bench, SATELLITES_COVERED, covers=1)
+# seed 5 leaves f5 unread: row 4, column 5, off the diagonal, so a cell given as [col, row]
+# would show
+@pytest.mark.parametrize("seed,unread,name", [(SATELLITES_COVERED, SATELLITES_UNREAD, "h8"),
+                                              (5, [4, 5], "f5")])
+def test_a_covered_satellite_is_reported(client, satellites_bench, seed, unread, name):
+    data = satellites_photo(satellites_bench, seed, covers=1)
     out = upload(client, "satellites", data, "board.jpg").json()
     photo = out["photo"]
-    assert photo["unread"] == [SATELLITES_UNREAD]
+    assert photo["unread"] == [unread]
     assert photo["findings"] == [{
-        "rule": "photo-unread", "cell": "h8", "at": SATELLITES_UNREAD,
-        "message": "something stands in h8 but no satellite's marker can be read there; it is "
-                   "not scored (write it into the board, or photograph it again)"}]
-    row, col = SATELLITES_UNREAD
+        "rule": "photo-unread", "cell": name, "at": unread,
+        "message": f"something stands in {name} but no satellite's marker can be read there; "
+                   f"it is not scored (write it into the board, or photograph it again)"}]
+    row, col = unread
     expected = crowned_grid()
     assert expected[row][col] != "."
     expected[row][col] = "."

@@ -392,7 +392,7 @@ async def photo(request: Request) -> Response:
                       "message": satellites_unread(cell_name(c))}
                      for c in sorted(reading.unread)]
         findings += [{"rule": f.rule, "cell": cell_name(f.cell) if f.cell else None,
-                      "at": [f.cell[1], f.cell[0]] if f.cell else None, "message": f.message}
+                      "at": list(f.cell) if f.cell else None, "message": f.message}
                      for f in reading.findings]
         unread = [list(c) for c in sorted(reading.unread)]  # [row, col], as the page
         read, how = len(reading.tokens), {cell_name(c): t.how
