@@ -40,7 +40,8 @@ from generator.drawing import (
     text_width,
 )
 from generator.stamp import stamp_items
-from generator.typeset import Measure, Run, signed, wrap
+from generator.typeset.markup import Run, signed
+from generator.typeset.setting import Measure, wrap
 from rules.orbitus.ruleset import Band
 from rules.satellites.score import WINNING, end_numbers
 
