@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.common import (
     EXIT_OK,
-    EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
+    DefinitionsFailed,
+    Parser,
     fail,
     never_raises,
     other_picture,
     picture_target_problem,
+    shown,
     whole_number,
 )
 from rules.game import MAX_SEED
@@ -200,9 +202,8 @@ examples:
 """
 
 
-def build_parser(prog: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(prog: str) -> Parser:
+    parser = Parser(prog, DESCRIPTION, EPILOG)
     parser.add_argument("--players", type=_players, metavar="K",
                         help="how many players, 2 to 6 (named P1, P2, ...)")
     parser.add_argument("--names", type=_names, metavar="A,B,...",
@@ -264,11 +265,7 @@ def run(args: list[str], prog: str = "pnp-setup orbitus") -> int:
 
 
 def _run(args: list[str], prog: str) -> int:
-    parser = build_parser(prog)
-    try:
-        opts = parser.parse_args(args)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    opts = build_parser(prog).parse_args(args)
     if opts.players is None and opts.names is None:
         return fail(f"{prog}: say how many play: --players K (2 to 6) or --names A,B,...")
     if opts.players is not None and opts.names is not None and opts.players != len(opts.names):
@@ -280,8 +277,8 @@ def _run(args: list[str], prog: str) -> int:
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
-        return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
-                    f"cards/ (with orbitus/sectors.yaml)")
+        return fail(f"{prog}: --cards {shown(opts.cards)}: not a folder; give a folder laid "
+                    f"out like cards/ (with orbitus/sectors.yaml)")
     names = opts.names or default_names(opts.players)
 
     from cards.loader import DefinitionError
@@ -291,9 +288,7 @@ def _run(args: list[str], prog: str) -> int:
     try:
         ruleset = load_ruleset("orbitus", opts.cards)
     except DefinitionError as exc:
-        for line in exc.problems:
-            fail(line)
-        return fail(f"{prog}: the Orbitus definitions could not be loaded", EXIT_VIOLATIONS)
+        raise DefinitionsFailed(exc, "nothing was dealt") from None
     chosen = opts.seed is None
     seed = secrets.randbelow(1_000_000) if chosen else opts.seed
     try:
@@ -303,7 +298,7 @@ def _run(args: list[str], prog: str) -> int:
 
     who = f"--names {','.join(names)}" if opts.names else f"--players {len(names)}"
     again = f"{prog} {who} --seed {seed}" + (
-        f" --cards {opts.cards}" if opts.cards is not None else "")
+        f" --cards {shown(opts.cards)}" if opts.cards is not None else "")
     note = " (chosen at random)" if chosen else ""
     if opts.json:
         text = json.dumps(json_of(state, seed), ensure_ascii=False, indent=2) + "\n"

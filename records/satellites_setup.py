@@ -10,19 +10,20 @@ start of a game record, or as a picture.
 
 from __future__ import annotations
 
-import argparse
 import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.common import (
     EXIT_OK,
-    EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
+    DefinitionsFailed,
+    Parser,
     fail,
     never_raises,
     other_picture,
     picture_target_problem,
+    shown,
     whole_number,
 )
 from rules.game import MAX_SEED, SetupError
@@ -114,9 +115,8 @@ examples:
 """
 
 
-def build_parser(prog: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(prog: str) -> Parser:
+    parser = Parser(prog, DESCRIPTION, EPILOG)
     parser.add_argument("--seed", type=whole_number(0, MAX_SEED), metavar="N",
                         help=f"deal number, 0 to {MAX_SEED} (default: chosen at random and "
                              f"printed)")
@@ -141,19 +141,15 @@ def run(args: list[str], prog: str = "pnp-setup satellites") -> int:
 
 
 def _run(args: list[str], prog: str) -> int:
-    parser = build_parser(prog)
-    try:
-        opts = parser.parse_args(args)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    opts = build_parser(prog).parse_args(args)
     for flag in ("svg", "png"):
         problem = picture_target_problem(prog, flag, getattr(opts, flag), "start",
                                          other=other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
-        return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
-                    f"cards/ (with satellites/board.yaml)")
+        return fail(f"{prog}: --cards {shown(opts.cards)}: not a folder; give a folder laid "
+                    f"out like cards/ (with satellites/board.yaml)")
 
     from cards.loader import DefinitionError
     from scorer.satellites.board import load_rules
@@ -161,9 +157,7 @@ def _run(args: list[str], prog: str) -> int:
     try:
         ruleset = load_rules(opts.cards)
     except DefinitionError as exc:
-        for line in exc.problems:
-            fail(line)
-        return fail(f"{prog}: the Satellites definitions could not be loaded", EXIT_VIOLATIONS)
+        raise DefinitionsFailed(exc, "nothing was dealt") from None
     chosen = opts.seed is None
     seed = secrets.randbelow(1_000_000) if chosen else opts.seed
     try:
@@ -174,7 +168,7 @@ def _run(args: list[str], prog: str) -> int:
     n = state.table.size
     first = ruleset.first
     again = f"{prog} --seed {seed}" + (
-        f" --cards {opts.cards}" if opts.cards is not None else "")
+        f" --cards {shown(opts.cards)}" if opts.cards is not None else "")
     note = " (chosen at random)" if chosen else ""
     board = grid_text(state)
     if opts.json and opts.record:
@@ -207,10 +201,7 @@ def _run(args: list[str], prog: str) -> int:
         try:
             defs = load_satellites(opts.cards)
         except DefinitionError as exc:  # pragma: no cover - the ruleset came from them
-            for line in exc.problems:
-                fail(line)
-            return fail(f"{prog}: the Satellites definitions could not be loaded",
-                        EXIT_VIOLATIONS)
+            raise DefinitionsFailed(exc, "nothing was dealt") from None
         drawing = picture(defs, state, f"Satellites start position: seed {seed}")
         stop = save_picture(prog, drawing, opts.svg, opts.png)
         if stop is not None:
