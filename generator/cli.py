@@ -24,6 +24,7 @@ from pnp.common import (
     Parser,
     definitions_failed,
     fail,
+    misuse,
     never_raises,
     number_in,
     say,
@@ -115,7 +116,8 @@ def _back_offset(value: str) -> tuple[float, float]:
 
 
 def build_parser(prog: str = "pnp-build") -> Parser:
-    """The command line of ``pnp build`` (and of ``pnp build init``)."""
+    """The command line of ``pnp build`` (``pnp build init`` has its own,
+    :func:`init_parser`)."""
     games = (*rules.names(), BOTH)
     parser = Parser(prog, HELP, EPILOG, usage="%(prog)s [GAME] [OPTIONS]\n"
                                               "       %(prog)s init DIR [--force]")
@@ -172,12 +174,15 @@ def build_parser(prog: str = "pnp-build") -> Parser:
     add("--json", action="store_true", dest="json_out",
         help="print what was built as one JSON object (the output folder, every file "
              "written with its size, what was kept and removed); implies -q")
-    sub = parser.add_subparsers(dest="command", metavar="init", help=argparse.SUPPRESS)
-    init = sub.add_parser("init", help="copy the shipped definitions into DIR for a designer "
-                                       "to edit", description=INIT_HELP, epilog=INIT_EPILOG)
-    init.add_argument("dir", metavar="DIR", help="folder to create or fill")
-    init.add_argument("--force", action="store_true",
-                      help="overwrite definition files already in DIR")
+    return parser
+
+
+def init_parser(prog: str = "pnp-build init") -> Parser:
+    """The command line of ``pnp build init``."""
+    parser = Parser(prog, INIT_HELP, INIT_EPILOG)
+    parser.add_argument("dir", metavar="DIR", help="folder to create or fill")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite definition files already in DIR")
     return parser
 
 
@@ -212,15 +217,14 @@ def run(argv: Sequence[str] | None = None, prog: str = "pnp-build") -> NoReturn:
 def _run(args: list[str], prog: str) -> int:
     if args and not args[0].startswith("-") and args[0] != "init":
         from cards.spelling import did_you_mean
-        from pnp.common import misuse
 
         known = ("init", *rules.names(), BOTH)
         return misuse(prog, f"{args[0]!r} is neither a game ({', '.join(known[1:])}) nor "
                             f"init{did_you_mean(args[0], known)}")
-    opts = build_parser(prog).parse_args(args)
-    if opts.command == "init":
+    if args and args[0] == "init":
+        opts = init_parser(f"{prog} init").parse_args(args[1:])
         return _init(opts.dir, opts.force, f"{prog} init", prog)
-    return _build(opts, prog)
+    return _build(build_parser(prog).parse_args(args), prog)
 
 
 def _say_as(prog: str) -> Any:
@@ -264,7 +268,7 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
         say(f"{prog}: note: {note}")
     if opts.watch:
         if opts.json_out:
-            return fail(f"{prog}: --json reports one build; it does not go with --watch")
+            return misuse(prog, "--json reports one build; it does not go with --watch")
         return _watch(out, games, cards, build_opts, opts.quiet, prog)
     quiet = opts.quiet or opts.json_out
     started = time.perf_counter()

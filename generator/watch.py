@@ -328,16 +328,17 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
     written += common
     info(f"built {len(written)} files into {out_dir} in {time.perf_counter() - started:.2f} s")
     info(f"watching {folder} for changes (every {interval:g} s); Ctrl-C stops")
-    tried_again: Snapshot | None = None  # the outputs were made again after this snapshot
+    tried_again: str | None = None  # the outputs missing that were made again last
     while not stop.wait(interval):
         now = snapshot(folder, out_dir)
         if now == seen:
             # the output folder (or files of it) deleted by hand: made again at once, not
             # at the next change of a definition; tried once until something changes
             gone = _outputs_gone(out_dir, states, common)
-            if gone is None or tried_again == now:
+            if gone is None or gone == tried_again:
+                tried_again = gone
                 continue
-            tried_again = now
+            tried_again = gone
             info(gone)
             changed: list[str] = []
         else:

@@ -50,7 +50,7 @@ ALIASES = {"pnp-build": "build", "pnp-score": "score", "pnp-setup": "setup",
            "pnp-replay": "replay", "pnp-sim": "sim", "pnp-web": "web"}
 
 USAGE = """\
-Usage: pnp COMMAND [ARGS]...
+usage: pnp COMMAND [ARGS]...
 
 The print-and-play and scoring toolchain for Orbitus and Satellites.
 
@@ -195,11 +195,12 @@ def _parser_options(name: str, words: list[str]) -> list[str]:
                   "records.{game}_setup").format(game=game)
         parser = importlib.import_module(module).build_parser(f"pnp {name} {game}")
         return _options_of_parser(parser, words)
-    parser = importlib.import_module(COMMANDS[name].module).build_parser(f"pnp {name}")
-    options = _options_of_parser(parser, words)
-    if name == "build" and "init" not in words:  # pnp build GAME: the game first
-        options += games
-    return options
+    module = importlib.import_module(COMMANDS[name].module)
+    if name == "build":  # pnp build GAME ... or pnp build init DIR
+        if "init" in words:
+            return _options_of_parser(module.init_parser("pnp build init"), words)
+        return [*_options_of_parser(module.build_parser("pnp build"), words), "init", *games]
+    return _options_of_parser(module.build_parser(f"pnp {name}"), words)
 
 
 def complete(words: list[str]) -> list[str]:

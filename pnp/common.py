@@ -39,13 +39,15 @@ def dump_json(obj: Any) -> str:
 
 def fail(message: str, code: int = EXIT_UNREADABLE) -> int:
     """Print an error line to stderr (made safe for a terminal) and return the exit code."""
-    write_safely(sys.stderr, message.rstrip("\n") + "\n")
+    say(message)
     return code
 
 
 def say(message: str) -> None:
-    """A line of progress or a note on stderr (made safe for a terminal)."""
-    write_safely(sys.stderr, message.rstrip("\n") + "\n")
+    """A line of progress or a note on stderr (each line made safe for a terminal: no
+    control character reaches it raw, not even a colour code)."""
+    lines = message.rstrip("\n").split("\n")
+    write_safely(sys.stderr, "\n".join(printable(line) for line in lines) + "\n")
     try:
         sys.stderr.flush()
     except (OSError, ValueError):
@@ -213,7 +215,9 @@ class Parser(argparse.ArgumentParser):
         super().__init__(prog=prog, description=description, epilog=epilog, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        raise CommandExit(misuse(self.prog, message + self._hint(message)))
+        hint = self._hint(message)
+        message = message.removeprefix("argument ")  # "--seed: ..." rather than "argument ..."
+        raise CommandExit(misuse(self.prog, message + hint))
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         if message:
@@ -229,8 +233,15 @@ class Parser(argparse.ArgumentParser):
             write_safely(file, message)
 
     def options(self) -> list[str]:
-        """Every option string of this parser (``--json``, ``-q`` ...)."""
-        return [o for action in self._actions for o in action.option_strings]
+        """Every option string of this parser and of its subcommands (``--json``, ``-q``
+        ...): argparse reports an unknown option of a subcommand from the top."""
+        found = []
+        for action in self._actions:
+            found += action.option_strings
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    found += sub.options() if isinstance(sub, Parser) else []
+        return list(dict.fromkeys(found))
 
     def _hint(self, message: str) -> str:
         """``; did you mean --json?`` for an unrecognised option or an invalid choice."""

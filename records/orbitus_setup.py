@@ -23,6 +23,7 @@ from pnp.common import (
     DefinitionsFailed,
     Parser,
     fail,
+    misuse,
     never_raises,
     other_picture,
     picture_target_problem,
@@ -181,7 +182,7 @@ Deal an Orbitus game as the rules describe: the sector deck shuffled, each
 player dealt a hand of hand_size sectors face down (orbitus/rules.yaml; 4 in
 the shipped rules), and the station's start lines and barriers for the player
 count. The same seed and players always give the
-same deal; write 'seed: N' and the players in a game record and pnp-replay
+same deal; write 'seed: N' and the players in a game record and pnp replay
 starts from it.
 """
 
@@ -192,13 +193,14 @@ in seat order takes hand_size cards from the top. P1 plays first, then
 clockwise.
 
 exit codes: 0 dealt, 1 the definitions (--cards) do not give a deal (e.g. too
-few cards), 2 the command was misused or a file could not be written
+few cards) or break a rule, 2 the command was misused, a file could not be
+written or a definitions file cannot be read
 
 examples:
-  pnp-setup orbitus --players 3 --seed 42
-  pnp-setup orbitus --names Anna,Boris,Carla --seed 42 --record > game.yaml
-  pnp-setup orbitus --players 4 --seed 7 --json
-  pnp-setup orbitus --players 2 --seed 7 --png deal.png
+  pnp setup orbitus --players 3 --seed 42
+  pnp setup orbitus --names Anna,Boris,Carla --seed 42 --record > game.yaml
+  pnp setup orbitus --players 4 --seed 7 --json
+  pnp setup orbitus --players 2 --seed 7 --png deal.png
 """
 
 
@@ -216,7 +218,7 @@ def build_parser(prog: str) -> Parser:
     out.add_argument("--json", action="store_true",
                      help="print one JSON object: players, start lines, barriers, hands, deck")
     out.add_argument("--record", action="store_true",
-                     help="print the start of a game record (YAML for pnp-replay): the seed, "
+                     help="print the start of a game record (YAML for pnp replay): the seed, "
                           "the players, the hands as comments, moves:")
     parser.add_argument("--svg", metavar="FILE", type=Path,
                         help="also draw the station with its start lines and every hand as SVG")
@@ -267,10 +269,10 @@ def run(args: list[str], prog: str = "pnp-setup orbitus") -> int:
 def _run(args: list[str], prog: str) -> int:
     opts = build_parser(prog).parse_args(args)
     if opts.players is None and opts.names is None:
-        return fail(f"{prog}: say how many play: --players K (2 to 6) or --names A,B,...")
+        return misuse(prog, "say how many play: --players K (2 to 6) or --names A,B,...")
     if opts.players is not None and opts.names is not None and opts.players != len(opts.names):
-        return fail(f"{prog}: --players {opts.players} but --names gives {len(opts.names)} "
-                    f"names; give one of them, or make them agree")
+        return misuse(prog, f"--players {opts.players} but --names gives {len(opts.names)} "
+                            f"names; give one of them, or make them agree")
     for flag in ("svg", "png"):
         problem = picture_target_problem(prog, flag, getattr(opts, flag), "deal",
                                          other=other_picture(opts, flag))

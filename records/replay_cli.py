@@ -40,13 +40,13 @@ DESCRIPTION = """\
 Replay a game record move by move with the rules engine. The replay stops at
 the first illegal move and says which move (number and line), why it is
 illegal and what was legal there; otherwise it prints the final position
-scored as pnp-score does (winner, colonies or systems, end of the game).
+scored as pnp score does (winner, colonies or systems, end of the game).
 
 FILE is a YAML game record:
 
   game: satellites
   players: {red: Anna, blue: Ben}
-  seed: 42                # the deal of pnp-setup satellites --seed 42
+  seed: 42                # the deal of pnp setup satellites --seed 42
   moves:                  # red first
     - c1-c4               # a move
     - b5-d7+              # + marks a connection move (checked)
@@ -59,7 +59,7 @@ or, for Orbitus:
 
   game: orbitus
   players: [Anna, Boris, Carla]   # seat order; play goes clockwise
-  seed: 42                # the deal of pnp-setup orbitus --players 3 --seed 42
+  seed: 42                # the deal of pnp setup orbitus --players 3 --seed 42
   moves:                  # Anna first
     - place S50 @0,-1 r3  # card S50 on cell 0,-1, its marker turned to S
     - remove 0,-1         # a sector of the player's own system leaves the game
@@ -77,9 +77,11 @@ exit codes:
   1  a move is illegal, or the position reached breaks a rule
   2  the record cannot be read (YAML, fields, a move that is not in the
      notation), or the command was misused
+  definitions (--cards, the record's cards:) that cannot be used: 1 if one
+  breaks a rule, 2 if a file of them cannot be read
 
 example:
-  pnp-replay game.yaml --png final.png
+  pnp replay game.yaml --png final.png
 """
 
 

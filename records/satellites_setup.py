@@ -20,6 +20,7 @@ from pnp.common import (
     DefinitionsFailed,
     Parser,
     fail,
+    misuse,
     never_raises,
     other_picture,
     picture_target_problem,
@@ -95,23 +96,24 @@ DESCRIPTION = """\
 Deal a random Satellites start position as the rules describe: each player's
 satellites at random on the central cells of their two edges (red north and
 south, blue west and east), the low values one cell inward. The position is
-printed as a board pnp-score satellites reads ('#' lines are comments). The
+printed as a board pnp score satellites reads ('#' lines are comments). The
 board size, the zones, the satellites and who moves first come from the
 definitions folder (cards/satellites/, or --cards).
 """
 
 EPILOG = """\
 The same seed always deals the same position (for the same definitions):
-write 'seed: N' in a game record and pnp-replay starts from it.
+write 'seed: N' in a game record and pnp replay starts from it.
 
 exit codes: 0 dealt, 1 the definitions (--cards) do not give a start
-position, 2 the command was misused or a file could not be written
+position or break a rule, 2 the command was misused, a file could not be
+written or a definitions file cannot be read
 
 examples:
-  pnp-setup satellites --seed 42
-  pnp-setup satellites --seed 42 --record > game.yaml
-  pnp-setup satellites --seed 42 --json
-  pnp-setup satellites --seed 42 --png start.png
+  pnp setup satellites --seed 42
+  pnp setup satellites --seed 42 --record > game.yaml
+  pnp setup satellites --seed 42 --json
+  pnp setup satellites --seed 42 --png start.png
 """
 
 
@@ -124,7 +126,7 @@ def build_parser(prog: str) -> Parser:
                         help="print the deal as one JSON object (seed, size, who moves first, "
                              "the board rows, every satellite's cell) instead of the board")
     parser.add_argument("--record", action="store_true",
-                        help="print the start of a game record (YAML for pnp-replay) instead "
+                        help="print the start of a game record (YAML for pnp replay) instead "
                              "of the plain board: the seed, the board as comments, moves:")
     parser.add_argument("--svg", metavar="FILE", type=Path,
                         help="also draw the board with the satellites on it as SVG here")
@@ -172,7 +174,7 @@ def _run(args: list[str], prog: str) -> int:
     note = " (chosen at random)" if chosen else ""
     board = grid_text(state)
     if opts.json and opts.record:
-        return fail(f"{prog}: give --json or --record, not both")
+        return misuse(prog, "give --json or --record, not both")
     if opts.json:
         from pnp.common import dump_json
 

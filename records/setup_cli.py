@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 
 USAGE = """\
-Usage: {prog} GAME [OPTIONS]
+usage: {prog} GAME [OPTIONS]
 
 Deal a random start position as the rules describe, reproducible by its seed.
 

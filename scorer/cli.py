@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 USAGE = """\
-Usage: {prog} GAME [OPTIONS] FILE
+usage: {prog} GAME [OPTIONS] FILE
 
 Score a finished game from a transcribed table.
 
@@ -22,7 +22,9 @@ Games:
               colonies, control, end state, winner
 
 Run '{prog} GAME --help' for the options of one game.
-Exit codes: 0 valid, 1 the table breaks a rule, 2 unreadable input or misuse.
+Exit codes: 0 valid, 1 the table breaks a rule, 2 unreadable input or misuse;
+definitions that cannot be used: 1 if one breaks a rule, 2 if a file of them
+cannot be read.
 """
 
 

@@ -25,6 +25,7 @@ from pnp.common import (
     EXIT_VIOLATIONS,
     DefinitionsFailed,
     fail,
+    misuse,
     shown,
     write_out,
 )
@@ -214,7 +215,7 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
 
     reader: Any = reader_for(game, mmap, defs)
     try:
-        reading, work = reader.read_bytes(data, str(photo))
+        reading, work = reader.read_bytes(data, shown(photo))  # the name for messages
     except PhotoError as exc:
         return fail(f"{prog}: {exc}")
     return defs, reading, lambda: reader.draw(work.bgr, reading)
@@ -226,8 +227,8 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
 def orbitus(opts: Any, prog: str) -> int:
     photo = Path(opts.photo)
     if opts.layout is not None:
-        return fail(f"{prog}: give a LAYOUT file or --photo, not both (the layout is read "
-                    f"from the photo; write it out with --layout-out)")
+        return misuse(prog, "give a LAYOUT file or --photo, not both (the layout is read "
+                            "from the photo; write it out with --layout-out)")
     problem = check_outputs(prog, opts, photo, "table")
     if problem:
         return fail(problem)
@@ -337,8 +338,8 @@ def _unplaced(opts: Any, prog: str, photo: Path, findings: Any) -> int:
 def satellites(opts: Any, prog: str) -> int:
     photo = Path(opts.photo)
     if opts.file is not None:
-        return fail(f"{prog}: give a FILE or --photo, not both (the board is read from the "
-                    f"photo; write it out with --layout-out)")
+        return misuse(prog, "give a FILE or --photo, not both (the board is read from the "
+                            "photo; write it out with --layout-out)")
     problem = check_outputs(prog, opts, photo, "board")
     if problem:
         return fail(problem)

@@ -40,11 +40,11 @@ written to OUT/report.json, OUT/report.html and OUT/plots/*.png.
 
 EPILOG = """\
 examples:
-  pnp-sim orbitus --players 3 --games 2000
-  pnp-sim orbitus --cards my-cards --bots greedy,random --players 2
-  pnp-sim satellites --games 100000 --jobs 2
-  pnp-sim compare cards my-cards --game orbitus --players 3,4
-  pnp-sim orbitus --out output/sim/orbitus --resume      # continue an interrupted run
+  pnp sim orbitus --players 3 --games 2000
+  pnp sim orbitus --cards my-cards --bots greedy,random --players 2
+  pnp sim satellites --games 100000 --jobs 2
+  pnp sim compare cards my-cards --game orbitus --players 3,4
+  pnp sim orbitus --out output/sim/orbitus --resume      # continue an interrupted run
 
 The same seed, definitions, bots and number of games give the same results (byte for
 byte in report.json) whatever --jobs is, and on a Ray cluster too.
@@ -60,10 +60,10 @@ def whole(name: str, low: int, example: str) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; e.g. {name} "
-                                             f"{example}") from None
+            raise argparse.ArgumentTypeError(f"{printable(text)!r} is not a whole number; "
+                                             f"e.g. {name} {example}") from None
         if value < low:
-            raise argparse.ArgumentTypeError(f"{value} is too small: at least {low}; e.g. "
+            raise argparse.ArgumentTypeError(f"{value} is too small (at least {low}); e.g. "
                                              f"{name} {example}")
         return value
     return parse
@@ -536,8 +536,8 @@ def _main(args: list[str], prog: str) -> int:
         default = Path("output") / "sim" / ns.command
         opts = options(ns, ns.command, ns.cards, ns.out or default, prog)
         summary = run(opts, getattr(ns, "players", None), sys.stderr, quiet=ns.quiet)
-    except Usage as exc:
-        return misuse(prog, str(exc))
+    except Usage as exc:  # an option of the subcommand: its help explains it
+        return misuse(f"{prog} {ns.command}", str(exc))
     timing = summary.pop("_timing")
     if opts.json:
         write_out(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", json=True)

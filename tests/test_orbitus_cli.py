@@ -102,7 +102,7 @@ def test_help_explains_every_option(capsys):
     (["a.yaml", "b.yaml"], "unrecognized arguments: b.yaml"),
     (["--bogus", "a.yaml"], "unrecognized arguments: --bogus"),
     (["--jsn", "a.yaml"], "unrecognized arguments: --jsn; did you mean --json?"),
-    (["a.yaml", "--svg"], "argument --svg: expected one argument"),
+    (["a.yaml", "--svg"], "--svg: expected one argument"),
 ])
 def test_misuse_is_one_line_pointing_to_help(args, message, capsys):
     assert run(args) == 2

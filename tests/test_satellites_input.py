@@ -229,7 +229,7 @@ def test_help_explains_every_option(capsys):
     ([], "the following arguments are required: FILE (or --photo PHOTO)"),
     (["a.txt", "--bogus"], "unrecognized arguments: --bogus"),
     (["a.txt", "--lenent"], "unrecognized arguments: --lenent; did you mean --lenient?"),
-    (["a.txt", "--svg"], "argument --svg: expected one argument"),
+    (["a.txt", "--svg"], "--svg: expected one argument"),
     (["a.txt", "b.txt"], "unrecognized arguments: b.txt"),
 ])
 def test_misuse_is_one_line_pointing_to_help(capsys, args, message):

@@ -24,7 +24,7 @@ from pnp.common import (
 
 DESCRIPTION = """\
 Start the browser companion: a local web server for transcribing a finished table by
-clicking (with pnp-score's breakdown live) and for playing Orbitus or Satellites in the
+clicking (with pnp score's breakdown live) and for playing Orbitus or Satellites in the
 browser, against bots or with friends on their own phones or laptops.
 
 It listens on 127.0.0.1 (this machine only) on a free port, prints the address and
@@ -39,8 +39,9 @@ address of this machine; your firewall may ask) and open the game's host page: e
 seat has its own link and QR code. Anyone who can reach the server can open its home
 page, so do this on a network you trust.
 
-exit codes: 0 stopped with Ctrl-C, 2 misuse (a port in use, a data folder that cannot
-be used, definitions that cannot be read)."""
+exit codes: 0 stopped with Ctrl-C, 1 definitions (--cards) that break a rule, 2 misuse
+(a port in use, a data folder that cannot be used, a definitions file that cannot be
+read)."""
 
 
 def build_parser(prog: str = "pnp-web") -> Parser:

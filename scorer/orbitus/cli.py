@@ -52,12 +52,14 @@ clockwise. Without start_lines the rules' default table for the player count
 is used; station sides that are no one's start line are barriers.
 
 From a photo of cards printed with markers (the manual: docs/photo.md):
-  pnp-score orbitus --photo table.jpg --players Anna,Boris --layout-out read.yaml
+  pnp score orbitus --photo table.jpg --players Anna,Boris --layout-out read.yaml
   --debug-image read.jpg
 
 exit codes: 0 the table is valid, 1 it breaks a rule (scores shown
 best-effort, marked not valid; from a photo also any card not read for
-certain), 2 a file can't be read or the command was misused."""
+certain), 2 a file can't be read or the command was misused. Definitions
+(--cards, a layout's cards:) that cannot be used: 1 if one breaks a rule, 2 if
+a file of them cannot be read."""
 
 
 PICTURE_LIMIT = 2000  # sectors; beyond that a picture is a poster nobody can check

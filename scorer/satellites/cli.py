@@ -50,10 +50,12 @@ exit codes:
   0  the board is valid (or --lenient was given)
   1  the board breaks a rule; every violation is listed, scores still shown
   2  the input cannot be read, or the command was misused
+  definitions (--cards) that cannot be used: 1 if one breaks a rule, 2 if a
+  file of them cannot be read
 
 examples:
-  pnp-score satellites game.txt --json --png game.png
-  pnp-score satellites --photo board.jpg --layout-out read.txt --debug-image read.jpg
+  pnp score satellites game.txt --json --png game.png
+  pnp score satellites --photo board.jpg --layout-out read.txt --debug-image read.jpg
 """
 
 
