@@ -280,6 +280,8 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
         return definitions_failed(prog, exc, "nothing was written")
     try:
         files = _run_steps(steps, quiet)
+    except DefinitionError as exc:  # a text of the booklets, read by its step
+        return definitions_failed(prog, exc, "nothing was written")
     except ValueError as exc:  # a component that cannot be laid out on the chosen paper
         return fail(f"{prog}: {exc}; nothing was written", EXIT_VIOLATIONS)
     from generator.output import OutputError
