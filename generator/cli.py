@@ -118,7 +118,7 @@ def _back_offset(value: str) -> tuple[float, float]:
 def build_parser(prog: str = "pnp-build") -> Parser:
     """The command line of ``pnp build`` (``pnp build init`` has its own,
     :func:`init_parser`)."""
-    games = (*rules.names(), BOTH)
+    games = (*rules.names("products"), BOTH)
     parser = Parser(prog, HELP, EPILOG, usage="%(prog)s [GAME] [OPTIONS]\n"
                                               "       %(prog)s init DIR [--force]")
     add = parser.add_argument
@@ -190,7 +190,7 @@ def build_args(args: Sequence[str]) -> list[str]:
     """The arguments as the build's own parser reads them: a game named first, as the other
     commands take it (``pnp build orbitus``), is the same as ``--game orbitus``."""
     args = list(args)
-    if args and args[0] in (*rules.names(), BOTH):
+    if args and args[0] in (*rules.names("products"), BOTH):
         return ["--game", args[0], *args[1:]]
     return args
 
@@ -218,7 +218,7 @@ def _run(args: list[str], prog: str) -> int:
     if args and not args[0].startswith("-") and args[0] != "init":
         from cards.spelling import did_you_mean
 
-        known = ("init", *rules.names(), BOTH)
+        known = ("init", *rules.names("products"), BOTH)
         return misuse(prog, f"{args[0]!r} is neither a game ({', '.join(known[1:])}) nor "
                             f"init{did_you_mean(args[0], known)}")
     if args and args[0] == "init":
@@ -253,7 +253,7 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
                     f"out like {DEFAULT_CARDS}, with orbitus/ and satellites/ inside)")
     if out.exists() and not out.is_dir():
         return fail(f"{prog}: --out {shown(out)}: is a file, expected a folder")
-    games = tuple(rules.names()) if opts.game == BOTH else (opts.game,)
+    games = tuple(rules.names("products")) if opts.game == BOTH else (opts.game,)
     notes = _language(prog, opts.lang, games, cards)
     if notes is None:
         return EXIT_UNREADABLE

@@ -186,20 +186,20 @@ def _options_of_parser(parser: Any, words: list[str]) -> list[str]:
 def _parser_options(name: str, words: list[str]) -> list[str]:
     import rules
 
-    games = list(rules.names())
     if COMMANDS[name].games:
+        layer = "scorer" if name == "score" else "records.setup"
+        games = list(rules.names(layer))
         game = next((w for w in words if w in games), None)
         if game is None:
             return games
-        module = ("scorer.{game}.cli" if name == "score" else
-                  "records.{game}_setup").format(game=game)
-        parser = importlib.import_module(module).build_parser(f"pnp {name} {game}")
+        parser = rules.adapter(game, layer).build_parser(f"pnp {name} {game}")
         return _options_of_parser(parser, words)
     module = importlib.import_module(COMMANDS[name].module)
     if name == "build":  # pnp build GAME ... or pnp build init DIR
         if "init" in words:
             return _options_of_parser(module.init_parser("pnp build init"), words)
-        return [*_options_of_parser(module.build_parser("pnp build"), words), "init", *games]
+        return [*_options_of_parser(module.build_parser("pnp build"), words), "init",
+                *rules.names("products")]
     return _options_of_parser(module.build_parser(f"pnp {name}"), words)
 
 

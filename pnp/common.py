@@ -271,17 +271,16 @@ def parse(parser: argparse.ArgumentParser, args: Sequence[str]) -> argparse.Name
         return stop.code
 
 
-def by_game(args: Sequence[str], prog: str, usage: str, module: str) -> int:
+def by_game(args: Sequence[str], prog: str, usage: str, layer: str) -> int:
     """A command that takes the game first (``pnp score GAME ...``, ``pnp setup GAME ...``):
     ``usage`` for ``--help``; one line for no game or an unknown one (exit 2); else the
-    game's own command, ``module`` (``scorer.{game}.cli``) ``.run(rest, prog)``, which
-    imports only that game's code."""
-    import importlib
-
+    game's own command, its adapter of ``layer`` (``rules.adapter(game, "scorer")``)
+    ``.run(rest, prog)``, which imports only that game's code. The games are those of the
+    registry that have that adapter (``rules.names(layer)``)."""
     import rules
     from cards.spelling import did_you_mean
 
-    games = rules.names()
+    games = rules.names(layer)
     if not args:
         return misuse(prog, f"name the game: {prog} {'|'.join(games)} ...")
     if args[0] in ("-h", "--help", "help"):
@@ -291,7 +290,7 @@ def by_game(args: Sequence[str], prog: str, usage: str, module: str) -> int:
     if game not in games:
         return misuse(prog, f"unknown game {printable(args[0])!r}; choose "
                             f"{' or '.join(games)}{did_you_mean(game, games)}")
-    command = importlib.import_module(module.format(game=game))
+    command = rules.adapter(game, layer)
     return int(command.run(list(args[1:]), prog=f"{prog} {game}"))
 
 

@@ -1,7 +1,8 @@
 """``pnp-setup``: deal a start position for one game, importing only that game's code.
 
-Each game of the rules registry (:func:`rules.names`) has its setup in
-``records.<game>_setup`` with ``run(args, prog) -> int``.
+Each game of the rules registry that has a setup (``rules.names("records.setup")``) has it
+in its ``records.setup`` adapter (by convention ``records.<game>_setup``) with
+``run(args, prog) -> int``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "pnp-setup") -> int:
     from pnp.common import by_game
 
     args = list(sys.argv[1:] if argv is None else argv)
-    return by_game(args, prog, USAGE.format(prog=prog), "records.{game}_setup")
+    return by_game(args, prog, USAGE.format(prog=prog), "records.setup")
 
 
 def entry() -> None:

@@ -33,8 +33,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "pnp-score") -> int:
     from pnp.common import by_game
 
     args = list(sys.argv[1:] if argv is None else argv)
-    # each game of the rules registry has its scorer in scorer.<game>.cli
-    return by_game(args, prog, USAGE.format(prog=prog), "scorer.{game}.cli")
+    # each game of the rules registry that has a scorer: its scorer adapter (scorer.<game>.cli)
+    return by_game(args, prog, USAGE.format(prog=prog), "scorer")
 
 
 def entry() -> None:

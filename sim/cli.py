@@ -107,7 +107,7 @@ def add_play(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser(prog: str = "pnp-sim") -> Parser:
-    games = rules.names()
+    games = rules.names("sim")
     top = Parser(prog, DESCRIPTION, EPILOG)
     sub = top.add_subparsers(dest="command", metavar="{" + ",".join([*games, "compare"]) + "}")
     sub.required = True
@@ -117,7 +117,7 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
         counts = f"{few} players" if few == many else f"{few}-{many} players"
         one = sub.add_parser(game, help=f"simulate {game.capitalize()} games ({counts})",
                              description=DESCRIPTION)
-        add_common(one, players=few != many)
+        add_common(one, players=has_player_counts(game))
     c = sub.add_parser(
         "compare", help="the same seeds and bots on two definitions folders",
         description="Run the same games (seeds, bots, player counts) on two definitions "
@@ -202,6 +202,12 @@ def options(ns: argparse.Namespace, game: str, cards: Path | None, out: Path,
                    ns.json, prog)
 
 
+def has_player_counts(game: str) -> bool:
+    """Whether ``game`` is played by more than one number of players (``--players``)."""
+    found = rules.get(game)
+    return found.min_players != found.max_players
+
+
 def shown_cards(cards: Path | None) -> str:
     return "cards/ (shipped)" if cards is None else str(cards)
 
@@ -212,7 +218,7 @@ def reproduce(opts: Options, counts: Sequence[int]) -> str:
     parts = ["pnp-sim", opts.game]
     if opts.cards is not None:
         parts += ["--cards", str(opts.cards)]
-    if opts.game == "orbitus":
+    if has_player_counts(opts.game):
         parts += ["--players", ",".join(map(str, counts))]
     parts += ["--games", str(opts.games), "--bots", ",".join(opts.bots), "--seed",
               str(opts.seed)]
@@ -249,12 +255,10 @@ def load(game: str, cards: Path | None, prog: str = "pnp-sim") -> Any:
 def player_counts(sim: Any, ruleset: Any, text: str | None,
                   prog: str = "pnp-sim") -> tuple[int, ...]:
     game = sim.game
-    if not hasattr(ruleset, "player_counts"):
-        return (game.min_players,)
-    if text is None:
+    if text is None or game.min_players == game.max_players:
         return sim.player_counts(ruleset)
     counts = parse_players(text, game.min_players, game.max_players, game.name)
-    missing = [c for c in counts if c not in ruleset.player_counts]
+    missing = [c for c in counts if c not in sim.player_counts(ruleset)]
     if missing:
         raise Stop(EXIT_RULES, f"{prog}: the definitions have no start lines for "
                                f"{', '.join(map(str, missing))} players (rules.yaml "
@@ -440,7 +444,7 @@ def _resume_hint(opts: Options, counts: Sequence[int]) -> str:
     parts = [*opts.prog.split(), opts.game]
     if opts.cards is not None:
         parts += ["--cards", str(opts.cards)]
-    if opts.game == "orbitus":
+    if has_player_counts(opts.game):
         parts += ["--players", ",".join(map(str, counts))]
     parts += ["--games", str(opts.games), "--bots", ",".join(opts.bots), "--seed",
               str(opts.seed)]

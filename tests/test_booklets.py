@@ -13,17 +13,9 @@ from cards.definitions import DEFAULT_CARDS, load_orbitus
 from generator.build import BuildOptions, build
 from generator.components import diagrams
 from generator.drawing import Group, Text, text_width, walk
-from generator.typeset import (
-    Box,
-    Frame,
-    PageSetup,
-    TextError,
-    Typography,
-    flow,
-    parse,
-    typeset,
-    wrap,
-)
+from generator.typeset.markup import TextError, parse
+from generator.typeset.pages import Frame, PageSetup, flow, typeset
+from generator.typeset.setting import Box, Typography, wrap
 from testkit.commands import run_build
 
 SIZES = {"a4": (595, 842), "letter": (612, 792)}

@@ -340,18 +340,32 @@ def test_a_command_raising_a_type_error_runs_once(monkeypatch, capsys):
     assert capsys.readouterr().err.startswith("pnp: internal error (TypeError: a bug inside")
 
 
-def test_the_game_lists_come_from_the_rules_registry(monkeypatch, capsys):
-    import rules
+@pytest.fixture
+def heaps_registered():
+    from testkit import heaps
+
+    heaps.register()
+    yield
+    heaps.unregister()
+
+
+def test_the_game_lists_come_from_the_rules_registry(heaps_registered, capsys):
+    """A third game (testkit's Heaps: rules, setup, records, simulator; no printables, no
+    scorer) appears in the command lines of the layers it has, and only there."""
     from generator.cli import build_parser
     from pnp.cli import complete, main
     from sim.cli import build_parser as sim_parser
 
-    monkeypatch.setattr(rules, "names", lambda: ("orbitus",))
     game = next(a for a in build_parser("pnp build")._actions if "--game" in a.option_strings)
-    assert list(game.choices) == ["orbitus", "both"]
+    assert list(game.choices) == ["orbitus", "satellites", "both"]
     assert list(sim_parser("pnp sim")._subparsers._group_actions[0].choices) == \
-        ["orbitus", "compare"]
-    assert complete(["score", ""]) == ["orbitus"]
-    assert main(["score", "satellites", "x.txt"]) == 2
-    assert capsys.readouterr().err == ("pnp score: unknown game 'satellites'; choose orbitus "
-                                       "(see pnp score --help)\n")
+        ["orbitus", "satellites", "heaps", "compare"]
+    assert complete(["score", ""]) == ["orbitus", "satellites"]
+    assert complete(["setup", ""]) == ["heaps", "orbitus", "satellites"]
+    assert "heaps" not in complete(["build", ""])
+    assert main(["score", "heaps", "x.txt"]) == 2
+    assert capsys.readouterr().err == ("pnp score: unknown game 'heaps'; choose orbitus or "
+                                       "satellites (see pnp score --help)\n")
+    assert main(["build", "heaps"]) == 2
+    assert capsys.readouterr().err == ("pnp build: 'heaps' is neither a game (orbitus, "
+                                       "satellites, both) nor init (see pnp build --help)\n")
