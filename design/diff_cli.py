@@ -3,12 +3,21 @@ exit 0 no change, 1 changes found, 2 a version cannot be read)."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnp.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, dump_json, fail, never_raises
+from pnp.common import (
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_VIOLATIONS,
+    Parser,
+    dump_json,
+    fail,
+    never_raises,
+    say,
+    write_out,
+)
 
 GAMES = ("orbitus", "satellites")
 PAGE_MARK = "<title>pnp diff: "
@@ -32,9 +41,8 @@ knows no such revision.
 """
 
 
-def build_parser(prog: str = "pnp diff") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=HELP,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(prog: str = "pnp diff") -> Parser:
+    parser = Parser(prog, HELP)
     parser.add_argument("old", metavar="OLD", help="the earlier version")
     parser.add_argument("new", metavar="NEW", nargs="?",
                         help="the later version (default: the definitions in use)")
@@ -48,8 +56,6 @@ def build_parser(prog: str = "pnp diff") -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the differences as JSON")
     parser.add_argument("--html", type=Path, metavar="FILE",
                         help="also write a page with pictures of every changed component")
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="say which project file was used")
     return parser
 
 
@@ -77,25 +83,14 @@ def _html_problem(target: Path) -> str | None:
 
 
 def _run(args: list[str], prog: str) -> int:
-    parser = build_parser(prog)
-    try:
-        opts = parser.parse_args(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    from cards.loader import DefinitionError, display_path
-    from cards.project import ProjectError, current_project
+    opts = build_parser(prog).parse_args(args)
+    from cards.loader import display_path
+    from cards.project import current_project
+    from cards.reading import DefinitionError
     from cards.sources import Source, SourceError, games_in, open_source
 
-    try:
-        project = current_project()
-    except ProjectError as exc:
-        for line in exc.problems:
-            fail(line)
-        return EXIT_UNREADABLE
-    if opts.verbose:
-        sys.stderr.write(f"{prog}: project file {display_path(project.path)}\n" if project
-                         else f"{prog}: no project file (pnp.toml) here or above\n")
-    cards = opts.cards if opts.cards is not None else (project.cards if project else None)
+    project = current_project()  # read and checked by the parser already
+    cards = opts.cards
     if cards is not None and not cards.is_dir():
         return fail(f"{prog}: --cards {cards}: no such folder")
     if opts.html is not None:
@@ -140,15 +135,15 @@ def _run(args: list[str], prog: str) -> int:
             return fail(f"{prog}: the definitions of a version cannot be read; nothing was "
                         f"compared")
         if opts.json:
-            sys.stdout.write(dump_json(to_json(diffs, old, new)))
+            write_out(dump_json(to_json(diffs, old, new)), json=True)
         else:
-            sys.stdout.write(text(diffs, old, new))
+            write_out(text(diffs, old, new))
         if opts.html is not None:
             from cards.sheet_files import write_atomically
 
             write_atomically(opts.html, page(diffs, old, new).encode("utf-8"))
             if not opts.json:
-                sys.stderr.write(f"{prog}: wrote {display_path(opts.html)}\n")
+                say(f"{prog}: wrote {display_path(opts.html)}")
         return EXIT_VIOLATIONS if any(d.changed for d in diffs) else EXIT_OK
     finally:
         for source in sources:

@@ -10,7 +10,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pnp.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, dump_json, fail, never_raises
+from pnp.common import (
+    EXIT_OK,
+    EXIT_VIOLATIONS,
+    Parser,
+    dump_json,
+    fail,
+    misuse,
+    never_raises,
+    say,
+    write_out,
+)
 
 GAMES = ("orbitus", "satellites")
 
@@ -76,9 +86,8 @@ def _hash(text: str) -> str:
     return stamp.hash
 
 
-def build_parser(prog: str = "pnp playtest") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=HELP,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(prog: str = "pnp playtest") -> Parser:
+    parser = Parser(prog, HELP)
     sub = parser.add_subparsers(dest="action", metavar="add|report|export")
 
     def common(p: argparse.ArgumentParser) -> None:
@@ -88,11 +97,9 @@ def build_parser(prog: str = "pnp playtest") -> argparse.ArgumentParser:
         p.add_argument("--cards", type=Path, metavar="DIR",
                        help="the definitions in use (default: the project file's, else the "
                             "shipped cards/)")
-        p.add_argument("-v", "--verbose", action="store_true",
-                       help="say which project file was used")
 
     add = sub.add_parser("add", prog=f"{prog} add", help="log a game people played",
-                         description="Log one game people played.")
+                         description="Log one game people played.", project=("cards", "data"))
     add.add_argument("game", choices=GAMES)
     add.add_argument("--players", type=_csv_list, metavar="NAMES",
                      help="the players in seat order, comma-separated (Satellites: red, blue)")
@@ -119,7 +126,8 @@ def build_parser(prog: str = "pnp playtest") -> argparse.ArgumentParser:
     rep = sub.add_parser("report", prog=f"{prog} report",
                          help="the playtests per version, beside the bots' predictions",
                          description="The playtests per design version and player count, "
-                                     "beside what pnp sim predicts for them.")
+                                     "beside what pnp sim predicts for them.",
+                         project=("cards", "data"))
     rep.add_argument("game", nargs="?", choices=GAMES)
     rep.add_argument("--version", type=_hash, metavar="HASH", help="one design version only")
     rep.add_argument("--bots", default="random", metavar="LIST",
@@ -132,7 +140,8 @@ def build_parser(prog: str = "pnp playtest") -> argparse.ArgumentParser:
     common(rep)
 
     exp = sub.add_parser("export", prog=f"{prog} export", help="the log as CSV or JSON",
-                         description="Write the playtest log as CSV or JSON.")
+                         description="Write the playtest log as CSV or JSON.",
+                         project=("cards", "data"))
     exp.add_argument("game", nargs="?", choices=GAMES)
     exp.add_argument("--format", choices=("csv", "json"), default="csv")
     exp.add_argument("--version", type=_hash, metavar="HASH", help="one design version only")
@@ -149,35 +158,18 @@ def main(argv: Sequence[str] | None = None, prog: str = "pnp playtest") -> int:
 
 
 def _say(message: str) -> None:
-    sys.stderr.write(message + "\n")
+    say(message)
 
 
 def _run(args: list[str], prog: str) -> int:
-    parser = build_parser(prog)
-    try:
-        opts = parser.parse_args(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
+    opts = build_parser(prog).parse_args(args)
     if opts.action is None:
-        parser.print_help()
-        return EXIT_UNREADABLE
+        return misuse(prog, "name what to do: add, report or export")
     prog = f"{prog} {opts.action}"
-    from cards.project import ProjectError, current_project
+    from cards.project import current_project
 
-    try:
-        project = current_project()
-    except ProjectError as exc:
-        for line in exc.problems:
-            fail(line)
-        return EXIT_UNREADABLE
-    if opts.verbose:
-        from cards.loader import display_path
-
-        _say(f"{prog}: project file {display_path(project.path)}" if project else
-             f"{prog}: no project file (pnp.toml) here or above")
-    cards = opts.cards if opts.cards is not None else (project.cards if project else None)
-    data = opts.data if opts.data is not None else (project.default("data") if project
-                                                    else None)
+    project = current_project()
+    cards, data = opts.cards, opts.data
     if cards is not None and not cards.is_dir():
         return fail(f"{prog}: --cards {cards}: no such folder")
     from web.playtests import open_log
@@ -255,7 +247,7 @@ def _add(opts: argparse.Namespace, cards: Path | None, store: Any, prog: str,
     for note in notes:
         _say(f"{prog}: note: {note}")
     if opts.json:
-        sys.stdout.write(dump_json(test.to_json()))
+        write_out(dump_json(test.to_json()), json=True)
     else:
         names = ", ".join(f"{n} {s}" for n, s in zip(test.players, test.scores, strict=True))
         won = " and ".join(test.players[w] for w in test.winners) or "a draw"
@@ -311,9 +303,9 @@ def _report(opts: argparse.Namespace, cards: Path | None, store: Any, prog: str)
     finally:
         temp.cleanup()
     if opts.json:
-        sys.stdout.write(dump_json(result))
+        write_out(dump_json(result), json=True)
     else:
-        sys.stdout.write(text(result))
+        write_out(text(result))
     return EXIT_OK
 
 
@@ -324,7 +316,7 @@ def _export(opts: argparse.Namespace, store: Any, prog: str) -> int:
     found = playtests(store, opts.game, opts.version)
     body = export_csv(found) if opts.format == "csv" else export_json(found)
     if opts.out is None:
-        sys.stdout.write(body)
+        write_out(body, json=opts.format == "json")
         return EXIT_OK
     out: Path = opts.out
     if out.exists() or out.is_symlink():

@@ -7,7 +7,16 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pnp.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail, never_raises
+from pnp.common import (
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_VIOLATIONS,
+    Parser,
+    fail,
+    misuse,
+    never_raises,
+    say,
+)
 
 GAMES = ("orbitus", "satellites")
 
@@ -34,9 +43,8 @@ without --force (nothing is written); 2 a file cannot be read or written, or mis
 """
 
 
-def build_parser(prog: str = "pnp sheet") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=HELP,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(prog: str = "pnp sheet") -> Parser:
+    parser = Parser(prog, HELP)
     sub = parser.add_subparsers(dest="action", metavar="export|import")
     export = sub.add_parser("export", prog=f"{prog} export",
                             help="write the definitions as a spreadsheet",
@@ -49,8 +57,6 @@ def build_parser(prog: str = "pnp sheet") -> argparse.ArgumentParser:
     export.add_argument("--game", choices=GAMES, help="export one game only (default both)")
     export.add_argument("--force", action="store_true",
                         help="replace OUT if it exists")
-    export.add_argument("-v", "--verbose", action="store_true",
-                        help="say which project file and definitions were used")
     imp = sub.add_parser("import", prog=f"{prog} import",
                          help="read a spreadsheet back into the YAML definitions",
                          description="Read the sheets of FILE... into the YAML definitions "
@@ -68,37 +74,11 @@ def build_parser(prog: str = "pnp sheet") -> argparse.ArgumentParser:
                           "replaced)")
     imp.add_argument("--dry-run", action="store_true",
                      help="check and say what would change; write nothing")
-    imp.add_argument("-v", "--verbose", action="store_true",
-                     help="say which project file was used")
     return parser
 
 
 def _say(message: str) -> None:
-    sys.stderr.write(message + "\n")
-
-
-def _project_cards(given: Path | None, prog: str, verbose: bool) -> tuple[Path | None, int]:
-    """The definitions folder: ``--cards``, else the project file's; an exit code when the
-    project file is wrong."""
-    from cards.project import ProjectError, current_project
-
-    try:
-        project = current_project()
-    except ProjectError as exc:
-        for line in exc.problems:
-            fail(line)
-        return None, EXIT_UNREADABLE
-    if verbose:
-        if project is None:
-            _say(f"{prog}: no project file (pnp.toml) here or above")
-        else:
-            from cards.loader import display_path
-
-            _say(f"{prog}: project file {display_path(project.path)}"
-                 + (f" (cards: {display_path(project.cards)})" if project.cards else ""))
-    if given is not None:
-        return given, EXIT_OK
-    return (project.cards if project is not None else None), EXIT_OK
+    say(message)
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "pnp sheet") -> int:
@@ -107,17 +87,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "pnp sheet") -> int:
 
 
 def _run(args: list[str], prog: str) -> int:
-    parser = build_parser(prog)
-    try:
-        opts = parser.parse_args(args)
-    except SystemExit as exc:
-        return int(exc.code or 0)
+    opts = build_parser(prog).parse_args(args)
     if opts.action is None:
-        parser.print_help()
-        return EXIT_UNREADABLE
-    cards, code = _project_cards(opts.cards, f"{prog} {opts.action}", opts.verbose)
-    if code:
-        return code
+        return misuse(prog, "name what to do: export or import")
+    cards = opts.cards
     if opts.action == "export":
         return _export(opts, cards, f"{prog} export")
     return _import(opts, cards, f"{prog} import")

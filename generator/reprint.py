@@ -197,13 +197,19 @@ def satellites(old: Any, new: Any, opts: BuildOptions) -> GameReprint:
 def _sheets_anew(out: GameReprint, changed: list[str]) -> None:
     for rel in changed:
         name = rel.split("/", 1)[1]
-        out.take_out.append(f"the old {name.removesuffix('.pdf').replace('-', ' ')} "
-                            f"({old_name(name)})")
-        out.put_in.append(f"{name}")
+        out.take_out.append(f"the old {sheet_name(name)}")
+        out.put_in.append(f"the new {sheet_name(name)} ({name})")
 
 
-def old_name(name: str) -> str:
-    return {"score-pad.pdf": "every unused sheet of it"}.get(name, "all its pages")
+def sheet_name(file: str) -> str:
+    """``rules-en.pdf`` -> ``rule booklet (en)``, as the take-out sheet names a sheet."""
+    import re
+
+    found = re.fullmatch(r"(rules|player-aid)-(\w+)\.pdf", file)
+    if found:
+        what = "rule booklet" if found.group(1) == "rules" else "player aid"
+        return f"{what} ({found.group(2)})"
+    return {"score-pad.pdf": "score pad (its unused sheets)"}.get(file, file)
 
 
 MAKERS: dict[str, Callable[[Any, Any, BuildOptions], GameReprint]] = {

@@ -205,7 +205,7 @@ examples:
 
 
 def build_parser(prog: str) -> Parser:
-    parser = Parser(prog, DESCRIPTION, EPILOG)
+    parser = Parser(prog, DESCRIPTION, EPILOG, project=("cards", "players"))
     parser.add_argument("--players", type=_players, metavar="K",
                         help="how many players, 2 to 6 (named P1, P2, ...)")
     parser.add_argument("--names", type=_names, metavar="A,B,...",

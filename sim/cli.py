@@ -116,7 +116,7 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
         few, many = players.min_players, players.max_players
         counts = f"{few} players" if few == many else f"{few}-{many} players"
         one = sub.add_parser(game, help=f"simulate {game.capitalize()} games ({counts})",
-                             description=DESCRIPTION)
+                             description=DESCRIPTION, project=("cards", "players"))
         add_common(one, players=has_player_counts(game))
     c = sub.add_parser(
         "compare", help="the same seeds and bots on two definitions folders",

@@ -105,10 +105,10 @@ def test_more_copies_print_only_the_extra_ones_fewer_only_take_out(tmp_path):
     fronts = _text(files["reprint/orbitus/sectors.pdf"])[0]
     assert fronts.split().count("S40") == 2
     # the booklet says how many cards the deck holds: it is printed anew, and nothing else
-    assert part.put_in == ["S40: 2 copies more (now 3)", "rules-en.pdf"]
+    assert part.put_in == ["S40: 2 copies more (now 3)", "the new rule booklet (en) "
+                                                         "(rules-en.pdf)"]
     assert part.take_out == [f"{last.split(',')[0].split()[-1]}: 1 copy (no longer in the "
-                             f"deck)",
-                             "the old rules en (all its pages)"]
+                             f"deck)", "the old rule booklet (en)"]
     assert part.notes == []
 
 

@@ -301,4 +301,4 @@ def test_import_into_a_folder_that_is_a_project_file(tmp_path, cards_copy, monke
     monkeypatch.chdir(tmp_path)
     files = _write(tmp_path / "kit.xlsx", _sheets())
     assert main(["import", str(files[0]), "-v"]) == 0
-    assert "pnp sheet import: project file pnp.toml (cards: defs)" in capsys.readouterr().err
+    assert "pnp sheet: project file pnp.toml; definitions defs" in capsys.readouterr().err
