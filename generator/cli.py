@@ -307,11 +307,13 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
         return fail(f"{prog}: cannot write to {shown(out)}: {exc.strerror or exc}")
     took = time.perf_counter() - started
     if opts.json_out:
+        from cards.design_cache import design
         from pnp.common import dump_json
 
         write_out(dump_json({
             "out": str(out),
             "games": list(games),
+            "designs": {g: design(g, cards).to_json() for g in games},
             "files": {rel: len(files[rel]) for rel in sorted(files)},
             "kept": result.kept,
             "removed": result.deleted,

@@ -242,7 +242,8 @@ class Parser(argparse.ArgumentParser):
             Parser._depth -= 1
         cards = self._action_of("--cards")
         if project is not None and cards is not None and project.cards is not None and \
-                getattr(ns, cards.dest, None) == project.cards and \
+                isinstance(getattr(ns, cards.dest, None), Path) and \
+                getattr(ns, cards.dest).resolve() == project.cards and \
                 not any(a == "--cards" or a.startswith("--cards=") for a in given):
             ns.cards_from_project = True
         if Parser._depth == 0 and getattr(ns, "verbose", False):
@@ -270,6 +271,10 @@ class Parser(argparse.ArgumentParser):
             action = self._action_of(PROJECT_OPTIONS[key])
             if value is None or action is None:
                 continue
+            if isinstance(value, Path):  # as the user would write it: relative when inside
+                from cards.reading import display_path
+
+                value = Path(display_path(value))
             if callable(action.type):
                 value = action.type(str(value))
             elif not isinstance(value, Path):

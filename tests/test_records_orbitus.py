@@ -347,7 +347,7 @@ def test_first_names_who_plays_first(tmp_path, capsys):
      "'pass'"),
     (HEAD + "barrier: [N]\nmoves: []\n",
      "game.yaml:4: unknown field 'barrier' (an orbitus record has: game, players, moves, note, "
-     "seed, deck, start_lines, barriers, first, cards); did you mean 'barriers'?"),
+     "seed, deck, start_lines, barriers, first, cards, design); did you mean 'barriers'?"),
 ])
 def test_a_bad_record_is_refused_with_its_line(text, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
