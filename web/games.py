@@ -80,6 +80,7 @@ class Session:
     movers: list[int]
     version: int = 0
     texts: list[str] = field(default_factory=list)  # each move as written, in order
+    design: dict[str, Any] | None = None  # the design it is played by (cards.design)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
     _public: tuple[int, dict[str, Any]] | None = None
@@ -179,6 +180,7 @@ class Manager:
         self.mcts_budget = mcts_budget
         self.sessions: dict[str, Session] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.designs: dict[str, dict[str, Any]] = {}  # game -> the design of its definitions
 
     # --- making and finding games -------------------------------------------------------
 
@@ -226,10 +228,12 @@ class Manager:
                   (secrets.token_urlsafe(16), "spectator", None)]
         tokens += [(secrets.token_urlsafe(16), "seat", s) for s, k in enumerate(kinds)
                    if k == "human"]
-        self.store.create_game(GameRow(ident, game, names, kinds, seed, ruleset.to_data(),
+        design = self.designs.get(game)
+        kept = {**ruleset.to_data(), **({"design": design} if design else {})}
+        self.store.create_game(GameRow(ident, game, names, kinds, seed, kept,
                                        "active", now, now, blob, blob, 0), tokens)
         session = Session(ident, game, play, ruleset, names, kinds, seed, "active", now,
-                          [start], [], [])
+                          [start], [], [], design=design)
         self.sessions[ident] = session
         self.kick(session)
         return session, self.links(session)
@@ -261,9 +265,10 @@ class Manager:
             actions.append(play.action_from(move.action))
             movers.append(move.seat)
             states.append(play.game.decode(ruleset, move.state))
+        kept = row.ruleset.get("design") if isinstance(row.ruleset, dict) else None
         session = Session(row.id, row.game, play, ruleset, row.players, row.seats, row.seed,
                           row.status, row.created, states, actions, movers,
-                          version=len(actions))
+                          version=len(actions), design=kept if isinstance(kept, dict) else None)
         self.sessions[ident] = session
         self.kick(session)
         return session
@@ -487,4 +492,13 @@ def record_of(session: Session) -> str:
     seats = ", ".join(f"{n} ({k})" for n, k in zip(session.names, session.kinds, strict=True))
     note = (f"{session.game} played in pnp-web, game {session.id}, {session.status}; "
             f"seats: {seats}")
-    return session.adapter.record(session.states[0], session.actions, session.seed, note)
+    text: str = session.adapter.record(session.states[0], session.actions, session.seed, note)
+    stamp = (session.design or {}).get("stamp")
+    if not stamp:
+        return text
+    from cards.yaml_out import flow
+
+    lines = text.split("\n")
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("game:")), 0)
+    lines[at:at] = ["# definitions: those pnp web played it with", f"design: {flow(stamp)}"]
+    return "\n".join(lines)

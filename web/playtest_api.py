@@ -16,6 +16,7 @@ error handling (:func:`routes`).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -65,6 +66,7 @@ async def list_playtests(request: Request) -> Response:
 
 def _scored(game: str, file: Any, cards: Path | None) -> Any:
     """The scorer's reading of a file the page sent, scored as ``pnp playtest add --file``."""
+    from cards.reading import display_path
     from web.playtests import PlaytestError, score_source
 
     if not isinstance(file, dict):
@@ -79,8 +81,10 @@ def _scored(game: str, file: Any, cards: Path | None) -> Any:
         try:
             scored = score_source(game, path, cards)
         except PlaytestError as exc:
-            raise WebError(422, [p.replace(str(path), name) for p in exc.problems]) from None
-    return scored
+            shown = [p.replace(str(path), name).replace(display_path(path), name)
+                     for p in exc.problems]
+            raise WebError(422, shown) from None
+    return dataclasses.replace(scored, source=name)  # named as the page named it
 
 
 async def add_playtest(request: Request) -> Response:
