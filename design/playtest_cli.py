@@ -251,8 +251,8 @@ def _add(opts: argparse.Namespace, cards: Path | None, store: Any, prog: str,
     else:
         names = ", ".join(f"{n} {s}" for n, s in zip(test.players, test.scores, strict=True))
         won = " and ".join(test.players[w] for w in test.winners) or "a draw"
-        _say(f"logged playtest {ident}: {game} {test.design}, {test.played}: {names}; "
-             f"won by {won}")
+        stamp = f"v{test.version}·{test.design}" if test.version else test.design
+        _say(f"logged playtest {ident}: {game} {stamp}, {test.played}: {names}; won by {won}")
     return EXIT_OK
 
 

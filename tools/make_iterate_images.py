@@ -64,23 +64,32 @@ def main() -> None:
                          "(apt-get install chromium)")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
+        before = work / "v0.7.1"
+        for game in ("orbitus", "satellites"):
+            shutil.copytree(ROOT / "cards" / game, before / game)
         mine = changed_copy(work / "mine")
         rules = mine / "orbitus" / "rules.yaml"
         rules.write_text("version: 0.7.2\n" + rules.read_text(encoding="utf-8"),
                          encoding="utf-8")
         page = work / "diff.html"
-        subprocess.run([*pnp(), "diff", str(ROOT / "cards"), str(mine), "--game", "orbitus",
-                        "--html", str(page)], check=False, capture_output=True)
+        done = subprocess.run([*pnp(), "diff", "v0.7.1", "mine", "--game", "orbitus",
+                               "--html", str(page)], check=False, capture_output=True,
+                              text=True, cwd=work)
+        if done.returncode != 1 or not page.is_file():
+            raise SystemExit(f"pnp diff failed ({done.returncode}): {done.stderr}")
         shot = work / "diff.png"
         subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
                         "--hide-scrollbars", f"--screenshot={shot}", "--window-size=900,1500",
                         page.as_uri()], check=True, capture_output=True, timeout=120)
         _save(Image.open(shot).convert("RGB"), "iterate-diff.png")
         out = work / "out"
-        subprocess.run([*pnp(), "build", "--cards", str(mine), "--since", str(ROOT / "cards"),
-                        "--out", str(out), "--game", "orbitus", "-q"], check=True)
-        sheet = _page(out / "reprint" / "orbitus" / "sectors.pdf", 0, 60)
-        takeout = _page(out / "reprint" / "take-out.pdf", 0, 60)
+        subprocess.run([*pnp(), "build", "--cards", "mine", "--since", "v0.7.1", "--out",
+                        str(out), "--game", "orbitus", "-q"], check=True, cwd=work,
+                       capture_output=True)
+        sheet = _page(out / "reprint" / "orbitus" / "sectors.pdf", 0, 72)
+        sheet = sheet.crop((0, 0, sheet.width * 45 // 100, sheet.height * 40 // 100))
+        takeout = _page(out / "reprint" / "take-out.pdf", 0, 72)
+        takeout = takeout.crop((0, 0, takeout.width * 90 // 100, takeout.height * 40 // 100))
         both = Image.new("RGB", (sheet.width + takeout.width + 24, max(sheet.height,
                                                                        takeout.height)),
                          "white")
