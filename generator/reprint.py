@@ -137,12 +137,7 @@ def orbitus(old: Any, new: Any, opts: BuildOptions) -> GameReprint:
                             "table")
         out.put_in.append("the station sheet (station.pdf)")
 
-    def aid_steps(defs: Any) -> list[Any]:
-        return aids.orbitus_aid_steps(defs, opts.page, opts.lang)
-
-    changed = _changed_files(aid_steps, old, new)
-    out.files.update(_steps_files(aid_steps(new), changed))
-    _sheets_anew(out, changed)
+    _aids_anew(out, lambda defs: aids.orbitus_aid_steps(defs, opts.page, opts.lang), old, new)
     return out
 
 
@@ -185,16 +180,16 @@ def satellites(old: Any, new: Any, opts: BuildOptions) -> GameReprint:
         out.take_out.append("the board and the trackers card")
         out.put_in.append("the board and the trackers card (board.pdf)")
 
-    def aid_steps(defs: Any) -> list[Any]:
-        return aids.satellites_aid_steps(defs, opts.page, opts.lang)
-
-    changed = _changed_files(aid_steps, old, new)
-    out.files.update(_steps_files(aid_steps(new), changed))
-    _sheets_anew(out, changed)
+    _aids_anew(out, lambda defs: aids.satellites_aid_steps(defs, opts.page, opts.lang), old,
+               new)
     return out
 
 
-def _sheets_anew(out: GameReprint, changed: list[str]) -> None:
+def _aids_anew(out: GameReprint, steps_of: Callable[[Any], list[Any]], old: Any,
+               new: Any) -> None:
+    """The score pad, player aid and booklet that print differently, printed anew."""
+    changed = _changed_files(steps_of, old, new)
+    out.files.update(_steps_files(steps_of(new), changed))
     for rel in changed:
         name = rel.split("/", 1)[1]
         out.take_out.append(f"the old {sheet_name(name)}")

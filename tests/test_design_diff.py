@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from design_helpers import copy_cards, edit
 
 from design.diff_cli import main
 
@@ -20,37 +21,29 @@ CARDS = ROOT / "cards"
 RECORDS = ROOT / "tests" / "fixtures" / "records" / "orbitus"
 
 
-def _copy(dest: Path) -> Path:
-    for game in ("orbitus", "satellites"):
-        shutil.copytree(CARDS / game, dest / game, ignore=shutil.ignore_patterns("__pycache__"))
-    return dest
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def _three_sectors_and_a_row(folder: Path) -> None:
     deck = folder / "orbitus" / "sectors.yaml"
-    _edit(deck, "{id: S05, routes: [SE, S, SW], planet: ice}",
+    edit(deck, "{id: S05, routes: [SE, S, SW], planet: ice}",
           "{id: S05, routes: [N, S, SW], planet: ice}")
-    _edit(deck, "{id: S17, routes: [N, SE, S, SW], planet: lava}",
+    edit(deck, "{id: S17, routes: [N, SE, S, SW], planet: lava}",
           "{id: S17, routes: [N, SE, S, SW], planet: ice}")
-    _edit(deck, "{id: S40, routes: [N, S], planet: ocean}",
+    edit(deck, "{id: S40, routes: [N, S], planet: ocean}",
           "{id: S40, routes: [N, NE, S], planet: ocean}")
-    _edit(folder / "orbitus" / "rules.yaml", "{min: 6, points: 9}", "{min: 6, points: 10}")
+    edit(folder / "orbitus" / "rules.yaml", "{min: 6, points: 9}", "{min: 6, points: 10}")
 
 
 def test_two_identical_folders_are_no_change(tmp_path, capsys):
-    assert main([str(CARDS), str(_copy(tmp_path / "mine"))]) == 0
+    assert main([str(CARDS), str(copy_cards(tmp_path / "mine"))]) == 0
     out = capsys.readouterr().out
     assert out.count("  no change") == 2
 
 
 def test_three_sectors_and_a_scoring_row(tmp_path, capsys):
-    mine = _copy(tmp_path / "mine")
+    mine = copy_cards(tmp_path / "mine")
     _three_sectors_and_a_row(mine)
     assert main([str(CARDS), str(mine), "--game", "orbitus"]) == 1
     out = capsys.readouterr().out
@@ -80,7 +73,7 @@ def _images(page: str) -> dict[str, object]:
 
 def test_the_page_shows_each_changed_card_old_and_new_with_the_change_outlined(tmp_path,
                                                                                capsys):
-    mine = _copy(tmp_path / "mine")
+    mine = copy_cards(tmp_path / "mine")
     _three_sectors_and_a_row(mine)
     page = tmp_path / "diff.html"
     assert main([str(CARDS), str(mine), "--html", str(page)]) == 1
@@ -108,7 +101,7 @@ def test_the_page_shows_each_changed_card_old_and_new_with_the_change_outlined(t
 
 
 def test_texts_are_a_word_diff_per_language_and_labels_are_named(tmp_path, capsys):
-    mine = _copy(tmp_path / "mine")
+    mine = copy_cards(tmp_path / "mine")
     ru = mine / "orbitus" / "text" / "rules-ru.md"
     text = ru.read_text(encoding="utf-8")
     word = re.search(r"[А-Яа-я]{6,}", text).group(0)
@@ -123,8 +116,8 @@ def test_texts_are_a_word_diff_per_language_and_labels_are_named(tmp_path, capsy
 
 
 def test_a_deck_change_deals_other_games_and_records_play_differently(tmp_path, capsys):
-    mine = _copy(tmp_path / "mine")
-    _edit(mine / "orbitus" / "sectors.yaml", "{id: S40, routes: [N, S], planet: ocean}",
+    mine = copy_cards(tmp_path / "mine")
+    edit(mine / "orbitus" / "sectors.yaml", "{id: S40, routes: [N, S], planet: ocean}",
           "{id: S40, routes: [N, S], planet: ocean, count: 2}")
     record = RECORDS / "random_game_3p_seed5.yaml"
     assert main([str(CARDS), str(mine), "--game", "orbitus", "--records", str(record)]) == 1
@@ -138,7 +131,7 @@ def test_a_deck_change_deals_other_games_and_records_play_differently(tmp_path, 
 def test_a_build_folder_is_compared_by_the_definitions_it_kept(tmp_path, capsys):
     from generator.build import build
 
-    mine = _copy(tmp_path / "mine")
+    mine = copy_cards(tmp_path / "mine")
     out = tmp_path / "out"
     build(out, ("orbitus",), mine)
     assert (out / "orbitus" / "design.json").is_file()
@@ -171,7 +164,7 @@ def test_git_revisions_of_the_definitions(tmp_path, capsys):
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q")
-    mine = _copy(repo / "mine")
+    mine = copy_cards(repo / "mine")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-qm", "v0.7.1")
     _git(repo, "tag", "v0.7.1")
@@ -188,7 +181,7 @@ def test_git_revisions_of_the_definitions(tmp_path, capsys):
 
 
 def test_unreadable_definitions_are_exit_2_with_the_file(tmp_path, capsys):
-    mine = _copy(tmp_path / "mine")
+    mine = copy_cards(tmp_path / "mine")
     (mine / "orbitus" / "rules.yaml").write_text("scoring: [\n")
     assert main([str(CARDS), str(mine), "--game", "orbitus"]) == 2
     err = capsys.readouterr().err

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from design_helpers import copy_cards, edit
 
 from cards.design import design_of, normalised, parse_stamp
 from cards.design_cache import design
@@ -39,47 +40,36 @@ def test_the_hash_is_the_same_in_another_python_process_with_another_hash_seed(t
     assert out.stdout.strip() == GOLDEN["orbitus"]
 
 
-def _copy(tmp_path: Path) -> Path:
-    dest = tmp_path / "mine"
-    shutil.copytree(ROOT / "cards" / "orbitus", dest / "orbitus",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "cards" / "satellites", dest / "satellites",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    return dest
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def test_a_copy_has_the_shipped_hash(tmp_path):
-    mine = _copy(tmp_path)
+    mine = copy_cards(tmp_path / "mine")
     assert design("orbitus", mine).hash == GOLDEN["orbitus"]
     assert design("satellites", mine).hash == GOLDEN["satellites"]
 
 
 def test_reformatting_the_yaml_and_reordering_keys_changes_nothing(tmp_path):
-    mine = _copy(tmp_path)
+    mine = copy_cards(tmp_path / "mine")
     sectors = mine / "orbitus" / "sectors.yaml"
     # flow mapping -> block mapping, keys reordered, quoting changed, a comment added,
     # defaults written out, 50 -> 50.0
-    _edit(sectors, "  - {id: S01, routes: [N], planet: ice}\n",
+    edit(sectors, "  - {id: S01, routes: [N], planet: ice}\n",
           "  # the first card\n  - planet: 'ice'\n    count: 1\n    routes:\n      - N\n"
           "    id: \"S01\"\n    pirate: false\n")
-    _edit(sectors, "hex_across_flats_mm: 50\n", "hex_across_flats_mm: 50.0   # mm\n")
-    _edit(sectors, 'background: "#f6f3ea"\nroute_colour: "#2b3550"\n',
+    edit(sectors, "hex_across_flats_mm: 50\n", "hex_across_flats_mm: 50.0   # mm\n")
+    edit(sectors, 'background: "#f6f3ea"\nroute_colour: "#2b3550"\n',
           "route_colour: '#2B3550'\nbackground: '#f6f3ea'\n")
     rules = mine / "satellites" / "rules.yaml"
-    _edit(rules, "colony_min: 3        # a group", "colony_min:    3  # a group")
+    edit(rules, "colony_min: 3        # a group", "colony_min:    3  # a group")
     assert design("orbitus", mine).hash == GOLDEN["orbitus"]
     assert design("satellites", mine).hash == GOLDEN["satellites"]
 
 
 def test_the_version_is_printed_beside_the_hash_and_does_not_change_it(tmp_path):
-    mine = _copy(tmp_path)
-    _edit(mine / "orbitus" / "rules.yaml", "hand_size: 4\n", "version: 0.7.2\nhand_size: 4\n")
+    mine = copy_cards(tmp_path / "mine")
+    edit(mine / "orbitus" / "rules.yaml", "hand_size: 4\n", "version: 0.7.2\nhand_size: 4\n")
     found = design("orbitus", mine)
     assert (found.hash, found.version, found.stamp) == (GOLDEN["orbitus"], "0.7.2",
                                                         f"v0.7.2·{GOLDEN['orbitus']}")
@@ -103,7 +93,7 @@ def test_the_version_is_printed_beside_the_hash_and_does_not_change_it(tmp_path)
     ("satellites/board.yaml", "size: 10", "size: 12"),
 ])
 def test_any_printed_value_changes_the_hash(tmp_path, file, old, new):
-    mine = _copy(tmp_path)
+    mine = copy_cards(tmp_path / "mine")
     game = file.split("/")[0]
     path = mine / file
     if file.endswith("labels-ru.yaml"):  # change the first text value
@@ -112,7 +102,7 @@ def test_any_printed_value_changes_the_hash(tmp_path, file, old, new):
         assert first is not None
         path.write_text(text[:first.start(2)] + "X" + text[first.start(2):], encoding="utf-8")
     else:
-        _edit(path, old, new)
+        edit(path, old, new)
     try:
         changed = design(game, mine)
     except DefinitionError as exc:  # the edit must still be a valid design
@@ -122,7 +112,7 @@ def test_any_printed_value_changes_the_hash(tmp_path, file, old, new):
 
 def test_reordering_the_deck_changes_the_hash(tmp_path):
     # the deck's order decides the deal of every seed: another game is played
-    mine = _copy(tmp_path)
+    mine = copy_cards(tmp_path / "mine")
     path = mine / "orbitus" / "sectors.yaml"
     text = path.read_text(encoding="utf-8")
     a = "  - {id: S01, routes: [N], planet: ice}\n"
@@ -132,7 +122,7 @@ def test_reordering_the_deck_changes_the_hash(tmp_path):
 
 
 def test_a_booklet_with_other_line_endings_has_the_same_hash(tmp_path):
-    mine = _copy(tmp_path)
+    mine = copy_cards(tmp_path / "mine")
     path = mine / "orbitus" / "text" / "rules-en.md"
     text = path.read_text(encoding="utf-8")
     path.write_bytes(text.replace("\n", "  \r\n").encode("utf-8"))
@@ -140,7 +130,7 @@ def test_a_booklet_with_other_line_endings_has_the_same_hash(tmp_path):
 
 
 def test_a_folder_without_texts_hashes_the_shipped_texts_it_prints(tmp_path):
-    mine = _copy(tmp_path)
+    mine = copy_cards(tmp_path / "mine")
     shutil.rmtree(mine / "orbitus" / "text")
     assert design("orbitus", mine).hash == GOLDEN["orbitus"]
     data = normalised(load_definitions("orbitus", mine))
@@ -155,8 +145,8 @@ def test_a_folder_without_texts_hashes_the_shipped_texts_it_prints(tmp_path):
     ("'" + "9" * 21 + "'", "is not a version; use at most 20"),
 ])
 def test_a_wrong_version_is_refused_with_its_line(tmp_path, value, message):
-    mine = _copy(tmp_path)
-    _edit(mine / "orbitus" / "rules.yaml", "hand_size: 4\n", f"version: {value}\nhand_size: 4\n")
+    mine = copy_cards(tmp_path / "mine")
+    edit(mine / "orbitus" / "rules.yaml", "hand_size: 4\n", f"version: {value}\nhand_size: 4\n")
     with pytest.raises(DefinitionError) as caught:
         design("orbitus", mine)
     line = caught.value.problems[0]
@@ -180,9 +170,9 @@ def test_stamps_are_read_back():
 
 
 def test_the_cached_hash_follows_every_byte(tmp_path):
-    mine = _copy(tmp_path)
+    mine = copy_cards(tmp_path / "mine")
     assert design("orbitus", mine).hash == GOLDEN["orbitus"]
-    _edit(mine / "orbitus" / "rules.yaml", "hand_size: 4", "hand_size: 5")
+    edit(mine / "orbitus" / "rules.yaml", "hand_size: 4", "hand_size: 5")
     assert design("orbitus", mine).hash != GOLDEN["orbitus"]
-    _edit(mine / "orbitus" / "rules.yaml", "hand_size: 5", "hand_size: 4")
+    edit(mine / "orbitus" / "rules.yaml", "hand_size: 5", "hand_size: 4")
     assert design("orbitus", mine).hash == GOLDEN["orbitus"]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import io
-import shutil
 from pathlib import Path
 
+from design_helpers import copy_cards, edit
 from pypdf import PdfReader
 
 from cards.ruleset_cache import load_definitions
@@ -16,16 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "cards"
 
 
-def _copy(dest: Path) -> Path:
-    for game in ("orbitus", "satellites"):
-        shutil.copytree(CARDS / game, dest / game, ignore=shutil.ignore_patterns("__pycache__"))
-    return dest
 
 
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def _kit(mine: Path, games: tuple[str, ...] = ("orbitus",)):
@@ -39,18 +31,18 @@ def _text(pdf: bytes) -> list[str]:
 
 
 def test_nothing_changed_writes_nothing(tmp_path):
-    files, parts = _kit(_copy(tmp_path / "mine"), ("orbitus", "satellites"))
+    files, parts = _kit(copy_cards(tmp_path / "mine"), ("orbitus", "satellites"))
     assert files == {} and not any(p.any for p in parts)
 
 
 def test_three_changed_sectors_print_on_one_sheet_with_their_backs(tmp_path):
-    mine = _copy(tmp_path / "mine")
+    mine = copy_cards(tmp_path / "mine")
     deck = mine / "orbitus" / "sectors.yaml"
-    _edit(deck, "{id: S05, routes: [SE, S, SW], planet: ice}",
+    edit(deck, "{id: S05, routes: [SE, S, SW], planet: ice}",
           "{id: S05, routes: [N, S, SW], planet: ice}")
-    _edit(deck, "{id: S17, routes: [N, SE, S, SW], planet: lava}",
+    edit(deck, "{id: S17, routes: [N, SE, S, SW], planet: lava}",
           "{id: S17, routes: [N, SE, SW, NW], planet: lava}")
-    _edit(deck, "{id: S40, routes: [N, S], planet: ocean}",
+    edit(deck, "{id: S40, routes: [N, S], planet: ocean}",
           "{id: S40, routes: [N, NE, S], planet: ocean}")
     files, (part,) = _kit(mine)
     # the booklet draws deck cards in its diagrams, so it may change with them; nothing else
@@ -70,8 +62,8 @@ def test_three_changed_sectors_print_on_one_sheet_with_their_backs(tmp_path):
 def test_the_same_sheets_as_a_full_build(tmp_path):
     from generator.products.orbitus import sector_sheets
 
-    mine = _copy(tmp_path / "mine")
-    _edit(mine / "orbitus" / "sectors.yaml", "{id: S01, routes: [N], planet: ice}",
+    mine = copy_cards(tmp_path / "mine")
+    edit(mine / "orbitus" / "sectors.yaml", "{id: S01, routes: [N], planet: ice}",
           "{id: S01, routes: [NE], planet: ice}")
     files, _ = _kit(mine)
     full = sector_sheets(load_definitions("orbitus", mine), BuildOptions())
@@ -84,8 +76,8 @@ def test_the_same_sheets_as_a_full_build(tmp_path):
 
 
 def test_a_new_back_reprints_every_sector_and_says_so(tmp_path):
-    mine = _copy(tmp_path / "mine")
-    _edit(mine / "orbitus" / "sectors.yaml", 'colour: "#1b2440"', 'colour: "#203050"')
+    mine = copy_cards(tmp_path / "mine")
+    edit(mine / "orbitus" / "sectors.yaml", 'colour: "#1b2440"', 'colour: "#203050"')
     files, (part,) = _kit(mine)
     pages = _text(files["reprint/orbitus/sectors.pdf"])
     assert len(pages) == 2 * 4  # 72 sectors: four sheets, each with its backs
@@ -94,13 +86,13 @@ def test_a_new_back_reprints_every_sector_and_says_so(tmp_path):
 
 
 def test_more_copies_print_only_the_extra_ones_fewer_only_take_out(tmp_path):
-    mine = _copy(tmp_path / "mine")
+    mine = copy_cards(tmp_path / "mine")
     deck = mine / "orbitus" / "sectors.yaml"
-    _edit(deck, "{id: S40, routes: [N, S], planet: ocean}",
+    edit(deck, "{id: S40, routes: [N, S], planet: ocean}",
           "{id: S40, routes: [N, S], planet: ocean, count: 3}")
     last = [line for line in deck.read_text(encoding="utf-8").splitlines()
             if line.startswith("  - {id: S")][-1] + "\n"
-    _edit(deck, last, "")  # the last sector: no other card's marker number moves
+    edit(deck, last, "")  # the last sector: no other card's marker number moves
     files, (part,) = _kit(mine)
     fronts = _text(files["reprint/orbitus/sectors.pdf"])[0]
     assert fronts.split().count("S40") == 2
@@ -113,8 +105,8 @@ def test_more_copies_print_only_the_extra_ones_fewer_only_take_out(tmp_path):
 
 
 def test_removing_a_sector_early_in_the_deck_says_why_the_rest_reprint(tmp_path):
-    mine = _copy(tmp_path / "mine")
-    _edit(mine / "orbitus" / "sectors.yaml", "  - {id: S01, routes: [N], planet: ice}\n", "")
+    mine = copy_cards(tmp_path / "mine")
+    edit(mine / "orbitus" / "sectors.yaml", "  - {id: S01, routes: [N], planet: ice}\n", "")
     files, (part,) = _kit(mine)
     assert part.notes == ["71 sector(s) print another photo marker only: the markers are "
                           "numbered in deck order, so a sector added or removed before them "
@@ -123,8 +115,8 @@ def test_removing_a_sector_early_in_the_deck_says_why_the_rest_reprint(tmp_path)
 
 
 def test_a_changed_satellite_value_reprints_those_tokens_only(tmp_path):
-    mine = _copy(tmp_path / "mine")
-    _edit(mine / "satellites" / "board.yaml", 'colour: "#1565c0"', 'colour: "#0d47a1"')
+    mine = copy_cards(tmp_path / "mine")
+    edit(mine / "satellites" / "board.yaml", 'colour: "#1565c0"', 'colour: "#0d47a1"')
     files, (part,) = _kit(mine, ("satellites",))
     assert "reprint/satellites/tokens.pdf" in files
     assert [line.split(":")[0] for line in part.put_in[:4]] == [
@@ -133,8 +125,8 @@ def test_a_changed_satellite_value_reprints_those_tokens_only(tmp_path):
 
 
 def test_a_rule_number_reprints_the_sheets_that_print_it(tmp_path):
-    mine = _copy(tmp_path / "mine")
-    _edit(mine / "orbitus" / "rules.yaml", "{min: 6, points: 9}", "{min: 6, points: 10}")
+    mine = copy_cards(tmp_path / "mine")
+    edit(mine / "orbitus" / "rules.yaml", "{min: 6, points: 9}", "{min: 6, points: 10}")
     files, _ = _kit(mine)
     assert "reprint/orbitus/sectors.pdf" not in files  # no card shows the scoring table
     assert "reprint/orbitus/score-pad.pdf" in files and "reprint/orbitus/rules-en.pdf" in files

@@ -11,7 +11,6 @@ Run from the project folder: ``.venv/bin/python tools/make_iterate_images.py``.
 
 from __future__ import annotations
 
-import io
 import shutil
 import subprocess
 import sys
@@ -25,23 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+sys.path.insert(0, str(ROOT / "tools"))
+
 from bench_design import changed_copy  # noqa: E402
-
-OUT = ROOT / "docs" / "images"
-LIMIT = 300_000
-
-
-def _save(image: Image.Image, name: str) -> None:
-    colours = 128
-    while True:
-        small = image.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=0)
-        data = io.BytesIO()
-        small.save(data, format="PNG", optimize=True)
-        if data.tell() <= LIMIT or colours <= 16:
-            break
-        colours //= 2
-    (OUT / name).write_bytes(data.getvalue())
-    print(f"wrote docs/images/{name} ({data.tell() // 1000} kB)")
+from make_doc_images import _save  # noqa: E402  (the pictures kept small alike)
 
 
 def _page(pdf: Path, index: int, dpi: float) -> Image.Image:
