@@ -53,12 +53,36 @@ def test_three_sectors_and_a_scoring_row(tmp_path, capsys):
     assert "  rule numbers:\n    scoring.planet_groups[6+].points: 9 → 10" in out
     assert main([str(CARDS), str(mine), "--game", "orbitus", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
+    _valid(data, "diff")
     (game,) = data["games"]
     assert [c["name"] for c in game["components"]["changed"]] == [
         "sector-S05", "sector-S17", "sector-S40"]
     assert game["rules"] == [{"path": "scoring.planet_groups[6+].points", "old": 9, "new": 10,
                               "text": "scoring.planet_groups[6+].points: 9 → 10"}]
     assert game["old"]["hash"] != game["new"]["hash"]
+
+
+def _valid(data: object, name: str) -> None:
+    """``data`` is what the published schema docs/schemas/NAME.schema.json says."""
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((ROOT / "docs" / "schemas" / f"{name}.schema.json").read_text("utf-8"))
+    errors = [e.message for e in Draft202012Validator(schema).iter_errors(data)]
+    assert not errors, errors
+
+
+def test_build_since_json_follows_its_schema(tmp_path, capsys, monkeypatch):
+    from generator.cli import main as build_main
+
+    mine = copy_cards(tmp_path / "mine")
+    _three_sectors_and_a_row(mine)
+    monkeypatch.setenv("PNP_NO_PROJECT", "1")
+    assert build_main(["--cards", str(mine), "--since", str(CARDS), "--game", "orbitus",
+                       "--out", str(tmp_path / "out"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    _valid(data, "build-since")
+    assert "reprint/orbitus/sectors.pdf" in data["files"]
+    assert (tmp_path / "out" / "reprint" / "take-out.pdf").is_file()
 
 
 def _images(page: str) -> dict[str, object]:
@@ -109,6 +133,9 @@ def test_texts_are_a_word_diff_per_language_and_labels_are_named(tmp_path, capsy
     assert main([str(CARDS), str(mine), "--game", "orbitus", "--json"]) == 1
     (game,) = json.loads(capsys.readouterr().out)["games"]
     (entry,) = game["texts"]
+    _valid({"old": {"spec": "a", "label": "a", "kind": "folder"},
+            "new": {"spec": "b", "label": "b", "kind": "folder"}, "changed": True,
+            "games": [game]}, "diff")
     assert (entry["file"], entry["lang"], entry["state"]) == ("rules-ru.md", "ru", "changed")
     (change,) = entry["changes"]
     assert change["old"].startswith(word[:6]) and change["new"].startswith("ПРОБА")

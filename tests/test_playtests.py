@@ -204,6 +204,10 @@ def test_export_csv_and_json(tmp_path, capsys):
     assert main(["export", "--format", "json", "--data", str(tmp_path)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["playtests"][0]["scores"] == [3, 4]
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((ROOT / "docs" / "schemas" / "playtest-log.schema.json").read_text())
+    assert not list(Draft202012Validator(schema).iter_errors(data))
     out = tmp_path / "log.json"
     assert main(["export", "--format", "json", "--out", str(out), "--data", str(tmp_path)]) == 0
     assert main(["export", "--out", str(out), "--data", str(tmp_path)]) == 1  # never over it
