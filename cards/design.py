@@ -101,7 +101,7 @@ def _text(text: str) -> str:
 
 def text_files(cards: Path | None, game: str) -> dict[str, Path]:
     """The booklet and player-aid texts a build of ``game`` may read, by file name."""
-    from cards.labels import text_folder
+    from cards.text_files import text_folder
 
     folder = text_folder(cards, game)
     out: dict[str, Path] = {}
@@ -113,26 +113,43 @@ def text_files(cards: Path | None, game: str) -> dict[str, Path]:
 
 def label_languages(cards: Path | None, game: str) -> list[str]:
     """The languages whose labels a build of ``game`` may print."""
-    from cards.labels import languages
+    from cards.text_files import languages
 
     return languages(cards, game, "labels") or languages(None, game, "labels")
 
 
-def normalised(defs: OrbitusDefinitions | SatellitesDefinitions) -> dict[str, Any]:
-    """Everything of ``defs`` that shapes the printed kit, as plain JSON data."""
-    from cards.labels import load_labels
+def game_of(defs: Any) -> str:
+    """The game validated definitions are of (their ruleset names it)."""
+    game = getattr(defs.ruleset, "GAME", None)
+    if isinstance(game, str):
+        return game
+    return "orbitus" if hasattr(defs, "sectors") else "satellites"
+
+
+def normalised(defs: Any) -> dict[str, Any]:
+    """Everything of ``defs`` that shapes the printed kit, as plain JSON data: each
+    definitions file's validated model (a game whose definitions have no models: its
+    ruleset's data), the labels of every language, the booklet and player-aid texts."""
     from cards.loader import read_text
     from cards.reading import MAX_TEXT_BYTES
 
-    game = "orbitus" if hasattr(defs, "sectors") else "satellites"
+    game = game_of(defs)
     files: dict[str, Any] = {}
     for role in definitions_of(game).FILES:
-        model = getattr(defs, role)
-        files[role] = model.model_dump(mode="json", exclude={"version"} if role == "rules"
-                                       else None)
+        model = getattr(defs, role, None)
+        if hasattr(model, "model_dump"):
+            files[role] = model.model_dump(mode="json", exclude={"version"} if role == "rules"
+                                           else None)
+    if not files:
+        files["ruleset"] = defs.ruleset.to_data()
     cards = defs.folder
-    labels = {lang: load_labels(cards, game, lang).model_dump(mode="json")
-              for lang in label_languages(cards, game)}
+    languages = label_languages(cards, game)
+    labels: dict[str, Any] = {}
+    if languages:
+        from cards.labels import load_labels
+
+        labels = {lang: load_labels(cards, game, lang).model_dump(mode="json")
+                  for lang in languages}
     texts = {name: _text(read_text(path, f"the {game} text {name}", MAX_TEXT_BYTES))
              for name, path in text_files(cards, game).items()}
     return {"format": HASH_FORMAT, "game": game, "files": files, "labels": labels,
@@ -152,5 +169,5 @@ def hash_of(data: Any) -> str:
 def design_of(defs: OrbitusDefinitions | SatellitesDefinitions) -> Design:
     """The design of validated definitions."""
     data = normalised(defs)
-    version = defs.rules.version
+    version = getattr(getattr(defs, "rules", None), "version", None)
     return Design(data["game"], hash_of(data), None if version is None else str(version))

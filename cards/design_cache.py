@@ -19,7 +19,7 @@ from cards.files import DEFAULT_CARDS, definitions_of, game_files
 
 def _inputs(game: str, cards: Path | None) -> list[Path]:
     """Every file whose bytes decide the hash of ``game`` in ``cards``."""
-    from cards.labels import labels_path
+    from cards.text_files import labels_path
 
     root = (cards or DEFAULT_CARDS).resolve()
     paths = list(game_files(game, root).values())

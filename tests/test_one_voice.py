@@ -39,8 +39,8 @@ def pnp(*args: str, cwd: Path | None = None, **kw) -> subprocess.CompletedProces
                 "(see pnp score --help)"),
     (["setup"], "pnp setup: name the game: pnp setup orbitus|satellites ... "
                 "(see pnp setup --help)"),
-    ([], "pnp: name a command: build, score, setup, replay, sim, web, completion "
-         "(see pnp --help)"),
+    ([], "pnp: name a command: build, score, setup, replay, sim, web, diff, playtest, sheet, "
+         "completion (see pnp --help)"),
     (["build", "--pgae", "a4"], "pnp build: unrecognized arguments: --pgae a4; did you mean "
                                 "--page? (see pnp build --help)"),
     (["build", "--page", "a5"], "pnp build: --page: invalid choice: 'a5' (choose from 'a4', "

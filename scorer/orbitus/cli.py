@@ -154,8 +154,19 @@ class Scored:
 
     result: Result
     models: OrbitusDefinitions | None
-    design: dict[str, Any]
+    folder: Path | None
+    deck_file: Path | None
     note: str | None = None
+
+    def design(self) -> dict[str, Any]:
+        """The design of the definitions scored with (asked for only where it is shown: it
+        reads every text the kit prints)."""
+        from cards.design_cache import design
+        from cards.ruleset_cache import load_definitions
+
+        if self.deck_file is None:
+            return design("orbitus", self.folder).to_json()
+        return load_definitions("orbitus", self.folder, self.deck_file).design.to_json()
 
 
 def score_layout(path: Path, cards_dir: Path | None = None, full: bool = False,
@@ -171,7 +182,6 @@ def score_layout(path: Path, cards_dir: Path | None = None, full: bool = False,
     file that can't be read, or another design) with one line per problem of the layout,
     and :class:`pnp.common.DefinitionsFailed` when the definitions cannot be used.
     """
-    from cards.design_cache import design
     from cards.design_check import DESIGN_FIELD, check
     from cards.files import game_files, shown_deck
     from cards.loader import DefinitionError, UnreadableInput, load_yaml
@@ -189,8 +199,6 @@ def score_layout(path: Path, cards_dir: Path | None = None, full: bool = False,
         folder, deck_file = named, None
     try:
         ruleset = load_ruleset("orbitus", folder, deck_file)
-        used = design("orbitus", folder) if deck_file is None else \
-            load_definitions("orbitus", folder, deck_file).design
     except DefinitionError as exc:
         raise DefinitionsFailed(exc, "nothing was scored") from None
     checked = None
@@ -208,7 +216,7 @@ def score_layout(path: Path, cards_dir: Path | None = None, full: bool = False,
     except DefinitionError as exc:  # pragma: no cover - the ruleset came from them
         raise DefinitionsFailed(exc, "nothing was scored") from None
     result = score(layout, ruleset.scoring, layout.findings)
-    return Scored(result, models, used.to_json(),  # type: ignore[arg-type]
+    return Scored(result, models, folder, deck_file,  # type: ignore[arg-type]
                   checked.note if checked is not None else None)
 
 
@@ -254,7 +262,7 @@ def _run(args: Sequence[str], prog: str) -> int:
     if opts.json:
         from scorer.orbitus.report import json_text, to_json
 
-        write_out(json_text({**to_json(result), "design": scored.design}), json=True)
+        write_out(json_text({**to_json(result), "design": scored.design()}), json=True)
     else:
         from scorer.orbitus.report import to_text
 
