@@ -34,6 +34,14 @@ COMPONENTS: dict[str, str] = {
     "satellites.board": "the board with its trackers",
 }
 
+# the shape each component is cut to (a product of another shape holds it on a card, its
+# outline the line to cut along by hand)
+COMPONENT_SHAPES: dict[str, str] = {
+    "orbitus.sector": "hex", "orbitus.station": "hex", "orbitus.start_marker": "trapezoid",
+    "orbitus.barrier_marker": "trapezoid", "satellites.satellite": "circle",
+    "satellites.track_marker": "circle", "satellites.board": "rect",
+}
+
 _NAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _PRODUCT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 # the placeholders a file name may use
@@ -77,6 +85,8 @@ class Product(Strict):
         None, description="width and height of the cut shape (a hexagon: across its corners "
                           "and across its flats, as it stands), in the preset's units; left "
                           "out: the component's own size (a shop that cuts to your file)")
+    pad: Margin = Field(0, description="with no trim size: paper left round the component "
+                                       "inside the cut, in the preset's units")
     bleed: Margin = Field(description="art past the cut line on every side, at least")
     safe: Margin = Field(description="how far inside the cut line text and important art "
                                      "must stay")

@@ -17,7 +17,7 @@ from generator.components import satellites as sat
 from generator.drawing import Group, Item, Polygon, Rect, Style, offset_polygon
 from rules.hexgeo import circumradius
 
-Art = Callable[[float], list[Item]]  # bleed in mm -> items centred on (0, 0)
+Art = Callable[[float, float], list[Item]]  # (bleed, safe margin) mm -> items centred on 0, 0
 WHITE = "#ffffff"
 
 
@@ -35,7 +35,7 @@ class Piece:
     the back they share (None: printed on one side)."""
 
     component: str
-    shape: str  # hex (flat-top) | circle | rect
+    shape: str  # hex (flat-top) | circle | rect | trapezoid (always cut along its outline)
     size: tuple[float, float]  # the cut size in mm (a hex: across corners, across flats)
     fronts: tuple[Face, ...]
     back: Face | None
@@ -68,22 +68,24 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
     deck = defs.sectors
 
     def sector_art(sector: Any) -> Art:
-        return lambda bleed: (orb.sector_bleed_items(sector, defs, flats, bleed) if bleed > 0
-                              else []) + orb.sector_items(sector, defs, flats)
+        return lambda bleed, safe: (orb.sector_bleed_items(sector, defs, flats, bleed)
+                                    if bleed > 0 else []) + orb.sector_items(
+            sector, defs, flats, id_margin=safe)
 
     fronts = tuple(Face(f"sector-{s.id}", sector_art(s), s.count, f"sector {s.id}")
                    for s in deck.sectors)
-    back = Face("sector-back", lambda bleed: orb.back_items(defs, flats, bleed), title="back")
+    back = Face("sector-back", lambda bleed, _safe: orb.back_items(defs, flats, bleed),
+                title="back")
     pieces = [Piece("orbitus.sector", "hex", _hex(flats), fronts, back, deck.background)]
 
     st = defs.station
 
-    def station_art(bleed: float) -> list[Item]:
+    def station_art(bleed: float, _safe: float) -> list[Item]:
         under: list[Item] = [Polygon(offset_polygon(orb.hex_points(flats), bleed),
                                      Style(fill=st.colour))] if bleed > 0 else []
         return under + orb.station_items(defs, flats)
 
-    def station_back(bleed: float) -> list[Item]:
+    def station_back(bleed: float, _safe: float) -> list[Item]:
         return [Polygon(offset_polygon(orb.hex_points(flats), bleed), Style(fill=st.colour))]
 
     pieces.append(Piece("orbitus.station", "hex", _hex(flats),
@@ -96,12 +98,12 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
         if copies:
             label = fill(words.station.start_marker, seat=f"P{seat + 1}")
             markers.append(Face(f"start-marker-P{seat + 1}",
-                                (lambda s, lab: lambda bleed: orb.start_marker_items(
+                                (lambda s, lab: lambda bleed, _safe: orb.start_marker_items(
                                     defs, s, flats, bleed, lab))(seat, label),
                                 copies, label))
-    pieces.append(Piece("orbitus.start_marker", "rect", size, tuple(markers), None, WHITE))
-    pieces.append(Piece("orbitus.barrier_marker", "rect", size, (Face(
-        "barrier-marker", lambda bleed: orb.barrier_marker_items(
+    pieces.append(Piece("orbitus.start_marker", "trapezoid", size, tuple(markers), None, WHITE))
+    pieces.append(Piece("orbitus.barrier_marker", "trapezoid", size, (Face(
+        "barrier-marker", lambda bleed, _safe: orb.barrier_marker_items(
             defs, flats, bleed, words.station.barrier_marker), barriers,
         words.station.barrier_marker),), None, WHITE))
     return pieces
@@ -114,7 +116,8 @@ def satellites_pieces(defs: Any, words: Any) -> list[Piece]:
         counts[(e.colour, e.value)] = counts.get((e.colour, e.value), 0) + e.count
 
     def token(colour: str, value: int) -> Art:
-        return lambda bleed: sat.satellite_token(defs, colour, value, d, bleed, cut_line=False)
+        return lambda bleed, _safe: sat.satellite_token(defs, colour, value, d, bleed,
+                                                        cut_line=False)
 
     fronts = tuple(Face(f"satellite-{c}-{v}", token(c, v), n, f"{c} {v}")
                    for (c, v), n in counts.items())
@@ -125,7 +128,7 @@ def satellites_pieces(defs: Any, words: Any) -> list[Piece]:
     marker = sat.track_box(defs, geo.size, geo.cell) - 1.0
 
     def tracker(kind: str) -> Art:
-        return lambda bleed: sat.track_marker(defs, kind, marker, bleed, cut_line=False)
+        return lambda bleed, _safe: sat.track_marker(defs, kind, marker, bleed, cut_line=False)
 
     pieces.append(Piece("satellites.track_marker", "circle", (marker, marker),
                         tuple(Face(f"track-marker-{k}", tracker(k), 1, k)
@@ -135,7 +138,7 @@ def satellites_pieces(defs: Any, words: Any) -> list[Piece]:
     w, h = board.width, board.height
     grid_centre = (geo.label + geo.size * geo.cell / 2.0,) * 2
 
-    def board_art(bleed: float) -> list[Item]:
+    def board_art(bleed: float, _safe: float) -> list[Item]:
         ground: list[Item] = [Rect(-w / 2 - bleed, -h / 2 - bleed, w + 2 * bleed, h + 2 * bleed,
                                    Style(fill=WHITE))]
         return ground + [Group(tuple(board.items), (-w / 2, -h / 2))]

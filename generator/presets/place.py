@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from cards.preset_models import PresetFile, Product
 from generator.drawing import Drawing, Group, Rect, Style
 from generator.presets.pieces import Face, Piece
+from rules.hexgeo import depth_inside
 
 EPS = 1e-6
 
@@ -63,7 +64,8 @@ def layout(piece: Piece, preset: PresetFile) -> Layout:
         turn, (w, h) = 90.0, (h, w)
     same = piece.shape == product.shape
     if product.trim is None:
-        trim = (w, h)
+        pad = preset.mm(product.pad)
+        trim = (w + 2 * pad, h + 2 * pad)
     else:
         trim = (preset.mm(product.trim[0]), preset.mm(product.trim[1]))
     name = f"{preset.vendor} {product.title}"
@@ -121,7 +123,7 @@ def face_drawing(piece: Piece, face: Face, lay: Layout, title: str = "") -> Draw
     """One face on its product: the canvas, the product's ground, the art."""
     cw, ch = lay.canvas
     ground = piece.ground if lay.same_shape else "#ffffff"
-    art = face.art(lay.art_bleed)
+    art = face.art(lay.art_bleed, lay.safe / lay.scale if lay.same_shape else 0.0)
     centre = (cw / 2 + lay.offset[0], ch / 2 + lay.offset[1])
     group = Group(tuple(art), centre, rotate=lay.turn, scale=lay.scale, cls="piece")
     return Drawing(cw, ch, [Rect(0, 0, cw, ch, Style(fill=ground), cls="ground"), group],
@@ -143,13 +145,8 @@ def inside_safe(shape: str, orientation: str, trim: tuple[float, float],
         return (min(trim) / 2 - safe) - math.hypot(dx, dy)
     if shape == "rect":
         return min(trim[0] / 2 - safe - abs(dx), trim[1] / 2 - safe - abs(dy))
-    # a regular hexagon: the distance to each pair of parallel sides
+    # a regular hexagon: the distance to its nearest side
     if orientation == "pointy":
         dx, dy = dy, dx
         trim = (trim[1], trim[0])
-    apothem = trim[1] / 2
-    worst = apothem - abs(dy)
-    for angle in (30.0, 150.0):
-        a = math.radians(angle)
-        worst = min(worst, apothem - abs(dx * math.cos(a) + dy * math.sin(a)))
-    return worst - safe
+    return depth_inside((dx, dy), (0.0, 0.0), trim[1]) - safe
