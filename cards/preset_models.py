@@ -135,7 +135,7 @@ class PresetFile(Strict):
     page_order: Literal["front-back", "back-front"] = Field(
         "front-back", description="PDF formats: which side of a card comes first")
     naming: NamePattern = Field(
-        description="every file's path in the build folder, from the placeholders "
+        "{game}/{name}-{side}.png", description="every file's path in the build folder, from the placeholders "
                     "{game} {product} {component} {name} {side} {preset}")
     max_file_mb: Annotated[float, Field(gt=0, le=10000)] | None = Field(
         None, description="the largest file the vendor takes, in MB (1,000,000 bytes); left "
@@ -162,6 +162,10 @@ class PresetFile(Strict):
         if missing and self.kind == "print":
             raise ValueError(f"{', '.join(missing)}: neither placed nor left out; give each a "
                              "product under components, or a reason under leave_out")
+        virtual = self.format in ("playingcards-io", "screentop")
+        if virtual != (self.kind == "virtual-table"):
+            wanted = "virtual-table" if virtual else "print"
+            raise ValueError(f"format {self.format} goes with kind: {wanted}")
         if self.colour == "cmyk" and not self.format.startswith("pdf"):
             raise ValueError(f"colour cmyk needs a PDF format (PNG has no CMYK), not "
                              f"{self.format}")
