@@ -135,7 +135,8 @@ class PresetFile(Strict):
     page_order: Literal["front-back", "back-front"] = Field(
         "front-back", description="PDF formats: which side of a card comes first")
     naming: NamePattern = Field(
-        "{game}/{name}-{side}.png", description="every file's path in the build folder, from the placeholders "
+        "{game}/{name}-{side}.png",
+        description="every file's path in the build folder, from the placeholders "
                     "{game} {product} {component} {name} {side} {preset}")
     max_file_mb: Annotated[float, Field(gt=0, le=10000)] | None = Field(
         None, description="the largest file the vendor takes, in MB (1,000,000 bytes); left "

@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 
 from generator.backends.pdf import Box
+from generator.cmyk import cmyk_of  # noqa: F401  (the conversion, for callers of this module)
 
 PDFX_VERSION = "PDF/X-1:2003"
 PDFX_CONFORMANCE = "PDF/X-1a:2003"
@@ -32,25 +33,6 @@ def page_boxes(width: float, height: float, bleed: float) -> tuple[Box, Box]:
     """(TrimBox, BleedBox) of a page of ``width`` x ``height`` mm whose art runs ``bleed``
     mm past the cut on every side (the page is the bleed box)."""
     return (bleed, bleed, width - 2 * bleed, height - 2 * bleed), (0.0, 0.0, width, height)
-
-
-def cmyk_of(hex_colour: str, opacity: float = 1.0, max_ink: float = 3.0) -> tuple[
-        float, float, float, float]:
-    """``#rrggbb`` (drawn at ``opacity`` over white paper) as device C, M, Y, K in 0..1,
-    at most ``max_ink`` in all (3.0 = 300 %)."""
-    r, g, b = (int(hex_colour[i:i + 2], 16) / 255.0 for i in (1, 3, 5))
-    if opacity < 1.0:
-        r, g, b = (1.0 - opacity * (1.0 - v) for v in (r, g, b))
-    k = 1.0 - max(r, g, b)
-    if k >= 1.0:
-        return (0.0, 0.0, 0.0, 1.0)
-    c, m, y = ((1.0 - v - k) / (1.0 - k) for v in (r, g, b))
-    total = c + m + y + k
-    if total > max_ink:
-        room = max(0.0, max_ink - k)
-        scale = room / (c + m + y)
-        c, m, y = c * scale, m * scale, y * scale
-    return tuple(round(v, 4) for v in (c, m, y, k))  # type: ignore[return-value]
 
 
 def make_pdfx(pdf: bytes, title: str) -> bytes:

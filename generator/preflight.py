@@ -160,7 +160,9 @@ def preflight(folder: Path, cards: Path | None = None) -> Report:
                                    f"{preset.vendor} takes")
         for row in file_rows:
             notes[row.component]["files"].add(file)
-        if file.endswith(".png"):
+        if preset.kind == "virtual-table":
+            _check_virtual(report, path, shown, file_rows)
+        elif file.endswith(".png"):
             _check_png(report, preset, path, shown, file_rows[0], notes)
         elif file.endswith(".pdf"):
             _check_pdf(report, preset, path, shown, file_rows, notes)
@@ -185,7 +187,8 @@ def _check_counts(report: Report, preset: PresetFile, rows: list[Row],
     from generator.presets.build import load_games
     from generator.presets.pieces import pieces
 
-    games = tuple(sorted({c.split(".")[0] for c in preset.components}))
+    games = tuple(sorted({r.component.split(".")[0] for r in rows} |
+                         {c.split(".")[0] for c in preset.components}))
     try:
         loaded = load_games(games, cards, "en")
     except DefinitionError as exc:
@@ -196,13 +199,13 @@ def _check_counts(report: Report, preset: PresetFile, rows: list[Row],
     for r in rows:
         if r.side == "front":
             have[(r.component, r.name)] += r.copies
+    virtual = preset.kind == "virtual-table"
     for game, (defs, words) in loaded.items():
         for piece in pieces(game, defs, words):
-            if piece.component not in preset.components:
+            if not virtual and piece.component not in preset.components:
                 continue
             if piece.component not in placed:
-                report.problems.append(f"{MANIFEST}: {piece.component}: the preset places it "
-                                       f"on {preset.components[piece.component].product}, "  # type: ignore[index]
+                report.problems.append(f"{MANIFEST}: {piece.component}: the preset places it, "
                                        "but the build has no file of it")
                 continue
             for face in piece.fronts:
@@ -215,6 +218,58 @@ def _check_counts(report: Report, preset: PresetFile, rows: list[Row],
     for (component, name), got in sorted(have.items()):
         report.problems.append(f"{MANIFEST}: {component}: {name}: {got} copies in the build "
                                "of a face the deck does not have")
+
+
+# --- virtual tables ----------------------------------------------------------------------
+
+
+def _check_virtual(report: Report, path: Path, shown: str, rows: list[Row]) -> None:
+    """A .pcio room: a zip whose widgets.json parses, names only images it holds, and has
+    a card or piece for every copy; an image or layout file: readable."""
+    import json
+    import zipfile
+
+    comp = rows[0].component
+    if path.suffix == ".json":
+        try:
+            json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            report.problems.append(f"{shown}: {comp}: not valid JSON ({exc})")
+        return
+    if path.suffix == ".png":
+        from PIL import Image
+
+        try:
+            with Image.open(path) as image:
+                image.verify()
+        except OSError as exc:
+            report.problems.append(f"{shown}: {comp}: not a readable image ({exc})")
+        return
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = set(z.namelist())
+            widgets = json.loads(z.read("widgets.json"))
+    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        report.problems.append(f"{shown}: not a PlayingCards.io room (a zip with "
+                               f"widgets.json): {exc}")
+        return
+    text = json.dumps(widgets)
+    for part in text.split("package://")[1:]:
+        asset = part.split('"', 1)[0]
+        if asset not in names:
+            report.problems.append(f"{shown}: widgets.json names {asset}, which the room "
+                                   "does not hold")
+    copies: dict[str, int] = defaultdict(int)
+    for w in widgets:
+        if w.get("type") in ("card", "piece"):
+            copies[w.get("cardType", "")] += 1
+        elif w.get("type") == "board":
+            copies[w.get("id", "")] += 1
+    for row in rows:
+        if row.side == "front" and copies.get(row.name, 0) != row.copies:
+            report.problems.append(f"{shown}: {row.component}: {row.name}: "
+                                   f"{copies.get(row.name, 0)} on the table, {MANIFEST} says "
+                                   f"{row.copies}")
 
 
 # --- images -------------------------------------------------------------------------------

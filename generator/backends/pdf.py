@@ -94,7 +94,7 @@ def _colour(canvas: Canvas, hex_colour: str, opacity: float = 1.0) -> HexColor |
     max_ink = getattr(canvas, "_pnp_cmyk", None)
     if max_ink is None:
         return colour
-    from generator.pdf_boxes import cmyk_of
+    from generator.cmyk import cmyk_of
 
     return CMYKColor(*cmyk_of(hex_colour, opacity, max_ink))
 

@@ -62,7 +62,6 @@ def _hex(flats: float) -> tuple[float, float]:
 
 def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
     from cards.labels import fill
-    from generator.products.orbitus import marker_counts
 
     flats = defs.sectors.hex_across_flats_mm
     deck = defs.sectors
@@ -91,7 +90,7 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
     pieces.append(Piece("orbitus.station", "hex", _hex(flats),
                         (Face("station", station_art, 1, st.name_en),),
                         Face("station-back", station_back, title="station back"), st.colour))
-    need, barriers = marker_counts(defs)
+    need, barriers = defs.ruleset.marker_counts()
     size = orb.marker_size(flats)
     markers = []
     for seat, copies in enumerate(need):
