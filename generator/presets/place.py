@@ -48,7 +48,7 @@ class Layout:
 
 
 def _fmt(size: tuple[float, float]) -> str:
-    return f"{size[0]:.1f} × {size[1]:.1f} mm"
+    return f"{round(size[0], 2):g} × {round(size[1], 2):g} mm"
 
 
 def layout(piece: Piece, preset: PresetFile) -> Layout:
