@@ -55,7 +55,8 @@ def test_every_shipped_preset_loads_names_its_schema_and_cites_its_sources():
         schema_text("preset"), "run python -m cards.schema"
     for name, path in names.items():
         text = path.read_text(encoding="utf-8")
-        assert text.splitlines()[0] == "# yaml-language-server: $schema=../schema/preset.schema.json"
+        first = text.splitlines()[0]
+        assert first == "# yaml-language-server: $schema=../schema/preset.schema.json"
         preset = load_preset(name)
         assert preset.name == name and preset.sources
         assert all(s.startswith("https://") for s in preset.sources)
