@@ -30,15 +30,18 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections import defaultdict
+import os
+from collections import defaultdict, deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cards.loader import DefinitionError, UnreadableInput, display_path
 from cards.preset_models import COMPONENT_SHAPES, COMPONENTS, PresetFile, Product
-from generator.presets.build import MANIFEST, MANIFEST_FIELDS, PRESET_COPY
-from generator.presets.place import inside_safe
+from generator.presets.files import MANIFEST, MANIFEST_FIELDS, PRESET_COPY
+from generator.presets.geometry import inside_safe
 
 MM_PER_PT = 25.4 / 72.0
 TOLERANCE_MM = 0.05  # sizes compared to a twentieth of a millimetre (about half a pixel)
@@ -145,6 +148,8 @@ def preflight(folder: Path, cards: Path | None = None) -> Report:
     for row in rows:
         by_file[row.file].append(row)
     notes: dict[str, dict[str, Any]] = defaultdict(lambda: {"files": set(), "dpi": []})
+    images = _decoded([folder / f for f in by_file if f.endswith(".png") and
+                       (folder / f).is_file()] if preset.kind == "print" else [])
     for file, file_rows in by_file.items():
         path = folder / file
         shown = file
@@ -163,7 +168,7 @@ def preflight(folder: Path, cards: Path | None = None) -> Report:
         if preset.kind == "virtual-table":
             _check_virtual(report, path, shown, file_rows)
         elif file.endswith(".png"):
-            _check_png(report, preset, path, shown, file_rows[0], notes)
+            _check_png(report, preset, next(images), shown, file_rows[0], notes)
         elif file.endswith(".pdf"):
             _check_pdf(report, preset, path, shown, file_rows, notes)
         else:
@@ -184,12 +189,12 @@ def preflight(folder: Path, cards: Path | None = None) -> Report:
 
 def _check_counts(report: Report, preset: PresetFile, rows: list[Row],
                   cards: Path | None) -> None:
-    from generator.presets.build import load_games
-    from generator.presets.pieces import pieces
+    from cards.loader import collect
+    from generator.presets import deck
 
     games = tuple(sorted({r.component.split(".")[0] for r in rows}))  # the games built
     try:
-        loaded = load_games(games, cards, "en")
+        loaded = collect(*[(lambda g=g: deck.load(g, cards)) for g in games])
     except DefinitionError as exc:
         report.problems += [f"counts not checked: {line}" for line in exc.problems]
         return
@@ -199,21 +204,20 @@ def _check_counts(report: Report, preset: PresetFile, rows: list[Row],
         if r.side == "front":
             have[(r.component, r.name)] += r.copies
     virtual = preset.kind == "virtual-table"
-    for game, (defs, words) in loaded.items():
-        for piece in pieces(game, defs, words):
-            if not virtual and piece.component not in preset.components:
+    for game, defs in zip(games, loaded, strict=True):
+        for component, faces in deck.faces(game, defs).items():
+            if not virtual and component not in preset.components:
                 continue
-            if piece.component not in placed:
-                report.problems.append(f"{MANIFEST}: {piece.component}: the preset places it, "
+            if component not in placed:
+                report.problems.append(f"{MANIFEST}: {component}: the preset places it, "
                                        "but the build has no file of it")
                 continue
-            for face in piece.fronts:
-                got = have.pop((piece.component, face.name), 0)
-                if got != face.copies:
+            for name, copies in faces:
+                got = have.pop((component, name), 0)
+                if got != copies:
                     report.problems.append(
-                        f"{MANIFEST}: {piece.component}: {face.name}: {got} cop"
-                        f"{'y' if got == 1 else 'ies'} in the build, the deck has "
-                        f"{face.copies}")
+                        f"{MANIFEST}: {component}: {name}: {got} cop"
+                        f"{'y' if got == 1 else 'ies'} in the build, the deck has {copies}")
     for (component, name), got in sorted(have.items()):
         report.problems.append(f"{MANIFEST}: {component}: {name}: {got} copies in the build "
                                "of a face the deck does not have")
@@ -296,20 +300,40 @@ def _canvas_mm(preset: PresetFile, product: Product, px: tuple[int, int]) -> tup
     return (px[0] / preset.dpi * 25.4, px[1] / preset.dpi * 25.4)
 
 
-def _check_png(report: Report, preset: PresetFile, path: Path, shown: str, row: Row,
-               notes: dict[str, dict[str, Any]]) -> None:
+def _decoded(paths: list[Path], window: int = 4) -> Iterator[Any]:
+    """Each image of ``paths``, opened and decoded, in order (an ``OSError`` in place of
+    one that cannot be read). Decoding (which releases the GIL) runs on the other cores a
+    few images ahead; the checks stay in order, so the report is always the same."""
     from PIL import Image
 
+    def load(path: Path) -> Any:
+        try:
+            image = Image.open(path)
+            image.load()
+            return image
+        except OSError as exc:
+            return exc
+
+    with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+        pending: deque[Future[Any]] = deque()
+        for path in paths:
+            if len(pending) >= window:
+                yield pending.popleft().result()
+            pending.append(pool.submit(load, path))
+        while pending:
+            yield pending.popleft().result()
+
+
+def _check_png(report: Report, preset: PresetFile, image: Any, shown: str, row: Row,
+               notes: dict[str, dict[str, Any]]) -> None:
     from generator.presets import textboxes
 
     product = _product(preset, row, report, shown)
-    if product is None or product.trim is None:
-        return
     comp = row.component
-    try:
-        image = Image.open(path)
-    except OSError as exc:
-        report.problems.append(f"{shown}: {comp}: not a readable image ({exc})")
+    if isinstance(image, OSError):
+        report.problems.append(f"{shown}: {comp}: not a readable image ({image})")
+        return
+    if product is None or product.trim is None:
         return
     with image:
         want = _expected_px(preset, product)
@@ -351,9 +375,9 @@ def _check_png(report: Report, preset: PresetFile, path: Path, shown: str, row: 
                     break
         if COMPONENT_SHAPES[comp] != product.shape:
             return  # on a card, cut by hand along its own outline: no bleed to the card's edge
-        rgb = image.convert("RGBA")
-        _check_bleed(report, shown, comp, rgb.load(), px_mm, product, trim, centre,
-                     preset.mm(product.bleed), rgb.size)
+        pixels = image if image.mode in ("RGB", "RGBA") else image.convert("RGBA")
+        _check_bleed(report, shown, comp, pixels.load(), px_mm, product, trim, centre,
+                     preset.mm(product.bleed), pixels.size)
 
 
 def _len(preset: PresetFile, value: float) -> str:
@@ -476,7 +500,7 @@ def _check_pdf(report: Report, preset: PresetFile, path: Path, shown: str, rows:
                 scale = 48 / 72.0
                 bitmap = fpage.render(scale=scale, fill_color=(255, 255, 255, 255),
                                       rev_byteorder=True).to_pil()
-                _check_bleed(report, where, comp, bitmap.convert("RGBA").load(),
+                _check_bleed(report, where, comp, bitmap.load(),
                              bitmap.size[0] / ((media[2] - media[0]) * MM_PER_PT), product,
                              trim_mm, centre, preset.mm(product.bleed), bitmap.size)
             fpage.close()

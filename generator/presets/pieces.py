@@ -15,6 +15,7 @@ from typing import Any
 from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import Group, Item, Polygon, Rect, Style, offset_polygon
+from generator.presets.deck import orbitus_faces, satellites_faces
 from rules.hexgeo import circumradius
 
 Art = Callable[[float, float], list[Item]]  # (bleed, safe margin) mm -> items centred on 0, 0
@@ -63,6 +64,7 @@ def _hex(flats: float) -> tuple[float, float]:
 def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
     from cards.labels import fill
 
+    faces = orbitus_faces(defs)
     flats = defs.sectors.hex_across_flats_mm
     deck = defs.sectors
 
@@ -71,8 +73,9 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
                                     if bleed > 0 else []) + orb.sector_items(
             sector, defs, flats, id_margin=safe)
 
-    fronts = tuple(Face(f"sector-{s.id}", sector_art(s), s.count, f"sector {s.id}")
-                   for s in deck.sectors)
+    named = dict(faces["orbitus.sector"])
+    fronts = tuple(Face(f"sector-{s.id}", sector_art(s), named[f"sector-{s.id}"],
+                        f"sector {s.id}") for s in deck.sectors)
     back = Face("sector-back", lambda bleed, _safe: orb.back_items(defs, flats, bleed),
                 title="back")
     pieces = [Piece("orbitus.sector", "hex", _hex(flats), fronts, back, deck.background)]
@@ -90,16 +93,14 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
     pieces.append(Piece("orbitus.station", "hex", _hex(flats),
                         (Face("station", station_art, 1, st.name_en),),
                         Face("station-back", station_back, title="station back"), st.colour))
-    need, barriers = defs.ruleset.marker_counts()
     size = orb.marker_size(flats)
     markers = []
-    for seat, copies in enumerate(need):
-        if copies:
-            label = fill(words.station.start_marker, seat=f"P{seat + 1}")
-            markers.append(Face(f"start-marker-P{seat + 1}",
-                                (lambda s, lab: lambda bleed, _safe: orb.start_marker_items(
-                                    defs, s, flats, bleed, lab))(seat, label),
-                                copies, label))
+    for name, copies in faces["orbitus.start_marker"]:
+        seat = int(name.rsplit("P", 1)[1]) - 1
+        label = fill(words.station.start_marker, seat=f"P{seat + 1}")
+        markers.append(Face(name, (lambda s, lab: lambda bleed, _safe: orb.start_marker_items(
+            defs, s, flats, bleed, lab))(seat, label), copies, label))
+    (_, barriers), = faces["orbitus.barrier_marker"]
     pieces.append(Piece("orbitus.start_marker", "trapezoid", size, tuple(markers), None, WHITE))
     pieces.append(Piece("orbitus.barrier_marker", "trapezoid", size, (Face(
         "barrier-marker", lambda bleed, _safe: orb.barrier_marker_items(
@@ -110,18 +111,18 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
 
 def satellites_pieces(defs: Any, words: Any) -> list[Piece]:
     d = defs.satellites.diameter_mm
-    counts: dict[tuple[str, int], int] = {}
-    for e in defs.satellites.satellites:
-        counts[(e.colour, e.value)] = counts.get((e.colour, e.value), 0) + e.count
+    faces = satellites_faces(defs)
 
     def token(colour: str, value: int) -> Art:
         return lambda bleed, _safe: sat.satellite_token(defs, colour, value, d, bleed,
                                                         cut_line=False)
 
-    fronts = tuple(Face(f"satellite-{c}-{v}", token(c, v), n, f"{c} {v}")
-                   for (c, v), n in counts.items())
+    fronts = []
+    for name, n in faces["satellites.satellite"]:
+        colour, value = name.split("-")[1:]
+        fronts.append(Face(name, token(colour, int(value)), n, f"{colour} {value}"))
     # a token shows the same on both sides: whichever way it lands, it reads
-    pieces = [Piece("satellites.satellite", "circle", (d, d), fronts, None, WHITE,
+    pieces = [Piece("satellites.satellite", "circle", (d, d), tuple(fronts), None, WHITE,
                     back_is_front=True)]
     geo = sat.board_geometry(defs)
     marker = sat.track_box(defs, geo.size, geo.cell) - 1.0

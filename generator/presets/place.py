@@ -11,13 +11,12 @@ product and both sizes, before anything is drawn.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from cards.preset_models import PresetFile, Product
 from generator.drawing import Drawing, Group, Rect, Style
+from generator.presets.geometry import inside_safe  # noqa: F401  (for callers)
 from generator.presets.pieces import Face, Piece
-from rules.hexgeo import depth_inside
 
 EPS = 1e-6
 
@@ -134,19 +133,3 @@ def trim_box(lay: Layout) -> tuple[float, float, float, float]:
     """The cut's bounding box on the canvas (x, y, w, h, mm, from the top-left)."""
     cw, ch = lay.canvas
     return ((cw - lay.trim[0]) / 2, (ch - lay.trim[1]) / 2, lay.trim[0], lay.trim[1])
-
-
-def inside_safe(shape: str, orientation: str, trim: tuple[float, float],
-                centre: tuple[float, float], safe: float, x: float, y: float) -> float:
-    """How far the point (x, y) lies inside the safe zone (negative: outside it, by that
-    many mm): the cut shape of ``trim`` centred on ``centre``, shrunk by ``safe``."""
-    dx, dy = x - centre[0], y - centre[1]
-    if shape == "circle":
-        return (min(trim) / 2 - safe) - math.hypot(dx, dy)
-    if shape == "rect":
-        return min(trim[0] / 2 - safe - abs(dx), trim[1] / 2 - safe - abs(dy))
-    # a regular hexagon: the distance to its nearest side
-    if orientation == "pointy":
-        dx, dy = dy, dx
-        trim = (trim[1], trim[0])
-    return depth_inside((dx, dy), (0.0, 0.0), trim[1]) - safe
