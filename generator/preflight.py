@@ -40,7 +40,7 @@ from typing import Any
 
 from cards.loader import DefinitionError, UnreadableInput, display_path
 from cards.preset_models import COMPONENT_SHAPES, COMPONENTS, PresetFile, Product
-from generator.presets.files import MANIFEST, MANIFEST_FIELDS, PRESET_COPY
+from generator.presets.files import MANIFEST, MANIFEST_FIELDS, PRESET_COPY, Row
 from generator.presets.geometry import inside_safe
 
 MM_PER_PT = 25.4 / 72.0
@@ -84,18 +84,6 @@ class Report:
         return "\n".join(lines)
 
 
-@dataclass(frozen=True)
-class Row:
-    line: int
-    file: str
-    page: int
-    component: str
-    name: str
-    copies: int
-    side: str
-    product: str
-
-
 def read_manifest(folder: Path) -> list[Row]:
     path = folder / MANIFEST
     shown = display_path(path)
@@ -125,7 +113,7 @@ def read_manifest(folder: Path) -> list[Row]:
             problems.append(f"{shown}:{n}: expected a side front or back and a file inside "
                             "the folder")
             continue
-        rows.append(Row(n, file, int(page), component, name, int(copies), side, product))
+        rows.append(Row(file, int(page), component, name, int(copies), side, product, n))
     if problems:
         raise PreflightError(problems)
     return rows

@@ -312,3 +312,37 @@ def test_png_text_boxes_lie_where_the_letters_are(builds):
     dark = sum(1 for x in range(x0, x1) for y in range(y0, y1)
                if max(rgb.getpixel((x, y))) < 90)
     assert dark > (x1 - x0) * (y1 - y0) * 0.08
+
+
+def test_the_preset_command_refuses_an_unknown_name_with_exit_2(tmp_path):
+    from generator.presets.command import build
+
+    said: list[str] = []
+    code = build("nope", ("orbitus",), None, "en", tmp_path, "pnp build", said.append,
+                 said.append)
+    assert code == 2 and said[0].startswith("pnp build: --preset nope: no such preset (there "
+                                            "are: drivethrucards, makeplayingcards, ")
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_preset_command_builds_checks_and_says_what_it_left_out(tmp_path):
+    from generator.presets.command import build
+
+    said: list[str] = []
+    report: list[str] = []
+    code = build("drivethrucards", ("orbitus",), None, "en", tmp_path, "pnp build",
+                 said.append, report.append)
+    assert code == 0
+    assert "pnp build: note: orbitus.start_marker left out: DriveThruCards prints cards " \
+           "only (no punchouts)" in said
+    assert report[0].endswith("no problems")
+    assert (tmp_path / "drivethrucards" / "orbitus" / "sector.pdf").is_file()
+
+
+def test_a_tts_base_url_must_be_an_address():
+    from generator.presets.command import check_base_url
+
+    assert check_base_url("https://example.org/kit/") is None
+    assert check_base_url("ftp://x") == ("'ftp://x': expected an http:// or https:// address, "
+                                         "e.g. https://example.org/kit/")
+    assert "no spaces" in check_base_url("https://example.org/my kit/")

@@ -33,23 +33,12 @@ from generator.backends.pdf import render_pdf
 from generator.drawing import Drawing
 from generator.pdf_boxes import make_pdfx, page_boxes
 from generator.presets import textboxes
-from generator.presets.files import MANIFEST, MANIFEST_FIELDS, PRESET_COPY
+from generator.presets.files import MANIFEST, MANIFEST_FIELDS, PRESET_COPY, Row
 from generator.presets.pieces import Face, Piece, pieces
 from generator.presets.place import Layout, PresetMismatch, face_drawing, layout, trim_box
 
 ENCODERS = max(1, min(4, os.cpu_count() or 1))
 PNG_COMPRESSION = 1  # zlib level: the images are flat colour, level 1 is 3x faster, ~15 % larger
-
-
-@dataclass
-class Row:
-    file: str
-    page: int
-    component: str
-    name: str
-    copies: int
-    side: str
-    product: str
 
 
 @dataclass

@@ -34,8 +34,8 @@ import zipfile
 from typing import Any
 
 from cards.preset_models import PresetFile
-from generator.presets.build import PresetBuild, Row, manifest_csv
-from generator.presets.files import MANIFEST, PRESET_COPY
+from generator.presets.build import PresetBuild, manifest_csv
+from generator.presets.files import MANIFEST, PRESET_COPY, Row
 
 ZIP_DATE = (2000, 1, 1, 0, 0, 0)  # fixed: the same kit gives the same bytes
 PX_PER_MM = 2.0  # table units per millimetre: a sector card is about 115 units wide
