@@ -64,6 +64,7 @@ class Report:
     problems: list[str] = field(default_factory=list)
     summary: dict[str, list[str]] = field(default_factory=dict)  # component -> lines
     checked_files: int = 0
+    games: tuple[str, ...] = ()  # the games the build holds
 
     @property
     def ok(self) -> bool:
@@ -75,7 +76,8 @@ class Report:
         for component, notes in self.summary.items():
             lines.append(f"  {component}: " + "; ".join(notes))
         for key, why in self.preset.leave_out.items():
-            lines.append(f"  {key}: left out ({why})")
+            if key.split(".")[0] in self.games:
+                lines.append(f"  {key}: left out ({why})")
         if self.problems:
             lines.append(f"{len(self.problems)} problem(s):")
             lines += self.problems
@@ -131,7 +133,8 @@ def preflight(folder: Path, cards: Path | None = None) -> Report:
                               "folder of a preset build (pnp build --preset NAME)?"])
     preset = load_preset_file(folder / PRESET_COPY)
     rows = read_manifest(folder)
-    report = Report(folder, preset)
+    report = Report(folder, preset, games=tuple(sorted({r.component.split(".")[0]
+                                                        for r in rows})))
     by_file: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
         by_file[row.file].append(row)

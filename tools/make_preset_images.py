@@ -154,7 +154,7 @@ def main() -> None:
         tgc = folders["thegamecrafter"]
         images = [guides(Image.open(tgc / f), "thegamecrafter", p) for f, p in (
             ("orbitus/MediumHexTile/sector-S17-front.png", "MediumHexTile"),
-            ("orbitus/MediumHexTile/sector-back-back.png", "MediumHexTile"),
+            ("orbitus/MediumHexTile/sector-back.png", "MediumHexTile"),
             ("satellites/LargeCircleChit/satellite-blue-3-front.png", "LargeCircleChit"),
             ("satellites/SmallCircleChit/track-marker-grace-front.png", "SmallCircleChit"))]
         save(row(images, 300), "preset-thegamecrafter.png")
@@ -171,7 +171,7 @@ def main() -> None:
         mpc = folders["makeplayingcards"]
         save(row([guides(Image.open(mpc / "orbitus/front/sector-S17.png"), "makeplayingcards",
                          "HexCard"),
-                  guides(Image.open(mpc / "orbitus/back/sector-back.png"), "makeplayingcards",
+                  guides(Image.open(mpc / "orbitus/back/sector.png"), "makeplayingcards",
                          "HexCard")], 320), "preset-makeplayingcards.png")
         dtc = folders["drivethrucards"] / "orbitus/sector.pdf"
         save(row([pdf_page(dtc, 0, 100), pdf_page(dtc, 1, 100)], 340),

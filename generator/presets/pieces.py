@@ -76,7 +76,8 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
     named = dict(faces["orbitus.sector"])
     fronts = tuple(Face(f"sector-{s.id}", sector_art(s), named[f"sector-{s.id}"],
                         f"sector {s.id}") for s in deck.sectors)
-    back = Face("sector-back", lambda bleed, _safe: orb.back_items(defs, flats, bleed),
+    # a back is named for what it backs: sector-back.png, station-back.png
+    back = Face("sector", lambda bleed, _safe: orb.back_items(defs, flats, bleed),
                 title="back")
     pieces = [Piece("orbitus.sector", "hex", _hex(flats), fronts, back, deck.background)]
 
@@ -92,7 +93,7 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
 
     pieces.append(Piece("orbitus.station", "hex", _hex(flats),
                         (Face("station", station_art, 1, st.name_en),),
-                        Face("station-back", station_back, title="station back"), st.colour))
+                        Face("station", station_back, title="station back"), st.colour))
     size = orb.marker_size(flats)
     markers = []
     for name, copies in faces["orbitus.start_marker"]:

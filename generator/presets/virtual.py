@@ -260,10 +260,10 @@ def screentop_kit(game: str, defs: Any, words: Any, dpi: float) -> tuple[dict[st
                 rows.append(Row(name, 1, piece.component, f.name, f.copies, "front",
                                 f"{cols}x{rows_n} grid"))
         if piece.back is not None and piece.kind == "sector":
-            back = f"{folder}/{piece.back.name}.png"
-            files[back] = images[piece.back.name]
+            back = f"{folder}/sector-back.png"
+            files[back] = images["sector-back"]
             entry["back"] = back.rsplit("/", 1)[1]
-            rows.append(Row(back, 1, piece.component, piece.back.name, piece.copies, "back",
+            rows.append(Row(back, 1, piece.component, "sector-back", piece.copies, "back",
                             "deck back"))
         if kind == "deck":
             entry.update({"shuffle": True, "hands": "hidden", "face_down": True})
