@@ -43,7 +43,9 @@ def available(cards: Path | None = None) -> dict[str, Path]:
 
 def load_preset_file(path: Path) -> PresetFile:
     """One preset file, validated (raises :class:`DefinitionError` with file:line)."""
-    doc = load_yaml(path, WHAT)
+    from cards.definitions import inside
+
+    doc = load_yaml(inside(path.parent, path), WHAT)
     preset = validate(doc, PresetFile)
     if preset.name != path.stem and path.name != "preset.yaml":
         raise DefinitionError([format_problem(

@@ -450,8 +450,8 @@ def _check_pdf(report: Report, preset: PresetFile, path: Path, shown: str, rows:
     try:
         import pikepdf
     except ImportError:
-        report.problems.append(f"{shown}: PDFs are checked with pikepdf: pip install "
-                               "'orbitus-pnp[print]'")
+        report.problems.append(f"{shown}: PDFs are checked with pikepdf, which is not "
+                               "installed: pip install 'orbitus-pnp[print]'")
         return
     import pypdfium2 as pdfium
 

@@ -35,10 +35,13 @@ def build(name: str, games: tuple[str, ...], cards: Path | None, lang: str, out:
     from generator.output import OutputError
     from generator.preflight import check_folder
     from generator.presets.place import PresetMismatch
-    from generator.presets.run import make, write
+    from generator.presets.run import MissingExtra, make, write
 
     try:
         preset, result = make(name, games, cards, lang)
+    except MissingExtra as exc:
+        say(f"{prog}: {exc}")
+        return 2
     except UnknownPreset as exc:
         for line in exc.problems:
             say(f"{prog}: {line}")

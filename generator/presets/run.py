@@ -16,6 +16,11 @@ from cards.preset_models import PresetFile
 from generator.presets.build import PresetBuild, build_preset, load_games
 
 
+class MissingExtra(Exception):
+    """A preset that needs an optional package that is not installed; the message says
+    which and how to install it."""
+
+
 def make(name: str, games: tuple[str, ...], cards: Path | None = None,
          lang: str = "en") -> tuple[PresetFile, PresetBuild]:
     """The preset ``name`` and its build for ``games``, in memory. Raises
@@ -25,6 +30,13 @@ def make(name: str, games: tuple[str, ...], cards: Path | None = None,
     from cards.presets import available, load_preset
 
     preset = load_preset(name, cards)
+    if preset.colour == "cmyk":
+        try:
+            import pikepdf  # noqa: F401
+        except ImportError:
+            raise MissingExtra(
+                f"--preset {name}: {preset.vendor} asks for CMYK PDF/X-1a, which needs "
+                "pikepdf: pip install 'orbitus-pnp[print]'") from None
     text = available(cards)[name].read_bytes()
     chosen = tuple(g for g in games if any(k.startswith(g + ".")
                                            for k in (*preset.components, *preset.leave_out))
