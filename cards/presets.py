@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cards.files import DEFAULT_CARDS
-from cards.loader import DefinitionError, format_problem, load_yaml, validate
+from cards.loader import DefinitionError, display_path, format_problem, load_yaml, validate
 from cards.preset_models import PresetFile
 
 PRESET_DIR = "presets"
@@ -59,7 +59,7 @@ def load_preset(name: str, cards: Path | None = None) -> PresetFile:
     presets = available(cards)
     if name not in presets:
         listed = ", ".join(presets) or "none"
-        where = " or ".join(str(f) for f in preset_folders(cards))
+        where = " or ".join(display_path(f) for f in preset_folders(cards))
         raise UnknownPreset([f"--preset {name}: no such preset (there are: {listed}); a "
                              f"preset is a file NAME.yaml in {where}"])
     return load_preset_file(presets[name])
