@@ -253,6 +253,10 @@ def _check_virtual(report: Report, path: Path, shown: str, rows: list[Row]) -> N
         if asset not in names:
             report.problems.append(f"{shown}: widgets.json names {asset}, which the room "
                                    "does not hold")
+    if any(r.component == "orbitus.sector" for r in rows) and not any(
+            w.get("type") == "hand" and w.get("enabled", True) for w in widgets):
+        report.problems.append(f"{shown}: orbitus.sector: no hand in the room; Orbitus "
+                               "hands are hidden from the other players")
     copies: dict[str, int] = defaultdict(int)
     for w in widgets:
         if w.get("type") in ("card", "piece"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -107,3 +108,22 @@ def test_tts_images_at_a_base_url(tmp_path):
     assert all(u.startswith("https://example.org/kits/v2/satellites/tts/") for u in urls)
     for u in set(urls):  # each names a file the build wrote, by its place in the kit
         assert (tmp_path / u.removeprefix("https://example.org/kits/v2/")).is_file()
+
+
+def test_the_preflight_misses_no_hidden_hand_and_no_missing_image(pcio, tmp_path):
+    from generator.preflight import preflight
+
+    folder = tmp_path / "room"
+    shutil.copytree(pcio, folder)
+    widgets, z = _room(folder / "orbitus.pcio")
+    entries = {n: z.read(n) for n in z.namelist() if n != "userassets/orbitus/sector-S09.png"}
+    widgets = [w for w in widgets if w["type"] != "hand"]
+    entries["widgets.json"] = json.dumps(widgets).encode()
+    with zipfile.ZipFile(folder / "orbitus.pcio", "w") as out:
+        for name, data in entries.items():
+            out.writestr(name, data)
+    problems = preflight(folder).problems
+    assert "orbitus.pcio: orbitus.sector: no hand in the room; Orbitus hands are hidden " \
+           "from the other players" in problems
+    assert "orbitus.pcio: widgets.json names userassets/orbitus/sector-S09.png, which the " \
+           "room does not hold" in problems
