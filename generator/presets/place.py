@@ -11,6 +11,7 @@ product and both sizes, before anything is drawn.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from cards.preset_models import PresetFile, Product
@@ -36,7 +37,7 @@ class Layout:
     bleed: float  # the product's bleed
     safe: float  # the product's safe margin
     scale: float
-    turn: float  # degrees clockwise (a flat-top hex on a pointy product: 90)
+    turn: float  # degrees clockwise (a flat-top hex on a pointy product: 30)
     art_bleed: float  # how far (at the piece's own size) its art must run past its edge
     same_shape: bool
     offset: tuple[float, float]  # where the piece's centre lies from the canvas centre
@@ -60,7 +61,9 @@ def layout(piece: Piece, preset: PresetFile) -> Layout:
     w, h = piece.size
     turn = 0.0
     if piece.shape == "hex" and product.shape == "hex" and product.orientation == "pointy":
-        turn, (w, h) = 90.0, (h, w)
+        # a sixth of a turn less than a quarter: a flat-top hex stands on a corner, its
+        # words tilted least
+        turn, (w, h) = 30.0, (h, w)
     same = piece.shape == product.shape
     if product.trim is None:
         pad = preset.mm(product.pad)
@@ -97,7 +100,8 @@ def layout(piece: Piece, preset: PresetFile) -> Layout:
         art_bleed = min(bleed, (trim[0] - w) / 2, (trim[1] - h) / 2)
     ox, oy = piece.offset
     if turn:
-        ox, oy = -oy, ox
+        a = math.radians(turn)
+        ox, oy = ox * math.cos(a) - oy * math.sin(a), ox * math.sin(a) + oy * math.cos(a)
     # centre the piece's offset point, as far as the cut lets it move
     room = ((trim[0] - w * scale) / 2, (trim[1] - h * scale) / 2)
     off = (-max(-room[0], min(room[0], ox * scale)), -max(-room[1], min(room[1], oy * scale)))
