@@ -358,15 +358,17 @@ def _check_png(report: Report, preset: PresetFile, image: Any, shown: str, row: 
                                    f"({textboxes.KEY}), so its words cannot be checked "
                                    "against the safe zone; build it again with pnp build")
         else:
-            for x0, y0, x1, y1 in textboxes.decode(str(boxes)):
+            for corners in textboxes.decode(str(boxes)):
                 worst = min(inside_safe(product.shape, product.orientation, trim, centre,
                                         preset.mm(product.safe), x / px_mm, y / px_mm)
-                            for x in (x0, x1) for y in (y0, y1))
+                            for x, y in corners)
                 if worst < -TOLERANCE_MM:
+                    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
                     report.problems.append(
-                        f"{shown}: {comp}: text at {x0}-{x1} × {y0}-{y1} px runs "
-                        f"{-worst:.1f} mm outside the safe zone ({_len(preset, product.safe)} "
-                        f"inside the cut): it may be cut off")
+                        f"{shown}: {comp}: text at {min(xs):.0f}-{max(xs):.0f} × "
+                        f"{min(ys):.0f}-{max(ys):.0f} px runs {-worst:.1f} mm outside the safe "
+                        f"zone ({_len(preset, product.safe)} inside the cut): it may be cut "
+                        "off")
                     break
         if COMPONENT_SHAPES[comp] != product.shape:
             return  # on a card, cut by hand along its own outline: no bleed to the card's edge

@@ -308,7 +308,8 @@ def test_png_text_boxes_lie_where_the_letters_are(builds):
         boxes = decode(image.info[KEY])
         rgb = image.convert("RGB")
     assert len(boxes) == 1  # the sector ID
-    x0, y0, x1, y1 = boxes[0]
+    xs, ys = [p[0] for p in boxes[0]], [p[1] for p in boxes[0]]
+    x0, y0, x1, y1 = int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1
     dark = sum(1 for x in range(x0, x1) for y in range(y0, y1)
                if max(rgb.getpixel((x, y))) < 90)
     assert dark > (x1 - x0) * (y1 - y0) * 0.08

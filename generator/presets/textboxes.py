@@ -41,10 +41,13 @@ def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
     return (a * x + c * y + e, b * x + d * y + f)
 
 
-def text_boxes(items: Iterable[Item], m: Matrix = IDENTITY) -> list[tuple[str, float, float,
-                                                                          float, float]]:
-    """``(text, x0, y0, x1, y1)`` mm for every non-empty line of text under ``items``."""
-    out: list[tuple[str, float, float, float, float]] = []
+Box = tuple[str, list[tuple[float, float]]]  # the text and its box's four corners, mm
+
+
+def text_boxes(items: Iterable[Item], m: Matrix = IDENTITY) -> list[Box]:
+    """``(text, corners)`` (mm) for every non-empty line of text under ``items``: the four
+    corners of the box of its letters, turned and moved as the text is drawn."""
+    out: list[Box] = []
     for item in items:
         if isinstance(item, Group):
             out += text_boxes(item.items, _mul(_group_matrix(item), m))
@@ -54,28 +57,32 @@ def text_boxes(items: Iterable[Item], m: Matrix = IDENTITY) -> list[tuple[str, f
             top = -CAP_HEIGHT * item.size
             bottom = DESCENT * item.size if DESCENDERS & set(item.text) else 0.0
             local = _mul(_group_matrix(Group((), (item.x, item.y), item.rotate)), m)
-            corners = [_apply(local, x, y) for x in (x0, x0 + width) for y in (top, bottom)]
-            xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-            out.append((item.text, min(xs), min(ys), max(xs), max(ys)))
+            corners = [_apply(local, x, y) for x, y in ((x0, top), (x0 + width, top),
+                                                          (x0 + width, bottom), (x0, bottom))]
+            out.append((item.text, corners))
     return out
 
 
-def drawing_text_boxes(drawing: Drawing) -> list[tuple[str, float, float, float, float]]:
+def drawing_text_boxes(drawing: Drawing) -> list[Box]:
     return text_boxes(drawing.items)
 
 
-def encode(boxes: list[tuple[str, float, float, float, float]], px_per_mm: float) -> str:
-    """The metadata text of an image's boxes (pixels, rounded outwards)."""
-    return "\n".join(f"{math.floor(x0 * px_per_mm)} {math.floor(y0 * px_per_mm)} "
-                     f"{math.ceil(x1 * px_per_mm)} {math.ceil(y1 * px_per_mm)}"
-                     for _, x0, y0, x1, y1 in boxes)
+def encode(boxes: list[Box], px_per_mm: float) -> str:
+    """The metadata text of an image's boxes: a line of eight numbers (the corners, pixels,
+    to a tenth) per line of text."""
+    return "\n".join(" ".join(f"{v * px_per_mm:.1f}" for point in corners for v in point)
+                     for _, corners in boxes)
 
 
-def decode(text: str) -> list[tuple[int, int, int, int]]:
+def decode(text: str) -> list[list[tuple[float, float]]]:
+    """The corners (pixels) of every box in an image's metadata; lines that are not eight
+    numbers are skipped."""
     out = []
     for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == 4 and all(p.lstrip("-").isdigit() for p in parts):
-            x0, y0, x1, y1 = (int(p) for p in parts)
-            out.append((x0, y0, x1, y1))
+        try:
+            values = [float(p) for p in line.split()]
+        except ValueError:
+            continue
+        if len(values) == 8 and all(math.isfinite(v) for v in values):
+            out.append(list(zip(values[0::2], values[1::2], strict=True)))
     return out
