@@ -12,17 +12,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rules.satellites import GAME
+from rules.satellites.actions import PASS, parts
 from rules.satellites.analysis import controller, value_sum
-from rules.satellites.engine import (
-    State,
-    apply,
-    connects,
-    end_reason,
-    quiet_and_loud,
-    random_action,
-    standing_of,
-)
-from rules.satellites.notation import PASS, parts
+from rules.satellites.engine import State, apply, connects, end_reason, standing_of
+from rules.satellites.legal import quiet_and_loud, random_action
 from rules.satellites.ruleset import COLOURS, Ruleset
 
 KINDS = ("normal", "connection", "displacement", "pass")
@@ -34,7 +27,6 @@ class SatellitesSim:
     name = "satellites"
     game = GAME
     kinds = KINDS
-    hidden_information = False
     reward_scale = 1.0  # a colony of margin makes a position clearly better
 
     def player_counts(self, ruleset: Ruleset) -> tuple[int, ...]:
@@ -106,9 +98,6 @@ class SatellitesSim:
         return None
 
     # --- search ----------------------------------------------------------------------------
-
-    def determinise(self, public: None, view: State, rng: random.Random) -> State:
-        return view  # perfect information
 
     def values(self, state: State) -> tuple[int, ...]:
         return GAME.scores(state)
@@ -217,7 +206,7 @@ class Lazy(Sequence[int]):
         self._parts: tuple[Sequence[int], list[int]] | None = None
 
     def parts(self) -> tuple[Sequence[int], list[int]]:
-        """``(quiet, loud)`` as :func:`rules.satellites.engine.quiet_and_loud` gives them."""
+        """``(quiet, loud)`` as :func:`rules.satellites.legal.quiet_and_loud` gives them."""
         if self._parts is None:
             assert self._state is not None
             self._parts = quiet_and_loud(self._state)
