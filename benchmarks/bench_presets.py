@@ -4,7 +4,6 @@ Figures (issue 24): the whole command ``pnp build --preset thegamecrafter`` for 
 (interpreter start, definitions, 98 PNGs at 300 dpi, the atomic write; budget 3 s), the
 preflight of that folder (``pnp build --preflight DIR``, a whole command too; budget 1 s),
 and, inside one process, each shipped preset's build in memory (for comparison).
-Until ``pnp build`` takes ``--preset`` the commands run the same code through ``python -c``.
 Run: .venv/bin/python benchmarks/bench_presets.py [--runs N]
 """
 
@@ -12,49 +11,37 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from timing import ROOT, command, figure, wall_ms
-
-BUILD = ("import sys; from pathlib import Path; from generator.presets.run import make, write; "
-         "p, r = make(sys.argv[1], ('orbitus', 'satellites')); write(Path(sys.argv[2]), p, r)")
-CHECK = ("import sys; from pathlib import Path; from generator.preflight import check_folder; "
-         "code, text = check_folder(Path(sys.argv[1])); print(text); sys.exit(code)")
+from timing import ROOT, figure, wall_ms
 
 
-def has_preset_option() -> bool:
-    args = command("pnp-build") if Path(sys.executable).with_name("pnp-build").exists() \
-        else [sys.executable, "-m", "generator"]
-    out = subprocess.run([*args, "--help"], capture_output=True, text=True, check=False)
-    return "--preset" in out.stdout
+def build_command() -> list[str]:
+    """The installed ``pnp-build`` next to this interpreter, else ``python -m generator``."""
+    script = Path(sys.executable).with_name("pnp-build")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "generator"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    cli = has_preset_option()
-    build_cmd = [str(Path(sys.executable).with_name("pnp-build"))] if cli else None
+    build_cmd = build_command()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "kit"
-        if build_cmd is not None:
-            run_build = [*build_cmd, "--preset", "thegamecrafter", "--out", str(out), "-q"]
-            run_check = [*build_cmd, "--preflight", str(out / "thegamecrafter")]
-        else:
-            run_build = [sys.executable, "-c", BUILD, "thegamecrafter", str(out)]
-            run_check = [sys.executable, "-c", CHECK, str(out / "thegamecrafter")]
-        how = "pnp build" if cli else "python -c (the same functions)"
+        run_build = [*build_cmd, "--preset", "thegamecrafter", "--out", str(out), "-q"]
+        run_check = [*build_cmd, "--preflight", str(out / "thegamecrafter")]
         times = wall_ms(run_build, args.runs, cwd=ROOT)
         figure("preset build, The Game Crafter, both games, whole command",
                statistics.median(times), 3000,
-               note=f"{how}; median of {len(times)}, min {min(times):.0f}; 98 PNGs at 300 dpi")
+               note=f"median of {len(times)}, min {min(times):.0f}; 98 PNGs at 300 dpi and "
+                    "the preflight that ends the build")
         times = wall_ms(run_check, args.runs, cwd=ROOT)
         figure("preflight of that folder, whole command", statistics.median(times), 1000,
-               note=f"{how}; median of {len(times)}, min {min(times):.0f}")
+               note=f"median of {len(times)}, min {min(times):.0f}")
         from generator.presets.run import make
 
         for name in ("thegamecrafter", "makeplayingcards", "drivethrucards", "printshop",
