@@ -82,7 +82,7 @@ EPILOG = """\
 Print PDFs at 100 % (no "fit to page").
 
 exit codes:
-  0  built (or --watch stopped with Ctrl-C; --preflight: no problems)
+  0  built (or --watch stopped with Ctrl-C), or --preflight found no problems
   1  a definition is wrong (nothing is overwritten), a preset cannot hold a component,
      or the preflight found problems (one line each)
   2  the command is misused, a definitions file cannot be read at all (missing, not
