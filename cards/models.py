@@ -455,6 +455,11 @@ class SatRulesFile(Strict):
     first: Colourname = Field(default="red", description="the colour that moves first")
     push_reach: int = Field(default=2, ge=1, le=4, description="how many cells a displaced "
                             "satellite may be pushed, at most")
+    stall_moves: int = Field(
+        default=1000, ge=1, le=4000,
+        description="moves in a row (both players, passes too) that connect no satellite and "
+                    "so end a stuck game, scored as it stands (rule S-62); at most 4000, so "
+                    "that every game ends within 100,000 moves")
 
     @model_validator(mode="after")
     def _sizes(self) -> SatRulesFile:

@@ -86,6 +86,7 @@ def satellites_ruleset(defs: SatellitesDefinitions) -> sat.Ruleset:
         grace_moves=numbers.grace_moves,
         first=numbers.first,
         push_reach=numbers.push_reach,
+        stall_moves=numbers.stall_moves,
     )
 
 
@@ -117,6 +118,7 @@ RULESET_PARTS: dict[str, dict[str, tuple[str, ...]]] = {
         "max_value": ("satellites",), "total": ("satellites",),
         "colony_min": ("rules",), "colony_max": ("rules",), "end_connected": ("rules",),
         "grace_moves": ("rules",), "first": ("rules",), "push_reach": ("rules",),
+        "stall_moves": ("rules",),
     },
 }
 
