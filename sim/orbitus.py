@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules.orbitus import GAME
-from rules.orbitus.actions import KIND_NAMES, PASS, PLACE, REMOVE, Action
+from rules.orbitus.actions import DISCARD, KIND_NAMES, PASS, PLACE, REMOVE, Action
 from rules.orbitus.analysis import BITS, OPP, POP, Analysis, near_cells
 from rules.orbitus.blocks import closed_loops
 from rules.orbitus.engine import END_ROUND, Match, State
@@ -66,6 +66,7 @@ class OrbitusSim:
         return state.game
 
     reward_scale = 4.0  # points of margin that make a position clearly better (search)
+    rollout_plies = 0  # the search scores the position it reaches as it stands
 
     def decided(self, state: State) -> bool:
         """Whether the game is over (the engine decides that after every action)."""
@@ -119,8 +120,61 @@ class OrbitusSim:
         return sample_state(view, match, rng)
 
     def values(self, state: State) -> tuple[int, ...]:
-        """The score of every seat as the position stands (the search's evaluation)."""
+        """The score of every seat as the position stands."""
         return state.score().totals
+
+    def action_values(self, match: Match, view: View, legal: Sequence[Action],
+                      state: State | None = None) -> list[tuple[float, Action]]:
+        """``(worth after the action, action)`` for every legal action: the evaluation of
+        :mod:`sim.orbitus_eval` (a search that has a determinised state passes it, so its
+        table analysis is not worked out again)."""
+        from sim.orbitus_eval import action_values
+
+        return action_values(match, view, legal, None if state is None else state.info)
+
+    def position_values(self, state: State) -> tuple[float, ...]:
+        """Every seat's worth in a full state (:mod:`sim.orbitus_eval`)."""
+        from sim.orbitus_eval import position_values
+
+        return position_values(state)
+
+    def restrictions(self, ruleset: Ruleset) -> dict[str, str]:
+        """The restricted-play options (:class:`sim.bots.Restricted`): their names and what
+        they forbid."""
+        out = {"never-remove": "never removes a sector of its own system",
+               "never-discard": "never discards",
+               "never-pass": "never passes"}
+        for t in ruleset.planet_types:
+            out[f"never-place-{t}"] = f"never places a {t} planet"
+        out["never-place-pirate"] = "never places a pirate"
+        out["never-place-void"] = "never places a void sector"
+        return out
+
+    def allowed(self, restriction: str, match: Match, view: View, action: Action) -> bool:
+        """Whether ``action`` is allowed under ``restriction``."""
+        kind = action.kind
+        if restriction == "never-remove":
+            return kind != REMOVE
+        if restriction == "never-discard":
+            return kind != DISCARD
+        if restriction == "never-pass":
+            return kind != PASS
+        if restriction.startswith("never-place-"):
+            if kind != PLACE:
+                return True
+            return match.ruleset.cards[action.card].centre != restriction.removeprefix(
+                "never-place-")
+        raise KeyError(restriction)
+
+    def still_legal(self, state: State, action: Action) -> bool:
+        """Whether an action found legal in another deal of the same position (the same
+        table, other hidden hands) is legal in this one: a placement or a discard needs
+        the card in the hand; removals and the pass depend on the table alone."""
+        kind = action.kind
+        if kind == PLACE or kind == DISCARD:
+            return action.card in state.hands[state.to_move] and (
+                kind == PLACE or state.deck_left > 0)
+        return True
 
     # --- greedy ----------------------------------------------------------------------------
 
@@ -179,15 +233,37 @@ def _planet_points(scoring: Scoring, most: int) -> tuple[int, ...]:
     return tuple(scoring.planet_points(k) for k in range(most))
 
 
-class Changes:
-    """The change of one seat's own score for each legal action of a position, from what
-    that seat sees (the table)."""
+class Values(NamedTuple):
+    """What each part of a system is worth to an evaluation: a planet group of each size
+    (per planet type), a pirate, an open route, a closed block of each size. The real
+    scoring (:func:`points`) makes :class:`Changes` the change of the score itself; the
+    search bots' evaluation (:mod:`sim.orbitus_eval`) gives a system's future a value."""
 
-    def __init__(self, match: Match, view: View, info: Analysis | None = None) -> None:
+    planets: Mapping[str, Sequence[float]]
+    pirate: float
+    open_route: float
+    block: Callable[[int], float]
+
+
+@lru_cache(maxsize=32)
+def points(rules: Ruleset) -> Values:
+    """The scoring tables themselves (O-54 to O-61)."""
+    scoring = rules.scoring
+    table = _planet_points(scoring, rules.deck_size + 2)
+    return Values(dict.fromkeys(rules.planet_types, table), scoring.pirate, scoring.open_route,
+                  scoring.block_points)
+
+
+class Changes:
+    """The change of one seat's own score (or of what ``values`` make of its system) for
+    each legal action of a position, from what that seat sees (the table)."""
+
+    def __init__(self, match: Match, view: Any, info: Analysis | None = None,
+                 values: Values | None = None) -> None:
         self.match = match
         self.seat = seat = view.seat
         rules = match.ruleset
-        self.scoring = rules.scoring
+        self.values = values = points(rules) if values is None else values
         self.cards = rules.cards
         self.board = view.board
         if info is None:
@@ -197,10 +273,10 @@ class Changes:
         owner = info.owner
         self.mine = [i for i in range(len(owner)) if owner[i] == seat]
         self.planets = Counter(self._planets(self.mine))
-        self.points = _planet_points(self.scoring, rules.deck_size + 2)
-        self._blocks_now: int | None = None
-        self._spots: dict[Any, tuple[int, int, Counter[str] | None]] = {}
-        self._cells: dict[Any, int] = {}
+        self.tables = values.planets
+        self._blocks_now: float | None = None
+        self._spots: dict[Any, tuple[int, float, Counter[str] | None]] = {}
+        self._cells: dict[Any, float] = {}
 
     def _planets(self, nodes: Iterable[int]) -> Iterable[str]:
         cells, board, cards = self.info.cells, self.board, self.cards
@@ -213,20 +289,20 @@ class Changes:
         cells, board, cards = self.info.cells, self.board, self.cards
         return sum(1 for i in nodes if cards[board[cells[i]].card].pirate)
 
-    def _blocks(self, edges: dict[Any, int]) -> int:
-        block = self.scoring.block_points
+    def _blocks(self, edges: dict[Any, int]) -> float:
+        block = self.values.block
         return sum(block(loop.size) for loop in closed_loops(edges))
 
     def _edges(self, nodes: Iterable[int]) -> dict[Any, int]:
         cells, joined = self.info.cells, self.info.joined
         return {cells[i]: joined[i] for i in nodes}
 
-    def blocks_now(self) -> int:
+    def blocks_now(self) -> float:
         if self._blocks_now is None:
             self._blocks_now = self._blocks(self._edges(self.mine))
         return self._blocks_now
 
-    def _spot(self, cell: Any) -> tuple[int, int, Counter[str] | None]:
+    def _spot(self, cell: Any) -> tuple[int, float, Counter[str] | None]:
         """``(known sides, change before the card's own part, planet counts after)``; the
         counts are None when a sector there does not join my system."""
         info, seat = self.info, self.seat
@@ -239,9 +315,9 @@ class Changes:
         for s in BITS[spot.required]:
             if around[s] != STATION:
                 joins |= 1 << s
-        scoring = self.scoring
+        values = self.values
         if not spot.zones:
-            change = -scoring.open_route * POP[joins]
+            change: float = -values.open_route * POP[joins]
             if POP[joins] >= 2:
                 edges = self._edges(self.mine)
                 self._join(edges, cell, joins)
@@ -250,11 +326,11 @@ class Changes:
         zone_nodes = [i for z in spot.zones for i in info.zones[z]]
         zone_planets = Counter(self._planets(zone_nodes))
         after = self.planets + zone_planets
-        points = self.points
-        change = sum(points[after[t]] - points[self.planets[t]] for t in zone_planets)
-        change += scoring.pirate * self._pirates(zone_nodes)
+        tables = self.tables
+        change = sum(tables[t][after[t]] - tables[t][self.planets[t]] for t in zone_planets)
+        change += values.pirate * self._pirates(zone_nodes)
         open_zones = sum(info.open_count[info.seats + z] for z in spot.zones)
-        change += scoring.open_route * (open_zones - POP[joins])
+        change += values.open_route * (open_zones - POP[joins])
         edges = self._edges([*self.mine, *zone_nodes])
         self._join(edges, cell, joins)
         change += self._blocks(edges) - self.blocks_now()
@@ -268,18 +344,19 @@ class Changes:
             other = around[s]
             edges[other] = edges.get(other, 0) | 1 << OPP[s]
 
-    def _removal(self, cell: Any) -> int:
-        info, scoring = self.info, self.scoring
+    def _removal(self, cell: Any) -> float:
+        info, values = self.info, self.values
         i = info.index[cell]
         card = self.cards[self.board[cell].card]
-        change = 0
+        change: float = 0
         if card.planet is not None:
             k = self.planets[card.planet]
-            change += self.points[k - 1] - self.points[k]
+            table = self.tables[card.planet]
+            change += table[k - 1] - table[k]
         elif card.pirate:
-            change -= scoring.pirate
+            change -= values.pirate
         joined = info.joined[i]
-        change += scoring.open_route * (POP[joined] - POP[info.open_sides(i)])
+        change += values.open_route * (POP[joined] - POP[info.open_sides(i)])
         if POP[joined] >= 2:
             edges = self._edges(n for n in self.mine if n != i)
             for s in BITS[joined]:
@@ -288,12 +365,12 @@ class Changes:
             change += self._blocks(edges) - self.blocks_now()
         return change
 
-    def of(self, legal: Sequence[Action]) -> list[tuple[int, Action]]:
-        out: list[tuple[int, Action]] = []
+    def of(self, legal: Sequence[Action]) -> list[tuple[float, Action]]:
+        out: list[tuple[float, Action]] = []
         append = out.append
         spots, cells, cards = self._spots, self._cells, self.cards
-        scoring = self.scoring
-        route, pirate, points = scoring.open_route, scoring.pirate, self.points
+        values = self.values
+        route, pirate, tables = values.open_route, values.pirate, self.tables
         for action in legal:
             kind = action.kind
             if kind == PLACE:
@@ -310,7 +387,8 @@ class Changes:
                     else:
                         if card.planet is not None:
                             k = counts[card.planet]
-                            change += points[k + 1] - points[k]
+                            table = tables[card.planet]
+                            change += table[k + 1] - table[k]
                         elif card.pirate:
                             change += pirate
                         found = cells[key] = change

@@ -35,7 +35,8 @@ class SatellitesSim:
     game = GAME
     kinds = KINDS
     hidden_information = False
-    reward_scale = 1.0  # a colony of margin makes a position clearly better
+    reward_scale = 1.0  # a colony of margin makes a position clearly better (search)
+    rollout_plies = 4  # the search plays greedy moves this far before it scores a position
 
     def player_counts(self, ruleset: Ruleset) -> tuple[int, ...]:
         return (2,)
@@ -112,6 +113,32 @@ class SatellitesSim:
 
     def values(self, state: State) -> tuple[int, ...]:
         return GAME.scores(state)
+
+    def action_values(self, public: None, view: State, legal: Sequence[int],
+                      state: State | None = None) -> list[tuple[float, int]]:
+        """``(worth to the mover after the move, move)`` (:mod:`sim.satellites_eval`); the
+        quiet moves' look at what they prepare only at the root of a search (``state`` is
+        given inside the tree, where it would cost too much)."""
+        from sim.satellites_eval import action_values
+
+        return action_values(view, list(legal), quiet_terms=state is None)
+
+    def position_values(self, state: State) -> tuple[float, float]:
+        from sim.satellites_eval import position_values
+
+        return position_values(state)
+
+    def still_legal(self, state: State, action: int) -> bool:
+        return True  # nothing is hidden
+
+    def restrictions(self, ruleset: Ruleset) -> dict[str, str]:
+        """The restricted-play options: their names and what they forbid."""
+        return {"never-displace": "never displaces an opponent's satellite"}
+
+    def allowed(self, restriction: str, public: None, view: State, action: int) -> bool:
+        if restriction == "never-displace":
+            return action == PASS or parts(action)[2] < 0
+        raise KeyError(restriction)
 
     def score_changes(self, public: None, view: State, legal: Sequence[int],
                       state: State | None = None) -> list[tuple[int, int]]:

@@ -24,11 +24,12 @@ from rules.orbitus.actions import PLACE, REMOVE
 from rules.orbitus.engine import Placed, State, new_game
 from rules.orbitus.view import view_for
 from sim import run as simrun
-from sim.bots import BOTS, GreedyBot, MctsBot, RandomBot, Turn
+from sim.bots import BOTS, GreedyBot, RandomBot, Turn
 from sim.cli import main
 from sim.orbitus import SIM as ORBITUS
 from sim.orbitus import Changes
 from sim.play import Setup, game_seed, lineup, play
+from sim.search import MctsBot
 from sim.stats import Spread, score_test, two_means, two_proportions, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -252,7 +253,7 @@ def test_bots_choose_legal_actions_from_the_view_alone(ruleset):
     legal = list(turn.legal)
     for bot in (RandomBot(), GreedyBot(), MctsBot(budget=8)):
         assert bot.choose(turn, random.Random(3)) in legal
-    assert set(BOTS) == {"random", "greedy", "mcts"}
+    assert set(BOTS) == {"random", "greedy", "value", "mcts"}
 
 
 def test_greedy_beats_random_clearly(ruleset):
