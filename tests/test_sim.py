@@ -497,7 +497,7 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
      "pnp-sim: --games 0: must be at least 1; e.g. --games 1000"),
     (["orbitus", "--bots", "random,clever"],
      "pnp-sim: --bots random,clever: 'clever' is not a bot; the bots are random, greedy, "
-     "mcts"),
+     "value, mcts"),
     (["orbitus", "--players", "7"],
      "pnp-sim: --players 7: Orbitus is played by 2 to 6 players, not 7"),
     (["orbitus", "--players", "two"],
