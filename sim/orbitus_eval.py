@@ -15,9 +15,9 @@ puts into its system. This evaluation values a system's *future* instead:
 
 ``progress`` is the share of the undealt deck still to draw (1 at the start, 0 once the
 deck is empty), known to every seat. The values are turned into a
-:class:`~sim.orbitus.Values`, so the incremental :class:`~sim.orbitus.Changes` works out
-the change of a seat's value for every legal action at once, as it does the change of
-its score for greedy.
+:class:`~sim.orbitus_changes.Values`, so the incremental
+:class:`~sim.orbitus_changes.Changes` works out the change of a seat's value for every
+legal action at once, as it does the change of its score for greedy.
 
 A position's worth to a seat is its own value minus the best value among the others.
 Standard library only.
@@ -35,7 +35,7 @@ from rules.orbitus.analysis import Analysis
 from rules.orbitus.blocks import closed_loops
 from rules.orbitus.engine import Match
 from rules.orbitus.ruleset import Ruleset
-from sim.orbitus import Changes, Values, points
+from sim.orbitus_changes import Changes, Values, points
 
 CARD_COST = 1.5  # what each further planet a group still needs costs (turns, risk)
 EARLY_OPEN_ROUTE = -0.25  # an open route at the start of the game
@@ -61,7 +61,7 @@ def remaining(match: Match, board: Any, out: Sequence[str]) -> tuple[tuple[str, 
 
 @lru_cache(maxsize=4096)
 def future_values(rules: Ruleset, step: float, supply: tuple[tuple[str, int], ...]) -> Values:
-    """The :class:`~sim.orbitus.Values` of a system at progress ``step`` with ``supply``
+    """The :class:`~sim.orbitus_changes.Values` of a system at progress ``step`` with ``supply``
     planets of each type still to come (see the module docstring)."""
     real = points(rules)
     left = dict(supply)
@@ -114,7 +114,7 @@ def system_value(match: Match, board: Any, info: Analysis, seat: int, values: Va
 
 
 class _Seat:
-    """The two things :class:`~sim.orbitus.Changes` reads of a view, for another seat."""
+    """The two things :class:`~sim.orbitus_changes.Changes` reads of a view, for another seat."""
 
     __slots__ = ("seat", "board")
 

@@ -33,9 +33,10 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sim.bots import Turn
+if TYPE_CHECKING:
+    from sim.bots import Turn
 
 
 class Node:

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import rules
-from cards.ruleset import load_ruleset
+from cards.ruleset_cache import load_ruleset
 from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE
 from rules.orbitus.engine import Placed, State, new_game
 from rules.orbitus.view import View, view_for
