@@ -88,7 +88,9 @@ class ValueBot:
     def choose(self, turn: Turn, rng: random.Random) -> Any:
         if len(turn.legal) == 1:
             return turn.legal[0]
-        return best_of(turn.sim.action_values(turn.public, turn.view, turn.legal), rng)
+        from sim.search import action_values
+
+        return best_of(action_values(turn.sim, turn.public, turn.view, turn.legal), rng)
 
 
 class Restricted:
@@ -104,8 +106,11 @@ class Restricted:
 
     def choose(self, turn: Turn, rng: random.Random) -> Any:
         sim = turn.sim
+        allowed = getattr(sim, "allowed", None)
+        if allowed is None:
+            return self.base.choose(turn, rng)  # the game has no restrictions
         left = [a for a in turn.legal
-                if all(sim.allowed(r, turn.public, turn.view, a) for r in self.restrictions)]
+                if all(allowed(r, turn.public, turn.view, a) for r in self.restrictions)]
         if not left or len(left) == len(turn.legal):
             return self.base.choose(turn, rng)
         return self.base.choose(turn._replace(legal=left), rng)

@@ -34,7 +34,6 @@ class SatellitesSim:
     name = "satellites"
     game = GAME
     kinds = KINDS
-    hidden_information = False
     reward_scale = 1.0  # a colony of margin makes a position clearly better (search)
     rollout_plies = 4  # the search plays greedy moves this far before it scores a position
 
@@ -107,9 +106,6 @@ class SatellitesSim:
         return None
 
     # --- search ----------------------------------------------------------------------------
-
-    def determinise(self, public: None, view: State, rng: random.Random) -> State:
-        return view  # perfect information
 
     def values(self, state: State) -> tuple[int, ...]:
         return GAME.scores(state)

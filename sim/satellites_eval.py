@@ -8,7 +8,10 @@ blue controls, where
   one that can still grow less, the less the smaller its controller's value margin
   (:func:`held`: a satellite added may turn it);
 * a pair counts :data:`PAIR` for the colour with more value in it (the start of a colony);
-* while the colonies are level, whoever would win the tie-break gets :data:`TIE_BREAK`.
+* while the colonies are level, whoever would win the tie-break gets :data:`TIE_BREAK`
+  (half of it while they are one apart);
+* a player who has every satellite connected loses :data:`GRACE_RISK` for each grace
+  move the other still has (moves in a row, unanswered).
 
 Blue's worth is the negative. The one-ply values of the legal moves (the order in which
 the search tries them, and what the ``value`` bot plays) add, for a move that connects
@@ -30,6 +33,7 @@ from rules.satellites.notation import PASS
 PAIR = 0.3  # a pair, for the colour with more value in it
 TIE_BREAK = 0.5  # the colour that would win the tie-break while the colonies are level
 THREAT = 0.05  # each gaining connection a quiet move leaves its mover (or denies)
+GRACE_RISK = 0.4  # what each grace move the other player still has may cost the one done
 
 
 def held(margin: int, room: int) -> float:
@@ -75,6 +79,9 @@ def worth(state: State) -> float:
                 colonies[k] += 1
                 if lowest[k] is None or r + b < lowest[k]:  # type: ignore[operator]
                     lowest[k] = r + b
+    if state.finished is not None and state.ended is None:
+        # the other player's grace moves come in a row: set up and connect, unanswered
+        score += GRACE_RISK * state.grace_left * (-1.0 if state.finished == 0 else 1.0)
     return score + tie_break(colonies, lowest)
 
 

@@ -98,7 +98,8 @@ class Tree:
         turn, rng = self.turn, self.rng
         sim = turn.sim
         game = sim.game
-        state = sim.determinise(turn.public, turn.view, rng)
+        state = sim.determinise(turn.public, turn.view, rng) if game.hidden_information \
+            else turn.view  # nothing hidden: the view is the whole state
         node = self.root
         path = [node]
         while not game.is_over(state):
@@ -111,7 +112,7 @@ class Tree:
             elif node.mover != player:
                 legal = self._ranked(state, player)  # another player moves here in this deal
             else:
-                legal = [a for a in node.order if sim.still_legal(state, a)]
+                legal = [a for a in node.order if still_legal(sim, state, a)]
                 if not legal:
                     legal = self._reorder(node, state, player)
             assert legal is not None
@@ -131,14 +132,14 @@ class Tree:
             node = node.children[action]
             path.append(node)
             state = game.apply(state, action)
-        for _ in range(sim.rollout_plies):
+        for _ in range(getattr(sim, "rollout_plies", 0)):
             if game.is_over(state):
                 break
             state = game.apply(state, self._rollout_action(state))
         if game.is_over(state):
             got = finished(game.scores(state), game.result(state).winners)
         else:
-            got = reward(sim.position_values(state), sim.reward_scale)
+            got = reward(position_values(sim, state), sim.reward_scale)
         for visited in path:
             visited.visits += 1
             if visited.player >= 0:
@@ -159,9 +160,8 @@ class Tree:
         legal = sim.legal(state)
         if len(legal) == 1:
             return list(legal)
-        values = sim.action_values(self.turn.public, game.view_for(state, player), legal,
-                                   state)
-        return ranked(values, self.rng)
+        return ranked(action_values(sim, self.turn.public, game.view_for(state, player), legal,
+                                    state), self.rng)
 
     def _rollout_action(self, state: Any) -> Any:
         """A heuristic rollout's move: what greedy would play here."""
@@ -185,6 +185,36 @@ class Tree:
             if value > best_value:
                 best, best_value = action, value
         return best
+
+
+# --- what the search asks of a game's simulator adapter -------------------------------------
+# An adapter without an evaluation of its own (the test game in testkit/) is searched on its
+# greedy one: the change of the mover's score, and the score margins.
+
+
+def action_values(sim: Any, public: Any, view: Any, legal: Sequence[Any],
+                  state: Any = None) -> list[tuple[float, Any]]:
+    """``(worth after the action, action)`` of every legal action, for the ranking."""
+    if hasattr(sim, "action_values"):
+        return sim.action_values(public, view, legal, state)
+    return sim.score_changes(public, view, legal)
+
+
+def position_values(sim: Any, state: Any) -> Sequence[float]:
+    """Every seat's worth: the adapter's evaluation, or the score margin over the best
+    other seat."""
+    if hasattr(sim, "position_values"):
+        return sim.position_values(state)
+    scores = sim.values(state)
+    return [s - max(scores[t] for t in range(len(scores)) if t != k)
+            for k, s in enumerate(scores)]
+
+
+def still_legal(sim: Any, state: Any, action: Any) -> bool:
+    """Whether an action ranked in another deal of this node is legal in this one."""
+    if hasattr(sim, "still_legal"):
+        return sim.still_legal(state, action)
+    return action in sim.legal(state)
 
 
 # --- root parallelism ----------------------------------------------------------------------
@@ -223,7 +253,7 @@ class MctsBot:
         if len(legal) == 1:
             return legal[0]
         sim = turn.sim
-        order = ranked(sim.action_values(turn.public, turn.view, legal), rng)
+        order = ranked(action_values(sim, turn.public, turn.view, legal), rng)
         budget = self.budget if self.budget is not None else 1 << 30
         share = [budget // self.trees + (k < budget % self.trees) for k in range(self.trees)]
         seeds = [rng.getrandbits(63) for _ in range(self.trees)]
