@@ -101,3 +101,62 @@ def test_the_issues_two_real_changes_are_found_at_100_games():
     length = next(r for r in block["rows"] if r["key"] == "length")
     assert length["significant"] and length["difference"]["diff"] < 0
     assert length["pairs"]["up"] == 0
+
+
+# --- the sequential test --------------------------------------------------------------------
+
+
+def test_sprt_on_pairs_stops_when_decided_and_resumes_the_same():
+    from sim.sequential import MetricError, check_metric, run_sprt, value
+    from sim.sprt import Sprt
+
+    def pairs(games):
+        # B one turn shorter in two games of three
+        return [(record(i, [i % 2], 40 + i % 5, [30, 10]),
+                 record(i, [i % 2], 40 + i % 5 - (i % 3 != 0), [30, 10])) for i in games]
+
+    calls = []
+
+    def play_pairs(games):
+        calls.append(list(games))
+        return pairs(games)
+
+    found = run_sprt(Sprt(0.05, 0.05, 0.5), "length", 0, play_pairs, batch=8, most=500)
+    assert found["decision"] == "H1" and found["direction"] == "B below A"
+    assert found["pairs"] < found["fixed_pairs"] or found["pairs"] <= 16
+    assert calls[0] == list(range(8))
+    # a resumed run reads the pairs played before and reaches the same decision
+    again = run_sprt(Sprt(0.05, 0.05, 0.5), "length", 0, play_pairs, batch=8, most=500,
+                     earlier=pairs(range(found["pairs"])))
+    assert again == found
+    assert value(record(0, [0, 1], 10, [6, 4]), "seat-gap", 0) == 0  # half of a win: fair
+    check_metric("component:blocks", 3, ["blocks"])
+    with pytest.raises(MetricError, match="--metric seat:4: there are seats 1 to 3"):
+        check_metric("seat:4", 3, [])
+    with pytest.raises(MetricError, match="--metric speed: not a measure"):
+        check_metric("speed", 3, [])
+
+
+def test_sprt_decides_a_two_point_planet_row_in_fewer_games_than_a_fixed_test():
+    """The group of three planets +2 -> +4, 3 players, random play: the SPRT on the mean
+    score per player (effect 0.25 points, alpha 0.05, beta 0.1) decides sooner than a
+    fixed-size test of the same error rates would need."""
+    from rules.orbitus.ruleset import Band
+    from sim.sequential import run_sprt
+    from sim.sprt import Sprt
+
+    orbitus = load_ruleset("orbitus")
+    scoring = orbitus.scoring
+    rows = tuple(Band(b.min, b.max, b.points + 2) if (b.min, b.max) == (3, 3) else b
+                 for b in scoring.planet_groups)
+    changed = dataclasses.replace(orbitus, scoring=dataclasses.replace(scoring,
+                                                                       planet_groups=rows))
+    sa = Setup("orbitus", orbitus, ("random",), 8, 7)
+    sb = Setup("orbitus", changed, ("random",), 8, 7)
+
+    def play_pairs(games):
+        return [(play(sa, 3, i), play(sb, 3, i)) for i in games]
+
+    found = run_sprt(Sprt(0.05, 0.1, 0.25), "score", 0, play_pairs, batch=10, most=2000)
+    assert found["decision"] == "H1" and found["direction"] == "B above A"
+    assert found["pairs"] < found["fixed_pairs"]
