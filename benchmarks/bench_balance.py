@@ -20,7 +20,6 @@ Run: .venv/bin/python benchmarks/bench_balance.py [--quick] [--only 1,2,...]
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import multiprocessing
 import sys
 import time
@@ -78,16 +77,12 @@ def false_alarms(pairs: int, games: int) -> float:
 
 
 def sprt_pairs() -> tuple[int, int]:
-    from rules.orbitus.ruleset import Band
     from sim.sequential import run_sprt
     from sim.sprt import Sprt
+    from testkit.rulesets import planet_row
 
     orbitus = load_ruleset("orbitus")
-    scoring = orbitus.scoring
-    rows = tuple(Band(b.min, b.max, b.points + 2) if (b.min, b.max) == (3, 3) else b
-                 for b in scoring.planet_groups)
-    changed = dataclasses.replace(orbitus, scoring=dataclasses.replace(scoring,
-                                                                       planet_groups=rows))
+    changed = planet_row(orbitus, 3, +2)
     sa, sb = (Setup("orbitus", r, ("random",), 8, 7) for r in (orbitus, changed))
     found = run_sprt(Sprt(0.05, 0.1, 0.25), "score", 0,
                      lambda games: [(play(sa, 3, i), play(sb, 3, i)) for i in games], 10, 5000)

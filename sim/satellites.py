@@ -24,6 +24,7 @@ from rules.satellites.engine import (
 )
 from rules.satellites.notation import PASS, parts
 from rules.satellites.ruleset import COLOURS, Ruleset
+from sim.satellites_eval import changed_groups
 
 KINDS = ("normal", "connection", "displacement", "pass")
 
@@ -212,18 +213,9 @@ def _controls(state: State, group: int, colour: str) -> bool:
 
 
 def _change(before: State, after: State, action: int, colour: str) -> int:
-    """How many more colonies ``colour`` controls after ``action``. The satellites that
-    move were unconnected (connected ones never move), so only the groups holding the
-    cells they land on are new; the groups of before that those swallowed are gone."""
-    landed = 1 << (action >> 10 & 1023)
-    push = (action & 1023) - 1
-    if push >= 0:
-        landed |= 1 << push
-    new = [g for g in after.groups if g & landed]
-    region = 0
-    for g in new:
-        region |= g
-    gone = [g for g in before.groups if g & region]
+    """How many more colonies ``colour`` controls after ``action`` (only the groups the
+    move makes and those it swallows change)."""
+    new, gone = changed_groups(before, after, action)
     return (sum(1 for g in new if _controls(after, g, colour))
             - sum(1 for g in gone if _controls(before, g, colour)))
 

@@ -102,10 +102,10 @@ def tie_break(colonies: Sequence[int], lowest: Sequence[int | None]) -> float:
     return sign * (TIE_BREAK if gap == 0 else TIE_BREAK / 2 if gap == 1 else 0.0)
 
 
-def change(before: State, after: State, action: int) -> float:
-    """How much a move changes red's worth, the tie-break left out: only the groups
-    holding the cells the moving (and any pushed) satellite land on are new, and the
-    groups of before that those swallowed are gone (connections only grow)."""
+def changed_groups(before: State, after: State, action: int) -> tuple[list[int], list[int]]:
+    """The groups a move makes and those of before it swallows: the satellites that move
+    were unconnected (connected ones never move), so only the groups holding the cells
+    they land on are new, and connections only grow."""
     landed = 1 << (action >> 10 & 1023)
     push = (action & 1023) - 1
     if push >= 0:
@@ -114,8 +114,14 @@ def change(before: State, after: State, action: int) -> float:
     region = 0
     for g in new:
         region |= g
+    return new, [g for g in before.groups if g & region]
+
+
+def change(before: State, after: State, action: int) -> float:
+    """How much a move changes red's worth, the tie-break left out."""
+    new, gone = changed_groups(before, after, action)
     return (sum(group_worth(after, g) for g in new)
-            - sum(group_worth(before, g) for g in before.groups if g & region))
+            - sum(group_worth(before, g) for g in gone))
 
 
 def position_values(state: State) -> tuple[float, float]:

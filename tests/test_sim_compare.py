@@ -12,6 +12,7 @@ import pytest
 from cards.ruleset_cache import load_ruleset
 from sim.compare import compare_records, measures
 from sim.play import Setup, adapter, play
+from testkit.rulesets import planet_row
 
 KINDS = ("place", "remove")
 
@@ -79,14 +80,8 @@ def test_the_issues_two_real_changes_are_found_at_100_games():
     """A lone planet -2 -> -1 (Orbitus, 3 players) raises the score; end_connected 23 ->
     22 (Satellites) shortens games: both significant after Holm's adjustment at 100 games
     of random play, where comparing the two runs as independent samples missed them."""
-    from rules.orbitus.ruleset import Band
-
     orbitus = load_ruleset("orbitus")
-    scoring = orbitus.scoring
-    rows = tuple(Band(b.min, b.max, -1) if (b.min, b.max) == (1, 1) else b
-                 for b in scoring.planet_groups)
-    changed = dataclasses.replace(orbitus, scoring=dataclasses.replace(scoring,
-                                                                       planet_groups=rows))
+    changed = planet_row(orbitus, 1, +1)
     a = [play(Setup("orbitus", orbitus, ("random",), 8, 1), 3, i) for i in range(100)]
     b = [play(Setup("orbitus", changed, ("random",), 8, 1), 3, i) for i in range(100)]
     (block,) = compare_records(a, b, adapter("orbitus").kinds)
@@ -141,16 +136,11 @@ def test_sprt_decides_a_two_point_planet_row_in_fewer_games_than_a_fixed_test():
     """The group of three planets +2 -> +4, 3 players, random play: the SPRT on the mean
     score per player (effect 0.25 points, alpha 0.05, beta 0.1) decides sooner than a
     fixed-size test of the same error rates would need."""
-    from rules.orbitus.ruleset import Band
     from sim.sequential import run_sprt
     from sim.sprt import Sprt
 
     orbitus = load_ruleset("orbitus")
-    scoring = orbitus.scoring
-    rows = tuple(Band(b.min, b.max, b.points + 2) if (b.min, b.max) == (3, 3) else b
-                 for b in scoring.planet_groups)
-    changed = dataclasses.replace(orbitus, scoring=dataclasses.replace(scoring,
-                                                                       planet_groups=rows))
+    changed = planet_row(orbitus, 3, +2)
     sa = Setup("orbitus", orbitus, ("random",), 8, 7)
     sb = Setup("orbitus", changed, ("random",), 8, 7)
 
