@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.orbitus import GAME
 from rules.orbitus.actions import DISCARD, KIND_NAMES, PASS, PLACE, REMOVE, Action
-from rules.orbitus.engine import END_ROUND, Match, State
+from rules.orbitus.engine import END_ROUND, Seating, State
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.view import View, sample_state
 from sim.orbitus_changes import Changes, Values, points
@@ -40,7 +40,7 @@ class OrbitusSim:
     def first_seat(self, ruleset: Ruleset) -> int:
         return 0  # the first listed player moves first (O-20)
 
-    def public(self, state: State) -> Match:
+    def public(self, state: State) -> Seating:
         """What every seat knows of the game from the start: the players, the station and
         the ruleset (the deck's composition, never its order)."""
         return state.game
@@ -95,7 +95,7 @@ class OrbitusSim:
 
     # --- search ----------------------------------------------------------------------------
 
-    def determinise(self, match: Match, view: View, rng: random.Random) -> State:
+    def determinise(self, match: Seating, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view``: the unseen cards dealt at random."""
         return sample_state(view, match, rng)
 
@@ -103,7 +103,7 @@ class OrbitusSim:
         """The score of every seat as the position stands."""
         return state.score().totals
 
-    def action_values(self, match: Match, view: View, legal: Sequence[Action],
+    def action_values(self, match: Seating, view: View, legal: Sequence[Action],
                       state: State | None = None) -> list[tuple[float, Action]]:
         """``(worth after the action, action)`` for every legal action: the evaluation of
         :mod:`sim.orbitus_eval` (a search that has a determinised state passes it, so its
@@ -130,7 +130,7 @@ class OrbitusSim:
         out["never-place-void"] = "never places a void sector"
         return out
 
-    def allowed(self, restriction: str, match: Match, view: View, action: Action) -> bool:
+    def allowed(self, restriction: str, match: Seating, view: View, action: Action) -> bool:
         """Whether ``action`` is allowed under ``restriction``."""
         kind = action.kind
         if restriction == "never-remove":
@@ -158,14 +158,14 @@ class OrbitusSim:
 
     # --- greedy ----------------------------------------------------------------------------
 
-    def score_changes(self, match: Match, view: View, legal: Sequence[Action],
+    def score_changes(self, match: Seating, view: View, legal: Sequence[Action],
                       state: State | None = None) -> list[tuple[int, Action]]:
         """``(change of my own score, action)`` for every legal action, in their order.
         A search that has a (determinised) state of its own passes it, so the table's
         analysis it already holds is not worked out again."""
         return Changes(match, view, None if state is None else state.info).of(legal)
 
-    def best_actions(self, match: Match, view: View, legal: Sequence[Action]) -> list[Action]:
+    def best_actions(self, match: Seating, view: View, legal: Sequence[Action]) -> list[Action]:
         """The legal actions of the best change of my own score, in their order."""
         changes = self.score_changes(match, view, legal)
         best = max(value for value, _ in changes)

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 from rules.orbitus.actions import PLACE, REMOVE, Action
 from rules.orbitus.analysis import BITS, OPP, POP, Analysis, near_cells
 from rules.orbitus.blocks import closed_loops
-from rules.orbitus.engine import Match
+from rules.orbitus.engine import Seating
 from rules.orbitus.ruleset import Ruleset, Scoring
 
 STATION = (0, 0)
@@ -68,7 +68,7 @@ class Changes:
     """The change of one seat's own score (or of what ``values`` make of its system) for
     each legal action of a position, from what that seat sees (the table)."""
 
-    def __init__(self, match: Match, view: Any, info: Analysis | None = None,
+    def __init__(self, match: Seating, view: Any, info: Analysis | None = None,
                  values: Values | None = None) -> None:
         self.match = match
         self.seat = seat = view.seat

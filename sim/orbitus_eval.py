@@ -33,7 +33,7 @@ from typing import Any
 from rules.orbitus.actions import PLACE
 from rules.orbitus.analysis import Analysis
 from rules.orbitus.blocks import closed_loops
-from rules.orbitus.engine import Match
+from rules.orbitus.engine import Seating
 from rules.orbitus.ruleset import Ruleset
 from sim.orbitus_changes import Changes, Values, points
 
@@ -43,13 +43,13 @@ UNDONE = 0.25  # how much of the harm a sector put into another's system does: t
 STEPS = 20  # the progress is rounded to 1/STEPS (the value tables are cached per step)
 
 
-def progress(view: Any, match: Match) -> float:
+def progress(view: Any, match: Seating) -> float:
     """The share of the undealt deck still to draw, rounded to 1/:data:`STEPS`."""
     undealt = max(1, view.deck_size - match.n * match.ruleset.hand_size)
     return round(STEPS * min(1.0, view.deck_left / undealt)) / STEPS
 
 
-def remaining(match: Match, board: Any, out: Sequence[str]) -> tuple[tuple[str, int], ...]:
+def remaining(match: Seating, board: Any, out: Sequence[str]) -> tuple[tuple[str, int], ...]:
     """How many planets of each type are neither on the table nor out of the game (in
     hands or the deck: still to come for someone)."""
     cards = match.ruleset.cards
@@ -84,13 +84,13 @@ def future_values(rules: Ruleset, step: float, supply: tuple[tuple[str, int], ..
     return Values(planets, real.pirate, open_route, real.block)
 
 
-def values_of(view: Any, match: Match) -> Values:
+def values_of(view: Any, match: Seating) -> Values:
     """The values every seat's system is judged by in this position."""
     return future_values(match.ruleset, progress(view, match),
                          remaining(match, view.board, view.out))
 
 
-def system_value(match: Match, board: Any, info: Analysis, seat: int, values: Values) -> float:
+def system_value(match: Seating, board: Any, info: Analysis, seat: int, values: Values) -> float:
     """What ``values`` make of ``seat``'s system as it lies."""
     cards = match.ruleset.cards
     nodes = info.system(seat)
@@ -122,7 +122,7 @@ class _Seat:
         self.seat, self.board = seat, board
 
 
-def action_values(match: Match, view: Any, legal: Sequence[Any],
+def action_values(match: Seating, view: Any, legal: Sequence[Any],
                   info: Analysis | None = None) -> list[tuple[float, Any]]:
     """``(worth after the action, action)`` for every legal action of ``view.seat``: its
     own value after the action minus the best of the others' (each other seat's value

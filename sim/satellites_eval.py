@@ -26,9 +26,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from rules.satellites.actions import PASS
 from rules.satellites.analysis import value_sum
-from rules.satellites.engine import State, apply, quiet_and_loud
-from rules.satellites.notation import PASS
+from rules.satellites.engine import State, apply
+from rules.satellites.legal import quiet_and_loud
 
 PAIR = 0.3  # a pair, for the colour with more value in it
 TIE_BREAK = 0.5  # the colour that would win the tie-break while the colonies are level
