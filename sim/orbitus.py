@@ -14,7 +14,7 @@ from rules.orbitus import GAME
 from rules.orbitus.actions import DISCARD, KIND_NAMES, PASS, PLACE, REMOVE, Action
 from rules.orbitus.engine import END_ROUND, Seating, State
 from rules.orbitus.ruleset import Ruleset
-from rules.orbitus.view import View, sample_state
+from rules.orbitus.view import View, sample_state, view_for
 from sim.orbitus_changes import Changes, Values, points
 
 NAMES = ("P1", "P2", "P3", "P4", "P5", "P6")
@@ -117,6 +117,29 @@ class OrbitusSim:
         from sim.orbitus_eval import position_values
 
         return position_values(state)
+
+    def late(self, state: State) -> bool:
+        """Whether the scores as they stand are close to final (the deck is empty): when
+        kingmaking is judged (:mod:`sim.feel`)."""
+        return state.deck_left == 0
+
+    def outcomes(self, state: State) -> list[tuple[int, ...]]:
+        """The scores as they would stand after each legal action of the player to move
+        (a placement changes the score of the system it joins, a removal the mover's)."""
+        match = state.game
+        legal = list(state.legal_actions())
+        base = state.score().totals
+        moved = [[0] * len(legal) for _ in range(match.n)]
+        for s in range(match.n):
+            seat_view = view_for(state, s)
+            subset = legal if s == state.to_move else [a for a in legal if a.kind == PLACE]
+            index = range(len(legal)) if s == state.to_move else [
+                k for k, a in enumerate(legal) if a.kind == PLACE]
+            for k, (change, _) in zip(index, Changes(match, seat_view, state.info).of(subset),
+                                      strict=True):
+                moved[s][k] = int(change)
+        return [tuple(base[s] + moved[s][k] for s in range(match.n))
+                for k in range(len(legal))]
 
     def restrictions(self, ruleset: Ruleset) -> dict[str, str]:
         """The restricted-play options (:class:`sim.bots.Restricted`): their names and what

@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 from typing import Any
 
+from sim.feel import Feel
 from sim.stats import Spread, design_effect, seats_test_shares, share_interval, share_test
 
 FORMAT = 1
@@ -43,6 +44,7 @@ class Count:
         self.ends: Counter[str] = Counter()
         self.facts: dict[str, Counter[str]] = defaultdict(Counter)
         self.cards: dict[str, Counter[str]] = defaultdict(Counter)
+        self.feel: Feel | None = None
         self.card_points: Counter[str] = Counter()
 
     def add(self, record: dict[str, Any]) -> None:
@@ -79,6 +81,11 @@ class Count:
                         self.sizes[name][key] += n
                 else:
                     self.components[name][value] += 1
+        feel = record.get("feel")
+        if feel is not None:
+            if self.feel is None:
+                self.feel = Feel()
+            self.feel.add(feel)
         cards = record.get("cards")
         if cards:
             for what in ("placed", "removed", "discarded"):
@@ -167,6 +174,8 @@ class Count:
         }
         if self.cards:
             out["cards"] = self._cards(n)
+        if self.feel is not None:
+            out["feel"] = self.feel.summary()
         return out
 
     def _cards(self, n: int) -> list[dict[str, Any]]:

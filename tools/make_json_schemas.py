@@ -308,6 +308,16 @@ SIM_DEFS: dict[str, Schema] = {
                         "per_game": {"type": "number", "minimum": 0}})},
         "ends": {"type": "object", "description": "how the games ended",
                  "additionalProperties": COUNT},
+        "feel": obj({
+            "games": COUNT,
+            "lead_changes": {"type": "number", "minimum": 0},
+            "drama": nullable({"type": "number", "minimum": 0}),
+            "behind": nullable(SHARE),
+            "decisiveness": nullable(SHARE),
+            "branching": array(nullable({"type": "number", "minimum": 0}), "mean legal "
+                               "actions in each tenth of the game", minItems=10, maxItems=10),
+            "kingmaking": nullable(SHARE),
+        }, "how the games felt, from the bots' evaluations (runs with feel measures)"),
         "stalled": COUNT | {"description": "Satellites games ended by rule S-62 (stuck)"},
         "safety_net": COUNT | {"description": "games cut off by the simulator's turn limit "
                                               "(none is expected)"},
