@@ -32,7 +32,7 @@ from rules.satellites.engine import State, apply
 from rules.satellites.legal import quiet_and_loud
 
 PAIR = 0.3  # a pair, for the colour with more value in it
-TIE_BREAK = 0.8  # the colour that would win the tie-break while the colonies are level
+TIE_BREAK = 0.5  # the colour that would win the tie-break while the colonies are level
 THREAT = 0.05  # each gaining connection a quiet move leaves its mover (or denies)
 GRACE_RISK = 0.4  # what each grace move the other player still has may cost the one done
 

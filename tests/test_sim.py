@@ -562,6 +562,29 @@ def test_ray_address_where_nothing_listens_fails_at_once(tmp_path, capsys):
     assert time.monotonic() - started < 30
 
 
+def test_a_ray_cluster_that_refuses_says_how_to_give_the_token(tmp_path, capsys, monkeypatch):
+    """Something answers at the address but Ray cannot connect: with token authentication
+    Ray raises only "Failed to connect" and logs InvalidAuthToken (seen against a real
+    token-authenticated head, Ray 2.60); the message names the token and how to pass it."""
+    ray = pytest.importorskip("ray")
+    import socket
+
+    def refused(*args, **kwargs):
+        raise ConnectionError("Failed to connect to Ray cluster at 127.0.0.1:1")
+
+    monkeypatch.setattr(ray, "init", refused)
+    with socket.socket() as server:  # something listens, as a Ray head would
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        code, out, err = sim(["orbitus", "--players", "2", "--games", "2", "--ray",
+                              f"127.0.0.1:{port}", "--out", str(tmp_path / "r")], capsys)
+    assert (code, out) == (2, "")
+    assert "the cluster answers but refused the connection: if it uses token " \
+           "authentication (Ray's default from 2.61 on), give its token: RAY_AUTH_MODE=token " \
+           "and RAY_AUTH_TOKEN=THE-TOKEN (or RAY_AUTH_TOKEN_PATH=FILE)" in err
+
+
 def test_help_explains_the_options(capsys):
     assert main(["orbitus", "--help"]) == 0
     text = capsys.readouterr().out
