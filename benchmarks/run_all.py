@@ -37,6 +37,7 @@ START, END = "<!-- figures:start -->", "<!-- figures:end -->"
 
 # Small settings for --quick: each script runs in seconds.
 QUICK = {
+    "bench_balance.py": ["--quick"],
     "bench_build.py": ["--runs", "1"],
     "bench_cli.py": ["--runs", "2"],
     "bench_export.py": ["--runs", "1", "--dpi", "50"],
