@@ -81,10 +81,7 @@ class _Patcher:
             return self.end_of(node.value[-1][1])
         if isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
             return self.end_of(node.value[-1])
-        end = self.pos(node.end_mark)
-        if isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
-            return end
-        return end
+        return self.pos(node.end_mark)
 
     def line_of(self, index: int) -> int:
         lo, hi = 0, len(self.starts) - 1
