@@ -195,18 +195,23 @@ def _outcome(path: Path, folder: Path) -> dict[str, Any]:
             "illegal": illegal, "scores": scores}
 
 
+def record_game(path: Path) -> str | None:
+    """The game a record names in its ``game:`` line (None: unreadable, or none named)."""
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")[:4000]
+    except OSError:
+        return None
+    found = re.search(r"^game:\s*['\"]?(\w+)", head, re.M)
+    return None if found is None else found.group(1).lower()
+
+
 def records(game: str, paths: list[Path], old: Path, new: Path) -> list[dict[str, Any]]:
     """The records of ``game`` among ``paths`` that replay differently with ``new``."""
     from cards.loader import display_path
 
     out = []
     for path in paths:
-        try:
-            head = path.read_text(encoding="utf-8", errors="replace")[:4000]
-        except OSError:
-            continue
-        found = re.search(r"^game:\s*['\"]?(\w+)", head, re.M)
-        if found is None or found.group(1).lower() != game:
+        if record_game(path) != game:
             continue
         a, b = _outcome(path, old), _outcome(path, new)
         if a == b:
@@ -238,6 +243,7 @@ class GameDiff:
     labels: list[tuple[str, Change]] = field(default_factory=list)
     setups: list[dict[str, Any]] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
+    replayed: int = 0  # the records of this game replayed with both versions
     old_defs: Any = None
     new_defs: Any = None
 
@@ -298,6 +304,7 @@ def compare_game(game: str, old: Source, new: Source, record_files: list[Path]) 
             diff.component_notes.setdefault(name, []).append(change.text)
     diff.setups = setups(game, old_defs.ruleset, new_defs.ruleset)
     diff.records = records(game, record_files, old.folder, new.folder)
+    diff.replayed = sum(1 for path in record_files if record_game(path) == game)
     return diff
 
 

@@ -39,11 +39,28 @@ def to_json(diffs: Sequence[GameDiff], old: Source, new: Source) -> dict[str, An
             "texts": d.texts,
             "labels": [{"file": f"{d.game}/text/labels-{lang}.yaml", **ch.to_json()}
                        for lang, ch in d.labels],
-            "plays": {"setups": d.setups, "records": d.records},
+            "plays": {"setups": d.setups, "records": d.records, "replayed": d.replayed},
         })
     return {"old": {"spec": old.spec, "label": old.label, "kind": old.kind},
             "new": {"spec": new.spec, "label": new.label, "kind": new.kind},
             "changed": any(d.changed for d in diffs), "games": games}
+
+
+def plays_alike(d: GameDiff) -> list[str]:
+    """What was checked and plays alike: the deals, and the records replayed (or that none
+    were given, so that no one reads "alike" into records never replayed)."""
+    from design.diff import SETUP_SEEDS
+
+    out = []
+    if not d.setups:
+        out.append(f"deals alike: seeds {SETUP_SEEDS[0]}–{SETUP_SEEDS[-1]} of every player "
+                   f"count")
+    if d.replayed == 0:
+        out.append("records: none replayed (name game records with --records FILE..., or "
+                   "records in pnp.toml)")
+    elif len(d.records) < d.replayed:
+        out.append(f"records: {d.replayed - len(d.records)} of {d.replayed} replay alike")
+    return out
 
 
 def text(diffs: Sequence[GameDiff], old: Source, new: Source) -> str:
@@ -98,8 +115,8 @@ def text(diffs: Sequence[GameDiff], old: Source, new: Source) -> str:
             lines.append("  plays differently:")
             lines += [f"    deal: {s['text']}" for s in d.setups]
             lines += [f"    {r['file']}: {r['text']}" for r in d.records]
-        elif d.changed:
-            lines.append("  plays the same: every deal checked and record replays alike")
+        if d.changed:
+            lines += [f"  {line}" for line in plays_alike(d)]
         lines.append("")
     return "\n".join(lines)
 
@@ -206,6 +223,8 @@ def page(diffs: Sequence[GameDiff], old: Source, new: Source) -> str:
                          + "".join(f"<li>deal: {_e(s['text'])}</li>" for s in d.setups)
                          + "".join(f"<li><code>{_e(r['file'])}</code>: {_e(r['text'])}</li>"
                                    for r in d.records) + "</ul>")
+        if d.changed:
+            parts.append("<p>" + "; ".join(_e(line) for line in plays_alike(d)) + "</p>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 

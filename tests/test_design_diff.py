@@ -51,6 +51,9 @@ def test_three_sectors_and_a_scoring_row(tmp_path, capsys):
     assert "    changed  sector-S05  (sectors[S05].routes: [SE, S, SW] → [N, S, SW])" in out
     assert "    changed  sector-S17  (sectors[S17].planet: lava → ice)" in out
     assert "  rule numbers:\n    scoring.planet_groups[6+].points: 9 → 10" in out
+    assert "  deals alike: seeds 1–3 of every player count\n" in out
+    assert ("  records: none replayed (name game records with --records FILE..., or records "
+            "in pnp.toml)\n") in out  # nothing replayed is not said to replay alike
     assert main([str(CARDS), str(mine), "--game", "orbitus", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     _valid(data, "diff")
@@ -130,8 +133,12 @@ def test_texts_are_a_word_diff_per_language_and_labels_are_named(tmp_path, capsy
     text = ru.read_text(encoding="utf-8")
     word = re.search(r"[А-Яа-я]{6,}", text).group(0)
     ru.write_text(text.replace(word, "ПРОБА", 1), encoding="utf-8")
+    record = RECORDS / "random_game_3p_seed5.yaml"
+    assert main([str(CARDS), str(mine), "--game", "orbitus", "--records", str(record)]) == 1
+    assert "  records: 1 of 1 replay alike\n" in capsys.readouterr().out
     assert main([str(CARDS), str(mine), "--game", "orbitus", "--json"]) == 1
     (game,) = json.loads(capsys.readouterr().out)["games"]
+    assert game["plays"] == {"setups": [], "records": [], "replayed": 0}
     (entry,) = game["texts"]
     _valid({"old": {"spec": "a", "label": "a", "kind": "folder"},
             "new": {"spec": "b", "label": "b", "kind": "folder"}, "changed": True,
@@ -153,6 +160,11 @@ def test_a_deck_change_deals_other_games_and_records_play_differently(tmp_path, 
     assert "    deal: 3 players: the deal of seed 1, 2, 3 differs" in out
     assert "random_game_3p_seed5.yaml: stops: null → move " in out
     assert "moves played: 98 → " in out
+    assert "deals alike" not in out and "replay alike" not in out
+    assert main([str(CARDS), str(mine), "--game", "orbitus", "--json", "--records",
+                 str(record)]) == 1
+    plays = json.loads(capsys.readouterr().out)["games"][0]["plays"]
+    assert plays["replayed"] == 1 and len(plays["records"]) == 1
 
 
 def test_a_build_folder_is_compared_by_the_definitions_it_kept(tmp_path, capsys):

@@ -592,6 +592,8 @@ def schemas() -> dict[str, Schema]:
                             "seeds": array({"type": "integer"}), "text": {"type": "string"}})),
                         "records": array(obj({"file": {"type": "string"}, "old": {},
                                               "new": {}, "text": {"type": "string"}})),
+                        "replayed": COUNT | {"description": "the records of this game "
+                                             "replayed with both versions"},
                     }),
                 })),
             }, {"version": obj({"spec": {"type": "string"}, "label": {"type": "string"},
