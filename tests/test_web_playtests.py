@@ -95,3 +95,49 @@ def test_a_saved_game_and_its_record_name_the_design(client, tmp_path):
     kept = db.execute("SELECT ruleset FROM games WHERE id=?", (ident,)).fetchone()[0]
     db.close()
     assert f'"hash": "{design("satellites").hash}"' in kept
+
+
+def test_a_saved_game_goes_on_by_its_design_and_says_so_when_the_server_s_moved_on(
+        tmp_path: Path):
+    """A game begun with the shipped definitions, resumed by a server given other ones: it
+    plays on by the rules it was saved with, its page names that design and says the server's
+    is now another, and its record names the design it was played by."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.design_helpers import copy_cards, edit
+
+    mine = copy_cards(tmp_path / "mine")
+    edit(mine / "satellites" / "rules.yaml", "grace_moves: 3", "grace_moves: 2")
+    data = tmp_path / "data"
+    shipped, theirs = design("satellites"), design("satellites", mine)
+    with TestClient(create_app(data, bot_delay=0)) as c:
+        made = c.post("/api/games", json={"game": "satellites", "seed": 7, "players": [
+            {"name": "R", "kind": "human"}, {"name": "B", "kind": "human"}]}).json()
+        host = made["links"]["host"].rsplit("/", 1)[-1]
+        msg = c.get(f"/api/link/{host}").json()
+        assert msg["design"] == {"stamp": shipped.stamp, "note": None}
+    with TestClient(create_app(data, cards=mine, bot_delay=0)) as c:
+        msg = c.get(f"/api/link/{host}").json()
+        assert msg["design"] == {"stamp": shipped.stamp, "note": (
+            f"This game goes on by design {shipped.stamp}, the one it was started with; the "
+            f"server's definitions are now design {theirs.stamp}, which new games are dealt "
+            f"by.")}
+        assert c.post(f"/api/link/{host}/abandon").json()["status"] == "abandoned"
+        record = c.get(f"/api/games/{made['id']}/record").text
+        assert ("\ngame: satellites\n# definitions: the shipped cards/ (pnp web's)\n"
+                f"design: {shipped.stamp}\n") in record
+        new = c.post("/api/games", json={"game": "satellites", "seed": 7, "players": [
+            {"name": "R", "kind": "random"}, {"name": "B", "kind": "random"}]}).json()
+        c.post(f"/api/link/{new['links']['host'].rsplit('/', 1)[-1]}/abandon")
+        second = c.get(f"/api/games/{new['id']}/record").text
+        assert ("# definitions: pnp web's folder mine/ (replay with --cards DIR: that "
+                f"folder)\ndesign: {theirs.stamp}\n") in second
+    path = tmp_path / "second.yaml"
+    path.write_text(second, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "records.replay_cli", str(path)],
+                          capture_output=True, text=True,
+                          env={**os.environ, "PNP_NO_PROJECT": "1"})
+    assert done.returncode == 2  # replayed with the shipped cards/: refused, both named
+    assert f"design: the file was made with design {theirs.stamp}, but" in done.stderr

@@ -96,8 +96,11 @@ class Context:
                                     lambda g=game: load_definitions(g, self.cards))
         self.manager = Manager(self.store, self.rulesets, bot_delay=self.bot_delay)
         from cards.design_cache import design  # saved games and their records name it
+        from cards.files import DEFAULT_CARDS
 
-        self.manager.designs = {game: design(game, self.cards).to_json()
+        shipped = self.cards is None or self.cards.resolve() == DEFAULT_CARDS.resolve()
+        folder = None if shipped or self.cards is None else self.cards.resolve().name
+        self.manager.designs = {game: {**design(game, self.cards).to_json(), "cards": folder}
                                 for game in self.rulesets}
 
     def defs(self, game: str) -> Any:
