@@ -45,9 +45,7 @@ def check(where: str, named: object, game: str, cards: Path | None, explicit: bo
 
     stamp = parse_stamp(named)
     if stamp is None:
-        return Checked(problem=f"{where}: {DESIGN_FIELD}: {named!r} is not a design; write "
-                               f"the stamp printed on the components: six hex digits, maybe "
-                               f"after the version (design: v0.7.2·3fa9c1, or design: 3fa9c1)")
+        return Checked(problem=not_a_design(where, named))
     here = design(game, cards)
     if here.hash == stamp.hash:
         return Checked()
@@ -56,11 +54,42 @@ def check(where: str, named: object, game: str, cards: Path | None, explicit: bo
         return Checked(note=f"{where}: the file was made with design {stamp.text}; it is read "
                             f"with {folder}, design {here.stamp} (--cards), whose numbers "
                             f"and deck differ")
-    return Checked(problem=(
-        f"{where}: {DESIGN_FIELD}: the file was made with design {stamp.text}, but the "
-        f"definitions in use ({folder}) are design {here.stamp}, with which it would deal "
-        f"or score another game; pass --cards DIR: the definitions of {stamp.text}, or "
-        f"these on purpose (a note then says they differ)"))
+    return Checked(problem=differs(
+        where, stamp.text, f"the definitions in use ({folder})", here.stamp,
+        f"pass --cards DIR: the definitions of {stamp.text}, or these on purpose (a note "
+        f"then says they differ)"))
+
+
+def not_a_design(where: str, named: object) -> str:
+    return (f"{where}: {DESIGN_FIELD}: {named!r} is not a design; write the stamp printed on "
+            f"the components: six hex digits, maybe after the version (design: "
+            f"v0.7.2·3fa9c1, or design: 3fa9c1)")
+
+
+def differs(where: str, made: str, in_use: str, here: str, remedy: str) -> str:
+    """The sentence refusing a file made with design ``made`` read by ``in_use`` (the
+    definitions of design ``here``); ``remedy`` says what to do."""
+    return (f"{where}: {DESIGN_FIELD}: the file was made with design {made}, but {in_use} "
+            f"are design {here}, with which it would deal or score another game; {remedy}")
+
+
+def refused_by(where: str, named: object, here: dict[str, object] | None, in_use: str,
+               remedy: str) -> str | None:
+    """The problem of a file that names design ``named`` read with definitions whose design
+    is ``here`` (:meth:`cards.design.Design.to_json`), or None: it names none, or that one.
+    For readers that hold their definitions' design already (pnp web); ``remedy`` may say
+    ``{made}``, the design the file names."""
+    if named is None or here is None:
+        return None
+    from cards.design import parse_stamp
+
+    stamp = parse_stamp(named)
+    if stamp is None:
+        return not_a_design(where, named)
+    if stamp.hash == here.get("hash"):
+        return None
+    return differs(where, stamp.text, in_use, str(here.get("stamp")),
+                   remedy.format(made=stamp.text))
 
 
 def record_lines(game: str, cards: Path | None, design_stamp: str,

@@ -20,6 +20,7 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from cards.design_cache import design  # noqa: E402
 from web.app import create_app  # noqa: E402
 from web.store import MIGRATIONS, Store, StoreError  # noqa: E402
 
@@ -127,7 +128,8 @@ def test_an_edit_is_scored_and_the_exports_are_the_scorers(client):
              "sectors": [{"at": [0, -1], "card": "S44", "rot": 0}]}
     out = client.post("/api/orbitus/score", json={"table": model}).json()
     assert out["text"] == ("game: orbitus\nplayers: [Anna, Boris]\nsectors:\n"
-                           "  - {at: [0, -1], card: S44, rot: 0}\n")
+                           "  - {at: [0, -1], card: S44, rot: 0}\n"
+                           f"design: {design('orbitus').stamp}\n")  # the server's
     assert out["owner"] == {"0,-1": 0}
     report = client.post("/api/orbitus/export/json", json={"table": model})
     assert report.headers["content-disposition"].startswith("attachment")

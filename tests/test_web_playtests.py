@@ -141,3 +141,38 @@ def test_a_saved_game_goes_on_by_its_design_and_says_so_when_the_server_s_moved_
                           env={**os.environ, "PNP_NO_PROJECT": "1"})
     assert done.returncode == 2  # replayed with the shipped cards/: refused, both named
     assert f"design: the file was made with design {theirs.stamp}, but" in done.stderr
+
+
+def test_a_transcribed_table_names_the_server_s_design_and_another_is_refused(client):
+    """A layout or board the companion exports names the design it was scored by; one that
+    names another design is refused naming both, as pnp score refuses it: scored by these
+    definitions it would be another game's score."""
+    orbitus, satellites = design("orbitus"), design("satellites")
+    text = LAYOUT.read_text(encoding="utf-8")
+    ours = client.post("/api/orbitus/import?name=t.yaml", content=text.encode()).json()
+    exported = client.post("/api/orbitus/export/yaml", json={"table": ours["model"]}).text
+    assert exported.endswith(f"\ndesign: {orbitus.stamp}\n")
+    again = client.post("/api/orbitus/import?name=t.yaml", content=exported.encode())
+    assert again.status_code == 200 and again.json()["text"] == exported
+    other = exported.replace(f"design: {orbitus.stamp}", "design: v0.7.2·3fa9c1")
+    done = client.post("/api/orbitus/import?name=t.yaml", content=other.encode())
+    assert done.status_code == 422
+    assert done.json()["problems"] == [
+        f"t.yaml:{other.count(chr(10))}: design: the file was made with design v0.7.2·3fa9c1, "
+        f"but pnp web's definitions (the shipped cards/) are design {orbitus.stamp}, with "
+        f"which it would deal or score another game; start pnp web with --cards DIR: the "
+        f"definitions of v0.7.2·3fa9c1; or, to score it with these on purpose, remove the "
+        f"design line"]
+    board = (ROOT / "tests" / "fixtures" / "satellites" / "crowned.txt").read_text("utf-8")
+    read = client.post("/api/satellites/import?name=b.txt", content=board.encode()).json()
+    made = client.post("/api/satellites/export/txt", json={"board": read["model"]})
+    assert made.text.startswith(f"game: satellites\ndesign: {satellites.stamp}\nboard: |\n")
+    assert 'filename="board.yaml"' in made.headers["content-disposition"]
+    bad = made.text.replace(satellites.stamp, "abc123")
+    done = client.post("/api/satellites/import?name=b.yaml", content=bad.encode())
+    assert done.status_code == 422
+    assert done.json()["problems"][0].startswith(
+        "b.yaml:2: design: the file was made with design abc123, but pnp web's definitions")
+    nonsense = made.text.replace(satellites.stamp, "latest")
+    done = client.post("/api/satellites/import?name=b.yaml", content=nonsense.encode())
+    assert "'latest' is not a design" in done.json()["problems"][0]

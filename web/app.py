@@ -102,6 +102,8 @@ class Context:
         folder = None if shipped or self.cards is None else self.cards.resolve().name
         self.manager.designs = {game: {**design(game, self.cards).to_json(), "cards": folder}
                                 for game in self.rulesets}
+        for game, desk in self.desks.items():  # the tables transcribed name it and check it
+            desk.design = self.manager.designs.get(game)
 
     def defs(self, game: str) -> Any:
         """The validated definitions (pydantic models: the drawing code needs them)."""
