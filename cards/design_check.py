@@ -56,8 +56,17 @@ def check(where: str, named: object, game: str, cards: Path | None, explicit: bo
                             f"and deck differ")
     return Checked(problem=differs(
         where, stamp.text, f"the definitions in use ({folder})", here.stamp,
-        f"pass --cards DIR: the definitions of {stamp.text}, or these on purpose (a note "
-        f"then says they differ)"))
+        f"pass --cards DIR: the definitions of {stamp.text}{ON_PURPOSE}"))
+
+
+ON_PURPOSE = ", or these on purpose (a note then says they differ)"
+
+
+def only_its_own(problem: str, why: str) -> str:
+    """``problem`` (from :func:`check`) for a reader that takes no definitions on purpose
+    (a playtest is scored by the design it was played with): the choice of other
+    definitions it offers is replaced by ``why``."""
+    return problem.replace(ON_PURPOSE, f" ({why})")
 
 
 def not_a_design(where: str, named: object) -> str:

@@ -253,3 +253,23 @@ def test_report_of_an_older_version_simulates_its_kept_definitions(tmp_path, car
 def test_report_of_a_version_not_in_the_log(tmp_path, capsys):
     assert main(["report", "--data", str(tmp_path), "--version", "abcdef"]) == 1
     assert "no playtest of design abcdef" in capsys.readouterr().err
+
+
+def test_a_file_of_another_design_is_refused_even_with_cards_given(tmp_path, capsys,
+                                                                    monkeypatch):
+    """A layout naming design X is not scored by other definitions and logged: the scores
+    would be of another game, logged against one of two designs."""
+    monkeypatch.setenv("PNP_NO_PROJECT", "1")
+    other = tmp_path / "t.yaml"
+    other.write_text(LAYOUT.read_text(encoding="utf-8").replace(
+        "game: orbitus\n", "game: orbitus\ndesign: v0.7.2·3fa9c1\n"), encoding="utf-8")
+    for given in ([], ["--cards", str(ROOT / "cards")]):
+        assert _add(tmp_path, "orbitus", "--file", str(other), *given) == 2
+        err = capsys.readouterr().err
+        assert err.splitlines() == [
+            f"{other}:6: design: the file was made with design v0.7.2·3fa9c1, but the "
+            f"definitions in use (the shipped cards/) are design {design('orbitus').stamp}, "
+            f"with which it would deal or score another game; pass --cards DIR: the "
+            f"definitions of v0.7.2·3fa9c1 (a playtest is scored by the design it was played "
+            f"with)", "pnp playtest add: nothing was logged"]
+    assert not (tmp_path / DB_NAME).exists() or _rows(tmp_path) == []

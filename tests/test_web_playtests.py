@@ -71,6 +71,10 @@ def test_a_scored_file_sent_by_the_page_gives_the_scores(client):
      "--scores: Boris (P2): -8 given, but t.yaml scores -9"),
     ({"game": "orbitus", "file": {"name": "t.yaml", "text": "game: orbitus\nsectors: [\n"}},
      "t.yaml:3: YAML syntax error"),
+    ({"game": "orbitus", "file": {"name": "t.yaml", "text": LAYOUT.read_text(
+        encoding="utf-8").replace("game: orbitus\n", "game: orbitus\ndesign: abc123\n")}},
+     "another game; start pnp web with --cards DIR: the definitions of abc123 (a playtest "
+     "is scored by the design it was played with)"),
 ])
 def test_bad_playtests_are_refused_with_the_reason_and_nothing_is_logged(client, body,
                                                                          message):

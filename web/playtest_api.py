@@ -82,7 +82,8 @@ def _scored(game: str, file: Any, cards: Path | None) -> Any:
             scored = score_source(game, path, cards)
         except PlaytestError as exc:
             shown = [p.replace(str(path), name).replace(display_path(path), name)
-                     for p in exc.problems]
+                     .replace("; pass --cards DIR:", "; start pnp web with --cards DIR:")
+                     for p in exc.problems]  # named as the page named it, remedied here
             raise WebError(422, shown) from None
     return dataclasses.replace(scored, source=name)  # named as the page named it
 

@@ -332,7 +332,20 @@ def _from_satellites_json(data: dict[str, Any], source: str, text: str) -> Score
 
 
 def score_source(game: str, path: Path, cards: Path | None) -> Scored:
-    """Score a layout, board or record file as ``pnp score`` / ``pnp replay`` would."""
+    """Score a layout, board or record file as ``pnp score`` / ``pnp replay`` would; one
+    naming another design than the definitions it is scored with is refused, without the
+    choice of scoring it with these on purpose: a playtest is logged against one design."""
+    try:
+        return _score_source(game, path, cards)
+    except PlaytestError as exc:
+        from cards.design_check import only_its_own
+
+        raise PlaytestError([only_its_own(p, "a playtest is scored by the design it was "
+                                             "played with") for p in exc.problems],
+                            exc.code) from None
+
+
+def _score_source(game: str, path: Path, cards: Path | None) -> Scored:
     from cards.input_text import read_input_text
     from cards.loader import DefinitionError, display_path
 
