@@ -325,16 +325,10 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
         return definitions_failed(prog, exc, "nothing was written")
     except ValueError as exc:  # a component that cannot be laid out on the chosen paper
         return fail(f"{prog}: {exc}; nothing was written", EXIT_VIOLATIONS)
-    from generator.output import OutputError
-
-    try:
-        result = write_outputs(out, files, games, info=report)
-    except OutputError as exc:
-        for line in exc.lines:
-            report(line)
-        return EXIT_UNREADABLE
-    except OSError as exc:
-        return fail(f"{prog}: cannot write to {shown(out)}: {exc.strerror or exc}")
+    result, failed = _written(prog, out, lambda: write_outputs(out, files, games, info=report),
+                              report)
+    if failed is not None:
+        return failed
     took = time.perf_counter() - started
     if opts.json_out:
         from cards.design_cache import design
@@ -355,6 +349,21 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
     return EXIT_OK
 
 
+def _written(prog: str, out: Path, write: Any, say: Any) -> tuple[Any, int | None]:
+    """``write()``'s result, or the exit code of a folder it could not write (the lines
+    of an output problem said with ``say``)."""
+    from generator.output import OutputError
+
+    try:
+        return write(), None
+    except OutputError as exc:
+        for line in exc.lines:
+            say(line)
+        return None, EXIT_UNREADABLE
+    except OSError as exc:
+        return None, fail(f"{prog}: cannot write to {shown(out)}: {exc.strerror or exc}")
+
+
 def _since(since: str, games: tuple[str, ...], cards: Path | None, out: Path, build_opts: Any,
            opts: argparse.Namespace, prog: str) -> int:
     """``--since OLD``: the reprint kit of what changed since OLD, or nothing and a line
@@ -363,7 +372,7 @@ def _since(since: str, games: tuple[str, ...], cards: Path | None, out: Path, bu
     from cards.ruleset_cache import load_definitions
     from cards.sources import SourceError, open_source
     from generator.build import load_checked
-    from generator.output import OutputError, write_build
+    from generator.output import write_build
     from generator.reprint import FOLDER, reprint
 
     try:
@@ -399,14 +408,10 @@ def _since(since: str, games: tuple[str, ...], cards: Path | None, out: Path, bu
             say(f"{prog}: nothing to reprint since {source.label}: {why} ({stamps}); "
                 f"nothing was written")
         return EXIT_OK
-    try:
-        write_build(out, files, lambda rel: rel.startswith(f"{FOLDER}/"), info=_say_as(prog))
-    except OutputError as exc:
-        for line in exc.lines:
-            say(line)
-        return EXIT_UNREADABLE
-    except OSError as exc:
-        return fail(f"{prog}: cannot write to {shown(out)}: {exc.strerror or exc}")
+    _, failed = _written(prog, out, lambda: write_build(
+        out, files, lambda rel: rel.startswith(f"{FOLDER}/"), info=_say_as(prog)), say)
+    if failed is not None:
+        return failed
     if opts.json_out:
         write_out(dump_json({"out": str(out), "since": since,
                              "files": {rel: len(files[rel]) for rel in sorted(files)},
