@@ -76,14 +76,19 @@ def _date(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _hash(text: str) -> str:
+def _stamp(text: str) -> Any:
+    """A design as printed (``v0.7.2·3fa9c1`` or ``3fa9c1``): a :class:`cards.design.Stamp`."""
     from cards.design import parse_stamp
 
     stamp = parse_stamp(text)
     if stamp is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a design hash (six hex digits, as "
                                          f"printed on the components: 3fa9c1 or v0.7.2·3fa9c1)")
-    return stamp.hash
+    return stamp
+
+
+def _hash(text: str) -> str:
+    return str(_stamp(text).hash)
 
 
 def build_parser(prog: str = "pnp playtest") -> Parser:
@@ -117,7 +122,7 @@ def build_parser(prog: str = "pnp playtest") -> Parser:
     add.add_argument("--minutes", type=_minutes, metavar="MIN",
                      help="how long it took: 45, 1h30 or 1:30")
     add.add_argument("--notes", default="", metavar="TEXT", help="free notes")
-    add.add_argument("--version", type=_hash, metavar="HASH",
+    add.add_argument("--version", type=_stamp, metavar="HASH",
                      help="the design played, as printed on its components (default: the "
                           "definitions in use)")
     add.add_argument("--json", action="store_true", help="print the playtest logged as JSON")
@@ -216,7 +221,8 @@ def _add(opts: argparse.Namespace, cards: Path | None, store: Any, prog: str,
         if opts.file is not None:
             scored = score_source(game, opts.file, cards)
         counts = getattr(ruleset, "player_counts", (2,))
-        played_design = opts.version
+        given = opts.version  # a Stamp: the version it names is kept with its hash
+        played_design = given.hash if given is not None else None
         notes = []
         if played_design is None and scored is not None and scored.stamp is not None:
             stamp = parse_stamp(scored.stamp)
@@ -226,7 +232,8 @@ def _add(opts: argparse.Namespace, cards: Path | None, store: Any, prog: str,
                     notes.append(f"{scored.source} names design {stamp.text}; the definitions "
                                  f"in use are {here.stamp}: logged as {stamp.text}")
         played_design = played_design or here.hash
-        version = here.version if played_design == here.hash else None
+        version = (here.version if played_design == here.hash else
+                   given.version if given is not None else None)
         test = entry(game, played_design, version, players=players or [],
                      scores=opts.scores, scored=scored, winners=opts.winner,
                      played=opts.date or dt.date.today().isoformat(), minutes=opts.minutes,

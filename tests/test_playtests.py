@@ -273,3 +273,14 @@ def test_a_file_of_another_design_is_refused_even_with_cards_given(tmp_path, cap
             f"definitions of v0.7.2·3fa9c1 (a playtest is scored by the design it was played "
             f"with)", "pnp playtest add: nothing was logged"]
     assert not (tmp_path / DB_NAME).exists() or _rows(tmp_path) == []
+
+
+def test_a_game_played_with_other_components_is_logged_with_their_design(tmp_path, capsys):
+    assert _add(tmp_path, "orbitus", "--players", "A,B", "--scores", "4,2", "--version",
+                "v0.7.1·ABC123") == 0
+    (test,) = _rows(tmp_path)
+    assert (test.design, test.version) == ("abc123", "0.7.1")  # as printed, hash and version
+    err = capsys.readouterr().err
+    assert "logged playtest 1: orbitus v0.7.1·abc123, " in err
+    assert (f"note: design abc123 is not the definitions in use ({design('orbitus').stamp}), "
+            f"so its definitions are not kept") in err

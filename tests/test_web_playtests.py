@@ -180,3 +180,16 @@ def test_a_transcribed_table_names_the_server_s_design_and_another_is_refused(cl
     nonsense = made.text.replace(satellites.stamp, "latest")
     done = client.post("/api/satellites/import?name=b.yaml", content=nonsense.encode())
     assert "'latest' is not a design" in done.json()["problems"][0]
+
+
+def test_the_form_logs_a_game_of_another_design_by_its_stamp(client):
+    done = client.post("/api/playtests", json={"game": "orbitus", "players": ["A", "B"],
+                                               "scores": [4, 2], "version": "v0.7.1·abc123"})
+    assert done.status_code == 201, done.text
+    assert (done.json()["design"], done.json()["version"]) == ("abc123", "0.7.1")
+    bad = client.post("/api/playtests", json={"game": "orbitus", "players": ["A", "B"],
+                                              "scores": [4, 2], "version": "latest"})
+    assert bad.status_code == 422
+    assert bad.json()["error"] == ("version: 'latest' is not a design hash (six hex digits, "
+                                   "as printed on the components)")
+    assert [p["design"] for p in client.get("/api/playtests").json()["playtests"]] == ["abc123"]

@@ -130,6 +130,7 @@ async def add_playtest(request: Request) -> Response:
         raise WebError(422, problems)
     here = _design(game, context.cards)
     version = data.get("version") or None
+    version_text = None  # the version the stamp given names, kept with its hash
     if version is not None:
         from cards.design import parse_stamp
 
@@ -137,12 +138,12 @@ async def add_playtest(request: Request) -> Response:
         if stamp is None:
             raise WebError(422, f"version: {version!r} is not a design hash (six hex digits, "
                                 f"as printed on the components)")
-        version = stamp.hash
+        version, version_text = stamp.hash, stamp.version
     scored = _scored(game, data["file"], context.cards) if data.get("file") else None
     ruleset = context.rulesets[game]
     try:
         test = entry(game, version or here.hash,
-                     here.version if (version or here.hash) == here.hash else None,
+                     here.version if (version or here.hash) == here.hash else version_text,
                      players=players, scores=scores, scored=scored, winners=winner,
                      played=played, minutes=minutes,
                      notes=_text(data.get("notes"), "notes"),

@@ -44,10 +44,11 @@ async function submit(event) {
   if ($("date").value) body.date = $("date").value;
   if ($("minutes").value.trim()) body.minutes = $("minutes").value.trim();
   if ($("notes").value.trim()) body.notes = $("notes").value;
+  if ($("version").value.trim()) body.version = $("version").value.trim();
   try {
     const logged = await api("/api/playtests", { method: "POST", json: body });
     const won = logged.winners.length ? logged.winners.map((w) => logged.players[w]).join(" and ") : "a draw";
-    say(`Logged: ${logged.game} ${logged.design}, ${logged.played}, won by ${won}`, "ok");
+    say(`Logged: ${logged.game} ${logged.version ? `v${logged.version}·` : ""}${logged.design}, ${logged.played}, won by ${won}`, "ok");
     $("playtest").reset();
     await refresh();
   } catch (err) {
