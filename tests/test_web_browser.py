@@ -5,7 +5,8 @@ Covered: transcribing the README's example table by clicks and keys and getting 
 score; every violation of a table listed with the CLI's sentence and drawn on its cell; a
 whole Satellites game against the random bot; a 3-seat Orbitus game on three browser
 contexts, each seeing only its own hand (the DOM and the WebSocket frames are inspected);
-a reload mid-game; two tabs on one seat; keyboard-only play; a phone-width page.
+a reload mid-game; two tabs on one seat; keyboard-only play; a phone-width page; the
+playtest form (a wrong entry refused, a game of another design logged).
 
 Needs ``apt-get install chromium`` (``.ci/run`` installs it); skipped without it.
 """
