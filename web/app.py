@@ -55,6 +55,7 @@ import rules
 from web.adapters import Desk, play_adapter, table_adapter, web_games
 from web.errors import WebError
 from web.games import Manager, Watcher, record_of, replay_of
+from web.playtest_api import routes as playtest_routes
 from web.store import Store
 
 STATIC = Path(__file__).parent / "static"
@@ -94,6 +95,15 @@ class Context:
             self.desks[game] = Desk(game, self.rulesets[game],
                                     lambda g=game: load_definitions(g, self.cards))
         self.manager = Manager(self.store, self.rulesets, bot_delay=self.bot_delay)
+        from cards.design_cache import design  # saved games and their records name it
+        from cards.files import DEFAULT_CARDS
+
+        shipped = self.cards is None or self.cards.resolve() == DEFAULT_CARDS.resolve()
+        folder = None if shipped or self.cards is None else self.cards.resolve().name
+        self.manager.designs = {game: {**design(game, self.cards).to_json(), "cards": folder}
+                                for game in self.rulesets}
+        for game, desk in self.desks.items():  # the tables transcribed name it and check it
+            desk.design = self.manager.designs.get(game)
 
     def defs(self, game: str) -> Any:
         """The validated definitions (pydantic models: the drawing code needs them)."""
@@ -608,6 +618,8 @@ def create_app(data: Path, cards: Path | None = None, public_url: str | None = N
         Route("/api/link/{token}", link),
         Route("/api/link/{token}/view", link_view),
         Route("/api/link/{token}/{what}", link_action, methods=["POST"]),
+        *(Route(path, page("playtests.html") if handler is None else api(handler),
+                methods=methods) for path, handler, methods in playtest_routes()),
         WebSocketRoute("/ws/{token}", ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

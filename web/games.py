@@ -80,6 +80,8 @@ class Session:
     movers: list[int]
     version: int = 0
     texts: list[str] = field(default_factory=list)  # each move as written, in order
+    design: dict[str, Any] | None = None  # the design it is played by (cards.design)
+    design_note: str | None = None  # said when the server's definitions are now another
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
     _public: tuple[int, dict[str, Any]] | None = None
@@ -148,6 +150,8 @@ class Session:
             "history": self.history(),
             "can_undo": self.can_undo(seat) if role == "seat" else False,
         }
+        if self.design:
+            out["design"] = {"stamp": self.design.get("stamp"), "note": self.design_note}
         if role == "seat" and seat is not None:
             out["private"] = self.adapter.private(self.state, seat)
             out["legal"] = self.legal() if seat == self.to_move else None
@@ -179,6 +183,17 @@ class Manager:
         self.mcts_budget = mcts_budget
         self.sessions: dict[str, Session] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.designs: dict[str, dict[str, Any]] = {}  # game -> the design of its definitions
+
+    def design_note(self, game: str, kept: dict[str, Any] | None) -> str | None:
+        """What a saved game says when the server's definitions are now of another design
+        than the one it was started with (it goes on by its own: its rules were saved)."""
+        now = self.designs.get(game)
+        if now is None or kept is None or kept.get("hash") == now.get("hash"):
+            return None
+        return (f"This game goes on by design {kept.get('stamp')}, the one it was started "
+                f"with; the server's definitions are now design {now.get('stamp')}, which "
+                f"new games are dealt by.")
 
     # --- making and finding games -------------------------------------------------------
 
@@ -226,10 +241,12 @@ class Manager:
                   (secrets.token_urlsafe(16), "spectator", None)]
         tokens += [(secrets.token_urlsafe(16), "seat", s) for s, k in enumerate(kinds)
                    if k == "human"]
-        self.store.create_game(GameRow(ident, game, names, kinds, seed, ruleset.to_data(),
+        design = self.designs.get(game)
+        kept = {**ruleset.to_data(), **({"design": design} if design else {})}
+        self.store.create_game(GameRow(ident, game, names, kinds, seed, kept,
                                        "active", now, now, blob, blob, 0), tokens)
         session = Session(ident, game, play, ruleset, names, kinds, seed, "active", now,
-                          [start], [], [])
+                          [start], [], [], design=design)
         self.sessions[ident] = session
         self.kick(session)
         return session, self.links(session)
@@ -261,9 +278,12 @@ class Manager:
             actions.append(play.action_from(move.action))
             movers.append(move.seat)
             states.append(play.game.decode(ruleset, move.state))
+        kept = row.ruleset.get("design") if isinstance(row.ruleset, dict) else None
+        kept = kept if isinstance(kept, dict) else None
         session = Session(row.id, row.game, play, ruleset, row.players, row.seats, row.seed,
                           row.status, row.created, states, actions, movers,
-                          version=len(actions))
+                          version=len(actions), design=kept,
+                          design_note=self.design_note(row.game, kept))
         self.sessions[ident] = session
         self.kick(session)
         return session
@@ -487,4 +507,18 @@ def record_of(session: Session) -> str:
     seats = ", ".join(f"{n} ({k})" for n, k in zip(session.names, session.kinds, strict=True))
     note = (f"{session.game} played in pnp-web, game {session.id}, {session.status}; "
             f"seats: {seats}")
-    return session.adapter.record(session.states[0], session.actions, session.seed, note)
+    text: str = session.adapter.record(session.states[0], session.actions, session.seed, note)
+    stamp = (session.design or {}).get("stamp")
+    if not stamp:
+        return text
+    from cards.yaml_out import comment, flow
+
+    lines = text.split("\n")
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("game:")), 0)
+    kept = session.design or {}
+    folder = kept.get("cards")
+    said = ("those pnp web played it with" if "cards" not in kept else
+            "the shipped cards/ (pnp web's)" if not folder else
+            f"pnp web's folder {comment(folder)}/ (replay with --cards DIR: that folder)")
+    lines[at:at] = [f"# definitions: {said}", f"design: {flow(stamp)}"]
+    return "\n".join(lines)
