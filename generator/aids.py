@@ -9,7 +9,7 @@ still filled with that folder's numbers. The markup is described in
 ``[diagram: ...]`` names each game offers are listed below.
 
 Each step reads, checks and typesets its own texts when it runs. A mistake in a
-text raises :class:`~generator.typeset.TextError` with one line per problem (file,
+text raises :class:`~generator.typeset.markup.TextError` with one line per problem (file,
 line, what is wrong, what would be right); ``pnp-build`` reports it and writes
 nothing, ``--watch`` reports it and keeps watching. Steps read the definitions only
 while they run, so ``--watch`` sees which parts each one depends on.
@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from cards.definitions import (
     DEFAULT_CARDS,
@@ -29,30 +30,30 @@ from cards.definitions import (
 )
 from cards.labels import load_labels, resolve
 from cards.loader import DefinitionError, display_path, read_text
-from cards.reading import MAX_TEXT_BYTES
+from cards.reading import MAX_TEXT_BYTES, UnreadableInput
 from generator.backends.pdf import render_pdf
 from generator.components import diagrams
-from generator.components import satellites as sat
 from generator.components.orbitus import planet_disc
 from generator.components.pads import orbitus_pad, satellites_pad
 from generator.sheets import page_size
-from generator.typeset import (
+from generator.stamp import stamp_items
+from generator.typeset.markup import (
     Art,
     DiagramFn,
     Document,
-    PageSetup,
     Table,
     TableFn,
     TextError,
-    Typography,
     data_table,
     icon_run,
     parse,
     signed,
-    typeset,
 )
+from generator.typeset.pages import PageSetup, typeset
+from generator.typeset.setting import Typography
 from rules.hexgeo import SIDES
 from rules.orbitus.ruleset import Band
+from rules.satellites.table import column_name
 
 Step = tuple[str, Callable[[], dict[str, bytes]]]
 KINDS = ("rules", "player-aid")
@@ -84,6 +85,7 @@ def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
     languages (default: every one there is)."""
     _, root = text_folder(cards, game)
     problems: list[str] = []
+    unreadable = False
     docs: list[tuple[str, Document]] = []
     for path in text_files(cards, game):
         if not path.stem.startswith(kind + "-"):
@@ -97,9 +99,15 @@ def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
             docs.append((path.stem, parse(text, display_path(path), values, tables(lang), art)))
         except DefinitionError as exc:
             problems += exc.problems
+            unreadable = unreadable or isinstance(exc, UnreadableInput)
     if problems:
-        raise TextError(problems)
+        raise (UnreadableText if unreadable else TextError)(problems)
     return docs
+
+
+class UnreadableText(TextError, UnreadableInput):
+    """A text file that could not be read at all (a pipe, not UTF-8 ...): the definitions'
+    rule for unreadable files (:func:`pnp.common.definitions_failed`: exit 2)."""
 
 
 def _memo(fn: Callable[[], Art]) -> Callable[[], Art]:
@@ -115,7 +123,8 @@ def _memo(fn: Callable[[], Art]) -> Callable[[], Art]:
 
 
 def _render_texts(game: str, docs: Sequence[tuple[str, Document]], kind: str, page: str,
-                  typo: Typography, art: Mapping[str, DiagramFn]) -> dict[str, bytes]:
+                  typo: Typography, art: Mapping[str, DiagramFn],
+                  defs: Any = None) -> dict[str, bytes]:
     size = page_size(page)
     out: dict[str, bytes] = {}
     for stem, doc in docs:
@@ -124,7 +133,11 @@ def _render_texts(game: str, docs: Sequence[tuple[str, Document]], kind: str, pa
             pages = typeset(doc, setup, replace(typo, body=3.8, title=2.1), art, max_pages=1,
                             max_art_fraction=0.42)
         else:
-            pages = typeset(doc, PageSetup(size), typo, art)
+            setup = PageSetup(size)
+            pages = typeset(doc, setup, typo, art)
+        for drawing in pages:  # the design stamp in the middle of every page's footer
+            drawing.extend(stamp_items(defs, size[0] / 2.0, size[1] - setup.bottom + 7.0,
+                                       min(typo.body * 0.82, 2.8) * 0.8, fill=typo.muted))
         subject = "player aid" if kind == "player-aid" else "rules of play"
         out[f"{game}/{stem}.pdf"] = render_pdf(pages, doc.title, subject)
     return out
@@ -212,7 +225,7 @@ def orbitus_texts(defs: OrbitusDefinitions, kind: str, page: str,
     art = orbitus_art(defs)
     docs = load_texts(defs.folder, "orbitus", kind, orbitus_values(defs),
                       lambda lang: orbitus_tables(defs, lang), art, langs)
-    return _render_texts("orbitus", docs, kind, page, orbitus_typography(defs), art)
+    return _render_texts("orbitus", docs, kind, page, orbitus_typography(defs), art, defs)
 
 
 def orbitus_aid_steps(defs: OrbitusDefinitions, page: str, lang: str = "en") -> list[Step]:
@@ -247,13 +260,13 @@ def satellites_values(defs: SatellitesDefinitions) -> dict[str, str]:
     return {
         "board_size": str(n),
         "min_board": str(zone + 4),  # the setup zones and inward cells fit without overlap
-        "last_col": sat.column_name(n - 1),
+        "last_col": column_name(n - 1),
         "last_row": str(n),
         "zone_cells": str(zone),
-        "zone_cols": f"{sat.column_name(first)}–{sat.column_name(last)}",
+        "zone_cols": f"{column_name(first)}–{column_name(last)}",
         "zone_rows": f"{first + 1}–{last + 1}",
-        "inner_col_w": sat.column_name(1),
-        "inner_col_e": sat.column_name(n - 2),
+        "inner_col_w": column_name(1),
+        "inner_col_e": column_name(n - 2),
         "inner_row_n": "2",
         "inner_row_s": str(n - 1),
         "inward_values": ", ".join(str(v) for v in rules.inward_values),
@@ -264,6 +277,7 @@ def satellites_values(defs: SatellitesDefinitions) -> dict[str, str]:
         "colony_min": str(rules.colony_min),
         "colony_max": str(rules.colony_max),
         "push_reach": str(rules.push_reach),
+        "stall_moves": str(rules.stall_moves),
         "end_connected": str(rules.end_connected),
         "grace_moves": str(rules.grace_moves),
         "track_max": str(defs.trackers.connected.max),
@@ -290,7 +304,8 @@ def satellites_texts(defs: SatellitesDefinitions, kind: str, page: str,
     art = satellites_art(defs)
     docs = load_texts(defs.folder, "satellites", kind, satellites_values(defs),
                       lambda lang: {}, art, langs)
-    return _render_texts("satellites", docs, kind, page, satellites_typography(defs), art)
+    return _render_texts("satellites", docs, kind, page, satellites_typography(defs), art,
+                         defs)
 
 
 def satellites_aid_steps(defs: SatellitesDefinitions, page: str,

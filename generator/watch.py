@@ -71,6 +71,10 @@ def recording(defs: Any, recorder: Recorder) -> Any:
         def __getattribute__(self: Any, name: str) -> Any:  # noqa: N807
             if name == "ruleset":
                 return _recorded_ruleset(self)
+            if name == "design":  # the stamp is the hash of every definition and text
+                recorder = object.__getattribute__(self, "_recorder")
+                for part in (*sorted(names - {"files"}), FOLDER):
+                    recorder.note(part)
             if name in names:
                 object.__getattribute__(self, "_recorder").note(name)
             return object.__getattribute__(self, name)
@@ -97,10 +101,10 @@ class _RulesetReads:
 
 
 def _recorded_ruleset(defs: Any) -> _RulesetReads:
-    from cards.ruleset import RULESET_PARTS
+    from cards.files import definitions_of
 
     ruleset = object.__getattribute__(defs, "_ruleset")
-    parts = RULESET_PARTS[ruleset.GAME]
+    parts = definitions_of(ruleset.GAME).PARTS
     every = tuple(sorted({p for names in parts.values() for p in names}))
     return _RulesetReads(ruleset, parts, every, object.__getattribute__(defs, "_recorder"))
 
@@ -141,9 +145,10 @@ def changed_files(before: Snapshot, after: Snapshot) -> list[str]:
 def parts_changed(files: Iterable[str], games: tuple[str, ...]) -> dict[str, set[str]]:
     """For each game, the definition parts the changed ``files`` stand for (``FOLDER`` for
     a file that is not one of its definition files)."""
-    from cards.files import GAME_FILES
+    import rules
+    from cards.files import definitions_of
 
-    known = {game: set(files) for game, files in GAME_FILES.items()}
+    known = {game: set(definitions_of(game).FILES) for game in rules.names("cards")}
     out: dict[str, set[str]] = {}
     for rel in files:
         head, _, rest = rel.partition("/")
@@ -278,6 +283,18 @@ def _common(cards: Path | None, opts: BuildOptions, out_dir: Path, report: Repor
         return []
 
 
+def _outputs_gone(out_dir: Path, states: dict[str, GameState], common: list[str]) -> str | None:
+    """What of the outputs was deleted since they were written, in a line, or None."""
+    if not out_dir.is_dir():
+        return f"{out_dir} was deleted; building it again"
+    built = [f for state in states.values() for files in state.outputs.values() for f in files]
+    missing = [rel for rel in [*built, *common] if not (out_dir / rel).is_file()]
+    if not missing:
+        return None
+    return (f"{len(missing)} file(s) deleted from {out_dir} ({summarise(sorted(missing))}); "
+            "building them again")
+
+
 def summarise(files: list[str]) -> str:
     """``orbitus/sectors.pdf, orbitus/svg/ (73 files)``: files, folders counted."""
     folders: dict[str, int] = {}
@@ -316,21 +333,32 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
     written += common
     info(f"built {len(written)} files into {out_dir} in {time.perf_counter() - started:.2f} s")
     info(f"watching {folder} for changes (every {interval:g} s); Ctrl-C stops")
+    tried_again: str | None = None  # the outputs missing that were made again last
     while not stop.wait(interval):
         now = snapshot(folder, out_dir)
         if now == seen:
-            continue
-        # let an editor finish saving (write, rename) before reading
-        for _ in range(20):
-            if stop.wait(interval):
-                return
-            settled = snapshot(folder, out_dir)
-            if settled == now:
-                break
-            now = settled
-        changed = changed_files(seen, now)
-        seen = now
-        info(f"changed: {', '.join(changed)}")
+            # the output folder (or files of it) deleted by hand: made again at once, not
+            # at the next change of a definition; tried once until something changes
+            gone = _outputs_gone(out_dir, states, common)
+            if gone is None or gone == tried_again:
+                tried_again = gone
+                continue
+            tried_again = gone
+            info(gone)
+            changed: list[str] = []
+        else:
+            # let an editor finish saving (write, rename) before reading
+            for _ in range(20):
+                if stop.wait(interval):
+                    return
+                settled = snapshot(folder, out_dir)
+                if settled == now:
+                    break
+                now = settled
+            changed = changed_files(seen, now)
+            seen = now
+            tried_again = None
+            info(f"changed: {', '.join(changed)}")
         started = time.perf_counter()
         affected = parts_changed(changed, games)
         for game in sorted(games):

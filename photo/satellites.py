@@ -24,9 +24,11 @@ import cv2
 import numpy as np
 
 from generator.markers.plan import MarkerMap
-from photo import camera
+from generator.markers.plan import satellites_map as marker_map
+from photo import camera, printed_without
 from photo.camera import TableCamera
 from photo.detect import Codebook, Reading, read_all, read_at
+from rules.satellites.table import cell_name as table_cell_name
 
 STRONG = (0.8, 0.1)  # score and margin a marker read on its own needs
 CORNER = (0.7, 0.06)  # ... a board corner (larger, always the same four)
@@ -39,7 +41,7 @@ BOARD_LEVEL = 2.0  # px per mm of the printed board compared with the photo
 
 @dataclass
 class Token:
-    cell: tuple[int, int]  # (column, row), 0-based
+    cell: tuple[int, int]  # (row, column), 0-based, as everywhere (rules.satellites.table)
     colour: str
     value: int
     how: str
@@ -72,12 +74,13 @@ class BoardReading:
 
     def grid(self) -> list[list[str]]:
         """Rows of the board as the transcribed text grid writes them ('.' empty)."""
-        return [[self.tokens[(c, r)].text if (c, r) in self.tokens else "."
+        return [[self.tokens[(r, c)].text if (r, c) in self.tokens else "."
                  for c in range(self.size)] for r in range(self.size)]
 
 
 def cell_name(cell: tuple[int, int]) -> str:
-    return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"
+    """``(row, col) -> 'c3'``: the rules core's name of a cell (S-4)."""
+    return table_cell_name(*cell)
 
 
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -218,7 +221,8 @@ class SatellitesReader:
         return camera.fit(src, dst, wid, hgt, radial=len(src) >= 24, affine=len(src) <= 8)
 
     def _cell_centre(self, cell: tuple[int, int]) -> tuple[float, float]:
-        return ((cell[0] + 0.5) * self.cell, (cell[1] + 0.5) * self.cell)
+        """The middle of ``cell`` (row, col) in the board's frame: (x, y) mm."""
+        return ((cell[1] + 0.5) * self.cell, (cell[0] + 0.5) * self.cell)
 
     def _pose(self, r: Reading, h: TableCamera) -> tuple[tuple[int, int], float] | None:
         """The cell a satellite's marker stands in and its distance from the cell's
@@ -232,8 +236,8 @@ class SatellitesReader:
         col, row = int(math.floor(x / self.cell)), int(math.floor(y / self.cell))
         if not (0 <= col < self.n and 0 <= row < self.n):
             return None
-        cx, cy = self._cell_centre((col, row))
-        return (col, row), max(abs(x - cx), abs(y - cy))
+        cx, cy = self._cell_centre((row, col))
+        return (row, col), max(abs(x - cx), abs(y - cy))
 
     def _place(self, r: Reading, h: TableCamera, out: BoardReading) -> None:
         pose = self._pose(r, h)
@@ -265,7 +269,7 @@ class SatellitesReader:
         searched for in every turn; what still cannot be read is reported."""
         for row in range(self.n):
             for col in range(self.n):
-                cell = (col, row)
+                cell = (row, col)
                 if cell in out.tokens or any(f.cell == cell for f in out.findings):
                     continue
                 dark = self._dark(gray, h, cell)
@@ -304,7 +308,7 @@ class SatellitesReader:
         if far is None:
             return 0.0
         lv = BOARD_LEVEL
-        x0, y0 = int(round(cell[0] * self.cell * lv)), int(round(cell[1] * self.cell * lv))
+        x0, y0 = int(round(cell[1] * self.cell * lv)), int(round(cell[0] * self.cell * lv))
         n = int(round(self.cell * lv))
         return float(far[y0:y0 + n, x0:x0 + n].mean())
 
@@ -354,8 +358,9 @@ class SatellitesReader:
         return mask
 
     def _cell_warp(self, h: TableCamera, cell: tuple[int, int], lv: float) -> np.ndarray:
-        """Patch px (``lv`` px per mm, the cell's top-left corner at 0, 0) -> photo px."""
-        x0, y0 = cell[0] * self.cell, cell[1] * self.cell
+        """Patch px (``lv`` px per mm, the top-left corner of ``cell`` (row, col) at 0, 0)
+        -> photo px."""
+        x0, y0 = cell[1] * self.cell, cell[0] * self.cell  # (row, col) -> (x, y) mm
         m = np.array([[1 / lv, 0, x0 + 0.5 / lv], [0, 1 / lv, y0 + 0.5 / lv], [0, 0, 1]])
         return h.local((x0 + self.cell / 2, y0 + self.cell / 2), self.cell) @ m
 
@@ -459,7 +464,7 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
             cv2.polylines(img, [pts], False, debug.WHITE, 1, cv2.LINE_AA, shift=4)
 
     def square(cell: tuple[int, int], inset: float) -> np.ndarray:
-        x, y = cell[0] * c, cell[1] * c
+        x, y = cell[1] * c, cell[0] * c  # (row, col) -> (x, y) mm
         return cam.project(np.array([(x + inset, y + inset), (x + c - inset, y + inset),
                                      (x + c - inset, y + c - inset), (x + inset, y + c - inset)]))
 
@@ -498,3 +503,14 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
         lines.append(("other problems (orange)", debug.ORANGE))
     debug.legend(img, lines, size)
     return img
+
+
+def markers_missing(mmap: MarkerMap) -> str | None:
+    """Why no board can be read against ``mmap`` (printed without markers), or None: the
+    reader needs the satellites' markers and the board's corners."""
+    return printed_without(mmap, (("token", "satellites.yaml"), ("board", "board.yaml")),
+                           "the game")
+
+
+READER = SatellitesReader  # the game's photo adapter (photo.reader_for)
+__all__ = ["READER", "SatellitesReader", "cell_name", "marker_map", "markers_missing"]

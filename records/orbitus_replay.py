@@ -32,13 +32,14 @@ from typing import TYPE_CHECKING, Any
 
 from cards.input_text import type_name
 from records.record import Illegal, Record, RecordError, Replay, Step, seed_of
-from rules.game import NotationError, SetupError
+from rules.game import IllegalAction, NotationError, SetupError
 from rules.hexgeo import Hex
 from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
-from rules.orbitus.engine import IllegalMove, State, check, end_message
+from rules.orbitus.engine import State, end_message
 from rules.orbitus.notation import Written, notation, parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.table import cell_text
+from rules.orbitus.why import check
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
@@ -159,7 +160,7 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
     for number, line, written in moves:
         try:
             action = _checked(state, written)
-        except IllegalMove as exc:
+        except IllegalAction as exc:
             illegal = _illegal(state, number, line, written, exc.reason)
             break
         state = state.after(action)
@@ -200,25 +201,23 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
 def _definitions(record: Record, cards: Path | None,
                  problems: list[str]) -> tuple[Ruleset, str] | None:
     """The validated ruleset of ``cards`` (default: shipped) and the deck as messages name
-    it; None (with the problems) when the definitions are broken."""
+    it; :class:`pnp.common.DefinitionsFailed` when the definitions cannot be used."""
     from cards.files import game_files, shown_deck
     from cards.loader import DefinitionError
     from cards.ruleset_cache import load_ruleset
+    from pnp.common import DefinitionsFailed
 
     try:
         ruleset = load_ruleset("orbitus", cards)
-    except DefinitionError as exc:
-        problems.extend(exc.problems)
-        problems.append(f"{record.source}: the Orbitus definitions could not be loaded, so the "
-                        f"game cannot be replayed")
-        return None
+    except DefinitionError as exc:  # the one rule of every command for unusable definitions
+        raise DefinitionsFailed(exc, "nothing was replayed") from None
     assert isinstance(ruleset, Ruleset)
     return ruleset, shown_deck(game_files("orbitus", cards)["sectors"])
 
 
 def _start(record: Record, ruleset: Ruleset, shown: str,
            problems: list[str]) -> tuple[State, str] | None:
-    from rules.orbitus.engine import Match, deal, match, shuffled_deck
+    from rules.orbitus.engine import Seating, deal, seating, shuffled_deck
     from scorer.orbitus.layout import read_players_and_station
 
     data = record.data
@@ -238,7 +237,7 @@ def _start(record: Record, ruleset: Ruleset, shown: str,
     if len(problems) > count or order is None:
         return None
     try:
-        game: Match = match(ruleset, players, start_lines, barriers)
+        game: Seating = seating(ruleset, players, start_lines, barriers)
     except SetupError as exc:
         problems.append(f"{record.at('players')}: {exc}")
         return None
@@ -261,7 +260,7 @@ def _first(record: Record, players: tuple[str, ...], problems: list[str]) -> int
     name = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else None
     if name is not None and name in players:
         return players.index(name)
-    from scorer.orbitus.layout import closest
+    from cards.spelling import closest
 
     guess = closest(name, players) if name else None
     hint = f"; did you mean {guess}?" if guess else ""
@@ -327,7 +326,7 @@ def _card_id(item: object, known: dict[str, Any]) -> str | None:
 
 
 def _unknown_card(item: object, known: dict[str, Any], shown: str) -> str:
-    from scorer.orbitus.layout import closest
+    from cards.spelling import closest
 
     if isinstance(item, bool) or not isinstance(item, str | int):
         return f"expected a card ID such as S07, got {type_name(item)}"
@@ -339,7 +338,7 @@ def _unknown_card(item: object, known: dict[str, Any], shown: str) -> str:
 def _moves(record: Record, players: tuple[str, ...], ruleset: Ruleset,
            shown: str, problems: list[str]) -> list[tuple[int, int, Written]]:
     """Every action written, as ``(number, line, action)``; unreadable ones become problems."""
-    from scorer.orbitus.layout import closest
+    from cards.spelling import closest
 
     known = ruleset.cards
     out: list[tuple[int, int, Written]] = []
@@ -391,10 +390,10 @@ def _moves(record: Record, players: tuple[str, ...], ruleset: Ruleset,
 
 def _checked(state: State, written: Written) -> Action:
     if state.over:
-        raise IllegalMove(f"the game is already over ({end_message(state)})")
+        raise IllegalAction(f"the game is already over ({end_message(state)})")
     if written.player is not None and written.player != state.player:
         order = ", ".join(state.game.players)
-        raise IllegalMove(f"it is {state.player}'s turn, not {written.player}'s (play goes "
+        raise IllegalAction(f"it is {state.player}'s turn, not {written.player}'s (play goes "
                           f"clockwise, in seat order: {order})")
     return check(state, written.action())
 

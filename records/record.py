@@ -5,14 +5,16 @@ A record is a YAML mapping::
     game: satellites            # which game: satellites or orbitus
     players: {red: Anna, blue: Ben}   # optional; its form is the game's
     cards: my-game              # optional: the definitions folder (next to the record)
+    design: v0.7.2·3fa9c1       # optional: the design it was played with (cards.design)
     seed: 42                    # or another way to give the start (the game's fields)
     note: club night, table 3   # optional free text, ignored
     moves:                      # the moves in the order they were made
       - c1-c4
       - a5-c5
 
-What a move looks like, and which other fields there are, is up to the game
-(``records.<game>_replay``: ``FIELDS`` and ``replay``). This module reads
+What a move looks like, and which other fields there are, is up to the game: its
+``records.replay`` adapter (:func:`rules.adapter`, by convention ``records.<game>_replay``:
+``FIELDS`` and ``replay``). This module reads
 the file (size limit, UTF-8, YAML syntax, line numbers via
 :func:`cards.loader.parse_yaml`), checks the fields every record has and hands
 the record to its game; the game returns a :class:`Replay`, rendered by
@@ -21,7 +23,6 @@ the record to its game; the game returns a :class:`Replay`, rendered by
 
 from __future__ import annotations
 
-import importlib
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -37,9 +38,9 @@ if TYPE_CHECKING:
     from cards.loader import Document
     from generator.drawing import Drawing
 
-GAMES = rules.names()
 COMMON_FIELDS = ("game", "players", "moves", "note")
-DEFINITIONS_FIELD = "cards"  # listed last among the known fields
+DEFINITIONS_FIELD = "cards"  # listed last among the known fields, with the design
+DESIGN_FIELD = "design"
 MAX_RECORD_BYTES = 2_000_000
 WHAT = "a game record (YAML with game:, the start, and moves:)"
 
@@ -137,6 +138,8 @@ class Replay(ABC):
     illegal: Illegal | None = None
     last_line: int | None = None  # line of the last move replayed
     notes: list[str] = field(default_factory=list)
+    design: dict[str, Any] | None = None  # the design replayed with (cards.design)
+    design_note: str | None = None  # the record names another design, replayed on purpose
     start_state: Any = None  # the rules core's state before the first move
     history: list[Step] = field(default_factory=list)  # every move replayed, in order
 
@@ -174,6 +177,7 @@ class Replay(ABC):
             "message": self.message,
             "illegal": None if self.illegal is None else self.illegal.to_json(),
         }
+        out["design"] = self.design
         return out
 
 
@@ -197,18 +201,23 @@ def read_record(path: Path, shown: str | None = None) -> Record:
         raise RecordError([f"{shown}:1: expected a mapping with game:, the start and moves:, "
                            f"got {type_name(data)}"])
     game = data.get("game")
+    games = tuple(reversed(rules.names("records.replay")))  # the newest game first
     if "game" not in data:
-        raise RecordError([f"{shown}:1: game: is required; write game: satellites or "
-                           f"game: orbitus"])
-    if not isinstance(game, str) or game.strip().lower() not in GAMES:
+        raise RecordError([f"{shown}:1: game: is required; write "
+                           f"{rules.listed(tuple(f'game: {g}' for g in games), 'or')}"])
+    if not isinstance(game, str) or game.strip().lower() not in games:
         raise RecordError([f"{shown}:{doc.line_of(('game',))}: game: {game!r} is not a game "
-                           f"this tool knows; write satellites or orbitus"])
+                           f"this tool knows; write {rules.listed(games, 'or')}"])
     game = game.strip().lower()
     module = game_module(game, shown)
-    known = COMMON_FIELDS + tuple(getattr(module, "FIELDS", ())) + (DEFINITIONS_FIELD,)
+    known = COMMON_FIELDS + tuple(getattr(module, "FIELDS", ())) + (DEFINITIONS_FIELD,
+                                                                      DESIGN_FIELD)
+    from cards.spelling import did_you_mean
+
     problems = [
         f"{shown}:{doc.line_of((key,))}: unknown field {str(key)!r} "
         f"({'an' if game[0] in 'aeiou' else 'a'} {game} record has: {', '.join(known)})"
+        f"{did_you_mean(str(key), known, quote=True)}"
         for key in data if key not in known
     ]
     note = data.get("note")
@@ -228,8 +237,9 @@ def read_record(path: Path, shown: str | None = None) -> Record:
 
 
 def game_module(game: str, shown: str = "") -> ModuleType:
-    """``records.<game>_replay`` (imported only when a record of that game is read)."""
-    return importlib.import_module(f"records.{game}_replay")
+    """The game's ``records.replay`` adapter (imported only when a record of that game is
+    read)."""
+    return rules.adapter(game, "records.replay")
 
 
 def seed_of(record: Record, problems: list[str]) -> int | None:
@@ -273,18 +283,38 @@ def definitions_folder(record: Record) -> Path | None:
     return target
 
 
-def replay(record: Record, cards: Path | None = None, until: int | None = None) -> Replay:
+def replay(record: Record, cards: Path | None = None, until: int | None = None,
+           override: bool = False, explicit: bool = False) -> Replay:
     """Replay ``record`` with its game's engine (the first ``until`` moves if given); the
     definitions come from the record's ``cards:`` folder, else from ``cards``, else the
-    shipped ones."""
+    shipped ones; ``override`` (a comparison of versions) or ``explicit`` (``--cards`` given
+    on purpose): from ``cards``, whatever the record names.
+
+    A record that names its ``design:`` is replayed only with definitions of that design
+    (:func:`cards.design_check.check`): others are refused, both named, unless ``explicit``
+    (then :attr:`Replay.design_note` says they differ)."""
+    from cards.design_check import check
+
     module = game_module(record.game, record.source)
     try:
-        cards = definitions_folder(record) or cards
+        named = definitions_folder(record)
+        if not ((override or explicit) and cards is not None):
+            cards = named or cards
+        checked = check(record.at(DESIGN_FIELD), record.data.get(DESIGN_FIELD), record.game,
+                        cards, explicit or override) if DESIGN_FIELD in record.data \
+            else None
+        if checked is not None and checked.problem:
+            raise RecordError([checked.problem])
         result: Replay = module.replay(record, cards, until)
     except RecordError as exc:
         raise RecordError(by_line(record.problems + exc.problems)) from None
     if record.problems:
         raise RecordError(by_line(record.problems))
+    from cards.design_cache import design
+
+    result.design = design(record.game, cards).to_json()
+    if checked is not None and checked.note and not override:
+        result.design_note = checked.note
     return result
 
 

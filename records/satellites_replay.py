@@ -31,20 +31,12 @@ from typing import TYPE_CHECKING, Any
 from cards.input_text import type_name
 from records.record import Illegal, Record, RecordError, Replay, Step, seed_of
 from rules.game import IllegalAction, NotationError, SetupError
-from rules.satellites.engine import (
-    SEAT_OF,
-    State,
-    action_text,
-    apply,
-    check_written,
-    deal,
-    end_message,
-    is_over,
-    legal_actions,
-    start,
-)
-from rules.satellites.notation import Written, parse_move, parts, readable
-from rules.satellites.ruleset import COLOURS
+from rules.satellites.actions import parts
+from rules.satellites.engine import State, action_text, apply, deal, end_message, is_over, start
+from rules.satellites.legal import legal_actions
+from rules.satellites.notation import Written, parse_move, readable
+from rules.satellites.ruleset import COLOURS, SEAT_OF
+from rules.satellites.why import check_written
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
@@ -239,17 +231,16 @@ def _moves(record: Record, problems: list[str]) -> list[tuple[int, int, Written]
 
 
 def _ruleset(record: Record, cards: Path | None, problems: list[str]) -> Ruleset | None:
-    """The rule numbers of the definitions folder (through the ruleset cache)."""
+    """The rule numbers of the definitions folder (through the ruleset cache);
+    :class:`pnp.common.DefinitionsFailed` when the definitions cannot be used."""
     from cards.loader import DefinitionError
+    from pnp.common import DefinitionsFailed
     from scorer.satellites.board import load_rules
 
     try:
         return load_rules(cards)
-    except DefinitionError as exc:
-        problems.extend(exc.problems)
-        problems.append(f"{record.source}:1: the Satellites definitions could not be loaded, "
-                        f"so the rules this record is played by are not known")
-        return None
+    except DefinitionError as exc:  # the one rule of every command for unusable definitions
+        raise DefinitionsFailed(exc, "nothing was replayed") from None
 
 
 def _start(record: Record, ruleset: Ruleset, first: int | None,

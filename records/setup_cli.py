@@ -1,21 +1,17 @@
 """``pnp-setup``: deal a start position for one game, importing only that game's code.
 
-Each game of the rules registry (:func:`rules.names`) has its setup in
-``records.<game>_setup`` with ``run(args, prog) -> int``.
+Each game of the rules registry that has a setup (``rules.names("records.setup")``) has it
+in its ``records.setup`` adapter (by convention ``records.<game>_setup``) with
+``run(args, prog) -> int``.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Sequence
 
-import rules
-
-GAMES = rules.names()
-
 USAGE = """\
-Usage: {prog} GAME [OPTIONS]
+usage: {prog} GAME [OPTIONS]
 
 Deal a random start position as the rules describe, reproducible by its seed.
 
@@ -34,16 +30,11 @@ Exit codes: 0 dealt, 1 the definitions do not give a start position,
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "pnp-setup") -> int:
+    """The ``pnp setup`` command: the exit code (each game's setup never raises)."""
+    from pnp.common import by_game
+
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] in ("-h", "--help", "help"):
-        sys.stdout.write(USAGE.format(prog=prog))
-        return 0 if args else 2
-    game, rest = args[0].lower(), args[1:]
-    if game not in GAMES:
-        sys.stderr.write(f"{prog}: unknown game {args[0]!r}; choose {' or '.join(GAMES)}\n")
-        return 2
-    module = importlib.import_module(f"records.{game}_setup")
-    return int(module.run(rest, prog=f"{prog} {game}"))
+    return by_game(args, prog, USAGE.format(prog=prog), "records.setup")
 
 
 def entry() -> None:

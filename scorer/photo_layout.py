@@ -3,33 +3,21 @@
 Shared by ``pnp-score GAME --photo`` (:mod:`scorer.photo_cli`) and the browser companion's
 photo upload (``POST /api/GAME/photo``, :mod:`web.app`), so both turn a reading into the
 same layout and say the same things about it: the cards (satellites) read, in the
-format ``pnp-score`` reads; a cell seen but not read; a deck printed without markers; how
-to install OpenCV. Importing this module loads neither OpenCV nor NumPy.
+format ``pnp-score`` reads; a cell seen but not read; a deck printed without markers (the
+game's photo reader says which: :func:`photo.markers_missing`); how to install OpenCV.
+Importing this module loads neither OpenCV nor NumPy.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from photo import markers_missing
+
 LAYOUT_MARK = "# Read from a photo by pnp-score"
 INSTALL_HOW = ("install it with pip install 'orbitus-pnp[photo]' (from a checkout: pip install "
                "-e '.[photo]'), which adds opencv-python-headless and numpy")
 INSTALL = f"--photo needs OpenCV, an optional part of this toolchain; {INSTALL_HOW}"
-
-
-def markers_missing(game: str, mmap: Any) -> str | None:
-    """Why nothing can be read against ``mmap`` (printed without markers), or None."""
-    if game == "orbitus":
-        if mmap.of_kind("station") and mmap.of_kind("sector"):
-            return None
-        which = "station.yaml" if not mmap.of_kind("station") else "sectors.yaml"
-        return (f"the deck was printed without markers (markers: false in {which}); reprint "
-                f"with markers: true to score from photos")
-    if mmap.of_kind("token") and mmap.of_kind("board"):
-        return None
-    which = "satellites.yaml" if not mmap.of_kind("token") else "board.yaml"
-    return (f"the game was printed without markers (markers: false in {which}); reprint with "
-            f"markers: true to score from photos")
 
 
 def _comment(text: str) -> str:
@@ -59,9 +47,11 @@ def orbitus_unread(cell: tuple[int, int]) -> str:
             f"is not scored (write its card and rot into the layout, or photograph it again)")
 
 
-def orbitus_layout_text(reading: Any, players: list[str], source: str) -> str:
+def orbitus_layout_text(reading: Any, players: list[str], source: str,
+                        design: str | None = None) -> str:
     """The layout read, in the format people type (``pnp-score orbitus --help``); a cell
-    seen but not read is written as ``card: "?"`` for the reader to fill in."""
+    seen but not read is written as ``card: "?"`` for the reader to fill in; ``design``:
+    the design of the definitions it was read with (``design: v0.7.2·3fa9c1``)."""
     import yaml
 
     sectors = orbitus_sectors(reading)
@@ -74,6 +64,8 @@ def orbitus_layout_text(reading: Any, players: list[str], source: str) -> str:
     for f in reading.findings:
         lines.append(f"# {f.rule}: {_comment(f.message)}")
     lines.append("game: orbitus")
+    if design:
+        lines.append(f"design: {design}")
     lines.append("players: " + yaml.safe_dump(players, default_flow_style=True,
                                               allow_unicode=True).strip())
     lines.append("sectors:")
@@ -94,7 +86,7 @@ def satellites_rows(reading: Any, unread: str = "?") -> list[list[str]]:
     """The board read as rows of tokens (``.`` empty), a cell seen but not read as
     ``unread``."""
     grid = reading.grid()
-    for col, row in reading.unread:
+    for row, col in reading.unread:
         grid[row][col] = unread
     return grid
 
@@ -105,8 +97,10 @@ def satellites_unread(name: str) -> str:
             f"not scored (write it into the board, or photograph it again)")
 
 
-def satellites_board_text(reading: Any, source: str) -> str:
-    """The board read as the text grid people type; a cell seen but not read is '?'."""
+def satellites_board_text(reading: Any, source: str, design: str | None = None) -> str:
+    """The board read as the text grid people type; a cell seen but not read is '?';
+    ``design``: the design of the definitions it was read with (a comment: a text grid has
+    no fields)."""
     from photo.satellites import cell_name
 
     lines = [f"{LAYOUT_MARK} satellites --photo {_comment(source)}",
@@ -117,8 +111,17 @@ def satellites_board_text(reading: Any, source: str) -> str:
                      + ", ".join(cell_name(c) for c in sorted(reading.unread)))
     for f in reading.findings:
         lines.append(f"# {f.rule}: {_comment(f.message)}")
-    letters = "  ".join(chr(ord("a") + c) for c in range(reading.size))
+    if design:
+        lines.append(f"# design: {design}")
+    from rules.satellites.table import column_name
+
+    letters = "  ".join(column_name(c) for c in range(reading.size))
     lines.append(f"# {letters}")
     for r, row in enumerate(satellites_rows(reading)):
         lines.append("  " + " ".join(t.ljust(2) for t in row) + f"  # {r + 1}")
     return "\n".join(lines) + "\n"
+
+
+__all__ = ["INSTALL", "INSTALL_HOW", "LAYOUT_MARK", "cell_text", "markers_missing",
+           "orbitus_layout_text", "orbitus_sectors", "orbitus_unread", "satellites_board_text",
+           "satellites_rows", "satellites_unread"]

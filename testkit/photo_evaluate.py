@@ -155,7 +155,7 @@ def orbitus_totals(layout: dict[str, Any], cards: Any = None) -> tuple[int, ...]
 
 def evaluate_satellites(shot: Shot, tokens: dict[Hex, str], unread: list[Hex],
                         findings: list[tuple[str, Hex | None]]) -> Outcome:
-    """Compare a board reading (``tokens``: (col, row) -> 'R3' ...) with the shot's truth."""
+    """Compare a board reading (``tokens``: (row, col) -> 'R3' ...) with the shot's truth."""
     truth = {s.piece.cell: (s.piece.name, s.covered, f"{s.piece.name}@{_cell(s.piece.cell)}")
              for s in shot.seen if s.piece.kind == "token" and s.piece.cell is not None}
     return judge(truth, tokens, unread, findings, "nothing stands there",
@@ -163,7 +163,9 @@ def evaluate_satellites(shot: Shot, tokens: dict[Hex, str], unread: list[Hex],
 
 
 def _cell(cell: Hex) -> str:
-    return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"
+    from rules.satellites.table import cell_name
+
+    return cell_name(*cell)
 
 
 # --- one synthetic photo after another, read and judged (benchmark and tests) -------------
@@ -189,8 +191,7 @@ class Bench:
 
     def __init__(self, game: str, seed: int = 2026, count: int = 200) -> None:
         from cards.ruleset_cache import load_definitions
-        from generator.markers.plan import marker_map
-        from photo import reader_for
+        from photo import marker_map, reader_for
         from testkit.photo_synth import Sprites
 
         self.game = game

@@ -80,7 +80,7 @@ def test_setup_json_is_the_deal_the_engine_makes(capsys):
     assert code == 0
     data = json.loads(out)
     assert list(data) == ["game", "seed", "players", "first", "start_lines", "barriers",
-                          "hand_size", "min_hand", "hands", "deck"]
+                          "hand_size", "min_hand", "hands", "deck", "design"]
     assert data["start_lines"] == {"N": "Anna", "NE": "Boris", "S": "Carla", "SW": "Dmitri"}
     assert data["barriers"] == ["SE", "NW"]
     state = dealt(load_orbitus().ruleset, ["Anna", "Boris", "Carla", "Dmitri"], 7)
@@ -119,14 +119,14 @@ def test_setup_pictures(tmp_path, capsys):
 
 @pytest.mark.parametrize("args, message", [
     ([], "pnp-setup orbitus: say how many play: --players K (2 to 6) or --names A,B,..."),
-    (["--players", "7"], "argument --players: 7 players; Orbitus is played by 2 to 6"),
-    (["--players", "two"], "argument --players: 'two' is not a whole number"),
-    (["--names", "Anna"], "argument --names: 1 name(s); Orbitus is played by 2 to 6"),
+    (["--players", "7"], "--players: 7 players; Orbitus is played by 2 to 6"),
+    (["--players", "two"], "--players: 'two' is not a whole number"),
+    (["--names", "Anna"], "--names: 1 name(s); Orbitus is played by 2 to 6"),
     (["--names", "Anna,Anna"], "a name is given twice"),
     (["--names", "Anna,,Boris"], "an empty name"),
     (["--names", "Anna:1,Boris"], "a name may not contain ':'"),
     (["--players", "3", "--names", "A,B"], "--players 3 but --names gives 2 names"),
-    (["--players", "2", "--seed", "-1"], "argument --seed: -1 is out of range"),
+    (["--players", "2", "--seed", "-1"], "--seed: -1 is out of range"),
     (["--players", "2", "--json", "--record"], "not allowed with argument"),
 ])
 def test_setup_misuse_exits_2_with_one_line(args, message, capsys):
@@ -207,7 +207,7 @@ def test_json_is_the_scorers_object_plus_the_replay_and_the_position(capsys, mon
     assert code == 1
     data = json.loads(out)
     assert data["game"] == "orbitus" and data["valid"] is True
-    assert list(data)[-2:] == ["position", "replay"]
+    assert list(data)[-3:] == ["position", "replay", "design"]
     assert list(data["position"]) == ["to_move", "turns", "end", "deck_left", "hands",
                                       "hand_limits", "passed_last_turn", "out_of_game"]
     illegal = data["replay"]["illegal"]
@@ -347,7 +347,7 @@ def test_first_names_who_plays_first(tmp_path, capsys):
      "'pass'"),
     (HEAD + "barrier: [N]\nmoves: []\n",
      "game.yaml:4: unknown field 'barrier' (an orbitus record has: game, players, moves, note, "
-     "seed, deck, start_lines, barriers, first, cards)"),
+     "seed, deck, start_lines, barriers, first, cards, design); did you mean 'barriers'?"),
 ])
 def test_a_bad_record_is_refused_with_its_line(text, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -20,6 +20,7 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from cards.design_cache import design  # noqa: E402
 from web.app import create_app  # noqa: E402
 from web.store import MIGRATIONS, Store, StoreError  # noqa: E402
 
@@ -42,7 +43,9 @@ def cli_json(game: str, path: Path) -> dict:
 
 
 def without_file(report: dict) -> dict:
-    return {k: v for k, v in report.items() if k != "file"}
+    """A report without what names the file (and without the design the command adds: the
+    page's report shows the server's definitions beside it)."""
+    return {k: v for k, v in report.items() if k not in ("file", "design")}
 
 
 # --- the store -------------------------------------------------------------------------------
@@ -64,7 +67,7 @@ def test_an_older_database_is_migrated_and_a_newer_one_refused(tmp_path: Path):
     db.commit()
     db.close()
     store = Store(tmp_path)
-    assert store.version == 2
+    assert store.version == len(MIGRATIONS)
     assert [t["name"] for t in store.tables("orbitus")] == ["kept"]
     store.db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     store.close()
@@ -125,7 +128,8 @@ def test_an_edit_is_scored_and_the_exports_are_the_scorers(client):
              "sectors": [{"at": [0, -1], "card": "S44", "rot": 0}]}
     out = client.post("/api/orbitus/score", json={"table": model}).json()
     assert out["text"] == ("game: orbitus\nplayers: [Anna, Boris]\nsectors:\n"
-                           "  - {at: [0, -1], card: S44, rot: 0}\n")
+                           "  - {at: [0, -1], card: S44, rot: 0}\n"
+                           f"design: {design('orbitus').stamp}\n")  # the server's
     assert out["owner"] == {"0,-1": 0}
     report = client.post("/api/orbitus/export/json", json={"table": model})
     assert report.headers["content-disposition"].startswith("attachment")
@@ -423,7 +427,8 @@ def test_pnp_web_misuse_exits_2(tmp_path: Path):
     (tmp_path / "file").write_text("x")
     done = subprocess.run([sys.executable, "-m", "web", "--no-browser", "--port", "70000"],
                           capture_output=True, text=True)
-    assert done.returncode == 2 and "not a port" in done.stderr
+    assert (done.returncode, done.stderr) == (
+        2, "pnp-web: --port: 70000 is out of range (0 to 65535) (see pnp-web --help)\n")
     done = subprocess.run([sys.executable, "-m", "web", "--no-browser", "--data",
                            str(tmp_path / "file")], capture_output=True, text=True)
     assert done.returncode == 2 and "--data" in done.stderr

@@ -5,7 +5,8 @@ Covered: transcribing the README's example table by clicks and keys and getting 
 score; every violation of a table listed with the CLI's sentence and drawn on its cell; a
 whole Satellites game against the random bot; a 3-seat Orbitus game on three browser
 contexts, each seeing only its own hand (the DOM and the WebSocket frames are inspected);
-a reload mid-game; two tabs on one seat; keyboard-only play; a phone-width page.
+a reload mid-game; two tabs on one seat; keyboard-only play; a phone-width page; the
+playtest form (a wrong entry refused, a game of another design logged).
 
 Needs ``apt-get install chromium`` (``.ci/run`` installs it); skipped without it.
 """
@@ -35,7 +36,7 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-from testkit.searches import random_game_to_grace  # noqa: E402
+from testkit.golden import GRACE_RECORD, moves_to_grace  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 README_TABLE = ROOT / "tests" / "fixtures" / "orbitus" / "two-players.yaml"
@@ -221,6 +222,30 @@ def test_a_satellites_board_by_keyboard(server, page: Page):
     expect(page.locator('#board use[data-cell="d3"]')).to_have_count(0)
 
 
+def test_the_playtest_form_logs_a_game_and_refuses_a_wrong_one(server, page: Page):
+    from cards.design_cache import design
+
+    page.goto(server + "/playtests")
+    expect(page.locator("#design")).to_have_text(design("orbitus").stamp)
+    page.fill("#players", "Anna, Boris")
+    page.fill("#scores", "7, 9, 3")  # three scores for two players
+    page.click("button[type=submit]")
+    expect(page.locator("#status")).to_contain_text("--scores gives 3 score(s) for 2 players")
+    expect(page.locator("#logged tbody tr")).to_have_count(0)  # nothing logged
+    page.fill("#scores", "7, 9")
+    page.fill("#minutes", "40")
+    page.fill("#version", "v0.7.1·abc123")
+    page.fill("#date", "2024-05-03")
+    page.click("button[type=submit]")
+    expect(page.locator("#status")).to_have_text(
+        "Logged: orbitus v0.7.1·abc123, 2024-05-03, won by Boris")
+    row = page.locator("#logged tbody tr")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("orbitus v0.7.1·abc123")
+    expect(row).to_contain_text("Anna 7, Boris 9")
+    expect(page.locator("#version")).to_have_value("")  # the form is ready for the next
+
+
 # --- from a photo ---------------------------------------------------------------------------------
 
 STATES = """() => { window.photoStates = [];
@@ -233,10 +258,8 @@ def orbitus_photo_with_a_covered_card() -> tuple[bytes, dict]:
     """The example table photographed with one card's marker under a finger ([1, -1], S05
     turned 0: test_web_photo.py checks that this photo leaves that cell unread)."""
     pytest.importorskip("cv2")
-    from test_photo_read import TWO
-    from test_web_photo import ORBITUS_COVERED, orbitus_photo
-
     from testkit.photo_evaluate import Bench
+    from testkit.photo_examples import ORBITUS_COVERED, TWO, orbitus_photo
 
     return orbitus_photo(Bench("orbitus", 2026, 2), ORBITUS_COVERED, covers=1), TWO
 
@@ -337,9 +360,8 @@ def test_two_photos_chosen_at_once_are_read_together(server, page: Page):
 
 def test_a_satellites_photo_is_read_corrected_by_typing_and_scored(server, page: Page):
     pytest.importorskip("cv2")
-    from test_web_photo import SATELLITES_COVERED, crowned_grid, satellites_photo
-
     from testkit.photo_evaluate import Bench
+    from testkit.photo_examples import SATELLITES_COVERED, crowned_grid, satellites_photo
 
     data = satellites_photo(Bench("satellites", 2026, 2), SATELLITES_COVERED, covers=1)
     grid = crowned_grid()
@@ -472,12 +494,10 @@ def test_a_whole_satellites_game_against_the_random_bot(server, page: Page, tmp_
 
 
 def test_the_grace_indicator_counts_down(server, page: Page):
-    """A position where red has all 12 connected: blue's ⚡ grace moves show and count down."""
-    # play random games on the server until a grace phase comes up, then look at the page
-    found = random_game_to_grace(200)
-    if found is None:
-        pytest.skip("no random game reached the grace moves")
-    seed, moves = found
+    """A position where red has all 12 connected: blue's ⚡ grace moves show and count down.
+    The game is a golden record's (random_game_seed27.yaml) played on the server up to its
+    grace moves."""
+    seed, moves = moves_to_grace(GRACE_RECORD)
     game = post(server, "/api/games", {"game": "satellites", "seed": seed, "players": [
         {"name": "Red", "kind": "human"}, {"name": "Blue", "kind": "human"}]})
     tokens = [s["url"].rsplit("/", 1)[1] for s in game["links"]["seats"]]

@@ -31,20 +31,12 @@ from types import ModuleType
 from typing import Any
 
 from rules.game import MAX_SEED, IllegalAction, NotationError
+from web.adapters import play_adapter
 from web.errors import WebError
 from web.store import GameRow, Store
 
 BOTS = ("random", "greedy", "mcts")
 MAX_NAME = 24
-ADAPTERS = {"orbitus": "web.play_orbitus", "satellites": "web.play_satellites"}
-
-
-def adapter(game: str) -> ModuleType:
-    import importlib
-
-    if game not in ADAPTERS:
-        raise WebError(422, f"{game!r} is not a game; choose orbitus or satellites")
-    return importlib.import_module(ADAPTERS[game])
 
 
 def clean_name(value: Any, seat: int) -> str:
@@ -88,6 +80,8 @@ class Session:
     movers: list[int]
     version: int = 0
     texts: list[str] = field(default_factory=list)  # each move as written, in order
+    design: dict[str, Any] | None = None  # the design it is played by (cards.design)
+    design_note: str | None = None  # said when the server's definitions are now another
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
     _public: tuple[int, dict[str, Any]] | None = None
@@ -156,6 +150,8 @@ class Session:
             "history": self.history(),
             "can_undo": self.can_undo(seat) if role == "seat" else False,
         }
+        if self.design:
+            out["design"] = {"stamp": self.design.get("stamp"), "note": self.design_note}
         if role == "seat" and seat is not None:
             out["private"] = self.adapter.private(self.state, seat)
             out["legal"] = self.legal() if seat == self.to_move else None
@@ -187,13 +183,24 @@ class Manager:
         self.mcts_budget = mcts_budget
         self.sessions: dict[str, Session] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.designs: dict[str, dict[str, Any]] = {}  # game -> the design of its definitions
+
+    def design_note(self, game: str, kept: dict[str, Any] | None) -> str | None:
+        """What a saved game says when the server's definitions are now of another design
+        than the one it was started with (it goes on by its own: its rules were saved)."""
+        now = self.designs.get(game)
+        if now is None or kept is None or kept.get("hash") == now.get("hash"):
+            return None
+        return (f"This game goes on by design {kept.get('stamp')}, the one it was started "
+                f"with; the server's definitions are now design {now.get('stamp')}, which "
+                f"new games are dealt by.")
 
     # --- making and finding games -------------------------------------------------------
 
     def create(self, game: str, players: Any, seed: Any = None) -> tuple[Session, dict[str, Any]]:
         """A new game; returns it and its links (the host's, the spectators', each
         person's seat)."""
-        play = adapter(game)
+        play = play_adapter(game)
         ruleset = self.rulesets[game]
         if not isinstance(players, list) or not players:
             raise WebError(422, "players must be a list of seats, e.g. [{\"name\": \"Anna\", "
@@ -234,10 +241,12 @@ class Manager:
                   (secrets.token_urlsafe(16), "spectator", None)]
         tokens += [(secrets.token_urlsafe(16), "seat", s) for s, k in enumerate(kinds)
                    if k == "human"]
-        self.store.create_game(GameRow(ident, game, names, kinds, seed, ruleset.to_data(),
+        design = self.designs.get(game)
+        kept = {**ruleset.to_data(), **({"design": design} if design else {})}
+        self.store.create_game(GameRow(ident, game, names, kinds, seed, kept,
                                        "active", now, now, blob, blob, 0), tokens)
         session = Session(ident, game, play, ruleset, names, kinds, seed, "active", now,
-                          [start], [], [])
+                          [start], [], [], design=design)
         self.sessions[ident] = session
         self.kick(session)
         return session, self.links(session)
@@ -259,19 +268,22 @@ class Manager:
         row = self.store.game(ident)
         if row is None:
             return None
-        play = adapter(row.game)
-        from cards.ruleset import RULESETS
+        play = play_adapter(row.game)
+        from cards.files import definitions_of
 
-        ruleset = RULESETS[row.game].from_data(row.ruleset)
+        ruleset = definitions_of(row.game).RULESET.from_data(row.ruleset)
         states = [play.game.decode(ruleset, row.start)]
         actions, movers = [], []
         for move in self.store.moves(ident):
             actions.append(play.action_from(move.action))
             movers.append(move.seat)
             states.append(play.game.decode(ruleset, move.state))
+        kept = row.ruleset.get("design") if isinstance(row.ruleset, dict) else None
+        kept = kept if isinstance(kept, dict) else None
         session = Session(row.id, row.game, play, ruleset, row.players, row.seats, row.seed,
                           row.status, row.created, states, actions, movers,
-                          version=len(actions))
+                          version=len(actions), design=kept,
+                          design_note=self.design_note(row.game, kept))
         self.sessions[ident] = session
         self.kick(session)
         return session
@@ -495,4 +507,18 @@ def record_of(session: Session) -> str:
     seats = ", ".join(f"{n} ({k})" for n, k in zip(session.names, session.kinds, strict=True))
     note = (f"{session.game} played in pnp-web, game {session.id}, {session.status}; "
             f"seats: {seats}")
-    return session.adapter.record(session.states[0], session.actions, session.seed, note)
+    text: str = session.adapter.record(session.states[0], session.actions, session.seed, note)
+    stamp = (session.design or {}).get("stamp")
+    if not stamp:
+        return text
+    from cards.yaml_out import comment, flow
+
+    lines = text.split("\n")
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("game:")), 0)
+    kept = session.design or {}
+    folder = kept.get("cards")
+    said = ("those pnp web played it with" if "cards" not in kept else
+            "the shipped cards/ (pnp web's)" if not folder else
+            f"pnp web's folder {comment(folder)}/ (replay with --cards DIR: that folder)")
+    lines[at:at] = [f"# definitions: {said}", f"design: {flow(stamp)}"]
+    return "\n".join(lines)

@@ -16,7 +16,10 @@ Tables:
   definitions changed), status, the start and the current state (the rules core's
   ``encode``);
 * ``moves`` - every action of every game in order, with the state after it;
-* ``tokens`` - the unguessable links: a seat's, the spectators', the host's.
+* ``tokens`` - the unguessable links: a seat's, the spectators', the host's;
+* ``playtests``, ``playtest_designs``, ``playtest_predictions`` - the playtest log, the
+  definitions of each version it names and the bots' predictions for them
+  (:mod:`web.playtests`).
 """
 
 from __future__ import annotations
@@ -82,6 +85,43 @@ MIGRATIONS: tuple[str, ...] = (
     # 2: the list of games on the home page is sorted by when they were last played
     """
     CREATE INDEX games_by_update ON games(updated);
+    """,
+    # 3: the playtest log (web/playtests.py): games people played, by design version, and the
+    # definitions of each version they name
+    """
+    CREATE TABLE playtests (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        design TEXT NOT NULL,
+        version TEXT,
+        cards TEXT,
+        played TEXT NOT NULL,
+        players TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        scores TEXT NOT NULL,
+        winners TEXT NOT NULL,
+        components TEXT,
+        minutes INTEGER,
+        turns INTEGER,
+        source TEXT,
+        source_text TEXT,
+        notes TEXT NOT NULL DEFAULT '',
+        created REAL NOT NULL
+    );
+    CREATE INDEX playtests_by_design ON playtests(game, design);
+    CREATE TABLE playtest_designs (
+        game TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        version TEXT,
+        snapshot TEXT NOT NULL,
+        created REAL NOT NULL,
+        PRIMARY KEY (game, hash)
+    );
+    CREATE TABLE playtest_predictions (
+        key TEXT PRIMARY KEY,
+        block TEXT NOT NULL,
+        created REAL NOT NULL
+    );
     """,
 )
 

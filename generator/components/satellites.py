@@ -30,18 +30,11 @@ from generator.drawing import (
     text_centred,
 )
 from generator.drawing import Polygon as Poly
+from generator.stamp import stamp_items, stamp_text
 from rules.satellites.table import column_name, setup_zones
 
 INK = "#1d1d1f"
 WHITE = "#ffffff"
-
-__all__ = ["column_name", "setup_cells"]  # the rules core's, used by the other printables
-
-
-def cell_name(col: int, row: int) -> str:
-    """Column and row indices (0-based) as a board coordinate such as 'c3'."""
-    return f"{column_name(col)}{row + 1}"
-
 
 def player(defs: SatellitesDefinitions, colour: str) -> SatPlayer:
     return defs.board.red if colour == "red" else defs.board.blue
@@ -67,13 +60,15 @@ def cut_circle(radius: float) -> list[Item]:
 
 def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
                     diameter: float | None = None, bleed: float = 0.0,
-                    cut_line: bool = True, fiducial: bool = True) -> list[Item]:
+                    cut_line: bool = True, fiducial: bool = True,
+                    stamp: bool = False) -> list[Item]:
     """One satellite centred on (0, 0): numeral, ``value`` pips, colour and pattern.
 
     The token's edge colour runs on into the bleed (solid red, and blue's ring), so a cut
     that misses by up to ``bleed`` shows no paper; the only thin high-contrast ring is the
     dashed cut line. With its photo marker (``markers: true`` in satellites.yaml) the
-    marker takes the centre, the numeral sits above it and the pips below."""
+    marker takes the centre, the numeral sits above it and the pips below. ``stamp``: the
+    design stamp (:mod:`generator.stamp`) up the token's left side."""
     d = diameter or defs.satellites.diameter_mm
     r = d / 2.0
     look = player(defs, colour)
@@ -116,13 +111,17 @@ def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
         items.append(text_centred(0, -0.4 * s, str(value), 9.5 * s, fill=ink, bold=True,
                                   cls="satellite-value"))
         items.extend(_pips(value, 8.4 * s, 1.05 * s, pip_fill, ink))
+    text = stamp_text(defs) if stamp else None
+    if text is not None:
+        size = fit_size(text, 1.2 * s, 9.5 * s)
+        items.extend(stamp_items(defs, -r + 3.4 * s, 0.0, size, fill=ink, rotate=-90.0))
     if cut_line:
         items.extend(cut_circle(r))
     return items
 
 
 def track_marker(defs: SatellitesDefinitions, kind: str, diameter: float,
-                 bleed: float = 0.0) -> list[Item]:
+                 bleed: float = 0.0, cut_line: bool = True) -> list[Item]:
     """A round marker for a tracker beside the board, centred on (0, 0): ``connected``
     (half red, half blue, with two linked rings: it counts both colours) or ``grace``
     (the grace symbol on dark ink). Class ``track-marker KIND`` goes on the group."""
@@ -141,7 +140,8 @@ def track_marker(defs: SatellitesDefinitions, kind: str, diameter: float,
         items.append(Circle(0, 0, outer, Style(fill=INK)))
         items.append(text_centred(0, 0, defs.trackers.grace.symbol, r * 1.6, fill="#f1d36b",
                                   bold=True))
-    items.extend(cut_circle(r))
+    if cut_line:  # not on a piece a vendor die-cuts
+        items.extend(cut_circle(r))
     return items
 
 
@@ -161,18 +161,11 @@ def _pips(value: int, radius: float, pip_r: float, fill: str, stroke: str,
 # --- the board -----------------------------------------------------------------------
 
 
-def setup_cells(defs: SatellitesDefinitions, colour: str,
-                size: int | None = None) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(start cells, inward cells) of one player as (col, row) pairs: the rules core's
-    setup zones (S-12, S-13) in drawing order."""
-    starts, inward = setup_zones(defs.ruleset, colour, size)
-    return [(c, r) for r, c in starts], [(c, r) for r, c in inward]
-
-
 def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
-                zones: bool = True, trackers: bool = True,
-                words: Any = None) -> tuple[BoardGeometry, list[Item]]:
-    """The board: cells, coordinates, setup zones, inward cells and (optionally) trackers."""
+                zones: bool = True, trackers: bool = True, words: Any = None,
+                stamp: bool = False) -> tuple[BoardGeometry, list[Item]]:
+    """The board: cells, coordinates, setup zones, inward cells, (optionally) trackers and
+    (``stamp``, as printed) the design stamp in the bottom margin."""
     geo = board_geometry(defs, size, trackers)
     b = defs.board
     n, cell, lab = geo.size, geo.cell, geo.label
@@ -184,14 +177,14 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         inward_label = "·".join(str(v) for v in defs.ruleset.inward_values)
         for colour in ("red", "blue"):
             look = player(defs, colour)
-            starts, inward = setup_cells(defs, colour, n)
-            for col, row in starts:
-                x, y = geo.cell_origin(col, row)
+            starts, inward = setup_zones(defs.ruleset, colour, n)  # S-12, S-13
+            for row, col in starts:
+                x, y = geo.cell_origin(row, col)
                 items.append(Rect(x, y, cell, cell, Style(fill=look.light), cls=f"zone {colour}"))
                 items.append(Rect(x + 1.2, y + 1.2, cell - 2.4, cell - 2.4,
                                   Style(stroke=look.colour, width=0.5)))
-            for col, row in inward:
-                x, y = geo.cell_origin(col, row)
+            for row, col in inward:
+                x, y = geo.cell_origin(row, col)
                 items.append(Rect(x + 1.2, y + 1.2, cell - 2.4, cell - 2.4,
                                   Style(stroke=look.colour, width=0.45, dash=(1.5, 1.2)),
                                   cls=f"inward {colour}"))
@@ -213,6 +206,11 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         items.append(text_centred(lab / 2.0, cy, str(i + 1), size_txt, fill=INK, bold=True))
         items.append(text_centred(lab * 1.5 + n * cell, cy, str(i + 1), size_txt, fill=INK,
                                   bold=True))
+    text = stamp_text(defs) if stamp else None
+    if text is not None:  # in the bottom margin, right of the last column's letter
+        size = fit_size(text, min(1.6, size_txt), cell * 0.38)
+        items.extend(stamp_items(defs, lab + n * cell - 1.0, lab * 1.5 + n * cell + size * 0.35,
+                                 size, anchor="end"))
     if trackers:
         items.extend(tracker_items(defs, geo, words))
     return geo, items
@@ -294,22 +292,24 @@ def tracker_panel(defs: SatellitesDefinitions, width: float, words: Any = None) 
     grace_w = (defs.ruleset.grace_moves + 1) * box * 1.6
     w = max(per_row * box + 4.0, grace_w) + 2 * pad
     frame = Rect(0, 0, w, bottom + pad, Style(fill=WHITE), cls="tracker-panel")
-    return Drawing(w, bottom + pad, [frame, *items], "Satellites trackers")
+    stamp = stamp_items(defs, w - pad, bottom + pad - 0.8, 1.4, anchor="end")
+    return Drawing(w, bottom + pad, [frame, *items, *stamp], "Satellites trackers")
 
 
 def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board",
                   words: Any = None) -> Drawing:
-    """The board with its trackers below (``words``: the kit's labels, default English)."""
-    geo, items = board_items(defs, words=words)
+    """The board with its trackers below, as printed (``words``: the kit's labels, default
+    English)."""
+    geo, items = board_items(defs, words=words, stamp=True)
     return Drawing(geo.width, geo.height, items, title)
 
 
 def tokens_at(defs: SatellitesDefinitions, geo: BoardGeometry,
               placed: Iterable[tuple[int, int, str, int]], scale: float = 0.8) -> list[Item]:
-    """Satellite tokens drawn in board cells: ``(col, row, colour, value)`` each."""
+    """Satellite tokens drawn in board cells: ``(row, col, colour, value)`` each."""
     d = min(defs.satellites.diameter_mm, geo.cell * scale)
     out: list[Item] = []
-    for col, row, colour, value in placed:
+    for row, col, colour, value in placed:
         out.append(Group(tuple(satellite_token(defs, colour, value, d, cut_line=False)),
-                         geo.cell_centre(col, row)))
+                         geo.cell_centre(row, col)))
     return out

@@ -9,13 +9,20 @@ from collections.abc import Sequence
 
 from rules.game import Outcome
 from rules.orbitus.actions import REMOVE, Action
-from rules.orbitus.engine import Placed, State, check, match, new_game
+from rules.orbitus.engine import Placed, State, new_game, seating
 from rules.orbitus.notation import notation, parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.view import View, view_for
+from rules.orbitus.why import check
 
 _ENDS = (None, "quiet-round", "no-one-can-act")
 _OFFSET = 32768  # cells are stored as q + _OFFSET, r + _OFFSET
+
+
+def winners_of(totals: Sequence[int]) -> tuple[int, ...]:
+    """The seats with the highest total: they share the win (O-64)."""
+    best = max(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == best)
 
 
 class Orbitus:
@@ -24,6 +31,7 @@ class Orbitus:
     name = "orbitus"
     min_players = 2
     max_players = 6
+    hidden_information = True  # the hands and the order of the deck
 
     def new_game(self, ruleset: Ruleset, players: Sequence[str], seed: int) -> State:
         return new_game(ruleset, players, seed)
@@ -53,7 +61,7 @@ class Orbitus:
         result = state.score()
         totals = result.totals
         best = max(totals)
-        winners = tuple(seat for seat, total in enumerate(totals) if total == best)
+        winners = winners_of(totals)
         names = " and ".join(state.game.players[s] for s in winners)
         verb = "wins" if len(winners) == 1 else "share the win"
         return Outcome(winners, totals, f"{names} {verb} with {best} point(s)")
@@ -103,7 +111,7 @@ class Orbitus:
             body.byteswap()
         ids = [c.id for c in ruleset.deck]
         values = iter(body)
-        game = match(ruleset, players, {int(s): int(p) for s, p in lines}, barriers)
+        game = seating(ruleset, players, {int(s): int(p) for s, p in lines}, barriers)
         deck = tuple(ids[next(values)] for _ in range(deck_n))
         hands = tuple(tuple(ids[next(values)] for _ in range(n)) for n in hands_n)
         out = tuple(ids[next(values)] for _ in range(out_n))

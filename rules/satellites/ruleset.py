@@ -2,8 +2,9 @@
 
 A :class:`Ruleset` is built from a definitions folder by :mod:`cards.ruleset` (YAML,
 validated): the board size and setup zones, each colour's edges and satellites, the
-colony sizes, the connected count that ends the game, the grace moves, who moves first
-and how far a displaced satellite may be pushed.
+colony sizes, the connected count that ends the game, the grace moves, who moves first,
+how far a displaced satellite may be pushed and how many moves without a connection end
+a stuck game.
 """
 
 from __future__ import annotations
@@ -11,9 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-RED = "red"
+RED = "red"  # the colours
 BLUE = "blue"
-COLOURS = (RED, BLUE)
+COLOURS = (RED, BLUE)  # seat s plays COLOURS[s]
+RED_SEAT = 0  # the seats (the engine's ``to_move`` and ``finished``)
+BLUE_SEAT = 1
+SEAT_OF = {RED: RED_SEAT, BLUE: BLUE_SEAT}
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,7 @@ class Ruleset:
     grace_moves: int = 3  # the other player's moves once one has all satellites connected
     first: str = RED
     push_reach: int = 2  # a displaced satellite goes at most this many cells
+    stall_moves: int = 1000  # moves in a row without a connection that end the game (S-62)
 
     def colour(self, name: str) -> Colour:
         return self.red if name == RED else self.blue
@@ -83,6 +88,7 @@ class Ruleset:
             "grace_moves": self.grace_moves,
             "first": self.first,
             "push_reach": self.push_reach,
+            "stall_moves": self.stall_moves,
         }
 
     @classmethod
@@ -101,4 +107,5 @@ class Ruleset:
             grace_moves=int(data["grace_moves"]),
             first=str(data["first"]),
             push_reach=int(data["push_reach"]),
+            stall_moves=int(data.get("stall_moves", 1000)),
         )

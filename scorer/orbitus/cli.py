@@ -7,14 +7,23 @@ argparse. The pydantic models and the rendering code load only for ``--svg`` /
 
 from __future__ import annotations
 
-import argparse
 import gc
-import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any
 
-from pnp.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail, never_raises, write_out
+from pnp.common import (
+    EXIT_OK,
+    EXIT_VIOLATIONS,
+    DefinitionsFailed,
+    Parser,
+    fail,
+    misuse,
+    never_raises,
+    shown,
+    write_out,
+)
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions
@@ -44,12 +53,14 @@ clockwise. Without start_lines the rules' default table for the player count
 is used; station sides that are no one's start line are barriers.
 
 From a photo of cards printed with markers (the manual: docs/photo.md):
-  pnp-score orbitus --photo table.jpg --players Anna,Boris --layout-out read.yaml
+  pnp score orbitus --photo table.jpg --players Anna,Boris --layout-out read.yaml
   --debug-image read.jpg
 
 exit codes: 0 the table is valid, 1 it breaks a rule (scores shown
 best-effort, marked not valid; from a photo also any card not read for
-certain), 2 a file can't be read or the command was misused."""
+certain), 2 a file can't be read or the command was misused. Definitions
+(--cards, a layout's cards:) that cannot be used: 1 if one breaks a rule, 2 if
+a file of them cannot be read."""
 
 
 PICTURE_LIMIT = 2000  # sectors; beyond that a picture is a poster nobody can check
@@ -58,32 +69,8 @@ PICTURE_LIMIT = 2000  # sectors; beyond that a picture is a poster nobody can ch
 MAX_LAYOUT_BYTES = 4_000_000
 
 
-class _Stop(Exception):
-    def __init__(self, code: int) -> None:
-        super().__init__(code)
-        self.code = code
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that returns instead of exiting, so ``run`` always returns a code."""
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        if message:
-            sys.stderr.write(message)
-        raise _Stop(status)
-
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_UNREADABLE, f"{self.prog}: error: {message}\n")
-
-
-def build_parser(prog: str) -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog=prog,
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def build_parser(prog: str) -> Parser:
+    parser = Parser(prog, DESCRIPTION, EPILOG)
     parser.add_argument("layout", metavar="LAYOUT", nargs="?",
                         help="the layout YAML file to score (or --photo instead)")
     parser.add_argument(
@@ -145,14 +132,8 @@ def run(args: Sequence[str], prog: str = "pnp-score orbitus") -> int:
     collecting = gc.isenabled()
     gc.disable()
 
-    def body() -> int:
-        try:
-            return _run(args, prog)
-        except _Stop as stop:
-            return stop.code
-
     try:
-        return never_raises(body, prog, "the layout file (or photo)")
+        return never_raises(lambda: _run(args, prog), prog, "the layout file (or photo)")
     finally:
         if collecting:
             gc.enable()
@@ -161,16 +142,51 @@ def run(args: Sequence[str], prog: str = "pnp-score orbitus") -> int:
 def score_file(
     path: Path, cards_dir: Path | None = None, full: bool = False
 ) -> tuple[Result, OrbitusDefinitions | None]:
+    """Read, check and score one layout file (``full``: also load the models, to draw):
+    :func:`score_layout`'s result and models."""
+    found = score_layout(path, cards_dir, full)
+    return found.result, found.models
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A layout scored: the result, the models (when asked for), the design of the
+    definitions it was scored with and, when the layout names another design and the
+    definitions were chosen on purpose, the note that says so."""
+
+    result: Result
+    models: OrbitusDefinitions | None
+    folder: Path | None
+    deck_file: Path | None
+    note: str | None = None
+
+    def design(self) -> dict[str, Any]:
+        """The design of the definitions scored with (asked for only where it is shown: it
+        reads every text the kit prints)."""
+        from cards.design_cache import design
+        from cards.ruleset_cache import load_definitions
+
+        if self.deck_file is None:
+            return design("orbitus", self.folder).to_json()
+        return load_definitions("orbitus", self.folder, self.deck_file).design.to_json()
+
+
+def score_layout(path: Path, cards_dir: Path | None = None, full: bool = False,
+                 explicit: bool = False) -> Scored:
     """Read, check and score one layout file (``full``: also load the models, to draw).
 
     The definitions come from the folder the layout names with ``cards:`` (or from the deck
     file it names and the files beside it), else from ``cards_dir``, else the shipped ones;
     they are read through the validated, cached ruleset (:func:`cards.ruleset.load_ruleset`).
-    Raises :class:`cards.loader.DefinitionError` (``UnreadableInput`` for a file that can't
-    be read) with one line per problem.
+    A layout that names its ``design:`` is scored only with definitions of that design
+    (:func:`cards.design_check.check`), unless ``cards_dir`` was given on purpose
+    (``explicit``). Raises :class:`cards.loader.DefinitionError` (``UnreadableInput`` for a
+    file that can't be read, or another design) with one line per problem of the layout,
+    and :class:`pnp.common.DefinitionsFailed` when the definitions cannot be used.
     """
+    from cards.design_check import DESIGN_FIELD, check
     from cards.files import game_files, shown_deck
-    from cards.loader import DefinitionError, load_yaml
+    from cards.loader import DefinitionError, UnreadableInput, load_yaml
     from cards.ruleset_cache import load_definitions, load_ruleset
     from rules.orbitus.score import score
     from scorer.orbitus.layout import deck_path, parse_layout
@@ -183,12 +199,27 @@ def score_file(
     folder, deck_file = cards_dir, named
     if named is not None and named.is_dir():
         folder, deck_file = named, None
-    ruleset = load_ruleset("orbitus", folder, deck_file)
-    shown = shown_deck(game_files("orbitus", folder, deck_file)["sectors"])
-    layout = parse_layout(doc, ruleset, shown)
+    try:
+        ruleset = load_ruleset("orbitus", folder, deck_file)
+    except DefinitionError as exc:
+        raise DefinitionsFailed(exc, "nothing was scored") from None
+    checked = None
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if data.get(DESIGN_FIELD) is not None:
+        checked = check(doc.where((DESIGN_FIELD,)), data[DESIGN_FIELD], "orbitus", folder,
+                        explicit and named is None)
+        if checked.problem:
+            raise UnreadableInput([checked.problem])
+    deck = shown_deck(game_files("orbitus", folder, deck_file)["sectors"])
+    layout = parse_layout(doc, ruleset, deck)
     del doc  # the parsed file is not needed any more: free it before scoring
-    models = load_definitions("orbitus", folder, deck_file) if full else None
-    return score(layout, ruleset.scoring, layout.findings), models  # type: ignore[return-value]
+    try:
+        models = load_definitions("orbitus", folder, deck_file) if full else None
+    except DefinitionError as exc:  # pragma: no cover - the ruleset came from them
+        raise DefinitionsFailed(exc, "nothing was scored") from None
+    result = score(layout, ruleset.scoring, layout.findings)
+    return Scored(result, models, folder, deck_file,  # type: ignore[arg-type]
+                  checked.note if checked is not None else None)
 
 
 def _run(args: Sequence[str], prog: str) -> int:
@@ -200,7 +231,7 @@ def _run(args: Sequence[str], prog: str) -> int:
         return orbitus(opts, prog)
     for flag in ("players", "layout_out", "debug_image", "markers"):
         if getattr(opts, flag) is not None:
-            return fail(f"{prog}: --{flag.replace('_', '-')} goes with --photo FILE")
+            return misuse(prog, f"--{flag.replace('_', '-')} goes with --photo FILE")
     if opts.layout is None:
         parser.error("the following arguments are required: LAYOUT (or --photo FILE)")
     from cards.loader import DefinitionError
@@ -213,21 +244,27 @@ def _run(args: Sequence[str], prog: str) -> int:
             return fail(problem)
 
     picture = opts.svg is not None or opts.png is not None
+    explicit = opts.cards_dir is not None and not getattr(opts, "cards_from_project", False)
     try:
-        result, models = score_file(Path(opts.layout), opts.cards_dir, full=picture)
+        scored = score_layout(Path(opts.layout), opts.cards_dir, picture, explicit)
     except DefinitionError as exc:
         return fail("\n".join(exc.problems))
+    result, models = scored.result, scored.models
+    if scored.note:
+        from pnp.common import say
+
+        say(f"{prog}: note: {scored.note}")
     if picture and len(result.table.sectors) > PICTURE_LIMIT:
         return fail(
-            f"{prog}: {opts.layout} has {len(result.table.sectors)} sectors; pictures are drawn "
-            f"for tables of up to {PICTURE_LIMIT} (a real game has at most a few hundred). "
+            f"{prog}: {shown(opts.layout)} has {len(result.table.sectors)} sectors; pictures are "
+            f"drawn for tables of up to {PICTURE_LIMIT} (a real game has at most a few hundred). "
             f"Score it without --svg/--png"
         )
 
     if opts.json:
         from scorer.orbitus.report import json_text, to_json
 
-        write_out(json_text(to_json(result)), json=True)
+        write_out(json_text({**to_json(result), "design": scored.design()}), json=True)
     else:
         from scorer.orbitus.report import to_text
 

@@ -46,6 +46,15 @@ function renderPlayers(msg) {
     view.playerNote(msg, seat))));
 }
 
+// The design the game is played by (v0.7.2·3fa9c1, as the components print it), and a
+// note when the server's definitions have moved on since the game began.
+function renderDesign(msg) {
+  $("design").textContent = msg.design?.stamp ? `design ${msg.design.stamp}` : "";
+  const note = $("design-note");
+  note.textContent = msg.design?.note ?? "";
+  note.classList.toggle("hidden", !msg.design?.note);
+}
+
 function renderHistory(msg) {
   $("history").replaceChildren(...msg.history.map((h) => el("li", {}, `${msg.players[h.seat].name}: ${h.text}`)));
   const list = $("history");
@@ -81,6 +90,7 @@ export function update(msg) {
   $("title").textContent = `${msg.game === "orbitus" ? "Orbitus" : "Satellites"}: ${msg.players.map((p) => p.name).join(", ")}`;
   document.title = `${msg.game === "orbitus" ? "Orbitus" : "Satellites"} · pnp-web`;
   view.update(msg);
+  renderDesign(msg);
   renderPlayers(msg);
   renderHistory(msg);
   renderLinks(msg);
