@@ -89,8 +89,7 @@ def read(game: str, shots: list[Any]) -> list[Photo]:
     import cv2
 
     from cards.ruleset_cache import load_definitions
-    from generator.markers.plan import marker_map
-    from photo import reader_for
+    from photo import marker_map, reader_for
     from testkit.photo_evaluate import outcome_of
 
     cv2.setNumThreads(1)

@@ -326,8 +326,8 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
     photo_findings = tuple(Finding(f.rule, f.cell, f.message, None) for f in reading.findings)
     unread = tuple(Finding("photo-unread", c, orbitus_unread(c), None)
                    for c in sorted(reading.unread))
-    shown = str(opts.layout_out) if opts.layout_out is not None else str(photo)
-    layout = replace(layout, source=shown, findings=unread + photo_findings + kept)
+    source = str(opts.layout_out) if opts.layout_out is not None else str(photo)
+    layout = replace(layout, source=source, findings=unread + photo_findings + kept)
     assert isinstance(layout, Layout)
     result = score(layout, ruleset.scoring, layout.findings)  # type: ignore[arg-type]
     if opts.layout_out is None:  # the lines of a layout nobody can open say nothing

@@ -316,7 +316,7 @@ def test_a_marker_without_its_card_around_it_is_not_placed(orbitus_bench):
 def _covered_photo(bench: Bench) -> tuple[bytes, tuple[int, int]]:
     """The example table with a finger over one card's marker, that card left unread
     (the same photo test_web_photo.py checks)."""
-    from test_web_photo import ORBITUS_COVERED, ORBITUS_UNREAD, orbitus_photo
+    from testkit.photo_examples import ORBITUS_COVERED, ORBITUS_UNREAD, orbitus_photo
 
     return orbitus_photo(bench, ORBITUS_COVERED, covers=1), tuple(ORBITUS_UNREAD)
 
@@ -326,7 +326,7 @@ def test_two_photos_fill_in_what_one_could_not_read(tmp_path, capsys, orbitus_be
     complete and scores as typed; each photo's debug image is written."""
     covered, cell = _covered_photo(orbitus_bench)
     a = _photo(tmp_path, covered, "finger.jpg")
-    b = _photo(tmp_path, _shot(orbitus_bench, TWO, 5), "clean.jpg")
+    b = _photo(tmp_path, orbitus_shot(orbitus_bench, TWO, 5), "clean.jpg")
     alone = _run(capsys, ["orbitus", "--photo", str(a), "--players", "Anna,Boris", "--json"])
     assert alone[0] == 1 and [list(cell)] == json.loads(alone[1])["photo"]["unread"]
     debug = tmp_path / "read.png"
@@ -358,7 +358,7 @@ def test_two_photos_that_disagree_on_a_cell_name_it(tmp_path, capsys, orbitus_be
     rng = random.Random(6)
     other = photograph(orbitus_pieces(swapped, orbitus_bench.defs, rng), orbitus_bench.sprites,
                        CALM, rng).jpeg
-    a = _photo(tmp_path, _shot(orbitus_bench, TWO, 5), "a.jpg")
+    a = _photo(tmp_path, orbitus_shot(orbitus_bench, TWO, 5), "a.jpg")
     b = _photo(tmp_path, other, "b.jpg")
     code, out, err = _run(capsys, ["orbitus", "--photo", str(a), "--photo", str(b),
                                    "--players", "Anna,Boris", "--json"])
@@ -375,7 +375,7 @@ def test_two_photos_that_disagree_on_a_cell_name_it(tmp_path, capsys, orbitus_be
 
 
 def test_the_same_photo_twice_is_refused(tmp_path, capsys, orbitus_bench):
-    a = _photo(tmp_path, _shot(orbitus_bench, TWO, 5), "a.jpg")
+    a = _photo(tmp_path, orbitus_shot(orbitus_bench, TWO, 5), "a.jpg")
     code, out, err = _run(capsys, ["orbitus", "--photo", str(a), "--photo", str(a),
                                    "--players", "2"])
     assert (code, out) == (2, "")
