@@ -176,3 +176,23 @@ def test_curled_cards_are_read_and_the_most_curled_show_in_their_residual(capsys
     assert (code, err, out["violations"]) == (0, "", [])
     typed = _typed(capsys, "orbitus/two-players.yaml")
     assert [p["total"] for p in out["players"]] == [p["total"] for p in typed["players"]]
+
+
+def test_a_tube_lights_streak_over_satellites_is_reported_not_guessed(capsys):
+    """A tube light's reflection, a streak across three satellites' markers on the crowned
+    board: those three cells are reported unread (their markers washed), the five others
+    read right; where the streak crosses the empty board it is named as something over
+    the board (photo-covered), never as a satellite."""
+    shot, reading, outcome = _judged("satellites-glare-streak")
+    truth = {tuple(p.cell): p.card for p in shot.pieces if p.kind == "token"}
+    streaked = {tuple(p.cell) for p in shot.pieces if p.kind == "token" and p.glare >= 0.2}
+    assert streaked == {(3, 4), (4, 4), (5, 4)}
+    assert sorted(reading.unread) == sorted(streaked)
+    assert {c: t.text for c, t in reading.tokens.items()} == {
+        c: name for c, name in truth.items() if c not in streaked}
+    assert {f.rule for f in reading.findings} == {"photo-covered"}
+    assert not {f.cell for f in reading.findings} & set(truth)
+    assert outcome.wrong == [] and outcome.phantom == []
+    code, out, err = _score(capsys, "satellites-glare-streak")
+    assert (code, err) == (1, "")
+    assert out["photo"]["unread"] == ["e4", "e5", "e6"]  # column e, rows 4-6
