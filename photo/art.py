@@ -291,11 +291,19 @@ class HexArt:
             return np.zeros((len(self.names), 6), np.float32)
         raw = self._flat_faces
         f = self._flat(cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR))[self.mask]
+        return self._weighted(f, raw, raw * raw, w)
+
+    def _weighted(self, f: np.ndarray, raw: np.ndarray, raw2: np.ndarray,
+                  w: np.ndarray) -> np.ndarray:
+        """The correlation, weighted by ``w`` (pixels), of the photo's pixels ``f`` with
+        every face in every rotation (``raw``, and ``raw2`` its squares), the three colours
+        averaged: faces x 6."""
+        n = float(w.sum())
         total = np.zeros(raw.shape[0], np.float64)
         for ch in range(3):
             v = f[:, ch]
-            t = raw[:, ch, :]
-            s_t, s_tt, s_tv = t @ w, (t * t) @ w, t @ (w * v)
+            t, t2 = raw[:, ch, :], raw2[:, ch, :]
+            s_t, s_tt, s_tv = t @ w, t2 @ w, t @ (w * v)
             s_v, s_vv = float(w @ v), float(w @ (v * v))
             num = s_tv - s_t * s_v / n
             den = np.sqrt(np.maximum(s_tt - s_t * s_t / n, 1e-6) * max(s_vv - s_v * s_v / n,
@@ -319,17 +327,7 @@ class HexArt:
             return np.zeros((len(self.names), 6), np.float32)
         raw, raw2 = self._raw()
         f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)[self.mask]
-        total = np.zeros(raw.shape[0], np.float64)
-        for ch in range(3):
-            v = f[:, ch]
-            t, t2 = raw[:, ch, :], raw2[:, ch, :]
-            s_t, s_tt, s_tv = t @ w, t2 @ w, t @ (w * v)
-            s_v, s_vv = float(w @ v), float(w @ (v * v))
-            num = s_tv - s_t * s_v / n
-            den = np.sqrt(np.maximum(s_tt - s_t * s_t / n, 1e-6) * max(s_vv - s_v * s_v / n,
-                                                                          1e-6))
-            total += num / den
-        return (total / 3.0).reshape(len(self.names), 6).astype(np.float32)
+        return self._weighted(f, raw, raw2, w)
 
     def bright(self, patch: np.ndarray, paper: float, inside: np.ndarray | None = None
                ) -> np.ndarray:
