@@ -57,18 +57,23 @@ def _worker(job: tuple[str, int, int, int, bool]) -> object:
     return _BENCH.pair(index) if pair else _BENCH.case(index)
 
 
-def accuracy(game: str, photos: int, seed: int, jobs: int, only: int | None) -> bool:
+def _run(work: list[tuple[str, int, int, int, bool]], jobs: int) -> tuple[list[object], float]:
+    """The cases of ``work`` (:func:`_worker`'s arguments), in ``jobs`` processes, and the
+    seconds they took."""
     from multiprocessing import get_context
 
-    indices = [only] if only is not None else list(range(photos))
-    work = [(game, seed, photos, i, False) for i in indices]
     start = time.perf_counter()
     if jobs > 1:
         with get_context("fork").Pool(jobs) as pool:
             cases = list(pool.imap(_worker, work))
     else:
         cases = [_worker(w) for w in work]
-    took = time.perf_counter() - start
+    return cases, time.perf_counter() - start
+
+
+def accuracy(game: str, photos: int, seed: int, jobs: int, only: int | None) -> bool:
+    indices = [only] if only is not None else list(range(photos))
+    cases, took = _run([(game, seed, photos, i, False) for i in indices], jobs)
     return report(game, cases, took, seed)
 
 
@@ -131,16 +136,7 @@ def report(game: str, cases: list, took: float, seed: int) -> bool:  # type: ign
 def pairs(game: str, count: int, seed: int, jobs: int) -> bool:
     """Two photos of each of ``count`` tables (other cameras, other fingers), merged cell
     by cell: the share of the pieces fully visible in either photo read right."""
-    from multiprocessing import get_context
-
-    work = [(game, seed, count, i, True) for i in range(count)]
-    start = time.perf_counter()
-    if jobs > 1:
-        with get_context("fork").Pool(jobs) as pool:
-            cases = list(pool.imap(_worker, work))
-    else:
-        cases = [_worker(w) for w in work]
-    took = time.perf_counter() - start
+    cases, took = _run([(game, seed, count, i, True) for i in range(count)], jobs)
     piece = "card" if game == "orbitus" else "satellite"
     visible = sum(c.outcome.visible for c in cases)
     right = sum(c.outcome.visible_read for c in cases)
