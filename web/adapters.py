@@ -14,6 +14,8 @@
 * ``parse(state, seat, text)``: the legal action ``seat`` wrote (``NotationError``,
   ``IllegalAction`` with the rules core's sentence);
 * ``text(state, action)``: an action in the records' notation;
+* ``reveals(before, after)``: whether something hidden came to light between two states
+  (a card drawn): a move is never taken back across it;
 * ``record(start, actions, seed, note)``: the game record ``pnp replay`` replays;
 * ``page_extras(desk, view)``: what a page of the game needs besides the view (Orbitus:
   the station drawn), an empty dict when nothing.

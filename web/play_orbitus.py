@@ -110,6 +110,12 @@ def parse(state: State, seat: int, text: str) -> Action:
     return GAME.parse_action(state, text)
 
 
+def reveals(before: State, after: State) -> bool:
+    """Whether a card came off the deck between two states (a move taken back across it
+    would let a seat see a card before its time)."""
+    return after.drawn != before.drawn
+
+
 def text(state: State, action: Action) -> str:
     return GAME.action_text(state, action)
 

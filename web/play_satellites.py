@@ -99,6 +99,11 @@ def parse(state: State, seat: int, text: str) -> int:
     return GAME.parse_action(state, text)
 
 
+def reveals(before: State, after: State) -> bool:
+    """Nothing is hidden in Satellites, so no move reveals anything."""
+    return False
+
+
 def text(state: State, action: int) -> str:
     return GAME.action_text(state, action)
 

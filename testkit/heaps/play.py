@@ -51,6 +51,11 @@ def parse(state: State, seat: int, text: str) -> Action:
     return GAME.parse_action(state, text)
 
 
+def reveals(before: State, after: State) -> bool:
+    """Nothing is hidden in Heaps."""
+    return False
+
+
 def text(state: State, action: Action) -> str:
     return GAME.action_text(state, action)
 
