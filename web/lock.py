@@ -50,9 +50,8 @@ def _try_lock(handle: IO[str]) -> bool:
 
 def holder_text(info: dict[str, Any]) -> str:
     """Who holds a lock, in words, from what its file says."""
-    parts = [f"process {info.get('pid', '?')}"]
-    if info.get("host"):
-        parts.append(f"on {info['host']}")
+    parts = [f"process {info.get('pid', '?')}" + (f" on {info['host']}" if info.get("host")
+                                                   else "")]
     if info.get("url"):
         parts.append(f"serving {info['url']}")
     since = info.get("since")
