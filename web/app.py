@@ -313,6 +313,16 @@ async def table_work(request: Request, name: str, heavy: bool, *args: Any) -> An
     return getattr(table, name)(desk, *args)
 
 
+async def table_answer(request: Request, name: str, heavy: bool, *args: Any) -> Response:
+    """:func:`table_work`'s answer as JSON (encoded in the worker too when ``heavy``)."""
+    if not heavy:
+        return JSONResponse(await table_work(request, name, False, *args))
+    game = request.path_params["game"]
+    table_adapter(game)
+    body = await ctx(request).pool.run(work.table_json, game, name, args)
+    return Response(body, media_type="application/json")
+
+
 @api
 async def score(request: Request) -> Response:
     _, table, _ = game_of(request)
@@ -320,17 +330,16 @@ async def score(request: Request) -> Response:
     data = parse_json(body)
     if not isinstance(data, dict):
         raise WebError(400, "expected a JSON object with the table")
-    return JSONResponse(await table_work(request, "page_score", len(body) > BIG,
-                                         data.get(table.KEY),
-                                         source_name(request, table.SOURCE)))
+    return await table_answer(request, "page_score", len(body) > BIG, data.get(table.KEY),
+                              source_name(request, table.SOURCE))
 
 
 @api
 async def import_(request: Request) -> Response:
     _, table, _ = game_of(request)
     text = await read_text(request)
-    return JSONResponse(await table_work(request, "page_import", len(text) > BIG, text,
-                                         source_name(request, table.SOURCE)))
+    return await table_answer(request, "page_import", len(text) > BIG, text,
+                              source_name(request, table.SOURCE))
 
 
 # --- reading a photo ----------------------------------------------------------------------------

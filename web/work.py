@@ -8,8 +8,9 @@ lower priority (``nice`` 10) than the server, so the people's moves are answered
 even when every core is busy. Each worker loads the definitions the server was started
 with once and keeps them.
 
-Bots are the pool's too; at most ``N - 1`` bots think at once (all ``N`` with one worker),
-so a picture never waits for every bot of the server.
+The workers are split in two pools, so neither kind of work waits for the other: half of
+them (at least one) for the pictures and scores, the rest for the bots (one worker alone
+does both).
 """
 
 from __future__ import annotations
@@ -62,6 +63,14 @@ def table_call(game: str, name: str, args: tuple[Any, ...]) -> Any:
     return getattr(table_adapter(game), name)(_desk(game), *args)
 
 
+def table_json(game: str, name: str, args: tuple[Any, ...]) -> bytes:
+    """:func:`table_call` as the JSON bytes of the answer (a big table's score is a large
+    text: encoded here, not in the event loop)."""
+    import json
+
+    return json.dumps(table_call(game, name, args), separators=(",", ":")).encode("utf-8")
+
+
 def bot_move(game: str, state: Any, seat: int, kind: str, key: str, budget: int) -> Any:
     """The action the bot ``kind`` chooses for ``seat`` (its random generator seeded by
     ``key``: the game's seed, the ply and the seat, so a game replays the same)."""
@@ -79,31 +88,38 @@ def ready() -> int:
 
 
 class Workers:
-    """The server's pool of worker processes (see the module docstring)."""
+    """The server's worker processes (see the module docstring)."""
 
     def __init__(self, cards: Path | None, processes: int = 2) -> None:
         if processes < 1:
             raise ValueError("at least one worker process")
         self.cards = cards
         self.processes = processes
-        self.bots = asyncio.Semaphore(max(1, processes - 1))
-        self._pool: ProcessPoolExecutor | None = None
+        self.sizes = {"tables": max(1, processes // 2), "bots": max(1, processes - processes // 2)}
+        self._pools: dict[str, ProcessPoolExecutor] = {}
 
-    def pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
+    def pool(self, kind: str = "tables") -> ProcessPoolExecutor:
+        """The pool of ``kind`` (``tables`` or ``bots``; with one worker, one pool)."""
+        if self.processes == 1:
+            kind = "tables"
+        if kind not in self._pools:
             games = [(e.name, e.module, dict(e.adapters))
                      for e in (rules.entry(n) for n in rules.names())]
-            self._pool = ProcessPoolExecutor(
-                self.processes, mp_context=multiprocessing.get_context("spawn"),
+            self._pools[kind] = ProcessPoolExecutor(
+                self.sizes[kind], mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start, initargs=(str(self.cards) if self.cards else None, games))
-        return self._pool
+        return self._pools[kind]
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+    @property
+    def started(self) -> bool:
+        return bool(self._pools)
+
+    async def run(self, fn: Callable[..., Any], *args: Any, kind: str = "tables") -> Any:
         """``fn(*args)`` in a worker; a pool whose process died is started again (503 for
         the task that was in it)."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self.pool(), fn, *args)
+            return await loop.run_in_executor(self.pool(kind), fn, *args)
         except BrokenProcessPool:
             self.close()
             raise WebError(503, "a worker process of the server stopped while it worked on "
@@ -111,15 +127,16 @@ class Workers:
 
     async def bot(self, game: str, state: Any, seat: int, kind: str, key: str,
                   budget: int) -> Any:
-        """A bot's move, once a worker is free for bots."""
-        async with self.bots:
-            return await self.run(bot_move, game, state, seat, kind, key, budget)
+        """A bot's move, chosen in the bots' pool."""
+        return await self.run(bot_move, game, state, seat, kind, key, budget, kind="bots")
 
     async def warm(self) -> None:
         """Start every worker now (the server's first picture then comes at once)."""
-        await asyncio.gather(*(self.run(ready) for _ in range(self.processes)))
+        jobs = [self.run(ready, kind=kind) for kind, size in self.sizes.items()
+                for _ in range(size)]
+        await asyncio.gather(*jobs)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for pool in self._pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
+        self._pools = {}
