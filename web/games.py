@@ -129,6 +129,10 @@ class Session:
     _legal: tuple[int, dict[str, Any] | None] | None = None
     _texts: dict[tuple[str, int | None], tuple[tuple[int, bool, int], str]] = field(
         default_factory=dict)
+    _shared: tuple[tuple[int, bool, int], dict[str, str]] | None = None
+    _view_text: tuple[int, str, str] | None = None  # version, the view's JSON, the legal's
+    _moves_text: list[str] = field(default_factory=list)  # each move's JSON, in order
+    _undo: tuple[int, dict[int | None, bool]] = (-1, {})
 
     def __post_init__(self) -> None:
         if len(self.texts) != len(self.actions):
@@ -202,6 +206,15 @@ class Session:
                              f"back across a draw (the card has been seen)"
         return last, ""
 
+    def can_undo(self, seat: int | None) -> bool:
+        """Whether ``seat`` may take a move back now (worked out once per position)."""
+        if self._undo[0] != self.version:
+            self._undo = (self.version, {})
+        found = self._undo[1]
+        if seat not in found:
+            found[seat] = self.take_back_from(seat)[0] is not None
+        return found[seat]
+
     # --- what the pages are sent --------------------------------------------------------
 
     def message(self, role: str, seat: int | None) -> dict[str, Any]:
@@ -222,7 +235,7 @@ class Session:
             "view": self.public(),
             "history": self.history(),
             "events": self.events[-20:],
-            "can_undo": role == "seat" and self.take_back_from(seat)[0] is not None,
+            "can_undo": role == "seat" and self.can_undo(seat),
         }
         if role in ("host", "seat"):
             out["code"] = self.code
@@ -237,14 +250,62 @@ class Session:
         return out
 
     def message_text(self, role: str, seat: int | None) -> str:
-        """:meth:`message` as JSON text, made once per version and page kind."""
+        """:meth:`message` as JSON text, made once per moment and page kind. What every page
+        of the moment shares (the view, the moves, the players) is encoded once and put
+        together with what is its own (a seat's hand, its legal actions): a move costs one
+        encoding of the table, not one per page."""
         key = (role, seat)
         now = (self.version, self.thinking, self.presence)
         found = self._texts.get(key)
-        if found is None or found[0] != now:
-            found = (now, json.dumps(self.message(role, seat), separators=(",", ":")))
-            self._texts[key] = found
-        return found[1]
+        if found is not None and found[0] == now:
+            return found[1]
+        shared = self._shared_texts(now)
+        parts = ['{"type":"state",', shared["head"], ',"role":', _dumps(role), ',"seat":',
+                 _dumps(seat), shared["body"], ',"can_undo":',
+                 "true" if role == "seat" and self.can_undo(seat) else "false"]
+        if role in ("host", "seat"):
+            parts += [',"code":', _dumps(self.code)]
+        if role == "seat" and seat is not None:
+            parts += [',"private":', _dumps(self.adapter.private(self.state, seat)),
+                      ',"legal":', shared["legal"] if seat == self.to_move else "null",
+                      ',"asked":', "true" if seat in self.asked else "false"]
+        parts += [shared["result"], "}"]
+        text = "".join(parts)
+        self._texts[key] = (now, text)
+        return text
+
+    def _shared_texts(self, now: tuple[int, bool, int]) -> dict[str, str]:
+        if self._shared is not None and self._shared[0] == now:
+            return self._shared[1]
+        if self._view_text is None or self._view_text[0] != self.version:
+            self._view_text = (self.version, _dumps(self.public()), _dumps(self.legal()))
+        del self._moves_text[len(self.actions):]  # moves taken back
+        for k in range(len(self._moves_text), len(self.actions)):
+            self._moves_text.append(_dumps({"seat": self.movers[k], "text": self.texts[k]}))
+        here = self.connected()
+        players = [{"name": n, "kind": k, "taken": s in self.taken, "connected": here[s]}
+                   for s, (n, k) in enumerate(zip(self.names, self.kinds, strict=True))]
+        result = ""
+        if self.over or self.status != "active":
+            outcome = self.adapter.game.result(self.state)
+            result = ',"result":' + _dumps({"winners": list(outcome.winners),
+                                            "scores": list(outcome.scores),
+                                            "reason": outcome.reason})
+        texts = {
+            "head": f'"id":{_dumps(self.id)},"game":{_dumps(self.game)},'
+                    f'"version":{self.version}',
+            "body": f',"players":{_dumps(players)},"status":{_dumps(self.status)},'
+                    f'"thinking":{_dumps(self.thinking)},"dealt":{_dumps(self.dealt)},'
+                    f'"view":{self._view_text[1]},"history":[{",".join(self._moves_text)}],'
+                    f'"events":{_dumps(self.events[-20:])}',
+            "legal": self._view_text[2],
+            "result": result,
+        }
+        self._shared = (now, texts)
+        return texts
+
+
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
 
 
 class Manager:
@@ -574,6 +635,7 @@ class Manager:
             del session.actions[last:]
             del session.movers[last:]
             del session.texts[last:]
+            del session._moves_text[last:]  # their JSON, made again for the moves after
             session.status = "active"
             session.version += 1
         self.kick(session)

@@ -74,17 +74,19 @@ def private(state: State, seat: int) -> dict[str, Any]:
 
 
 def legal(state: State) -> dict[str, Any]:
-    """The legal actions of the player to move, grouped for the page."""
+    """The legal actions of the player to move, grouped for the page (per card, the cells
+    and the turns where it fits: read from the rules core's groups of placements, without
+    an action made for each)."""
     place: dict[str, dict[str, list[int]]] = {}
     remove: list[list[int]] = []
     discard: list[str] = []
     can_pass = False
-    for action in GAME.legal_actions(state):
+    found = state.legal_actions()
+    for (q, r), card, rots in found.placement_groups():
+        place.setdefault(card, {}).setdefault(f"{q},{r}", []).extend(rots)
+    for action in found.others():
         kind = action.kind
-        if kind == PLACE:
-            cells = place.setdefault(action.card, {})
-            cells.setdefault(f"{action.cell[0]},{action.cell[1]}", []).append(action.rot)
-        elif kind == REMOVE:
+        if kind == REMOVE:
             remove.append(list(action.cell))
         elif kind == DISCARD:
             discard.append(action.card)
