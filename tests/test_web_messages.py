@@ -18,6 +18,7 @@ pytest.importorskip("starlette")
 
 from rules.orbitus import GAME as ORBITUS  # noqa: E402
 from rules.orbitus.actions import DISCARD, PLACE, REMOVE  # noqa: E402
+from testkit.web import players  # noqa: E402
 from web import play_orbitus  # noqa: E402
 from web.app import Context  # noqa: E402
 from web.games import Session, Watcher  # noqa: E402
@@ -83,8 +84,7 @@ def test_every_pages_message_text_says_what_its_message_says(tmp_path: Path, gam
 
     async def run() -> None:
         kinds = ["human", "human"] if game == "satellites" else ["human"] * 3
-        session, _, _ = manager.create(game, [{"name": n, "kind": k} for n, k in
-                                              zip(["Anna", "Boris", "Carla"], kinds)], 4)
+        session, _, _ = manager.create(game, players(kinds), 4)
         for seat in range(len(kinds)):
             await manager.take_seat(session, seat)
         same_messages(session)
