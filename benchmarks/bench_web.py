@@ -251,7 +251,7 @@ def report_load(out: dict[str, Any], games: int, think: float) -> None:
 def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: int) -> None:
     """More games each time, until a median round trip reaches 50 ms or the load generator
     is at its own limit; the most games one core held under 50 ms."""
-    held, note = 0, "none"
+    held, note = 0, ""
     for n in sizes:
         tokens = new_games(port, n, seed + 10_000 * n)
         out = asyncio.run(play(port, tokens, moves, think, seed, pid))
@@ -264,6 +264,11 @@ def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: 
               f"{busy:.0%} of a core, clients {clients:.0%}, errors {len(out['errors'])}",
               flush=True)
         if median >= 50 or out["errors"]:
+            over = (f"{n} games: median {median:.1f} ms, server at {busy:.0%} of a core"
+                    + (f", {len(out['errors'])} errors" if out["errors"] else ""))
+            note = (f"{note}; {over}" if held else
+                    f"not even the fewest tried ({over}; a loaded machine gives the server "
+                    f"less than its core)")
             break
         held = n
         note = (f"median {median:.1f} ms, server at {busy:.0%} of its core, think "

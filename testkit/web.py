@@ -8,7 +8,9 @@ own with the join code.
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 BASE = "http://127.0.0.1"
@@ -69,6 +71,19 @@ def new_game(c: Any, game: str, kinds: list[str], seed: int | None = 3,
         return result
 
     return data, take_seats(post, data, kinds)
+
+
+def wait_for(client: Any, token: str, check: Callable[[dict[str, Any]], bool],
+             timeout: float = 30.0) -> dict[str, Any]:
+    """The message of link ``token`` once ``check`` holds for it (bots move in the
+    background), asked through a test client; fails after ``timeout`` seconds."""
+    end = time.time() + timeout
+    while time.time() < end:
+        msg: dict[str, Any] = client.get(f"/api/link/{token}").json()
+        if check(msg):
+            return msg
+        time.sleep(0.02)
+    raise AssertionError("the game did not get there in time")
 
 
 def http_post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from testkit.web import new_game, upload, web_client, ws_url  # noqa: E402
+from testkit.web import new_game, upload, wait_for, web_client, ws_url  # noqa: E402
 from web.app import create_app  # noqa: E402
 from web.store import MIGRATIONS, Store, StoreError  # noqa: E402
 
@@ -180,16 +180,6 @@ def create(client, game, kinds, seed=3, names=None):
     """A game with every person's seat taken with its join code: its answer and seat ->
     secret."""
     return new_game(client, game, kinds, seed, names)
-
-
-def wait_for(client, token, check, timeout=20.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        msg = client.get(f"/api/link/{token}").json()
-        if check(msg):
-            return msg
-        time.sleep(0.02)
-    raise AssertionError("the game did not get there in time")
 
 
 def test_each_seat_sees_only_its_own_hand(client):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
 from rules.orbitus import GAME as ORBITUS  # noqa: E402
-from testkit.web import new_game, players, web_client, ws_url  # noqa: E402
+from testkit.web import new_game, players, wait_for, web_client, ws_url  # noqa: E402
 from web.app import create_app  # noqa: E402
 from web.store import MIGRATIONS, digest  # noqa: E402
 
@@ -124,16 +123,6 @@ def test_a_chosen_seed_is_told_to_every_seat(client):
     assert client.get(f"/api/link/{tokens[1]}").json()["dealt"] == "chosen"
     data, tokens = new_game(client, "orbitus", ["human", "human"], seed=None)
     assert client.get(f"/api/link/{tokens[1]}").json()["dealt"] == "random"
-
-
-def wait_for(client, token, check, timeout=30.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        msg = client.get(f"/api/link/{token}").json()
-        if check(msg):
-            return msg
-        time.sleep(0.02)
-    raise AssertionError("the game did not get there in time")
 
 
 def test_undo_never_crosses_a_draw(client):
