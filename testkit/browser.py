@@ -4,6 +4,7 @@ this process on a loopback port, and the flags Debian's Chromium runs headless w
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -17,10 +18,30 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+PORTS_ENV = "PNP_WEB_TEST_PORTS"
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    return ports(1)[0]
+
+
+def ports(count: int) -> list[int]:
+    """``count`` loopback ports for test servers: free ones, chosen by the system (two runs
+    at once do not collide), or the first of ``$PNP_WEB_TEST_PORTS`` (``8722,8723``) on a
+    machine where only some ports may be used."""
+    given = [int(p) for p in os.environ.get(PORTS_ENV, "").split(",") if p.strip()]
+    if given:
+        if len(given) < count:
+            raise RuntimeError(f"${PORTS_ENV} gives {len(given)} port(s); this needs {count}")
+        return given[:count]
+    probes = [socket.socket() for _ in range(count)]
+    try:
+        for probe in probes:
+            probe.bind(("127.0.0.1", 0))
+        return [int(probe.getsockname()[1]) for probe in probes]
+    finally:
+        for probe in probes:
+            probe.close()
 
 
 @contextmanager

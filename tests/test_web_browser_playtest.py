@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import http.server
 import json
-import os
 import random
-import socket
 import threading
 from pathlib import Path
 
@@ -28,7 +26,7 @@ pytest.importorskip("playwright.sync_api")
 cv2 = pytest.importorskip("cv2")
 np = pytest.importorskip("numpy")
 
-from testkit.browser import CHROMIUM, FLAGS, serving  # noqa: E402
+from testkit.browser import CHROMIUM, FLAGS, ports, serving  # noqa: E402
 
 if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed (apt-get install chromium; .ci/run does)",
@@ -41,22 +39,7 @@ from testkit.web import http_game, http_get, http_post, seat_url  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "tests" / "fixtures" / "orbitus" / "two-players.yaml"
 
-
-def two_ports() -> tuple[int, int]:
-    """The server's and the other site's ports: two free ones (two runs at once do not
-    collide), or the two of ``$PNP_WEB_TEST_PORTS`` (``8722,8723``) where only some ports
-    may be used."""
-    given = os.environ.get("PNP_WEB_TEST_PORTS", "")
-    if given:
-        first, second = (int(p) for p in given.split(",")[:2])
-        return first, second
-    with socket.socket() as one, socket.socket() as two:
-        one.bind(("127.0.0.1", 0))
-        two.bind(("127.0.0.1", 0))
-        return int(one.getsockname()[1]), int(two.getsockname()[1])
-
-
-PORT, ATTACKER = two_ports()
+PORT, ATTACKER = ports(2)  # the server and the other site
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}

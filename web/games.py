@@ -132,7 +132,7 @@ class Session:
     _shared: tuple[tuple[int, bool, int], dict[str, str]] | None = None
     _view_text: tuple[int, str, str] | None = None  # version, the view's JSON, the legal's
     _moves_text: list[str] = field(default_factory=list)  # each move's JSON, in order
-    _undo: tuple[int, dict[int | None, bool]] = (-1, {})
+    _undo: tuple[int, dict[int | None, bool]] = field(default_factory=lambda: (-1, {}))
 
     def __post_init__(self) -> None:
         if len(self.texts) != len(self.actions):
