@@ -236,9 +236,11 @@ def test_an_orbitus_photo_is_read_corrected_by_typing_and_scored(server, page: P
     page.evaluate(STATES)
     page.set_input_files("#photo-file", files=[{"name": "table.jpg", "mimeType": "image/jpeg",
                                                 "buffer": data}])
+    # reading a photo takes seconds (5 to 7 on a loaded 2-core machine): the page says
+    # "Reading the photo…" meanwhile, checked below
     expect(page.locator("#photo-summary")).to_have_text(
         "table.jpg: 13 cards read, 1 cell seen but not read — click one and put its card "
-        "there (or clear it if nothing is there).")
+        "there (or clear it if nothing is there).", timeout=60_000)
     assert "Reading the photo…" in page.evaluate("window.photoStates")
     expect(page.locator("#photo-state")).to_have_text("")
     # the table read: 13 cards on the page, scored as the layout without the covered card
@@ -311,7 +313,7 @@ def test_a_satellites_photo_is_read_corrected_by_typing_and_scored(server, page:
     page.set_input_files("#photo-file", files=[{"name": "board.jpg", "mimeType": "image/jpeg",
                                                 "buffer": data}])
     expect(page.locator("#photo-summary")).to_contain_text(
-        "board.jpg: 7 satellites read, 1 cell seen but not read")
+        "board.jpg: 7 satellites read, 1 cell seen but not read", timeout=60_000)
     assert "Reading the photo…" in page.evaluate("window.photoStates")
     expect(page.locator("#board use[data-token]")).to_have_count(7)
     for colour in ("red", "blue"):
