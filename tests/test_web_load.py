@@ -22,6 +22,7 @@ import pytest
 pytest.importorskip("uvicorn")
 websockets = pytest.importorskip("websockets.sync.client")
 
+from testkit.browser import free_port  # noqa: E402
 from testkit.web import (  # noqa: E402
     http_game,
     http_get,
@@ -34,7 +35,6 @@ from web.app import create_app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE72 = ROOT / "tests" / "fixtures" / "orbitus" / "six-players-72.yaml"
-PORT = 18160
 
 
 def wait_listening(port: int, server: subprocess.Popen) -> None:
@@ -85,17 +85,18 @@ def drain_to(ws, version: int) -> dict:
 
 
 def test_a_peoples_game_is_answered_at_once_while_heavy_work_runs(tmp_path):
+    port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "web", "--no-browser", "--port", str(PORT), "--data",
+        [sys.executable, "-m", "web", "--no-browser", "--port", str(port), "--data",
          str(tmp_path / "data"), "--workers", "2", "--bot-games", "4", "--bot-delay", "0",
          "--rate", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{PORT}"
+    base = f"http://127.0.0.1:{port}"
     stop = threading.Event()
     exports: list[float] = []
     scores: list[float] = []
     threads: list[threading.Thread] = []
     try:
-        wait_listening(PORT, server)
+        wait_listening(port, server)
         model72, model2000 = big_tables(base)
         for g in range(3):  # games of four mcts bots: they play on by themselves
             http_game(base, "orbitus", ["mcts"] * 4, seed=g)
@@ -109,8 +110,8 @@ def test_a_peoples_game_is_answered_at_once_while_heavy_work_runs(tmp_path):
         plies_before = sum(g["plies"] for g in http_get(base, "/api/games"))
         game, tokens = http_game(base, "orbitus", ["human", "human"], seed=3)
         rtts: list[float] = []
-        with websockets.connect(f"ws://127.0.0.1:{PORT}/ws/{tokens[0]}") as a, \
-                websockets.connect(f"ws://127.0.0.1:{PORT}/ws/{tokens[1]}") as b:
+        with websockets.connect(f"ws://127.0.0.1:{port}/ws/{tokens[0]}") as a, \
+                websockets.connect(f"ws://127.0.0.1:{port}/ws/{tokens[1]}") as b:
             socks = [a, b]
             states = [drain_to(a, 0), drain_to(b, 0)]
             version = 0
