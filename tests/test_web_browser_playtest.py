@@ -454,3 +454,26 @@ def test_a_bad_link_does_not_say_your_turn(server, browser):
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_a_chosen_seed_is_told_only_where_something_is_hidden(server, browser):
+    """Orbitus hides hands: a seed chosen by the creator is told on every seat's page and
+    on the join page. Satellites hides nothing: no such note (it would be untrue)."""
+    orbitus, o_tokens = http_game(server, "orbitus", ["human", "human"], seed=12)
+    satellites, s_tokens = http_game(server, "satellites", ["human", "human"], seed=12)
+    note = "Whoever created this game chose its seed, so they can know every hand"
+    ctx, pg, errors = new_page(browser, **PHONE)
+    try:
+        pg.goto(seat_url(server, o_tokens[1]))
+        expect(pg.locator("#dealt-note")).to_contain_text(note)
+        pg.goto(orbitus["links"]["join"])
+        expect(pg.locator("#dealt")).to_contain_text(note)
+        pg.goto(seat_url(server, s_tokens[1]))
+        expect(pg.locator("#you-h")).not_to_have_text("")
+        expect(pg.locator("#dealt-note")).to_have_count(0)
+        pg.goto(satellites["links"]["join"])
+        expect(pg.locator("#seats")).to_contain_text("Anna")
+        expect(pg.locator("#dealt")).to_have_text("")
+    finally:
+        ctx.close()
+    assert not errors, errors

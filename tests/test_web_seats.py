@@ -123,6 +123,14 @@ def test_a_chosen_seed_is_told_to_every_seat(client):
     assert client.get(f"/api/link/{tokens[1]}").json()["dealt"] == "chosen"
     data, tokens = new_game(client, "orbitus", ["human", "human"], seed=None)
     assert client.get(f"/api/link/{tokens[1]}").json()["dealt"] == "random"
+    # Orbitus hides the hands, so a chosen seed matters; Satellites hides nothing
+    data, tokens = new_game(client, "orbitus", ["human", "human"], seed=12)
+    assert client.get(f"/api/link/{tokens[1]}").json()["hides"] is True
+    assert client.get(f"/api/join/{data['code']}").json()["hides"] is True
+    data, tokens = new_game(client, "satellites", ["human", "human"], seed=12)
+    seat = client.get(f"/api/link/{tokens[1]}").json()
+    assert (seat["dealt"], seat["hides"]) == ("chosen", False)
+    assert client.get(f"/api/join/{data['code']}").json()["hides"] is False
 
 
 def test_undo_never_crosses_a_draw(client):

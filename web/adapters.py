@@ -4,6 +4,9 @@
 :mod:`web.play_satellites`): a game played in the browser. The module offers
 
 * ``game``: the rules core's game object;
+* ``HIDES``: whether a seat holds something the others do not see (hands, the deck's
+  order); a game without it is taken to hide something (a chosen seed is then told to
+  every seat);
 * ``seats_ok(ruleset, count)``: why ``count`` players cannot play, or None;
 * ``new(ruleset, names, seed)``: the start state;
 * ``action_data(action)`` / ``action_from(data)``: an action as JSON data and back (the

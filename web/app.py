@@ -562,6 +562,7 @@ async def join(request: Request) -> Response:
     if request.method == "GET":
         return JSONResponse({"id": session.id, "game": session.game, "code": session.code,
                              "status": session.status, "dealt": session.dealt,
+                             "hides": session.hides,
                              "players": _seats(session),
                              "spectator": f"{base}/w/{session.watch}"})
     data = await read_json(request)

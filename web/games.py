@@ -152,6 +152,11 @@ class Session:
         return -1 if self.over else int(self.adapter.game.current_player(self.state))
 
     @property
+    def hides(self) -> bool:
+        """Whether a seat holds something the others do not see (so a chosen seed matters)."""
+        return bool(getattr(self.adapter, "HIDES", True))
+
+    @property
     def humans(self) -> list[int]:
         return [s for s, k in enumerate(self.kinds) if k == "human"]
 
@@ -232,6 +237,7 @@ class Session:
             "status": self.status,
             "thinking": self.thinking,
             "dealt": self.dealt,
+            "hides": self.hides,
             "view": self.public(),
             "history": self.history(),
             "events": self.events[-20:],
@@ -296,6 +302,7 @@ class Session:
                     f'"version":{self.version}',
             "body": f',"players":{_dumps(players)},"status":{_dumps(self.status)},'
                     f'"thinking":{_dumps(self.thinking)},"dealt":{_dumps(self.dealt)},'
+                    f'"hides":{_dumps(self.hides)},'
                     f'"view":{self._view_text[1]},"history":[{",".join(self._moves_text)}],'
                     f'"events":{_dumps(self.events[-20:])}',
             "legal": self._view_text[2],

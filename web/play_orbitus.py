@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 NAME = "orbitus"
 game = GAME
+HIDES = True  # the hands and the deck's order
 
 
 def seats_ok(ruleset: Ruleset, count: int) -> str | None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 NAME = "satellites"
 game = GAME
+HIDES = False  # everything is on the board
 
 
 def seats_ok(ruleset: Ruleset, count: int) -> str | None:

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from web.adapters import Desk
 
 game = GAME
+HIDES = False
 
 
 def seats_ok(ruleset: Ruleset, count: int) -> str | None:

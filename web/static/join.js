@@ -33,7 +33,7 @@ async function load() {
   if (mine) $("back").replaceChildren(`This device holds ${mine.name}'s seat: `, el("a", { href: mine.url, id: "back-link" }, `back to ${mine.name}'s seat`), ".");
   $("seats-panel").hidden = false;
   $("watch").href = game.spectator;
-  $("dealt").textContent = game.dealt === "chosen" ? "Whoever created this game chose its seed, so they can know every hand." : "";
+  $("dealt").textContent = game.dealt === "chosen" && game.hides ? "Whoever created this game chose its seed, so they can know every hand." : "";
   $("seats").replaceChildren(...game.players.map((p) => {
     if (p.kind !== "human") return el("div", { class: "row muted" }, `${p.name}: bot (${p.kind})`);
     if (p.taken) return el("div", { class: "row" }, el("b", {}, p.name), el("span", { class: "muted" }, `taken${p.connected ? ", connected" : ""}`));

@@ -111,7 +111,7 @@ function renderHost(msg) {
 
 function renderSeat(msg) {
   const notices = [];
-  if (msg.role === "seat" && msg.dealt === "chosen") {
+  if (msg.role === "seat" && msg.dealt === "chosen" && msg.hides) {
     notices.push(el("div", { class: "notice", id: "dealt-note" }, "Whoever created this game chose its seed, so they can know every hand (a random deal keeps the hands hidden from everyone)."));
   }
   if (msg.role === "seat" && msg.asked && !keptSeat && msg.status === "active") {
