@@ -30,7 +30,8 @@ export class Zoom {
     }, { passive: false });
     if (wrap) {
       const button = (label, title, act) => el("button", { type: "button", title, "aria-label": title, onclick: act }, label);
-      wrap.append(el("div", { class: "zoom-buttons" },
+      // in a row above the drawing, so they never cover a cell, a label or a corner marker
+      wrap.prepend(el("div", { class: "zoom-buttons" },
         button("+", "zoom in", () => this.step(1.5)),
         button("−", "zoom out", () => this.step(1 / 1.5)),
         button("⤢", "the whole table", () => this.reset())));
