@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -135,40 +136,67 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+@dataclass
+class Table:
+    """What the seats of one run share: the round trips, errors, and the moments every seat
+    is connected (the measurement starts) and every game has played its moves (it ends),
+    so that connecting and closing are not counted as moves' work."""
+
+    seats: int
+    times: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    connected: int = 0
+    all_connected: asyncio.Event = field(default_factory=asyncio.Event)
+    start: asyncio.Event = field(default_factory=asyncio.Event)
+    over: bool = False  # the run is measured; the seats are being closed
+
+
 async def seat(port: int, token: str, moves: int, think: float, rng: random.Random,
-               times: list[float], errors: list[str], done: asyncio.Event) -> None:
+               table: Table, done: asyncio.Event) -> None:
     """One seat's device: moves when the server says it is its turn. Only a message that
     carries this seat's legal actions (or the answer to its move) is read whole; the others'
-    turns are seen and passed over, as a phone that is not to move does nothing."""
+    turns are seen and passed over, as a phone that is not to move does nothing. Its game's
+    ``done`` is set when the game has its moves (or fails); the connection stays open until
+    the run ends (the task is cancelled)."""
     import websockets
 
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{token}", max_size=None) as ws:
+        first = await asyncio.wait_for(ws.recv(), timeout=120)
+        table.connected += 1
+        if table.connected == table.seats:
+            table.all_connected.set()
+        await table.start.wait()
         sent_at: dict[int, float] = {}
         next_id = 0
         pending = False
-        while not done.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=120)
-            except TimeoutError:
-                errors.append("no message for 120 s")
-                return
-            head = raw[:40]
+        raw: str | bytes | None = first
+        while True:
+            if raw is None:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=120)
+                except TimeoutError:  # (Python 3.11 also says so of a task cancelled)
+                    if not table.over:
+                        table.errors.append("no message for 120 s")
+                    done.set()
+                    return
+            text, raw = str(raw), None
+            head = text[:40]
             if '"type":"ok"' in head or '"type":"error"' in head or '"type": "error"' in head:
-                msg = json.loads(raw)
-                times.append((time.perf_counter() - sent_at.pop(msg["id"])) * 1000)
+                msg = json.loads(text)
+                table.times.append((time.perf_counter() - sent_at.pop(msg["id"])) * 1000)
                 pending = False
                 if msg["type"] == "error":
-                    errors.append(msg["error"])
+                    table.errors.append(msg["error"])
                 continue
-            if '"legal":{' not in raw:
-                if '"status":"active"' not in raw:
+            if '"legal":{' not in text:
+                if '"status":"active"' not in text:
                     done.set()
                 continue
-            msg = json.loads(raw)
+            msg = json.loads(text)
             if msg["status"] != "active" or len(msg["history"]) >= moves:
                 done.set()
-                return
-            if not pending:
+                continue
+            if not pending and not done.is_set():
                 if think:
                     await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 action = rng.choice(choices(msg["legal"]))
@@ -204,22 +232,35 @@ def new_games(port: int, games: int, seed: int) -> list[list[str]]:
 
 async def play(port: int, tokens: list[list[str]], moves: int, think: float, seed: int,
                pid: int) -> dict[str, Any]:
-    """Play the games; the round trips, errors, wall time and the server's CPU time."""
-    times: list[float] = []
-    errors: list[str] = []
+    """Play the games; the round trips, errors, wall time and the server's CPU time, from
+    the moment every seat is connected to the moment every game has its moves."""
+    table = Table(seats=sum(len(game) for game in tokens))
     rng = random.Random(seed)
-    tasks = []
-    for g, game in enumerate(tokens):
-        done = asyncio.Event()
-        for s, token in enumerate(game):
-            tasks.append(seat(port, token, moves, think, random.Random(rng.random() + g * 10 + s),
-                              times, errors, done))
-    cpu0, mine0, start = cpu_seconds(pid), time.process_time(), time.perf_counter()
-    await asyncio.gather(*tasks)
-    wall = time.perf_counter() - start
-    cpu1, mine1 = cpu_seconds(pid), time.process_time()
-    times.sort()
-    return {"times": times, "errors": errors, "wall": wall,
+    dones = [asyncio.Event() for _ in tokens]
+    tasks = [asyncio.create_task(seat(port, token, moves, think,
+                                      random.Random(rng.random() + g * 10 + s), table,
+                                      dones[g]))
+             for g, game in enumerate(tokens) for s, token in enumerate(game)]
+    try:
+        waiting = asyncio.create_task(table.all_connected.wait())
+        await asyncio.wait([waiting, *tasks], timeout=300,
+                           return_when=asyncio.FIRST_COMPLETED)
+        failed = [t for t in tasks if t.done() and t.exception() is not None]
+        if failed or not table.all_connected.is_set():
+            raise SystemExit(f"the seats did not all connect ({table.connected} of "
+                             f"{table.seats}): {failed[0].exception() if failed else 'timeout'}")
+        cpu0, mine0, start = cpu_seconds(pid), time.process_time(), time.perf_counter()
+        table.start.set()
+        await asyncio.gather(*(d.wait() for d in dones))
+        wall = time.perf_counter() - start
+        cpu1, mine1 = cpu_seconds(pid), time.process_time()
+    finally:
+        table.over = True
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    times = sorted(table.times)
+    return {"times": times, "errors": table.errors, "wall": wall,
             "cpu": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
             "clients": mine1 - mine0}
 
