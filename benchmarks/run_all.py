@@ -40,6 +40,7 @@ QUICK = {
     "bench_balance.py": ["--quick"],
     "bench_build.py": ["--runs", "1"],
     "bench_cli.py": ["--runs", "2"],
+    "bench_design.py": ["--runs", "1"],
     "bench_export.py": ["--runs", "1", "--dpi", "50"],
     "bench_photo.py": ["--photos", "3", "--cameras", "1", "--repeats", "1"],
     "bench_presets.py": ["--runs", "1"],

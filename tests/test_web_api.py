@@ -18,6 +18,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
+from cards.design_cache import design  # noqa: E402
 from testkit.web import new_game, upload, wait_for, web_client, ws_url  # noqa: E402
 from web.app import create_app  # noqa: E402
 from web.store import MIGRATIONS, Store, StoreError  # noqa: E402
@@ -41,7 +42,9 @@ def cli_json(game: str, path: Path) -> dict:
 
 
 def without_file(report: dict) -> dict:
-    return {k: v for k, v in report.items() if k != "file"}
+    """A report without what names the file (and without the design the command adds: the
+    page's report shows the server's definitions beside it)."""
+    return {k: v for k, v in report.items() if k not in ("file", "design")}
 
 
 # --- the store -------------------------------------------------------------------------------
@@ -122,7 +125,8 @@ def test_an_edit_is_scored_and_the_exports_are_the_scorers(client):
              "sectors": [{"at": [0, -1], "card": "S44", "rot": 0}]}
     out = client.post("/api/orbitus/score", json={"table": model}).json()
     assert out["text"] == ("game: orbitus\nplayers: [Anna, Boris]\nsectors:\n"
-                           "  - {at: [0, -1], card: S44, rot: 0}\n")
+                           "  - {at: [0, -1], card: S44, rot: 0}\n"
+                           f"design: {design('orbitus').stamp}\n")  # the server's
     assert out["owner"] == {"0,-1": 0}
     report = client.post("/api/orbitus/export/json", json={"table": model})
     assert report.headers["content-disposition"].startswith("attachment")

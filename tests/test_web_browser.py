@@ -5,7 +5,8 @@ Covered: transcribing the README's example table by clicks and keys and getting 
 score; every violation of a table listed with the CLI's sentence and drawn on its cell; a
 whole Satellites game against the random bot; a 3-seat Orbitus game on three browser
 contexts, each seeing only its own hand (the DOM and the WebSocket frames are inspected);
-a reload mid-game; two tabs on one seat; keyboard-only play; a phone-width page.
+a reload mid-game; two tabs on one seat; keyboard-only play; a phone-width page; the
+playtest form (a wrong entry refused, a game of another design logged).
 
 Needs ``apt-get install chromium`` (``.ci/run`` installs it); skipped without it.
 """
@@ -200,6 +201,30 @@ def test_a_satellites_board_by_keyboard(server, page: Page):
     expect(page.locator('#board use[data-cell="d3"]')).to_have_count(1)
     page.click("#undo")
     expect(page.locator('#board use[data-cell="d3"]')).to_have_count(0)
+
+
+def test_the_playtest_form_logs_a_game_and_refuses_a_wrong_one(server, page: Page):
+    from cards.design_cache import design
+
+    page.goto(server + "/playtests")
+    expect(page.locator("#design")).to_have_text(design("orbitus").stamp)
+    page.fill("#players", "Anna, Boris")
+    page.fill("#scores", "7, 9, 3")  # three scores for two players
+    page.click("button[type=submit]")
+    expect(page.locator("#status")).to_contain_text("--scores gives 3 score(s) for 2 players")
+    expect(page.locator("#logged tbody tr")).to_have_count(0)  # nothing logged
+    page.fill("#scores", "7, 9")
+    page.fill("#minutes", "40")
+    page.fill("#version", "v0.7.1·abc123")
+    page.fill("#date", "2024-05-03")
+    page.click("button[type=submit]")
+    expect(page.locator("#status")).to_have_text(
+        "Logged: orbitus v0.7.1·abc123, 2024-05-03, won by Boris")
+    row = page.locator("#logged tbody tr")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("orbitus v0.7.1·abc123")
+    expect(row).to_contain_text("Anna 7, Boris 9")
+    expect(page.locator("#version")).to_have_value("")  # the form is ready for the next
 
 
 # --- from a photo ---------------------------------------------------------------------------------

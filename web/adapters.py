@@ -63,6 +63,7 @@ class Desk:
     ruleset: Any
     load: Callable[[], Any]  # the validated definitions
     drawings: dict[Any, Any] = field(default_factory=dict)
+    design: dict[str, Any] | None = None  # the definitions' design (cards.design), as JSON
     _defs: Any = None
 
     @property
@@ -76,6 +77,21 @@ class Desk:
         if key not in self.drawings:
             self.drawings[key] = draw()
         return self.drawings[key]
+
+
+def check_design(where: str, named: object, design: dict[str, Any] | None) -> None:
+    """Refuse (422) a table or board that names a design (``design:`` at ``where``) other
+    than the server's: scored with these definitions it would be another game's score."""
+    from cards.design_check import refused_by
+
+    folder = (design or {}).get("cards")
+    problem = refused_by(
+        where, named, design,
+        f"pnp web's definitions ({f'the folder {folder}/' if folder else 'the shipped cards/'})",
+        "start pnp web with --cards DIR: the definitions of {made}; or, to score it with "
+        "these on purpose, remove the design line")
+    if problem is not None:
+        raise WebError(422, problem)
 
 
 def play_adapter(game: str) -> ModuleType:

@@ -71,6 +71,7 @@ from web.errors import WebError
 from web.games import GONE, IDLE_DONE, Manager, Session, Watcher, record_of, replay_of
 from web.guard import LOOPBACK, Guard, close_reason
 from web.lock import DataLock, FolderInUse
+from web.playtest_api import routes as playtest_routes
 from web.store import Store, StoreError, StoreFailure, digest
 
 STATIC = Path(__file__).parent / "static"
@@ -119,6 +120,15 @@ class Context:
         self.workers = work.Workers(self.cards, self.processes)
         self.manager = Manager(self.store, self.rulesets, bot_delay=self.bot_delay,
                                workers=self.workers, bot_games=self.bot_games)
+        from cards.design_cache import design  # saved games and their records name it
+        from cards.files import DEFAULT_CARDS
+
+        shipped = self.cards is None or self.cards.resolve() == DEFAULT_CARDS.resolve()
+        folder = None if shipped or self.cards is None else self.cards.resolve().name
+        self.manager.designs = {game: {**design(game, self.cards).to_json(), "cards": folder}
+                                for game in self.rulesets}
+        for game, desk in self.desks.items():  # the tables transcribed name it and check it
+            desk.design = self.manager.designs.get(game)
 
     def defs(self, game: str) -> Any:
         """The validated definitions (pydantic models: the drawing code needs them)."""
@@ -797,6 +807,8 @@ def create_app(data: Path, cards: Path | None = None, public_url: str | None = N
         Route("/api/link/{token}", link),
         Route("/api/link/{token}/view", link_view),
         Route("/api/link/{token}/{what}", link_action, methods=["POST"]),
+        *(Route(path, page("playtests.html") if handler is None else api(handler),
+                methods=methods) for path, handler, methods in playtest_routes()),
         WebSocketRoute("/ws/{token}", ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

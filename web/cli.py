@@ -47,7 +47,7 @@ read)."""
 
 
 def build_parser(prog: str = "pnp-web") -> Parser:
-    parser = Parser(prog, DESCRIPTION, EPILOG)
+    parser = Parser(prog, DESCRIPTION, EPILOG, project=("cards", "data"))
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this machine only; "
                              "0.0.0.0: every network this machine is on)")

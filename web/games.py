@@ -119,6 +119,8 @@ class Session:
     events: list[dict[str, Any]] = field(default_factory=list)
     asked: set[int] = field(default_factory=set)  # seats the host asked to hand on
     texts: list[str] = field(default_factory=list)  # each move as written, in order
+    design: dict[str, Any] | None = None  # the design it is played by (cards.design)
+    design_note: str | None = None  # said when the server's definitions are now another
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
     thinking: bool = False
@@ -245,6 +247,8 @@ class Session:
         }
         if role in ("host", "seat"):
             out["code"] = self.code
+        if self.design:
+            out["design"] = {"stamp": self.design.get("stamp"), "note": self.design_note}
         if role == "seat" and seat is not None:
             out["private"] = self.adapter.private(self.state, seat)
             out["legal"] = self.legal() if seat == self.to_move else None
@@ -271,6 +275,7 @@ class Session:
                  "true" if role == "seat" and self.can_undo(seat) else "false"]
         if role in ("host", "seat"):
             parts += [',"code":', _dumps(self.code)]
+        parts.append(shared["design"])
         if role == "seat" and seat is not None:
             parts += [',"private":', _dumps(self.adapter.private(self.state, seat)),
                       ',"legal":', shared["legal"] if seat == self.to_move else "null",
@@ -307,6 +312,9 @@ class Session:
                     f'"events":{_dumps(self.events[-20:])}',
             "legal": self._view_text[2],
             "result": result,
+            "design": ',"design":' + _dumps({"stamp": self.design.get("stamp"),
+                                              "note": self.design_note})
+                      if self.design else "",
         }
         self._shared = (now, texts)
         return texts
@@ -331,6 +339,17 @@ class Manager:
         self.tasks: set[asyncio.Task[None]] = set()
         self.idle_done = IDLE_DONE
         self.idle_active = IDLE_ACTIVE
+        self.designs: dict[str, dict[str, Any]] = {}  # game -> the design of its definitions
+
+    def design_note(self, game: str, kept: dict[str, Any] | None) -> str | None:
+        """What a saved game says when the server's definitions are now of another design
+        than the one it was started with (it goes on by its own: its rules were saved)."""
+        now = self.designs.get(game)
+        if now is None or kept is None or kept.get("hash") == now.get("hash"):
+            return None
+        return (f"This game goes on by design {kept.get('stamp')}, the one it was started "
+                f"with; the server's definitions are now design {now.get('stamp')}, which "
+                f"new games are dealt by.")
 
     # --- making and finding games -------------------------------------------------------
 
@@ -400,11 +419,13 @@ class Manager:
         if me is not None:
             mine = secrets.token_urlsafe(16)
             tokens.append((mine, "seat", me))
-        self.store.create_game(GameRow(ident, game, names, kinds, seed, ruleset.to_data(),
+        design = self.designs.get(game)
+        kept = {**ruleset.to_data(), **({"design": design} if design else {})}
+        self.store.create_game(GameRow(ident, game, names, kinds, seed, kept,
                                        "active", now, now, blob, blob, 0, code, watch, dealt),
                                tokens)
         session = Session(ident, game, play, ruleset, names, kinds, seed, "active", now,
-                          [start], [], [], code=code, watch=watch, dealt=dealt)
+                          [start], [], [], code=code, watch=watch, dealt=dealt, design=design)
         if me is not None:
             session.taken.add(me)
             text = f"{names[me]}'s seat was taken by the device that created the game"
@@ -452,10 +473,13 @@ class Manager:
         if code is None:  # a game of an older version: it gets its join code now
             code, watch = self._free_code(), watch or secrets.token_urlsafe(16)
             self.store.set_join(ident, code, watch)
+        kept = row.ruleset.get("design") if isinstance(row.ruleset, dict) else None
+        kept = kept if isinstance(kept, dict) else None
         session = Session(row.id, row.game, play, ruleset, row.players, row.seats, row.seed,
                           row.status, row.created, states, actions, movers,
                           version=len(actions), code=code, watch=watch or "", dealt=row.dealt,
-                          taken=self.store.taken(ident), events=self.store.events(ident))
+                          taken=self.store.taken(ident), events=self.store.events(ident),
+                          design=kept, design_note=self.design_note(row.game, kept))
         self.sessions[ident] = session
         self.kick(session)
         return session
@@ -780,7 +804,21 @@ def record_of(session: Session) -> str:
     seats = ", ".join(f"{n} ({k})" for n, k in zip(session.names, session.kinds, strict=True))
     note = (f"{session.game} played in pnp-web, game {session.id}, {session.status}; "
             f"seats: {seats}")
-    return session.adapter.record(session.states[0], session.actions, session.seed, note)
+    text: str = session.adapter.record(session.states[0], session.actions, session.seed, note)
+    stamp = (session.design or {}).get("stamp")
+    if not stamp:
+        return text
+    from cards.yaml_out import comment, flow
+
+    lines = text.split("\n")
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("game:")), 0)
+    kept = session.design or {}
+    folder = kept.get("cards")
+    said = ("those pnp web played it with" if "cards" not in kept else
+            "the shipped cards/ (pnp web's)" if not folder else
+            f"pnp web's folder {comment(folder)}/ (replay with --cards DIR: that folder)")
+    lines[at:at] = [f"# definitions: {said}", f"design: {flow(stamp)}"]
+    return "\n".join(lines)
 
 
 __all__ = ["GONE", "Manager", "Session", "Watcher", "digest", "record_of", "replay_of"]

@@ -22,7 +22,10 @@ Tables:
   for (the spectators' link is also kept as it is, in ``games.watch``: the host page shows
   it);
 * ``seat_events`` - what happened to the seats (taken, freed by the host, handed on),
-  shown to every page of the game.
+  shown to every page of the game;
+* ``playtests``, ``playtest_designs``, ``playtest_predictions`` - the playtest log, the
+  definitions of each version it names and the bots' predictions for them
+  (:mod:`web.playtests`).
 
 A write that fails (a full disk, a read-only or damaged file) raises :class:`StoreFailure`
 with a sentence saying what happened and what to do; the transaction is rolled back, so
@@ -95,7 +98,44 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX games_by_update ON games(updated);
     """,
-    # 3: seats taken by the players themselves (issue 22): each game has a join code and a
+    # 3: the playtest log (web/playtests.py): games people played, by design version, and the
+    # definitions of each version they name
+    """
+    CREATE TABLE playtests (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        design TEXT NOT NULL,
+        version TEXT,
+        cards TEXT,
+        played TEXT NOT NULL,
+        players TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        scores TEXT NOT NULL,
+        winners TEXT NOT NULL,
+        components TEXT,
+        minutes INTEGER,
+        turns INTEGER,
+        source TEXT,
+        source_text TEXT,
+        notes TEXT NOT NULL DEFAULT '',
+        created REAL NOT NULL
+    );
+    CREATE INDEX playtests_by_design ON playtests(game, design);
+    CREATE TABLE playtest_designs (
+        game TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        version TEXT,
+        snapshot TEXT NOT NULL,
+        created REAL NOT NULL,
+        PRIMARY KEY (game, hash)
+    );
+    CREATE TABLE playtest_predictions (
+        key TEXT PRIMARY KEY,
+        block TEXT NOT NULL,
+        created REAL NOT NULL
+    );
+    """,
+    # 4: seats taken by the players themselves (issue 22): each game has a join code and a
     # spectators' link; links are kept as digests only; what happened to the seats
     """
     ALTER TABLE games ADD COLUMN join_code TEXT;

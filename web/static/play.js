@@ -54,6 +54,15 @@ function renderPlayers(msg) {
   seenEvents = msg.events.length;
 }
 
+// The design the game is played by (v0.7.2·3fa9c1, as the components print it), and a
+// note when the server's definitions have moved on since the game began.
+function renderDesign(msg) {
+  $("design").textContent = msg.design?.stamp ? `design ${msg.design.stamp}` : "";
+  const note = $("design-note");
+  note.textContent = msg.design?.note ?? "";
+  note.classList.toggle("hidden", !msg.design?.note);
+}
+
 function renderHistory(msg) {
   $("history").replaceChildren(...msg.history.map((h) => el("li", {}, `${msg.players[h.seat].name}: ${h.text}`)));
   const list = $("history");
@@ -161,6 +170,7 @@ export function update(msg) {
   $("title").textContent = `${gameName(msg)}: ${msg.players.map((p) => p.name).join(", ")}`;
   view.update(msg);
   if (zoom) zoom.apply();
+  renderDesign(msg);
   renderPlayers(msg);
   renderHistory(msg);
   renderHost(msg);
