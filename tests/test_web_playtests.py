@@ -10,9 +10,8 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from starlette.testclient import TestClient  # noqa: E402
-
 from cards.design_cache import design  # noqa: E402
+from testkit.web import upload, web_client  # noqa: E402
 from web.app import create_app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +21,7 @@ LAYOUT = ROOT / "tests" / "fixtures" / "orbitus" / "two-players.yaml"
 @pytest.fixture
 def client(tmp_path: Path):
     app = create_app(tmp_path / "data", bot_delay=0)
-    with TestClient(app) as c:
+    with web_client(app) as c:
         yield c
 
 
@@ -89,7 +88,7 @@ def test_a_saved_game_and_its_record_name_the_design(client, tmp_path):
         {"name": "R", "kind": "random"}, {"name": "B", "kind": "random"}]}).json()
     ident = made["id"]
     host = made["links"]["host"].rsplit("/", 1)[-1]
-    client.post(f"/api/link/{host}/abandon")
+    client.post(f"/api/link/{host}/abandon", json={})
     record = client.get(f"/api/games/{ident}/record")
     assert record.status_code == 200, record.text
     assert f"design: {design('satellites').stamp}\n" in record.text
@@ -116,25 +115,25 @@ def test_a_saved_game_goes_on_by_its_design_and_says_so_when_the_server_s_moved_
     edit(mine / "satellites" / "rules.yaml", "grace_moves: 3", "grace_moves: 2")
     data = tmp_path / "data"
     shipped, theirs = design("satellites"), design("satellites", mine)
-    with TestClient(create_app(data, bot_delay=0)) as c:
+    with web_client(create_app(data, bot_delay=0)) as c:
         made = c.post("/api/games", json={"game": "satellites", "seed": 7, "players": [
             {"name": "R", "kind": "human"}, {"name": "B", "kind": "human"}]}).json()
         host = made["links"]["host"].rsplit("/", 1)[-1]
         msg = c.get(f"/api/link/{host}").json()
         assert msg["design"] == {"stamp": shipped.stamp, "note": None}
-    with TestClient(create_app(data, cards=mine, bot_delay=0)) as c:
+    with web_client(create_app(data, cards=mine, bot_delay=0)) as c:
         msg = c.get(f"/api/link/{host}").json()
         assert msg["design"] == {"stamp": shipped.stamp, "note": (
             f"This game goes on by design {shipped.stamp}, the one it was started with; the "
             f"server's definitions are now design {theirs.stamp}, which new games are dealt "
             f"by.")}
-        assert c.post(f"/api/link/{host}/abandon").json()["status"] == "abandoned"
+        assert c.post(f"/api/link/{host}/abandon", json={}).json()["status"] == "abandoned"
         record = c.get(f"/api/games/{made['id']}/record").text
         assert ("\ngame: satellites\n# definitions: the shipped cards/ (pnp web's)\n"
                 f"design: {shipped.stamp}\n") in record
         new = c.post("/api/games", json={"game": "satellites", "seed": 7, "players": [
             {"name": "R", "kind": "random"}, {"name": "B", "kind": "random"}]}).json()
-        c.post(f"/api/link/{new['links']['host'].rsplit('/', 1)[-1]}/abandon")
+        c.post(f"/api/link/{new['links']['host'].rsplit('/', 1)[-1]}/abandon", json={})
         second = c.get(f"/api/games/{new['id']}/record").text
         assert ("# definitions: pnp web's folder mine/ (replay with --cards DIR: that "
                 f"folder)\ndesign: {theirs.stamp}\n") in second
@@ -153,13 +152,13 @@ def test_a_transcribed_table_names_the_server_s_design_and_another_is_refused(cl
     definitions it would be another game's score."""
     orbitus, satellites = design("orbitus"), design("satellites")
     text = LAYOUT.read_text(encoding="utf-8")
-    ours = client.post("/api/orbitus/import?name=t.yaml", content=text.encode()).json()
+    ours = upload(client, "/api/orbitus/import?name=t.yaml", text.encode()).json()
     exported = client.post("/api/orbitus/export/yaml", json={"table": ours["model"]}).text
     assert exported.endswith(f"\ndesign: {orbitus.stamp}\n")
-    again = client.post("/api/orbitus/import?name=t.yaml", content=exported.encode())
+    again = upload(client, "/api/orbitus/import?name=t.yaml", exported.encode())
     assert again.status_code == 200 and again.json()["text"] == exported
     other = exported.replace(f"design: {orbitus.stamp}", "design: v0.7.2·3fa9c1")
-    done = client.post("/api/orbitus/import?name=t.yaml", content=other.encode())
+    done = upload(client, "/api/orbitus/import?name=t.yaml", other.encode())
     assert done.status_code == 422
     assert done.json()["problems"] == [
         f"t.yaml:{other.count(chr(10))}: design: the file was made with design v0.7.2·3fa9c1, "
@@ -168,17 +167,17 @@ def test_a_transcribed_table_names_the_server_s_design_and_another_is_refused(cl
         f"definitions of v0.7.2·3fa9c1; or, to score it with these on purpose, remove the "
         f"design line"]
     board = (ROOT / "tests" / "fixtures" / "satellites" / "crowned.txt").read_text("utf-8")
-    read = client.post("/api/satellites/import?name=b.txt", content=board.encode()).json()
+    read = upload(client, "/api/satellites/import?name=b.txt", board.encode()).json()
     made = client.post("/api/satellites/export/txt", json={"board": read["model"]})
     assert made.text.startswith(f"game: satellites\ndesign: {satellites.stamp}\nboard: |\n")
     assert 'filename="board.yaml"' in made.headers["content-disposition"]
     bad = made.text.replace(satellites.stamp, "abc123")
-    done = client.post("/api/satellites/import?name=b.yaml", content=bad.encode())
+    done = upload(client, "/api/satellites/import?name=b.yaml", bad.encode())
     assert done.status_code == 422
     assert done.json()["problems"][0].startswith(
         "b.yaml:2: design: the file was made with design abc123, but pnp web's definitions")
     nonsense = made.text.replace(satellites.stamp, "latest")
-    done = client.post("/api/satellites/import?name=b.yaml", content=nonsense.encode())
+    done = upload(client, "/api/satellites/import?name=b.yaml", nonsense.encode())
     assert "'latest' is not a design" in done.json()["problems"][0]
 
 

@@ -4,6 +4,9 @@
 :mod:`web.play_satellites`): a game played in the browser. The module offers
 
 * ``game``: the rules core's game object;
+* ``HIDES``: whether a seat holds something the others do not see (hands, the deck's
+  order); a game without it is taken to hide something (a chosen seed is then told to
+  every seat);
 * ``seats_ok(ruleset, count)``: why ``count`` players cannot play, or None;
 * ``new(ruleset, names, seed)``: the start state;
 * ``action_data(action)`` / ``action_from(data)``: an action as JSON data and back (the
@@ -14,6 +17,8 @@
 * ``parse(state, seat, text)``: the legal action ``seat`` wrote (``NotationError``,
   ``IllegalAction`` with the rules core's sentence);
 * ``text(state, action)``: an action in the records' notation;
+* ``reveals(before, after)``: whether something hidden came to light between two states
+  (a card drawn): a move is never taken back across it;
 * ``record(start, actions, seed, note)``: the game record ``pnp replay`` replays;
 * ``page_extras(desk, view)``: what a page of the game needs besides the view (Orbitus:
   the station drawn), an empty dict when nothing.
