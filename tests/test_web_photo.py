@@ -131,7 +131,8 @@ def test_two_photos_of_one_table_are_read_together(client, orbitus_bench):
     # sizes that do not add up to the body are refused, nothing read
     bad = client.post("/api/orbitus/photo", params=[("name", "a.jpg"), ("name", "b.jpg"),
                                                     ("sizes", f"{len(covered)},5")],
-                      content=covered + clean)
+                      content=covered + clean,
+                      headers={"Content-Type": "application/octet-stream"})
     assert bad.status_code == 400
     assert "sizes must give the byte length of each photo" in bad.json()["error"]
 
