@@ -180,16 +180,24 @@ def search(tunable: Sequence[Tunable], targets: Sequence[Target], ruleset: Any,
            trials: int, storage: str, name: str, seed: int) -> dict[str, Any]:
     """Run (or go on with) the Optuna study ``name`` in ``storage`` until it holds
     ``trials`` finished trials; ``summarise(ruleset, players)`` plays one player count's
-    games and gives its summary block. The best numbers and the study's size."""
+    games and gives its summary block. The best numbers and the study's size.
+
+    Trials are asked for and told one at a time, each proposed by a TPE sampler seeded
+    from ``seed`` and the trial's number, so the search depends only on the study's
+    history: an interrupted search (even killed) resumes as if it had never stopped. A
+    trial the interruption left running is played again with its numbers (its games are
+    the caller's to keep)."""
     import optuna
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     study = optuna.create_study(direction="minimize", study_name=name, storage=storage,
                                 load_if_exists=True,
                                 sampler=optuna.samplers.TPESampler(seed=seed),
                                 pruner=optuna.pruners.MedianPruner(n_startup_trials=3))
     if not study.trials:  # the definitions as they are come first
         study.enqueue_trial({t.key: t.default for t in tunable})
+    states = optuna.trial.TrialState
+    defaults = {t.key: t.default for t in tunable}
 
     def objective(trial: Any) -> float:
         values = {t.key: trial.suggest_int(t.key, t.low, t.high) for t in tunable}
@@ -203,14 +211,29 @@ def search(tunable: Sequence[Tunable], targets: Sequence[Target], ruleset: Any,
                 raise optuna.TrialPruned()
         return total + CHANGE_COST * changed
 
-    done = sum(1 for t in study.trials
-               if t.state in (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED))
-    if done < trials:
-        study.optimize(objective, n_trials=trials - done)
+    def finished() -> int:
+        return sum(1 for t in study.get_trials(deepcopy=False)
+                   if t.state in (states.COMPLETE, states.PRUNED))
+
+    while finished() < trials:
+        left = [t for t in study.get_trials(deepcopy=False) if t.state == states.RUNNING]
+        if left:  # interrupted while it played: play it again, with the same numbers
+            trial = optuna.trial.Trial(study, left[0]._trial_id)
+        else:
+            study.sampler = optuna.samplers.TPESampler(seed=seed * 7919 + len(study.trials))
+            trial = study.ask()
+        try:
+            study.tell(trial, objective(trial))
+        except optuna.TrialPruned:
+            study.tell(trial, state=states.PRUNED)
     best = study.best_trial
-    return {"best": dict(best.params), "loss": best.value, "trials": len(study.trials),
-            "changed": sorted(k for k, v in best.params.items()
-                              if v != next(t.default for t in tunable if t.key == k))}
+    return {"best": dict(best.params), "loss": best.value, "trials": finished(),
+            "changed": sorted(k for k, v in best.params.items() if v != defaults[k]),
+            "history": [{"number": t.number, "state": t.state.name.lower(),
+                         "loss": None if t.value is None else round(t.value, 6),
+                         "values": dict(t.params)}
+                        for t in study.get_trials(deepcopy=False)
+                        if t.state in (states.COMPLETE, states.PRUNED)]}
 
 
 def yaml_diff(text: str, values: dict[str, int], name: str) -> str:
