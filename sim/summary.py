@@ -17,6 +17,7 @@ from sim.feel import Feel
 from sim.stats import Spread, design_effect, seats_test_shares, share_interval, share_test
 
 FORMAT = 1
+IMPACT_LEAST = 30  # seat-games with a card, and without it, before its impact is shown
 
 
 def _r(x: float, digits: int = 6) -> float:
@@ -204,8 +205,8 @@ class Count:
         rows = []
         for card in sorted(self.card_seats):
             k = self.card_seats[card]
-            if k < 2 or seat_games - k < 2:
-                continue
+            if k < IMPACT_LEAST or seat_games - k < IMPACT_LEAST:
+                continue  # too few seat-games for the normal approximation
             w, q = self.card_wins[card], self.card_squares[card]
             ow, oq = wins - w, squares - q
             m1, v1 = _mean_var(ow, oq, seat_games - k)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import gc
 import json
-import shlex
 import math
 import os
 import random
+import shlex
 import signal
 import subprocess
 import sys
@@ -540,8 +540,46 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
      "(see pnp-sim orbitus --help)"),
     (["orbitus", "--jobs", "x"], "pnp-sim orbitus: --jobs: 'x' is not a whole number; e.g. "
                                  "--jobs 2 (see pnp-sim orbitus --help)"),
-    (["chess"], "pnp-sim: {orbitus,satellites,compare}: invalid choice: 'chess' "
-                "(choose from 'orbitus', 'satellites', 'compare') (see pnp-sim --help)"),
+    (["chess"], "pnp-sim: {orbitus,satellites,compare,ladder,tune}: invalid choice: 'chess' "
+                "(choose from 'orbitus', 'satellites', 'compare', 'ladder', 'tune') "
+                "(see pnp-sim --help)"),
+    (["orbitus", "--bots", "mcts:0"],
+     "pnp-sim orbitus: --bots mcts:0: 'mcts:0': a budget of 0 iterations; give at least 1, "
+     "e.g. mcts:64 (see pnp-sim orbitus --help)"),
+    (["orbitus", "--bots", "mcts:fast"],
+     "pnp-sim orbitus: --bots mcts:fast: 'mcts:fast': 'fast' is neither a number of "
+     "iterations nor a time; e.g. mcts:64, mcts:200ms or mcts:64/200ms "
+     "(see pnp-sim orbitus --help)"),
+    (["satellites", "--bots", "never-place-ice"],
+     "pnp-sim: --bots value+never-place-ice: 'never-place-ice' is not a restriction of "
+     "Satellites; its restrictions are never-displace; did you mean never-displace?"),
+    (["orbitus", "--think", "0ms"],
+     "pnp-sim orbitus: --think 0ms: '0ms': a thinking time must be above 0; e.g. 200ms "
+     "(see pnp-sim orbitus --help)"),
+    (["ladder", "orbitus", "--rungs", "greedy"],
+     "pnp-sim ladder: --rungs greedy: a ladder needs at least two bots "
+     "(see pnp-sim ladder --help)"),
+    (["tune", "orbitus", "--target", "fun>9000"],
+     "pnp-sim tune: --target 'fun>9000': cannot be read; e.g. \"seat-gap<2%\", \"length "
+     "25..40 turns\", \"draws<5%\"; the measures are seat-gap, first-seat, draws, length, "
+     "score (see pnp-sim tune --help)"),
+    (["compare", "a", "b", "--game", "orbitus", "--sprt"],
+     "pnp-sim compare: --sprt needs --effect: the change worth finding in the metric's "
+     "unit, e.g. --effect 0.05 for 5 points of a win share, --effect 0.25 for a quarter "
+     "point of score (see pnp-sim compare --help)"),
+    (["compare", "a", "b", "--game", "orbitus", "--sprt", "--effect", "0"],
+     "pnp-sim compare: --effect: 0 must be above 0; e.g. --effect 0.25 "
+     "(see pnp-sim compare --help)"),
+    (["compare", "a", "b", "--game", "orbitus", "--alpha", "2"],
+     "pnp-sim compare: --alpha: 2 must lie between 0 and 1; e.g. --alpha 0.05 "
+     "(see pnp-sim compare --help)"),
+    (["compare", "a", "b", "--game", "orbitus", "--primary", "fun"],
+     "pnp-sim compare: --primary fun: not a measure; one of seat:N (seat N's win share), "
+     "draws, length, score, component:NAME (a score component), action:KIND (a kind of "
+     "action's share), end:REASON (see pnp-sim compare --help)"),
+    (["compare", "a", "b", "--game", "orbitus", "--effect", "0.2"],
+     "pnp-sim compare: --effect belongs to the sequential test: add --sprt, or leave "
+     "--effect out (see pnp-sim compare --help)"),
     (["orbitus", "--cards", "no-such-folder"],
      "pnp-sim: no-such-folder: no such folder (expected a definitions folder with orbitus/ "
      "inside, like the shipped cards/)"),
