@@ -114,34 +114,29 @@ def add_play(p: argparse.ArgumentParser) -> None:
                    help="no progress bar (it is shown only on a terminal anyway)")
 
 
-def share(name: str, example: str) -> Callable[[str], float]:
-    """A number strictly between 0 and 1 (``--alpha 0.05``)."""
+def _number(name: str, example: str, ok: Callable[[float], bool],
+            what: str) -> Callable[[str], float]:
+    """An argparse type: a number for which ``ok`` holds, else '... must WHAT'."""
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{printable(text)!r} is not a number; e.g. "
                                              f"{name} {example}") from None
-        if not 0 < value < 1:
-            raise argparse.ArgumentTypeError(f"{value:g} must lie between 0 and 1; e.g. "
-                                             f"{name} {example}")
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{value:g} must {what}; e.g. {name} {example}")
         return value
     return parse
+
+
+def share(name: str, example: str) -> Callable[[str], float]:
+    """A number strictly between 0 and 1 (``--alpha 0.05``)."""
+    return _number(name, example, lambda v: 0 < v < 1, "lie between 0 and 1")
 
 
 def positive(name: str, example: str) -> Callable[[str], float]:
     """A number above 0 (``--effect 0.25``)."""
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{printable(text)!r} is not a number; e.g. "
-                                             f"{name} {example}") from None
-        if not value > 0 or value == float("inf"):
-            raise argparse.ArgumentTypeError(f"{value:g} must be above 0; e.g. {name} "
-                                             f"{example}")
-        return value
-    return parse
+    return _number(name, example, lambda v: v > 0 and v != float("inf"), "be above 0")
 
 
 def add_rungs(p: argparse.ArgumentParser) -> None:
