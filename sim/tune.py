@@ -12,10 +12,12 @@ rate and a fair share, at any player count), ``first-seat<55%``, ``draws<5%``,
 
 Each trial plays the same games (seeds) with one choice of the numbers and scores it by
 how far it misses the targets (each miss in the target's own unit, relative to the
-target) plus :data:`CHANGE_COST` for every number it changes. Optuna's TPE sampler
-proposes the numbers, its median pruner stops a trial whose first player counts already
-miss by more than most, and its SQLite storage (``OUT/study.db``) keeps every trial, so an
-interrupted tuning resumes where it stopped. Optuna is an optional extra (``pip install
+target) plus :data:`CHANGE_COST` for every number it changes. The first trials are the
+definitions as they are and each number one step either way alone (the smallest changes,
+:func:`first_trials`); then Optuna's TPE sampler proposes the numbers, its median pruner
+stops a trial whose first player counts already miss by more than most, and its SQLite
+storage (``OUT/study.db``) keeps every trial, so an interrupted tuning resumes where it
+stopped. Optuna is an optional extra (``pip install
 -e '.[tune]'``). The result is the best choice as a diff against ``rules.yaml`` and the
 evidence: a paired comparison of the original and the proposal on fresh seeds.
 """
@@ -175,6 +177,18 @@ def loss(targets: Sequence[Target], blocks: Iterable[dict[str, Any]]) -> float:
 # --- the search ----------------------------------------------------------------------------
 
 
+def first_trials(tunable: Sequence[Tunable]) -> list[dict[str, int]]:
+    """The trials every search starts with: the definitions as they are, then each
+    number one step down and one step up (inside its range), the others as they are."""
+    defaults = {t.key: t.default for t in tunable}
+    out = [defaults]
+    for t in tunable:
+        for step in (-1, 1):
+            if t.low <= t.default + step <= t.high:
+                out.append({**defaults, t.key: t.default + step})
+    return out
+
+
 def search(tunable: Sequence[Tunable], targets: Sequence[Target], ruleset: Any,
            summarise: Callable[[Any, int], dict[str, Any]], counts: Sequence[int],
            trials: int, storage: str, name: str, seed: int) -> dict[str, Any]:
@@ -194,8 +208,11 @@ def search(tunable: Sequence[Tunable], targets: Sequence[Target], ruleset: Any,
                                 load_if_exists=True,
                                 sampler=optuna.samplers.TPESampler(seed=seed),
                                 pruner=optuna.pruners.MedianPruner(n_startup_trials=3))
-    if not study.trials:  # the definitions as they are come first
-        study.enqueue_trial({t.key: t.default for t in tunable})
+    if not study.trials:
+        # the definitions as they are come first, then the smallest changes: each number
+        # one step either way, alone; the sampler goes on from what these found
+        for values in first_trials(tunable):
+            study.enqueue_trial(values)
     states = optuna.trial.TrialState
     defaults = {t.key: t.default for t in tunable}
 
