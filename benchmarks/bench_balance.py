@@ -20,7 +20,8 @@ fast, whether compare's stars mean something, and how soon the SPRT decides.
 8. whether the five-player seat finding holds for stronger play (``--bots ladder``,
    random, value and the top bot in every seat, 300 games each): the seats' chi-square p;
 9. what tuning proposes for it (``pnp sim tune orbitus --players 5 --target
-   "seat-gap<3%"``, random play, 12 trials of 600 games) and the evidence: each seat's
+   "seat-gap<3%"``, random play, 16 trials of 600 games: the definitions, each of the six
+   numbers one step either way, then three of the sampler's) and the evidence: each seat's
    change on fresh games;
 10. the game-feel measures of both games at each player count, value bots (``--feel``;
    Orbitus 60 games per count, Satellites 40).
@@ -249,7 +250,7 @@ def main() -> None:
         if 8 in only:
             strong_seats(10 if q else 300, ("random", "value", TOP_ORBITUS), work / "seats")
         if 9 in only:
-            tuning(20 if q else 600, 3 if q else 12, work / "tune")
+            tuning(20 if q else 600, 3 if q else 16, work / "tune")
         if 10 in only:
             feel({"orbitus": 3 if q else 60, "satellites": 3 if q else 40}, work / "feel")
     finally:

@@ -224,7 +224,8 @@ def search(tunable: Sequence[Tunable], targets: Sequence[Target], ruleset: Any,
         for step, players in enumerate(counts):
             total += loss(targets, [summarise(trial_rules, players)])
             trial.report(total, step)
-            if trial.should_prune():
+            # after the last player count the trial is played out: nothing left to save
+            if step < len(counts) - 1 and trial.should_prune():
                 raise optuna.TrialPruned()
         return total + CHANGE_COST * changed
 
