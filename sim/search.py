@@ -136,12 +136,6 @@ class Tree:
             if game.is_over(state):
                 break
             state = game.apply(state, self._rollout_action(state))
-        if getattr(sim, "rollout_to_turn", False):
-            # the others answer (by the evaluation's best) until the searching seat is to
-            # move again: every leaf is then scored at the same point of the round, so an
-            # action searched deeper is not marked down for the answers it met
-            while not game.is_over(state) and game.current_player(state) != turn.seat:
-                state = game.apply(state, self._reply(state))
         if game.is_over(state):
             got = finished(game.scores(state), game.result(state).winners)
         else:
@@ -179,18 +173,6 @@ class Tree:
         best = sim.best_actions(self.turn.public, game.view_for(state, game.current_player(
             state)), legal)
         return best[self.rng.randrange(len(best))] if len(best) > 1 else best[0]
-
-    def _reply(self, state: Any) -> Any:
-        """A rollout's answer of another seat: its best action by the evaluation."""
-        sim = self.turn.sim
-        legal = sim.legal(state)
-        if len(legal) == 1:
-            return legal[0]
-        view = sim.game.view_for(state, sim.game.current_player(state))
-        values = action_values(sim, self.turn.public, view, legal, state)
-        best = max(v for v, _ in values)
-        ties = [a for v, a in values if v == best]
-        return ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
     def _select(self, node: Node, candidates: Sequence[Any]) -> Any:
         c = self.exploration
