@@ -201,17 +201,35 @@ def _base(name: str, nickname: str, key: str, transform: dict[str, float],
             "Tooltip": True, "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
 
 
-def _save(objects: list[dict[str, Any]]) -> bytes:
+def _stamped(objects: list[dict[str, Any]], stamp: str) -> list[dict[str, Any]]:
+    """Every object (and every card inside a deck) noting the design it was built from in
+    its GM notes, which TTS shows to the host: ``design v0.7.2·3fa9c1``."""
+    for obj in objects:
+        obj["GMNotes"] = f"design {stamp}"
+        _stamped(obj.get("ContainedObjects", []), stamp)
+    return objects
+
+
+def _save(objects: list[dict[str, Any]], stamp: str = "") -> bytes:
+    if stamp:
+        _stamped(objects, stamp)
     save = {"SaveName": "", "GameMode": "", "Date": "", "VersionNumber": "",
-            "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "Rules": "",
+            "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "",
+            "Note": f"design {stamp}" if stamp else "", "Rules": "",
             "LuaScript": "", "LuaScriptState": "", "XmlUI": "", "TabStates": {},
             "ObjectStates": objects}
     return (json.dumps(save, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def _url(root: PurePath, rel: str) -> str:
+def _url(root: PurePath | str, rel: str) -> str:
     """The image's absolute path as the machine writes it (what TTS expects of a local
-    image; not a percent-encoded file:/// URL)."""
+    image; not a percent-encoded file:/// URL), or, with a base URL (``--tts-base-url``:
+    the address the kit's folder is uploaded to), that URL followed by the image's path in
+    the kit, each part percent-encoded: a kit uploaded once then works for every player."""
+    if isinstance(root, str):
+        from urllib.parse import quote
+
+        return root.rstrip("/") + "/" + "/".join(quote(part) for part in rel.split("/"))
     return str(root.joinpath(*rel.split("/")))
 
 
@@ -227,9 +245,11 @@ def _describe(defs: OrbitusDefinitions, sector: Any) -> str:
     return f"routes: {routes}; {centre}"
 
 
-def orbitus_tts(defs: OrbitusDefinitions, root: PurePath, words: Any = None) -> dict[str, bytes]:
-    """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder,
-    ``words`` the kit's labels (default: English)."""
+def orbitus_tts(defs: OrbitusDefinitions, root: PurePath | str,
+                words: Any = None) -> dict[str, bytes]:
+    """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder
+    (or the base URL the output folder is uploaded to), ``words`` the kit's labels (default:
+    English)."""
     from cards.labels import default_labels, fill
 
     words = words or default_labels("orbitus")
@@ -318,12 +338,12 @@ def orbitus_tts(defs: OrbitusDefinitions, root: PurePath, words: Any = None) -> 
                                 "Stackable": False}}
             objects.append(token)
             n += 1
-    out[f"{folder}/Orbitus.json"] = _save(objects)
+    out[f"{folder}/Orbitus.json"] = _save(objects, defs.design.stamp)
     out[f"{folder}/Orbitus.png"] = thumb
     return out
 
 
-def satellites_tts(defs: SatellitesDefinitions, root: PurePath,
+def satellites_tts(defs: SatellitesDefinitions, root: PurePath | str,
                    words: Any = None) -> dict[str, bytes]:
     """The Satellites TTS files under ``satellites/tts/`` (``words``: the kit's labels)."""
     folder = "satellites/tts"
@@ -375,7 +395,7 @@ def satellites_tts(defs: SatellitesDefinitions, root: PurePath,
                                    "CustomTile": {"Type": TILE_CIRCLE, "Thickness": 0.15,
                                                   "Stackable": False, "Stretch": True}}
             objects.append(tile)
-    out[f"{folder}/Satellites.json"] = _save(objects)
+    out[f"{folder}/Satellites.json"] = _save(objects, defs.design.stamp)
     out[f"{folder}/Satellites.png"] = thumb
     return out
 

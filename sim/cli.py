@@ -158,7 +158,7 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
         few, many = players.min_players, players.max_players
         counts = f"{few} players" if few == many else f"{few}-{many} players"
         one = sub.add_parser(game, help=f"simulate {game.capitalize()} games ({counts})",
-                             description=DESCRIPTION + SKILL)
+                             description=DESCRIPTION + SKILL, project=("cards", "players"))
         add_common(one, players=has_player_counts(game))
         add_rungs(one)
     c = sub.add_parser(
@@ -535,9 +535,12 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False,
     out = opts.out
     if out.exists() and not out.is_dir():
         raise Stop(EXIT_USAGE, f"{opts.prog}: --out {shown(out)}: is a file, expected a folder")
+    from cards.design_cache import design
+
+    played = design(opts.game, opts.cards).to_json()  # the design the bots play
     identity = {
         "tool": TOOL, "format": 1, "game": opts.game, "definitions": shown_cards(opts.cards),
-        "definitions_hash": ruleset_hash(ruleset), "players": list(counts),
+        "definitions_hash": ruleset_hash(ruleset), "design": played, "players": list(counts),
         "games": opts.games, "bots": list(opts.bots),
         "budget": opts.budget if searches(opts.bots) and opts.think is None else None,
         "seed": opts.seed,
@@ -585,7 +588,8 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False,
 
     header = {
         "game": opts.game, "definitions": identity["definitions"],
-        "definitions_hash": identity["definitions_hash"], "players": list(counts),
+        "definitions_hash": identity["definitions_hash"], "design": played,
+        "players": list(counts),
         "games": opts.games, "bots": list(opts.bots), "budget": identity["budget"],
         "seed": opts.seed, "think": identity["think"], "feel": opts.feel,
         "command": reproduce(opts, counts),
