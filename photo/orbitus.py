@@ -35,6 +35,7 @@ import numpy as np
 from generator.markers.plan import MarkerMap
 from generator.markers.plan import orbitus_map as marker_map
 from photo import camera, printed_without
+from photo.art import lowest
 from photo.camera import TableCamera
 from photo.detect import Codebook, Reading, read_all, read_at
 from rules import hexgeo
@@ -738,7 +739,7 @@ class OrbitusReader:
             self._papers.append((hexgeo.centre(p.cell, self.flats),
                                  float(np.percentile(gray, 75))))
             face = art.face(art.names.index(p.card), p.rot)
-            paper = art.mask & (face.min(axis=2) >= 225)  # where the card is bare paper
+            paper = art.mask & (lowest(face) >= 225)  # where the card is bare paper
             if paper.sum() > 100:
                 colours.append(np.median(patch[paper].astype(np.float32), axis=0))
         self._paper_bgr = np.median(np.stack(colours), axis=0) if colours else None
@@ -753,7 +754,7 @@ class OrbitusReader:
         if self._paper_bgr is None:
             return 0.0
         p = patch.astype(np.float32)
-        total = p.sum(axis=2) + 1.0
+        total = p[..., 0] + p[..., 1] + p[..., 2] + 1.0  # as p.sum(axis=2), faster
         ref = self._paper_bgr
         ref_total = float(ref.sum())
         chroma = (np.abs(p[..., 0] / total - ref[0] / ref_total)
