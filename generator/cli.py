@@ -253,6 +253,12 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
                     f"out like {DEFAULT_CARDS}, with orbitus/ and satellites/ inside)")
     if out.exists() and not out.is_dir():
         return fail(f"{prog}: --out {shown(out)}: is a file, expected a folder")
+    from generator.output import OutputError, refuse_folder
+
+    try:
+        refuse_folder(out.resolve(), shown(out))  # "/" and the home folder, before any work
+    except OutputError as exc:
+        return fail(exc.lines[0])
     games = tuple(rules.names("products")) if opts.game == BOTH else (opts.game,)
     notes = _language(prog, opts.lang, games, cards)
     if notes is None:
@@ -284,8 +290,6 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
         return definitions_failed(prog, exc, "nothing was written")
     except ValueError as exc:  # a component that cannot be laid out on the chosen paper
         return fail(f"{prog}: {exc}; nothing was written", EXIT_VIOLATIONS)
-    from generator.output import OutputError
-
     try:
         result = write_outputs(out, files, games, info=report)
     except OutputError as exc:
