@@ -25,7 +25,7 @@ from typing import Any
 import rules
 from cards.safe_text import printable
 from cards.spelling import did_you_mean
-from pnp.common import DefinitionsFailed, Parser, fail, misuse, shown, write_out
+from pnp.common import DefinitionsFailed, Parser, fail, misuse, say, shown, write_out
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_GAMES = 1000
@@ -55,15 +55,29 @@ class Usage(Exception):
     """A bad option value: one line for the user (:func:`pnp.common.misuse`), exit 2."""
 
 
-def whole(name: str, low: int, example: str) -> Callable[[str], int]:
+MAX_GAMES = 200_000  # games per player count in one run (its bookkeeping: some 100 MB)
+MAX_BUDGET = 10_000  # mcts rollouts per decision (at 64 a 4-player game takes seconds)
+MAX_JOBS = 256  # worker processes
+MAX_SEED = 2**63 - 1  # as every seed of the project (rules.game.MAX_SEED)
+
+
+def whole(name: str, low: int, example: str, high: int,
+          why: str = "") -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number from ``low`` to ``high``; the message names
+    the limit (``why``: what it protects)."""
+
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            value = int(text) if len(text) <= 30 else int("x")
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{printable(text)!r} is not a whole number; "
+            raise argparse.ArgumentTypeError(f"{printable(text[:40])!r} is not a whole number; "
                                              f"e.g. {name} {example}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"{value} is too small (at least {low}); e.g. "
+                                             f"{name} {example}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"{value:,} is too large (at most {high:,}"
+                                             f"{'; ' + why if why else ''}); e.g. "
                                              f"{name} {example}")
         return value
     return parse
@@ -80,19 +94,25 @@ def add_common(p: argparse.ArgumentParser, players: bool) -> None:
 
 
 def add_play(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--games", type=whole("--games", 1, "1000"), default=DEFAULT_GAMES,
-                   metavar="N", help=f"games per player count (default {DEFAULT_GAMES})")
+    p.add_argument("--games", type=whole("--games", 1, "1000", MAX_GAMES,
+                                         "run more with other --seed values"),
+                   default=DEFAULT_GAMES, metavar="N",
+                   help=f"games per player count (default {DEFAULT_GAMES}, at most "
+                        f"{MAX_GAMES:,})")
     p.add_argument("--bots", default="random", metavar="LIST",
                    help="bots taking the seats in turn, comma-separated: random, greedy, "
                         "mcts (default random); the line-up turns one seat every game so "
                         "each bot plays each seat equally often")
-    p.add_argument("--budget", type=whole("--budget", 1, "64"), default=None, metavar="N",
-                   help="mcts rollouts per decision (default 64)")
-    p.add_argument("--seed", type=whole("--seed", 0, "1"), default=1, metavar="S",
+    p.add_argument("--budget", type=whole("--budget", 1, "64", MAX_BUDGET,
+                                          "a game would take hours"),
+                   default=None, metavar="N",
+                   help=f"mcts rollouts per decision (default 64, at most {MAX_BUDGET:,})")
+    p.add_argument("--seed", type=whole("--seed", 0, "1", MAX_SEED), default=1, metavar="S",
                    help="run seed; every game's seed comes from it and the game's number "
                         "(default 1)")
-    p.add_argument("--jobs", type=whole("--jobs", 1, "2"), default=None, metavar="K",
-                   help="worker processes (default: all cores)")
+    p.add_argument("--jobs", type=whole("--jobs", 1, "2", MAX_JOBS), default=None,
+                   metavar="K", help=f"worker processes (default: all cores, at most "
+                                     f"{MAX_JOBS})")
     p.add_argument("--ray", metavar="ADDRESS",
                    help="play the games as tasks on a Ray cluster: its address, 'auto', or "
                         "'local' to start one here (needs pip install -e '.[cluster]')")
@@ -157,6 +177,10 @@ def parse_players(text: str, low: int, high: int, game: str) -> tuple[int, ...]:
             if "-" in part:
                 a, b = part.split("-", 1)
                 first, last = int(a), int(b)
+                if not (low <= first <= high and low <= last <= high):
+                    bad = ", ".join(str(n) for n in (first, last) if not low <= n <= high)
+                    raise Usage(f"--players {printable(text)}: {game.capitalize()} is played "
+                                f"by {low} to {high} players, not {bad}")
                 if first > last:
                     raise Usage(f"--players {text}: {part} runs backwards; e.g. "
                                 f"--players {last}-{first}")
@@ -292,7 +316,6 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
         here,
         on_ray,
         pool,
-        read_games,
     )
     from sim.summary import Summary
 
@@ -343,8 +366,8 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
                                    f"options, or another --out to start a new run")
         resuming = games_file.exists()
     elif previous is not None and games_file.exists():
-        done, _ = read_games(games_file)
-        planned = len(previous.get("players", [])) * int(previous.get("games", 0))
+        done = _earlier_games(opts, previous, games_file).games
+        planned = _planned(previous)
         if done < planned:
             raise Stop(EXIT_USAGE, f"{opts.prog}: {shown(out)} holds an unfinished run "
                                    f"({done:,} of {planned:,} games); continue it with "
@@ -385,7 +408,9 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
         done_games.add(key)
         summary.add(record)
 
-    keep: int | None = read_games(games_file, earlier)[1] if resuming else None
+    key = games_file_key(identity)
+    if resuming:
+        _resume_from(opts, identity, games_file, key, earlier)
     todo = [(p, i) for p in counts for i in range(opts.games) if (p, i) not in done_games]
     total = len(counts) * opts.games
     setup = Setup(opts.game, ruleset, opts.bots, opts.budget, opts.seed)
@@ -398,7 +423,7 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
     else:
         source = here(setup, batches)
     progress = Progress(total, len(done_games), stream=err, enabled=None if not quiet else False)
-    stream = Stream(games_file, keep)
+    stream = Stream(games_file, resuming, key)
     try:
         for batch in source:
             stream.write(batch)
@@ -452,6 +477,70 @@ def _resume_hint(opts: Options, counts: Sequence[int]) -> str:
         parts += ["--budget", str(opts.budget)]
     parts += ["--out", str(opts.out), "--resume"]
     return " ".join(shlex.quote(p) for p in parts)
+
+
+def games_file_key(identity: dict[str, Any]) -> str:
+    """What seals each line of the run's games.jsonl to this run (:mod:`sim.games_file`)."""
+    from sim.games_file import run_key
+
+    return run_key(identity, IDENTITY)
+
+
+def _planned(identity: dict[str, Any]) -> int:
+    """The games a run (its run.json) plans: player counts times games."""
+    players, games = identity.get("players"), identity.get("games")
+    if not isinstance(players, list) or not isinstance(games, int) or isinstance(games, bool):
+        return 0
+    return len(players) * max(0, min(games, MAX_GAMES))
+
+
+def _earlier_games(opts: Options, identity: dict[str, Any], games_file: Path,
+                   each: Any = None) -> Any:
+    """The games of the run ``identity`` in its games.jsonl (:func:`sim.games_file.read`);
+    :class:`Stop` (exit 2) for a file that cannot be read at all (a pipe, a device)."""
+    from cards.reading import UnreadableInput
+    from sim.games_file import read
+
+    counts = identity.get("players") if isinstance(identity.get("players"), list) else []
+    games = identity.get("games") if isinstance(identity.get("games"), int) else 0
+
+    def fits(record: dict[str, Any]) -> str | None:
+        players, game = record.get("players"), record.get("game")
+        if players not in counts or not isinstance(game, int) or isinstance(game, bool) \
+                or not 0 <= game < games:
+            return (f"game {_shown(game)} of {_shown(players)} players is not a game of this "
+                    f"run ({_shown(counts)} players, games 0 to {games - 1})")
+        return None
+
+    try:
+        return read(games_file, games_file_key(identity), _planned(identity), fits,
+                    each or (lambda record: None))
+    except UnreadableInput as exc:
+        raise Stop(EXIT_USAGE, f"{opts.prog}: {exc.problems[0]}") from None
+
+
+def _resume_from(opts: Options, identity: dict[str, Any], games_file: Path, key: str,
+                 each: Any) -> None:
+    """Read the finished games of the run being resumed; every line that is not one (file:
+    line, what is wrong) is said on stderr and moved aside, so games.jsonl holds each game
+    of the run once before the run goes on."""
+    from sim.games_file import REJECTED_FILE, rewrite
+
+    found = _earlier_games(opts, identity, games_file, each)
+    if found.clean:
+        return
+    for number, why in found.problems[:20]:
+        say(f"{shown(games_file)}:{number}: {why}; left out, that game is played again")
+    if len(found.problems) > 20:
+        say(f"{shown(games_file)}: and {len(found.problems) - 20} more line(s) left out")
+    try:
+        rewrite(games_file, found)
+    except OSError as exc:
+        raise Stop(EXIT_USAGE, f"{opts.prog}: cannot rewrite {shown(games_file)}: "
+                               f"{exc.strerror or exc}; nothing was played") from None
+    say(f"{opts.prog}: kept {found.games:,} finished game(s) of {shown(games_file)}; the "
+        f"{len(found.problems):,} line(s) left out are in "
+        f"{shown(games_file.with_name(REJECTED_FILE))}")
 
 
 def _previous(run_file: Path, games_file: Path) -> dict[str, Any] | None:
