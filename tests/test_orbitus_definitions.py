@@ -9,7 +9,6 @@ stale entry would show.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
