@@ -270,6 +270,7 @@ def satellites_values(defs: SatellitesDefinitions) -> dict[str, str]:
         "colony_min": str(rules.colony_min),
         "colony_max": str(rules.colony_max),
         "push_reach": str(rules.push_reach),
+        "stall_moves": str(rules.stall_moves),
         "end_connected": str(rules.end_connected),
         "grace_moves": str(rules.grace_moves),
         "track_max": str(defs.trackers.connected.max),

@@ -25,6 +25,7 @@ class BuildOptions:
     png_dpi: float | None = None  # also write <game>/png/*.png at this resolution
     tts: bool = False  # also write the Tabletop Simulator export, <game>/tts/
     out_root: Path | None = None  # absolute output folder (for the TTS file:/// URLs)
+    tts_base_url: str | None = None  # where the output folder is uploaded: TTS images by URL
 
     @property
     def bleed_mm(self) -> float:

@@ -209,9 +209,15 @@ def _save(objects: list[dict[str, Any]]) -> bytes:
     return (json.dumps(save, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def _url(root: PurePath, rel: str) -> str:
+def _url(root: PurePath | str, rel: str) -> str:
     """The image's absolute path as the machine writes it (what TTS expects of a local
-    image; not a percent-encoded file:/// URL)."""
+    image; not a percent-encoded file:/// URL), or, with a base URL (``--tts-base-url``:
+    the address the kit's folder is uploaded to), that URL followed by the image's path in
+    the kit, each part percent-encoded: a kit uploaded once then works for every player."""
+    if isinstance(root, str):
+        from urllib.parse import quote
+
+        return root.rstrip("/") + "/" + "/".join(quote(part) for part in rel.split("/"))
     return str(root.joinpath(*rel.split("/")))
 
 
@@ -227,9 +233,11 @@ def _describe(defs: OrbitusDefinitions, sector: Any) -> str:
     return f"routes: {routes}; {centre}"
 
 
-def orbitus_tts(defs: OrbitusDefinitions, root: PurePath, words: Any = None) -> dict[str, bytes]:
-    """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder,
-    ``words`` the kit's labels (default: English)."""
+def orbitus_tts(defs: OrbitusDefinitions, root: PurePath | str,
+                words: Any = None) -> dict[str, bytes]:
+    """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder
+    (or the base URL the output folder is uploaded to), ``words`` the kit's labels (default:
+    English)."""
     from cards.labels import default_labels, fill
 
     words = words or default_labels("orbitus")
@@ -323,7 +331,7 @@ def orbitus_tts(defs: OrbitusDefinitions, root: PurePath, words: Any = None) -> 
     return out
 
 
-def satellites_tts(defs: SatellitesDefinitions, root: PurePath,
+def satellites_tts(defs: SatellitesDefinitions, root: PurePath | str,
                    words: Any = None) -> dict[str, bytes]:
     """The Satellites TTS files under ``satellites/tts/`` (``words``: the kit's labels)."""
     folder = "satellites/tts"

@@ -211,7 +211,7 @@ def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
     ]
 
 
-def tts_files(defs: OrbitusDefinitions, root: PurePath,
+def tts_files(defs: OrbitusDefinitions, root: PurePath | str,
               words: OrbitusLabels | None = None) -> dict[str, bytes]:
     from generator.tts import orbitus_tts
 

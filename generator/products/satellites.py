@@ -158,7 +158,7 @@ def steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
     ]
 
 
-def tts_files(defs: SatellitesDefinitions, root: PurePath,
+def tts_files(defs: SatellitesDefinitions, root: PurePath | str,
               words: SatellitesLabels | None = None) -> dict[str, bytes]:
     from generator.tts import satellites_tts
 
