@@ -177,18 +177,25 @@ def colour_terminal() -> bool:
         return False
 
 
-def whole_number(low: int, high: int | None = None,
-                 too_low: str | None = None) -> Callable[[str], int]:
-    """An argparse ``type=`` for a whole number from ``low`` to ``high``."""
+def _said(text: str) -> str:
+    """An option's value as a message quotes it: terminal-safe, at most 40 characters."""
+    return printable(text if len(text) <= 40 else text[:39] + "…")
+
+
+def whole_number(low: int, high: int, too_low: str | None = None) -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number from ``low`` to ``high`` (the message of a
+    value outside names both)."""
 
     def parse(text: str) -> int:
         try:
+            if len(text.strip()) > 30:
+                raise ValueError
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(f"{_said(text)!r} is not a whole number") from None
         if value < low and too_low:
             raise argparse.ArgumentTypeError(too_low.format(value=value))
-        if value < low or (high is not None and value > high):
+        if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{value} is out of range ({low} to {high})")
         return value
 
@@ -204,10 +211,10 @@ def number_in(low: float, high: float, unit: str = "") -> Callable[[str], float]
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+            raise argparse.ArgumentTypeError(f"{_said(text)!r} is not a number") from None
         if not math.isfinite(value) or not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"{text} is out of range ({low:g} to {high:g}{' ' + unit if unit else ''})")
+                f"{_said(text)} is out of range ({low:g} to {high:g}{' ' + unit if unit else ''})")
         return value
 
     return parse

@@ -169,7 +169,9 @@ def players_from(text: str | None) -> list[str] | str:
         return ("--photo needs --players: the names in seat order (--players Anna,Boris) or "
                 "their number (--players 2); a photo does not show who sat where")
     value = text.strip()
-    if value.isdigit():
+    if value.isdigit() or value.isdecimal():
+        if not value.isascii() or len(value) > 2:
+            return f"--players {printable(value[:20])!r}: give 2 to 6, or the names"
         n = int(value)
         if not 2 <= n <= 6:
             return f"--players {value}: Orbitus is played by 2 to 6 players"
@@ -283,8 +285,8 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
     photo_findings = tuple(Finding(f.rule, f.cell, f.message, None) for f in reading.findings)
     unread = tuple(Finding("photo-unread", c, orbitus_unread(c), None)
                    for c in sorted(reading.unread))
-    shown = str(opts.layout_out) if opts.layout_out is not None else str(photo)
-    layout = replace(layout, source=shown, findings=unread + photo_findings + kept)
+    source = str(opts.layout_out) if opts.layout_out is not None else str(photo)
+    layout = replace(layout, source=source, findings=unread + photo_findings + kept)
     assert isinstance(layout, Layout)
     result = score(layout, ruleset.scoring, layout.findings)  # type: ignore[arg-type]
     if opts.layout_out is None:  # the lines of a layout nobody can open say nothing

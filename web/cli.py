@@ -17,6 +17,7 @@ from pnp.common import (
     fail,
     misuse,
     never_raises,
+    number_in,
     shown,
     whole_number,
     write_out,
@@ -44,6 +45,9 @@ exit codes: 0 stopped with Ctrl-C, 1 definitions (--cards) that break a rule, 2 
 read)."""
 
 
+MAX_BOT_DELAY = 10.0  # seconds before each bot move
+
+
 def build_parser(prog: str = "pnp-web") -> Parser:
     parser = Parser(prog, DESCRIPTION, EPILOG)
     parser.add_argument("--host", default="127.0.0.1",
@@ -63,8 +67,10 @@ def build_parser(prog: str = "pnp-web") -> Parser:
     parser.add_argument("--public-url", metavar="URL",
                         help="the address other devices use to reach this server, for the seat "
                              "links and QR codes (default: worked out from --host)")
-    parser.add_argument("--bot-delay", type=float, default=0.4, metavar="SECONDS",
-                        help="a pause before each bot move, so people can follow (default 0.4)")
+    parser.add_argument("--bot-delay", type=number_in(0, MAX_BOT_DELAY, "s"), default=0.4,
+                        metavar="SECONDS",
+                        help=f"a pause before each bot move, so people can follow (default "
+                             f"0.4, at most {MAX_BOT_DELAY:g})")
     return parser
 
 
