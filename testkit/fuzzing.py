@@ -207,6 +207,14 @@ class Reader:
                 for f in (CARDS / game).glob("*.yaml"):
                     shutil.copy(f, self.cards / game / f.name)
 
+    def mutate(self, data: bytes, rng: random.Random, seed: Path) -> bytes:
+        """One input made from the bytes of ``seed``."""
+        return mutate(data, rng, self.kind)
+
+    def judge(self, outcome: Outcome, seed: Path) -> str | None:
+        """Why ``outcome`` breaks the contract, or None."""
+        return judge(self, outcome, seed)
+
     def input_path(self, seed: Path) -> Path:
         if self.kind == "definitions":
             return self.cards / seed.parent.name / seed.name
@@ -284,20 +292,22 @@ def judge(reader: Reader, outcome: Outcome, seed: Path) -> str | None:
 
 
 def fuzz(kind: str, count: int, seed: int, work: Path,
-         keep: Path | None = None, progress: Callable[[int], None] | None = None) -> Tally:
-    """Run ``count`` mutated inputs through one reader; failing inputs are saved in
-    ``keep`` (as ``<reader>-<number><suffix>``) when given."""
+         keep: Path | None = None, progress: Callable[[int], None] | None = None,
+         reader: Reader | None = None) -> Tally:
+    """Run ``count`` mutated inputs through one reader (``reader``, else the one of
+    ``kind`` here); failing inputs are saved in ``keep`` (as ``<reader>-<number><suffix>``)
+    when given."""
     rng = random.Random(f"{kind}:{seed}")
-    reader = Reader(kind, work / kind)
+    reader = reader or Reader(kind, work / kind)
     tally = Tally(kind)
     originals = {p: p.read_bytes() for p in reader.seeds}
     for number in range(count):
         source = rng.choice(reader.seeds)
-        data = mutate(originals[source], rng, kind)
+        data = reader.mutate(originals[source], rng, source)
         outcome = reader.run(data, source)
         tally.inputs += 1
         tally.codes[str(outcome.code)] += 1
-        why = judge(reader, outcome, source)
+        why = reader.judge(outcome, source)
         if why is not None:
             if why == "hang":
                 tally.hangs += 1
