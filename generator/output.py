@@ -634,53 +634,6 @@ def _sync_staging(staging: Path, files: Iterable[str], folders: Iterable[str]) -
     _fsync_dirs(folders, staging)
 
 
-
-_syncfs: Any = None
-
-
-def _load_syncfs() -> Any:
-    global _syncfs
-    if _syncfs is None:
-        _syncfs = False
-        if sys.platform.startswith("linux"):
-            try:
-                fn = ctypes.CDLL(None, use_errno=True).syncfs
-            except (OSError, AttributeError):
-                return False
-            fn.argtypes = [ctypes.c_int]
-            fn.restype = ctypes.c_int
-            _syncfs = fn
-    return _syncfs
-
-
-def _sync_staging(staging: Path, files: Iterable[str], folders: Iterable[str]) -> None:
-    """Make everything written into the staging folder durable before the switch-over: one
-    ``syncfs`` of its file system (Linux: the whole build flushed at once, instead of a
-    wait for the disk after every one of a hundred files), else every file and folder
-    flushed in turn. A write that failed on its way to the disk is raised here."""
-    syncfs = _load_syncfs()
-    if syncfs:
-        fd = os.open(staging, os.O_RDONLY)
-        try:
-            if syncfs(fd) == 0:
-                return
-            err = ctypes.get_errno()
-            if err not in (errno.ENOSYS, errno.EINVAL):
-                raise OSError(err, os.strerror(err), str(staging))
-        finally:
-            os.close(fd)
-    for rel in files:
-        fd = os.open(staging / rel, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        except OSError as exc:
-            exc.filename = str(staging / rel)
-            raise
-        finally:
-            os.close(fd)
-    _fsync_dirs(folders, staging)
-
-
 def _stale_temp(rel: str, known: set[str]) -> bool:
     """A temporary file of an interrupted atomic write of one of the tool's files."""
     path = PurePosixPath(rel)
