@@ -74,7 +74,10 @@ def write_out(text: str, json: bool = False) -> None:
     """Print a report (``json``: JSON text) on stdout, made safe for a terminal
     (:mod:`cards.safe_text`). A reader that has gone (``| head -c1``) does not stop the
     command, which goes on to its own exit code; a stdout that cannot take the text (a full
-    disk) raises :class:`OutputFailed`."""
+    disk) raises :class:`OutputFailed`. A stdout closed before the command started
+    (``>&-``: Python has none) is one whose reader has gone: nothing is written."""
+    if sys.stdout is None:
+        return
     try:
         write_safely(sys.stdout, text, json)
         sys.stdout.flush()
@@ -87,8 +90,12 @@ def write_out(text: str, json: bool = False) -> None:
 
 def write_safely(stream: Any, text: str, json: bool = False) -> None:
     """Write ``text`` with control characters escaped; characters the stream's encoding
-    cannot show (an ASCII locale) are written as backslash escapes instead of failing."""
+    cannot show (an ASCII locale) are written as backslash escapes instead of failing. A
+    stream that was closed before the command started (``None``) takes nothing."""
     from cards.safe_text import json_safe, terminal_safe
+
+    if stream is None:
+        return
 
     text = json_safe(text) if json else terminal_safe(text)
     try:
