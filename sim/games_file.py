@@ -18,10 +18,10 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 REJECTED_FILE = "games.rejected.jsonl"
 MAX_LINE_BYTES = 256_000  # a game record is 0.3-2.5 kB
@@ -103,11 +103,7 @@ def read(path: Path, key: str, planned: int, fits: Callable[[dict[str, Any]], st
     seen: dict[tuple[Any, Any], int] = {}
     with open_regular(path, "the games of a run (games.jsonl)", cap) as handle:
         number = 0
-        while True:
-            raw = handle.readline(MAX_LINE_BYTES + 1)
-            if not raw:
-                break
-            number += 1
+        for number, raw in _numbered(handle):
             if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
                 while raw and not raw.endswith(b"\n"):  # the rest of that line
                     raw = handle.readline(MAX_LINE_BYTES + 1)
@@ -135,6 +131,19 @@ def read(path: Path, key: str, planned: int, fits: Callable[[dict[str, Any]], st
     return found
 
 
+def _numbered(handle: IO[bytes]) -> Iterator[tuple[int, bytes]]:
+    """The lines of ``handle`` with their numbers (from 1), each read with at most
+    :data:`MAX_LINE_BYTES` + 1 bytes (the rest of a longer line is the caller's to skip:
+    reading on from ``handle`` continues where the last line stopped)."""
+    number = 0
+    while True:
+        raw = handle.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        yield number, raw
+
+
 def rewrite(path: Path, reading: Reading) -> None:
     """Leave ``path`` holding only the lines :func:`read` kept (through a temporary file
     and a rename); the others are appended to ``games.rejected.jsonl`` beside it."""
@@ -145,12 +154,7 @@ def rewrite(path: Path, reading: Reading) -> None:
     try:
         with open_regular(path, "", 1 << 62) as source, open(temp, "wb") as kept, \
                 open(rejected, "ab") as aside:
-            number = 0
-            while True:
-                raw = source.readline(MAX_LINE_BYTES + 1)
-                if not raw:
-                    break
-                number += 1
+            for number, raw in _numbered(source):
                 if number in reading.good:
                     kept.write(raw)
                     continue

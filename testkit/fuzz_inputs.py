@@ -29,7 +29,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from testkit.fuzzing import FIXTURES, Outcome, Reader, Tally, _capture, fuzz, mutate
+from testkit.fuzzing import (
+    FIXTURES,
+    Outcome,
+    Reader,
+    Tally,
+    _capture,
+    command_contract,
+    escaped,
+    fuzz,
+    mutate,
+)
 
 KINDS = ("photos", "markers", "caches", "games")
 LAYOUT = FIXTURES / "orbitus" / "two-players.yaml"
@@ -200,29 +210,35 @@ def _game_of(seed: Path) -> str:
     return "orbitus" if seed.name.startswith("orbitus") else "satellites"
 
 
-def _plain(reader: Reader, outcome: Outcome, named: tuple[str, ...]) -> str | None:
-    """The contract of a command's exit: no traceback, no internal error, exit 0-2, exit 2
-    with nothing on stdout and only lines that name the file or the command."""
-    if outcome.code == "hang":
-        return "hang"
-    if "Traceback" in outcome.err or outcome.code == "crash":
-        return "traceback"
-    if "internal error" in outcome.err:
-        return "internal error"
-    if outcome.code not in (0, 1, 2):
-        return f"contract: exit code {outcome.code}"
-    if outcome.code == 2 and (outcome.out or not outcome.err.strip()):
-        return "contract: exit 2 printed on stdout, or gave no reason"
-    for line in outcome.err.splitlines():
-        if outcome.code == 2 and not line.startswith(named):
-            return f"contract: a line that names neither the file nor the command: {line!r}"
-    return None
-
-
 # --- the readers ---------------------------------------------------------------------------
 
 
-class PhotoReader(Reader):
+class _PhotoCommand(Reader):
+    """``pnp score GAME --photo ...`` on a mutated input file (:meth:`arguments` say where
+    it goes on the command line)."""
+
+    def input_path(self, seed: Path) -> Path:
+        return self.work / f"input{seed.suffix}"
+
+    def arguments(self, game: str, path: Path) -> list[str]:
+        raise NotImplementedError
+
+    def run(self, data: bytes, seed: Path) -> Outcome:
+        from scorer.cli import main
+
+        path = self.input_path(seed)
+        path.write_bytes(data)
+        args = [_game_of(seed), *self.arguments(_game_of(seed), path)]
+        return _capture(lambda: main(args))
+
+    def judge(self, outcome: Outcome, seed: Path) -> str | None:
+        return command_contract(outcome, (str(self.input_path(seed)), "pnp"))
+
+    def close(self) -> None:
+        _undo_once()
+
+
+class PhotoReader(_PhotoCommand):
     """``pnp score GAME --photo`` on a mutated photo."""
 
     def __init__(self, work: Path) -> None:
@@ -232,28 +248,14 @@ class PhotoReader(Reader):
         self.seeds = small_photos(work / "seeds")
         _built_once()
 
-    def input_path(self, seed: Path) -> Path:
-        return self.work / f"input{seed.suffix}"
-
     def mutate(self, data: bytes, rng: random.Random, seed: Path) -> bytes:
         return mutate_binary(data, rng)
 
-    def run(self, data: bytes, seed: Path) -> Outcome:
-        from scorer.cli import main
-
-        path = self.input_path(seed)
-        path.write_bytes(data)
-        game = _game_of(seed)
-        return _capture(lambda: main([game, "--photo", str(path), *PLAYERS[game]]))
-
-    def judge(self, outcome: Outcome, seed: Path) -> str | None:
-        return _plain(self, outcome, (str(self.input_path(seed)), "pnp"))
-
-    def close(self) -> None:
-        _undo_once()
+    def arguments(self, game: str, path: Path) -> list[str]:
+        return ["--photo", str(path), *PLAYERS[game]]
 
 
-class MarkersReader(Reader):
+class MarkersReader(_PhotoCommand):
     """``pnp score GAME --photo PHOTO --markers`` on a mutated ``markers.json``."""
 
     def __init__(self, work: Path) -> None:
@@ -278,20 +280,8 @@ class MarkersReader(Reader):
     def mutate(self, data: bytes, rng: random.Random, seed: Path) -> bytes:
         return mutate_json(data, rng)
 
-    def run(self, data: bytes, seed: Path) -> Outcome:
-        from scorer.cli import main
-
-        path = self.input_path(seed)
-        path.write_bytes(data)
-        game = _game_of(seed)
-        return _capture(lambda: main([game, "--photo", str(self.photos[game]),
-                                      *PLAYERS[game], "--markers", str(path)]))
-
-    def judge(self, outcome: Outcome, seed: Path) -> str | None:
-        return _plain(self, outcome, (str(self.input_path(seed)), "pnp"))
-
-    def close(self) -> None:
-        _undo_once()
+    def arguments(self, game: str, path: Path) -> list[str]:
+        return ["--photo", str(self.photos[game]), *PLAYERS[game], "--markers", str(path)]
 
 
 class CacheReader(Reader):
@@ -371,12 +361,9 @@ class CacheReader(Reader):
         return "faces of the wrong size"
 
     def judge(self, outcome: Outcome, seed: Path) -> str | None:
-        if outcome.code == "hang":
-            return "hang"
-        if "Traceback" in outcome.err or outcome.code == "crash":
-            return "traceback"
-        if "internal error" in outcome.err:
-            return "internal error"
+        why = escaped(outcome)
+        if why is not None:
+            return why
         notes = [line for line in outcome.err.splitlines()]
         if len(notes) > 1 or any(not line.startswith(f"{seed}: note: ") for line in notes):
             return f"contract: not one note naming the entry: {notes[:3]!r}"
@@ -386,7 +373,7 @@ class CacheReader(Reader):
                 return f"contract: a damaged entry was believed ({outcome.code})"
             return None
         if self.forged[seed]:
-            return _plain(self, outcome, (str(seed), "pnp"))
+            return command_contract(outcome, (str(seed), "pnp"))
         reference = self.reference[_game_of(Path(seed.name.removeprefix("ruleset-")))]
         if (outcome.code, outcome.out) != (reference.code, reference.out):
             return "contract: a damaged entry changed what the command printed"
@@ -487,7 +474,7 @@ class GamesReader(Reader):
     def judge(self, outcome: Outcome, seed: Path) -> str | None:
         game = _game_of(seed)
         path = self.input_path(seed)
-        why = _plain(self, outcome, (str(path), "pnp"))
+        why = command_contract(outcome, (str(path), "pnp"))
         if why is not None:
             return why
         if outcome.code != 0:

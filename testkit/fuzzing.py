@@ -263,20 +263,24 @@ def _load_definitions(cards: Path, game: str) -> str:
     return "ok"
 
 
-def judge(reader: Reader, outcome: Outcome, seed: Path) -> str | None:
-    """Why an outcome breaks the contract, or None."""
+def escaped(outcome: Outcome) -> str | None:
+    """"hang", "traceback" or "internal error" when the input got one of them, else None."""
     if outcome.code == "hang":
         return "hang"
     if "Traceback" in outcome.err or outcome.code == "crash":
         return "traceback"
     if "internal error" in outcome.err:
         return "internal error"
-    if reader.kind == "definitions":
-        if outcome.code == "refused":
-            lines = outcome.err.splitlines()
-            if not lines or not all(_FILE_LINE.match(line) for line in lines):
-                return "contract: a problem line without its file"
-        return None
+    return None
+
+
+def command_contract(outcome: Outcome, named: tuple[str, ...]) -> str | None:
+    """Why a command's exit breaks the contract, or None: no escape (:func:`escaped`), exit
+    0-2, and exit 2 with nothing on stdout and only lines that start with one of ``named``
+    (the file, the command)."""
+    why = escaped(outcome)
+    if why is not None:
+        return why
     if outcome.code not in (0, 1, 2):
         return f"contract: exit code {outcome.code}"
     if outcome.code == 2 and outcome.out:
@@ -284,11 +288,22 @@ def judge(reader: Reader, outcome: Outcome, seed: Path) -> str | None:
     if outcome.code == 2 and not outcome.err.strip():
         return "contract: exit 2 without a reason"
     if outcome.code == 2:
-        shown = str(reader.input_path(seed))
         for line in outcome.err.splitlines():
-            if not line.startswith((shown, "pnp-")):
+            if not line.startswith(named):
                 return f"contract: a line that names neither the file nor the command: {line!r}"
     return None
+
+
+def judge(reader: Reader, outcome: Outcome, seed: Path) -> str | None:
+    """Why an outcome breaks the contract, or None."""
+    if reader.kind != "definitions":
+        return command_contract(outcome, (str(reader.input_path(seed)), "pnp-"))
+    why = escaped(outcome)
+    if why is None and outcome.code == "refused":
+        lines = outcome.err.splitlines()
+        if not lines or not all(_FILE_LINE.match(line) for line in lines):
+            return "contract: a problem line without its file"
+    return why
 
 
 def fuzz(kind: str, count: int, seed: int, work: Path,
