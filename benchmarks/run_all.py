@@ -41,6 +41,7 @@ QUICK = {
     "bench_build.py": ["--runs", "1"],
     "bench_cli.py": ["--runs", "2"],
     "bench_export.py": ["--runs", "1", "--dpi", "50"],
+    "bench_fuzz.py": ["--inputs", "25"],
     "bench_photo.py": ["--photos", "3", "--cameras", "1", "--repeats", "1"],
     "bench_presets.py": ["--runs", "1"],
     "bench_orbitus_score.py": ["--runs", "1", "--sizes", "500,2000"],

@@ -7,7 +7,7 @@ import pytest
 
 from testkit.fuzz_inputs import fuzz_any
 
-# a few seconds each: photos cost about 0.3 s an input, marker maps 0.2 s, the rest ~0.02 s
+# a few seconds each (benchmarks/bench_fuzz.py: photos cost most, then marker maps)
 SLICE = {"definitions": 40, "layouts": 150, "boards": 150, "records": 100,
          "photos": 6, "markers": 12, "caches": 120, "games": 100}
 # the outcomes a slice must reach (a marker map mutated is nearly always refused; the long

@@ -5,8 +5,9 @@ testkit/fuzz_inputs.py) and print the counts.
     .venv/bin/python tools/fuzz_readers.py --count 500 --seed 1 --reader layouts
     .venv/bin/python tools/fuzz_readers.py --reader photos --reader markers
 
-The first four readers take 2-3 minutes for 10,000 inputs each; photos (about 0.3 s an
-input) and marker maps (about 0.2 s) take most of an hour each.
+The first four readers take a few minutes for 10,000 inputs each, cache entries and runs
+about as long; photos and marker maps take most of an hour each or more (what one input
+costs each reader: benchmarks/bench_fuzz.py).
 
 Inputs that break the contract (a traceback, an "internal error", a hang, exit 2 with a
 report, a problem line without its file) are saved in --keep (default fuzz-failures/) to be
