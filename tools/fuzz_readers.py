@@ -47,7 +47,7 @@ def main() -> int:
             started = time.perf_counter()
 
             def progress(n: int, kind: str = kind, started: float = started) -> None:
-                if n % 1000 == 0:
+                if n % max(1, min(1000, args.count // 10)) == 0:
                     print(f"  {kind}: {n} inputs, {time.perf_counter() - started:.0f} s",
                           file=sys.stderr, flush=True)
 
