@@ -215,7 +215,11 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
     missing = markers_missing(game, mmap)
     if missing:
         return fail(f"{prog}: {missing}")
-    from photo import reader_for
+    from photo import map_mismatch, reader_for
+
+    mismatch = None if opts.markers is None else map_mismatch(game, mmap, defs)
+    if mismatch:
+        return fail(f"{prog}: --markers {shown(opts.markers)}: {mismatch}")
 
     reader: Any = reader_for(game, mmap, defs)
     try:

@@ -187,6 +187,28 @@ def test_a_markers_file_with_numbers_no_kit_has_is_refused_with_its_line(
         "markers.json of the build the pieces were printed from)"]
 
 
+@pytest.mark.parametrize("extra", [False, True])
+def test_a_markers_file_of_another_deck_is_refused_in_one_line(orbitus_jpeg, markers,
+                                                                tmp_path, extra):
+    """A map that lacks a card of the definitions (a build of another deck; found by the
+    fuzzer: an internal error, KeyError 'S49') says which, before the photo is read."""
+    lines = markers["orbitus"].splitlines(keepends=True)
+    (s49,) = [i for i, line in enumerate(lines) if '"name": "S49"' in line]
+    if extra:  # another card in its place: S49's marker, named as a card no deck has
+        lines[s49] = lines[s49].replace('"S49"', '"S99"')
+    else:
+        del lines[s49]
+    path = tmp_path / "markers.json"
+    path.write_text("".join(lines), encoding="utf-8")
+    done = pnp("score", "orbitus", "--photo", str(orbitus_jpeg), "--players", "2",
+               "--markers", str(path), timeout=60)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1] == (
+        f"pnp score orbitus: --markers {path}: 1 sector(s) of the definitions have no marker "
+        "in it (S49); expected the markers.json of a build of these definitions (or give the "
+        "--cards it was built from)")
+
+
 def test_a_markers_file_of_the_build_reads_the_photo_as_its_definitions_do(orbitus_jpeg,
                                                                           markers, tmp_path):
     path = tmp_path / "markers.json"
