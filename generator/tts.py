@@ -201,9 +201,21 @@ def _base(name: str, nickname: str, key: str, transform: dict[str, float],
             "Tooltip": True, "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
 
 
-def _save(objects: list[dict[str, Any]]) -> bytes:
+def _stamped(objects: list[dict[str, Any]], stamp: str) -> list[dict[str, Any]]:
+    """Every object (and every card inside a deck) noting the design it was built from in
+    its GM notes, which TTS shows to the host: ``design v0.7.2·3fa9c1``."""
+    for obj in objects:
+        obj["GMNotes"] = f"design {stamp}"
+        _stamped(obj.get("ContainedObjects", []), stamp)
+    return objects
+
+
+def _save(objects: list[dict[str, Any]], stamp: str = "") -> bytes:
+    if stamp:
+        _stamped(objects, stamp)
     save = {"SaveName": "", "GameMode": "", "Date": "", "VersionNumber": "",
-            "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "Rules": "",
+            "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "",
+            "Note": f"design {stamp}" if stamp else "", "Rules": "",
             "LuaScript": "", "LuaScriptState": "", "XmlUI": "", "TabStates": {},
             "ObjectStates": objects}
     return (json.dumps(save, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
@@ -326,7 +338,7 @@ def orbitus_tts(defs: OrbitusDefinitions, root: PurePath | str,
                                 "Stackable": False}}
             objects.append(token)
             n += 1
-    out[f"{folder}/Orbitus.json"] = _save(objects)
+    out[f"{folder}/Orbitus.json"] = _save(objects, defs.design.stamp)
     out[f"{folder}/Orbitus.png"] = thumb
     return out
 
@@ -383,7 +395,7 @@ def satellites_tts(defs: SatellitesDefinitions, root: PurePath | str,
                                    "CustomTile": {"Type": TILE_CIRCLE, "Thickness": 0.15,
                                                   "Stackable": False, "Stretch": True}}
             objects.append(tile)
-    out[f"{folder}/Satellites.json"] = _save(objects)
+    out[f"{folder}/Satellites.json"] = _save(objects, defs.design.stamp)
     out[f"{folder}/Satellites.png"] = thumb
     return out
 

@@ -136,7 +136,7 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
         few, many = players.min_players, players.max_players
         counts = f"{few} players" if few == many else f"{few}-{many} players"
         one = sub.add_parser(game, help=f"simulate {game.capitalize()} games ({counts})",
-                             description=DESCRIPTION)
+                             description=DESCRIPTION, project=("cards", "players"))
         add_common(one, players=has_player_counts(game))
     c = sub.add_parser(
         "compare", help="the same seeds and bots on two definitions folders",
@@ -343,9 +343,12 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
     out = opts.out
     if out.exists() and not out.is_dir():
         raise Stop(EXIT_USAGE, f"{opts.prog}: --out {shown(out)}: is a file, expected a folder")
+    from cards.design_cache import design
+
+    played = design(opts.game, opts.cards).to_json()  # the design the bots play
     identity = {
         "tool": TOOL, "format": 1, "game": opts.game, "definitions": shown_cards(opts.cards),
-        "definitions_hash": ruleset_hash(ruleset), "players": list(counts),
+        "definitions_hash": ruleset_hash(ruleset), "design": played, "players": list(counts),
         "games": opts.games, "bots": list(opts.bots),
         "budget": opts.budget if "mcts" in opts.bots else None, "seed": opts.seed,
     }
@@ -389,7 +392,8 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
 
     header = {
         "game": opts.game, "definitions": identity["definitions"],
-        "definitions_hash": identity["definitions_hash"], "players": list(counts),
+        "definitions_hash": identity["definitions_hash"], "design": played,
+        "players": list(counts),
         "games": opts.games, "bots": list(opts.bots), "budget": identity["budget"],
         "seed": opts.seed, "command": reproduce(opts, counts),
         "first_seat": sim.first_seat(ruleset), "kinds": list(sim.kinds),

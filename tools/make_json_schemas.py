@@ -71,6 +71,18 @@ def nullable(schema: Schema) -> Schema:
 
 
 COUNT: Schema = {"type": "integer", "minimum": 0}
+DESIGN: Schema = {
+    "type": "object",
+    "description": "the design of the definitions used (docs/definitions.md): the designer's "
+                   "version, the content hash, and the stamp printed on every component",
+    "properties": {
+        "version": {"anyOf": [{"type": "string", "maxLength": 20}, {"type": "null"}]},
+        "hash": {"type": "string", "pattern": "^[0-9a-f]{6}$"},
+        "stamp": {"type": "string", "pattern": "^(v[A-Za-z0-9][A-Za-z0-9._+-]*·)?[0-9a-f]{6}$"},
+    },
+    "required": ["version", "hash", "stamp"],
+    "additionalProperties": False,
+}
 NAME: Schema = {"type": "string", "description": "a player's name, as written"}
 
 
@@ -433,6 +445,11 @@ def document(name: str, title: str, description: str, properties: dict[str, Sche
     }
 
 
+ORBITUS_SCORE["design"] = DESIGN  # what the command adds to the scorer's object
+SATELLITES_SCORE["design"] = DESIGN
+SIM_REPORT["design"] = DESIGN
+
+
 def schemas() -> dict[str, Schema]:
     """Every schema by its file name."""
     orbitus_replay = replay_part(obj({}, "P1, P2, ... and their names") | {
@@ -443,11 +460,13 @@ def schemas() -> dict[str, Schema]:
         "score-orbitus.schema.json": document(
             "score-orbitus", "pnp score orbitus --json",
             "A scored Orbitus table: every system, the neutral zones, the winners and "
-            "every violation (docs/score-orbitus.md).", ORBITUS_SCORE, ORBITUS_DEFS),
+            "every violation (docs/score-orbitus.md).", ORBITUS_SCORE, ORBITUS_DEFS,
+            optional=("design",)),
         "score-satellites.schema.json": document(
             "score-satellites", "pnp score satellites --json",
             "A scored Satellites board: groups, colonies, control, the end and the winner "
-            "(docs/score-satellites.md).", SATELLITES_SCORE, SATELLITES_DEFS),
+            "(docs/score-satellites.md).", SATELLITES_SCORE, SATELLITES_DEFS,
+            optional=("design",)),
         "replay-orbitus.schema.json": document(
             "replay-orbitus", "pnp replay --json (an Orbitus record)",
             "The position reached, scored as pnp score orbitus --json scores it, with the "
@@ -475,6 +494,7 @@ def schemas() -> dict[str, Schema]:
                 "hands": {"type": "object", "description": "each player's hand",
                           "additionalProperties": array(ref("card"))},
                 "deck": array(ref("card"), "the draw pile, top first"),
+                "design": DESIGN,
             }, {k: ORBITUS_DEFS[k] for k in ("side", "card")}),
         "setup-satellites.schema.json": document(
             "setup-satellites", "pnp setup satellites --json",
@@ -490,6 +510,7 @@ def schemas() -> dict[str, Schema]:
                     "cell": SATELLITES_DEFS["cell"],
                     "value": {"type": "integer", "minimum": 1},
                 }), f"{colour}'s satellites in reading order") for colour in ("red", "blue")}),
+                "design": DESIGN,
             }, {"colour": COLOUR}),
         "build.schema.json": document(
             "build", "pnp build --json",
@@ -497,6 +518,9 @@ def schemas() -> dict[str, Schema]:
                 "out": {"type": "string", "description": "the output folder"},
                 "games": array({"enum": ["orbitus", "satellites"]}, minItems=1,
                                uniqueItems=True),
+                "designs": {"type": "object", "description": "each game's design, as its "
+                                                             "components are stamped",
+                            "additionalProperties": DESIGN},
                 "files": {"type": "object",
                           "description": "every file the build wrote, relative to out, "
                                          "with its size in bytes",
@@ -520,6 +544,88 @@ def schemas() -> dict[str, Schema]:
             "count (docs/sim.md).", SIM_REPORT,
             {k: SIM_DEFS[k] for k in ("interval", "spread", "component", "block")},
             optional=("card_centres",)),
+        "build-since.schema.json": document(
+            "build-since", "pnp build --since OLD --json",
+            "The reprint kit of what changed since OLD (docs/iterate.md).", {
+                "out": {"type": "string", "description": "the output folder"},
+                "since": {"type": "string", "description": "OLD, as given"},
+                "files": {"type": "object", "description": "every file of the kit, relative "
+                                                           "to out, with its size in bytes "
+                                                           "(none: nothing changed)",
+                          "additionalProperties": COUNT},
+                "games": array(obj({
+                    "game": {"enum": ["orbitus", "satellites"]},
+                    "old": DESIGN["properties"]["stamp"], "new": DESIGN["properties"]["stamp"],
+                    "files": array({"type": "string"}),
+                    "take_out": array({"type": "string"}, "what to take out of the kit"),
+                    "put_in": array({"type": "string"}, "what goes in from the reprint"),
+                    "notes": array({"type": "string"}),
+                })),
+            }, {}),
+        "diff.schema.json": document(
+            "diff", "pnp diff OLD NEW --json",
+            "What changed between two versions of a design (docs/iterate.md).", {
+                "old": ref("version"), "new": ref("version"),
+                "changed": {"type": "boolean"},
+                "games": array(obj({
+                    "game": {"enum": ["orbitus", "satellites"]},
+                    "changed": {"type": "boolean"},
+                    "old": DESIGN, "new": DESIGN,
+                    "components": nullable(obj({
+                        "added": array({"type": "string"}), "removed": array({"type": "string"}),
+                        "changed": array(obj({"name": {"type": "string"},
+                                              "changes": array({"type": "string"})})),
+                        "copies": array({"type": "string"}),
+                    })),
+                    "rules": array(ref("change")),
+                    "definitions": array(ref("change") | {}),
+                    "texts": array(obj({
+                        "file": {"type": "string"}, "kind": {"type": "string"},
+                        "lang": {"type": "string"},
+                        "state": {"enum": ["added", "removed", "changed"]},
+                        "changes": array(obj({k: {"type": "string"} for k in
+                                              ("before", "old", "new", "after")})),
+                    })),
+                    "labels": array({"type": "object"}),
+                    "plays": obj({
+                        "setups": array(obj({
+                            "players": {"type": "integer", "minimum": 2},
+                            "seeds": array({"type": "integer"}), "text": {"type": "string"}})),
+                        "records": array(obj({"file": {"type": "string"}, "old": {},
+                                              "new": {}, "text": {"type": "string"}})),
+                        "replayed": COUNT | {"description": "the records of this game "
+                                             "replayed with both versions"},
+                    }),
+                })),
+            }, {"version": obj({"spec": {"type": "string"}, "label": {"type": "string"},
+                                "kind": {"enum": ["folder", "build", "git"]}}),
+                "change": {"type": "object", "required": ["path", "old", "new", "text"],
+                           "properties": {"file": {"type": "string"},
+                                          "path": {"type": "string"}, "old": {}, "new": {},
+                                          "text": {"type": "string"}},
+                           "additionalProperties": False}}),
+        "playtest-log.schema.json": document(
+            "playtest-log", "pnp playtest export --format json",
+            "Every playtest logged (docs/iterate.md).", {
+                "playtests": array(obj({
+                    "id": {"type": "integer"}, "game": {"enum": ["orbitus", "satellites"]},
+                    "design": DESIGN["properties"]["hash"],
+                    "version": nullable({"type": "string"}),
+                    "cards": nullable({"type": "string"}),
+                    "played": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+                    "players": array(NAME, "in seat order", minItems=2),
+                    "seats": array({"type": "string"}, minItems=2),
+                    "scores": array({"type": "integer"}),
+                    "winners": array(COUNT, "the seats that won; none: a draw"),
+                    "components": nullable(array({"type": "object",
+                                                  "additionalProperties": {"type": "integer"}})),
+                    "minutes": nullable({"type": "integer", "minimum": 1}),
+                    "turns": nullable(COUNT),
+                    "source": nullable({"type": "string"}),
+                    "notes": {"type": "string"},
+                    "created": {"type": "number"},
+                })),
+            }, {}),
         "sim-compare.schema.json": document(
             "sim-compare", "pnp sim compare --json (and OUT/compare.json)",
             "Two runs on the same seeds: every measure's difference B - A with its 95 % "

@@ -39,6 +39,7 @@ from generator.drawing import (
     text_centred,
     text_width,
 )
+from generator.stamp import stamp_items
 from generator.typeset.markup import Run, signed
 from generator.typeset.setting import Measure, wrap
 from rules.orbitus.ruleset import Band
@@ -241,6 +242,7 @@ def orbitus_pad(defs: OrbitusDefinitions, page: tuple[float, float], words: Any 
                            cls="pad-game"))
         if n:
             items += _cut_line(page[0], top - (step - block_h) / 2.0)
+    items += stamp_items(defs, page[0] - MARGIN, page[1] - MARGIN / 2.0, 1.6, anchor="end")
     return [Drawing(page[0], page[1], items, "Orbitus score pad")]
 
 
@@ -360,6 +362,7 @@ def satellites_pad(defs: SatellitesDefinitions, page: tuple[float, float],
         y_mid = top + r * block_h + (r - 0.5) * gap_y
         items += _dashed(((MARGIN + 6.0, y_mid), (page[0] - MARGIN, y_mid)))
         items.append(Text(MARGIN, y_mid + 1.4, "✂", 4.0, fill=CUT))
+    items += stamp_items(defs, page[0] - MARGIN, page[1] - MARGIN / 2.0, 1.6, anchor="end")
     return [Drawing(page[0], page[1], items, "Satellites score pad")]
 
 

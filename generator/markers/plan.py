@@ -100,6 +100,7 @@ class MarkerMap:
     margin_mm: float = 0.0  # Satellites: the coordinate margin round the grid
     token_mm: float = 0.0  # Satellites: token diameter
     dictionary: str = DICTIONARY
+    design: dict[str, Any] | None = None  # the design printed (cards.design: hash, version)
     by_id: dict[int, Marker] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -115,6 +116,7 @@ class MarkerMap:
             "dictionary": self.dictionary,
             "modules": MODULES,
             "quiet_zone_modules": QUIET,
+            **({"design": self.design} if self.design is not None else {}),
             "about": "ArUco markers printed on the components: id, what carries it, and its "
                      "centre (x, y, mm, y down), side and rotation (degrees clockwise) in that "
                      "component's frame. pnp-score --photo reads photos against this file.",
@@ -178,7 +180,8 @@ def orbitus_map(defs: OrbitusDefinitions) -> MarkerMap:
     if len(defs.sectors.sectors) + 1 > code_count():
         raise MarkerMapError(f"the deck has {len(defs.sectors.sectors)} different sectors; "
                              f"markers exist for at most {code_count() - 1}")
-    return MarkerMap("orbitus", tuple(markers), hex_across_flats_mm=flats)
+    return MarkerMap("orbitus", tuple(markers), hex_across_flats_mm=flats,
+                     design=defs.design.to_json())
 
 
 def board_margin(defs: SatellitesDefinitions) -> float:
@@ -201,4 +204,4 @@ def satellites_map(defs: SatellitesDefinitions) -> MarkerMap:
     if b.markers:
         markers += board_markers(b.size, b.cell_mm, margin)
     return MarkerMap("satellites", tuple(markers), board_size=b.size, cell_mm=b.cell_mm,
-                     margin_mm=margin, token_mm=diameter)
+                     margin_mm=margin, token_mm=diameter, design=defs.design.to_json())

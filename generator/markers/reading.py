@@ -101,6 +101,9 @@ def parse_markers(data: bytes, source: str, game: str) -> MarkerMap:
             bad((key,), f"unknown field {printable(repr(key))}{_guess(key, TOP_KEYS)}")
     geometry = _geometry(doc, game, bad)
     markers = _markers(doc, game, geometry, bad)
+    design = doc.get("design")
+    if design is not None and not _design_like(design):
+        bad(("design",), "expected the design a build wrote (its hash and version, short texts)")
     if problems:
         more = len(problems) - MAX_PROBLEMS
         shown = problems[:MAX_PROBLEMS] + ([f"{source}: and {more} more problem(s)"]
@@ -108,10 +111,19 @@ def parse_markers(data: bytes, source: str, game: str) -> MarkerMap:
         raise MarkerMapError("\n".join(shown), shown)
     assert not any(math.isnan(v) for v in geometry.values())  # else a problem was reported
     if game == "orbitus":
-        return MarkerMap(game, tuple(markers), hex_across_flats_mm=geometry["flats"])
+        return MarkerMap(game, tuple(markers), hex_across_flats_mm=geometry["flats"],
+                         design=design)
     return MarkerMap(game, tuple(markers), board_size=int(geometry["size"]),
                      cell_mm=geometry["cell_mm"], margin_mm=geometry["margin_mm"],
-                     token_mm=geometry["token_mm"])
+                     token_mm=geometry["token_mm"], design=design)
+
+
+def _design_like(value: object) -> bool:
+    """Whether ``value`` can be the ``design`` a build writes (cards.design: a few short
+    texts, the hash and the version)."""
+    return isinstance(value, dict) and len(value) <= 8 and all(
+        isinstance(k, str) and len(k) <= 40
+        and (v is None or (isinstance(v, str) and len(v) <= 200)) for k, v in value.items())
 
 
 def _one(line: str) -> MarkerMapError:
