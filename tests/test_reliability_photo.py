@@ -145,33 +145,33 @@ def edit(text: str, old: str, new: str) -> str:
 
 @pytest.mark.parametrize(("game", "old", "new", "line"), [
     ("satellites", '"size": 10', '"size": 1000000',
-     "{f}:9: board: size: 1000000; expected a whole number of 5 to 26 cells a side"),
+     "{f}:14: board: size: 1000000; expected a whole number of 5 to 26 cells a side"),
     ("satellites", '"cell_mm": 30.0', '"cell_mm": 0',
-     "{f}:10: board: cell_mm: 0; expected 10 to 60 mm a cell"),
+     "{f}:15: board: cell_mm: 0; expected 10 to 60 mm a cell"),
     ("satellites", '"size": 11.0', '"size": NaN',
-     "{f}:15: NaN is not a number a markers file holds; expected the markers.json a build "
+     "{f}:20: NaN is not a number a markers file holds; expected the markers.json a build "
      "wrote"),
     ("satellites", '"size": 11.0', '"size": 1e999',
-     "{f}:15: markers[0]: size Infinity; expected the marker's side, 1 to 25 mm (what fits on "
+     "{f}:20: markers[0]: size Infinity; expected the marker's side, 1 to 25 mm (what fits on "
      "a token of this map)"),
     ("satellites", '"x": 0.0', '"x": "left"',
-     '{f}:15: markers[0]: x "left"; expected the centre on the token, -12.5 to 12.5 mm'),
+     '{f}:20: markers[0]: x "left"; expected the centre on the token, -12.5 to 12.5 mm'),
     ("satellites", '"value": 1}', '"value": 7}',
-     "{f}:15: markers[0]: value 7; expected 1 to 4"),
+     "{f}:20: markers[0]: value 7; expected 1 to 4"),
     ("orbitus", '"hex_across_flats_mm": 50.0', '"hex_across_flats_mm": -50',
-     "{f}:8: hex_across_flats_mm: -50; expected a sector's width across flats of 20 to 120 mm "
+     "{f}:13: hex_across_flats_mm: -50; expected a sector's width across flats of 20 to 120 mm "
      "(the shipped deck: 50)"),
     ("orbitus", '"size": 12.0', '"size": 0.0',
-     "{f}:10: markers[0]: size 0.0; expected the marker's side, 1 to 30 mm (what fits on a "
+     "{f}:15: markers[0]: size 0.0; expected the marker's side, 1 to 30 mm (what fits on a "
      "station of this map)"),
     ("orbitus", '"id": 2,', '"id": 1,',
-     "{f}:12: markers[2]: id 1 is listed twice (also markers[1])"),
+     "{f}:17: markers[2]: id 1 is listed twice (also markers[1])"),
     ("orbitus", '"rotate": 15.0', '"rotate": -1e300',
-     "{f}:11: markers[1]: rotate -1e+300; expected degrees from -360 to 360"),
+     "{f}:16: markers[1]: rotate -1e+300; expected degrees from -360 to 360"),
     ("orbitus", '"kind": "sector"', '"kind": "planet"',
-     "{f}:11: markers[1]: kind \"planet\"; an orbitus map has station and sector markers"),
+     "{f}:16: markers[1]: kind \"planet\"; an orbitus map has station and sector markers"),
     ("orbitus", '"name": "S01"', '"name": "S01", "name": "S02"',
-     "{f}:11: the field 'name' is given twice; expected the markers.json a build wrote"),
+     "{f}:16: the field 'name' is given twice; expected the markers.json a build wrote"),
 ])
 def test_a_markers_file_with_numbers_no_kit_has_is_refused_with_its_line(
         orbitus_jpeg, satellites_jpeg, markers, tmp_path, game, old, new, line):
