@@ -234,3 +234,30 @@ def test_the_checks_of_an_entry(folder):
     assert cache.check(bytes(flipped), kind, key) == (
         "damaged (its checksum does not match its content)")
     assert load_ruleset("orbitus") == load_orbitus().ruleset
+
+
+def test_the_design_cache_follows_the_same_rules(tmp_path, monkeypatch, capsys, cards_copy):
+    """The design hashes (cards/design_cache.py, merged from main) are entries like the
+    rulesets: a user's file at their names is never evicted, a FIFO is one note, no hang."""
+    from cards.design_cache import design
+
+    docs = tmp_path / "Documents"
+    docs.mkdir()
+    mine = docs / "design-orbitus-mine.json"
+    mine.write_bytes(b'{"mine": true}')
+    os.utime(mine, (1, 1))
+    monkeypatch.setenv("PNP_CACHE_DIR", str(docs))
+    monkeypatch.setattr(ruleset_cache, "CACHE_KEEP", 1)
+    honest = design("orbitus")
+    rules = cards_copy / "orbitus" / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("pirate: -3", "pirate: -4"),
+                     encoding="utf-8")
+    design("orbitus", cards_copy)  # a second entry of the kind: the first is evicted
+    assert mine.read_bytes() == b'{"mine": true}'
+    capsys.readouterr()
+    (entry,) = [p for p in docs.glob("design-orbitus-*.json") if cache.is_entry(p)]
+    entry.unlink()
+    os.mkfifo(entry)
+    assert design("orbitus", cards_copy).hash != honest.hash
+    assert capsys.readouterr().err == (f"{entry}: note: is a named pipe (FIFO), not a regular "
+                                       "file; not used, made again\n")
