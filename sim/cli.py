@@ -193,7 +193,7 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
                    help="Orbitus player counts: 3, 2-6 or 2,3,4 (default: every count both "
                         "folders have start lines for)")
     add_play(c)
-    c.add_argument("--seed-b", type=whole("--seed-b", 0, "2"), default=None, metavar="S",
+    c.add_argument("--seed-b", type=whole("--seed-b", 0, "2", MAX_SEED), default=None, metavar="S",
                    help="play B on seeds of its own (independent runs, compared as two "
                         "independent means) instead of A's seeds (paired games)")
     c.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
@@ -225,7 +225,7 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
                     + ", ".join(games))
     l_.add_argument("--cards", type=Path, metavar="DIR",
                     help="definitions folder (default: the shipped cards/)")
-    l_.add_argument("--players", type=whole("--players", 2, "2"), default=None, metavar="N",
+    l_.add_argument("--players", type=whole("--players", 2, "2", 6), default=None, metavar="N",
                     help="the player count the pairings play at (default: the fewest)")
     add_rungs(l_)
     add_play(l_)
@@ -243,10 +243,11 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
                    help="a measure and its bounds, e.g. \"seat-gap<2%%\", \"first-seat<55%%\", "
                         "\"draws<5%%\", \"length 25..40 turns\", \"score>0\" (repeat for "
                         "several)")
-    t.add_argument("--trials", type=whole("--trials", 1, "30"), default=30, metavar="N",
+    t.add_argument("--trials", type=whole("--trials", 1, "30", 10_000, "a search would take days"),
+                   default=30, metavar="N",
                    help="trials of the search (default 30; the definitions as they are "
                         "come first)")
-    t.add_argument("--evidence", type=whole("--evidence", 10, "400"), default=None,
+    t.add_argument("--evidence", type=whole("--evidence", 10, "400", MAX_GAMES), default=None,
                    metavar="N", help="games per player count of the paired comparison of "
                                      "the original and the proposal (default 2 x --games)")
     add_play(t)
