@@ -200,7 +200,7 @@ class Session:
         if self.status != "active" or self.over:
             return None, "the game is over; its end stands (a move is never taken back " \
                          "across the end of a game)"
-        last = max(k for k, s in enumerate(self.movers) if s == seat)
+        last = len(self.movers) - 1 - self.movers[::-1].index(seat)  # its last move
         others = [s for s in self.movers[last + 1:] if s != seat]
         if any(self.kinds[s] == "human" for s in others):
             who = self.names[next(s for s in others if self.kinds[s] == "human")]

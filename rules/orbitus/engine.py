@@ -32,6 +32,9 @@ from rules.orbitus.table import Sector, Table, cell_text
 if TYPE_CHECKING:
     from rules.orbitus.score import Result
 
+# the table sides carrying a route, by route mask (a sector's ``routes`` as the scorer reads it)
+_SIDES_OF = tuple(frozenset(s for s in range(6) if mask >> s & 1) for mask in range(64))
+
 END_ROUND = "quiet-round"  # the deck empty and a full round without a placement (O-50)
 END_STUCK = "no-one-can-act"  # O-51
 
@@ -150,7 +153,7 @@ class State:
     """
 
     __slots__ = ("game", "board", "deck", "drawn", "hands", "limits", "to_move", "passed",
-                 "quiet", "end", "turn", "skipped", "out", "_info", "_legal")
+                 "quiet", "end", "turn", "skipped", "out", "_info", "_legal", "_score")
 
     def __init__(self, game: Seating, board: dict[Hex, Placed], deck: tuple[str, ...],
                  drawn: int, hands: tuple[tuple[str, ...], ...], limits: tuple[int, ...],
@@ -172,6 +175,7 @@ class State:
         self.out = out
         self._info: Analysis | None = None
         self._legal: Legal | None = None
+        self._score: Result | None = None
 
     def __getstate__(self) -> tuple[Any, ...]:  # what is worked out again is not pickled
         return (self.game, self.board, self.deck, self.drawn, self.hands, self.limits,
@@ -298,17 +302,20 @@ class State:
         sectors = {}
         for order, (cell, placed) in enumerate(self.board.items()):
             card = cards[placed.card]
-            sectors[cell] = Sector(cell, frozenset(s for s in range(6) if placed.mask >> s & 1),
+            sectors[cell] = Sector(cell, _SIDES_OF[placed.mask],
                                    card.planet, card.pirate, placed.card, placed.rot,
                                    (lines or {}).get(cell, 0), order)
         return Table(game.players, dict(game.start_lines), game.barriers, sectors,
                      game.planet_types)
 
     def score(self) -> Result:
-        """The scores of the position as it stands (the scorer's result)."""
+        """The scores of the position as it stands (the scorer's result; worked out once per
+        state, which does not change once settled)."""
         from rules.orbitus.score import score
 
-        return score(self.to_table(), self.game.ruleset.scoring)
+        if self._score is None:
+            self._score = score(self.to_table(), self.game.ruleset.scoring, info=self.info)
+        return self._score
 
     def describe(self) -> str:
         """The whole position in a few lines: the table in the order it was laid (``q,r
