@@ -646,6 +646,9 @@ class Manager:
         self.store.add_moves(session.id, len(session.actions),
                              [(seat, play.action_data(action), play.game.encode(new))], status)
         session.texts.append(play.text(session.state, action))
+        forget = getattr(session.state, "forget", None)  # a past position: kept, not its caches
+        if forget is not None:
+            forget()
         session.states.append(new)
         session.actions.append(action)
         session.movers.append(seat)

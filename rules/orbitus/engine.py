@@ -188,10 +188,11 @@ class State:
     @property
     def info(self) -> Analysis:
         """The analysis of the table (systems, zones, open routes, free cells)."""
-        if self._info is None:
-            self._info = Analysis(self.game.start_lines, self.game.n,
-                                  {c: p.mask for c, p in self.board.items()})
-        return self._info
+        info = self._info
+        if info is None:
+            info = self._info = Analysis(self.game.start_lines, self.game.n,
+                                         {c: p.mask for c, p in self.board.items()})
+        return info
 
     @property
     def over(self) -> bool:
@@ -215,15 +216,24 @@ class State:
         info = self.info
         return [info.cells[i] for i in info.system(seat)]
 
+    def forget(self) -> None:
+        """Drop what this state has worked out (its analysis, legal actions and score), each
+        worked out again if asked for: a kept history of states then holds its positions,
+        not every position's analysis (memory, and the garbage collector's work)."""
+        self._info = None
+        self._legal = None
+        self._score = None
+
     # legal actions ----------------------------------------------------------------------
 
     def legal_actions(self) -> Legal:
         """Every legal action of the player to move, in a stable order (placements by cell,
         card and rotation, then removals, discards, the pass); none once the game is over
         (:mod:`rules.orbitus.legal`)."""
-        if self._legal is None:
-            self._legal = Legal() if self.end is not None else actions(self, self.to_move)
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = Legal() if self.end is not None else actions(self, self.to_move)
+        return legal
 
     # applying an action -----------------------------------------------------------------
 
@@ -313,9 +323,11 @@ class State:
         state, which does not change once settled)."""
         from rules.orbitus.score import score
 
-        if self._score is None:
-            self._score = score(self.to_table(), self.game.ruleset.scoring, info=self.info)
-        return self._score
+        found = self._score
+        if found is None:
+            found = self._score = score(self.to_table(), self.game.ruleset.scoring,
+                                        info=self.info)
+        return found
 
     def describe(self) -> str:
         """The whole position in a few lines: the table in the order it was laid (``q,r
