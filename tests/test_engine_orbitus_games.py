@@ -126,6 +126,25 @@ def test_every_position_of_a_random_game_is_a_valid_table(games):
             assert score(state.to_table(), DEFS.scoring).valid, (players, seed, i)
 
 
+def test_a_states_own_score_is_the_scorers_and_forgetting_works_it_out_again(games):
+    """A state scores from its own analysis, once: the same result as the scorer's own reading
+    of its table, at every position; and a state that forgot what it worked out (a past
+    position the browser companion keeps) gives the same score and legal actions again."""
+    for (players, seed, _kind), (first, actions, _) in games.items():
+        if seed > 1:
+            continue
+        state = first
+        for i, action in enumerate(actions):
+            state = state.after(action)
+            mine = state.score()
+            assert mine is state.score()  # once per state
+            assert mine == score(state.to_table(), DEFS.scoring), (players, seed, i)
+            legal = list(state.legal_actions())
+            state.forget()
+            assert state.score() == mine and state.score() is not mine, (players, seed, i)
+            assert list(state.legal_actions()) == legal, (players, seed, i)
+
+
 def test_the_hand_limits_follow_the_removals(games):
     for first, actions, final in games.values():
         removed = Counter()
