@@ -310,11 +310,11 @@ class State:
         game = self.game
         cards = game.cards
         sectors = {}
+        line_of = (lines or {}).get
         for order, (cell, placed) in enumerate(self.board.items()):
             card = cards[placed.card]
-            sectors[cell] = Sector(cell, _SIDES_OF[placed.mask],
-                                   card.planet, card.pirate, placed.card, placed.rot,
-                                   (lines or {}).get(cell, 0), order)
+            sectors[cell] = Sector(cell, _SIDES_OF[placed.mask], card.planet, card.pirate,
+                                   placed.card, placed.rot, line_of(cell, 0), order)
         return Table(game.players, dict(game.start_lines), game.barriers, sectors,
                      game.planet_types)
 
