@@ -359,7 +359,7 @@ def test_the_game_lists_come_from_the_rules_registry(heaps_registered, capsys):
     game = next(a for a in build_parser("pnp build")._actions if "--game" in a.option_strings)
     assert list(game.choices) == ["orbitus", "satellites", "both"]
     assert list(sim_parser("pnp sim")._subparsers._group_actions[0].choices) == \
-        ["orbitus", "satellites", "heaps", "compare"]
+        ["orbitus", "satellites", "heaps", "compare", "ladder", "tune"]
     assert complete(["score", ""]) == ["orbitus", "satellites"]
     assert complete(["setup", ""]) == ["heaps", "orbitus", "satellites"]
     assert "heaps" not in complete(["build", ""])
