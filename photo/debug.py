@@ -20,10 +20,13 @@ TEAL = (200, 190, 40)
 BLUE = (230, 120, 40)
 RED = (40, 40, 230)
 ORANGE = (0, 150, 255)
+YELLOW = (40, 230, 250)
+PURPLE = (200, 80, 170)
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
 MAX_SIDE = 2400
-COLOURS = {"marker": GREEN, "marker at its place": TEAL, "art and marker": BLUE}
+COLOURS = {"marker": GREEN, "marker at its place": TEAL, "art and marker": BLUE,
+           "art under glare": PURPLE}
 
 
 def _text(img: np.ndarray, text: str, at: tuple[float, float], size: float,
