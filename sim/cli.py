@@ -22,6 +22,10 @@ from cards.safe_text import printable
 from pnp.common import Parser, fail, misuse, write_out
 from sim.command import (
     EXIT_OK,
+    MAX_BUDGET,
+    MAX_GAMES,
+    MAX_JOBS,
+    MAX_SEED,
     Stop,
     Usage,
     has_player_counts,
@@ -54,15 +58,23 @@ byte in report.json) whatever --jobs is, and on a Ray cluster too.
 """
 
 
-def whole(name: str, low: int, example: str) -> Callable[[str], int]:
+def whole(name: str, low: int, example: str, high: int,
+          why: str = "") -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number from ``low`` to ``high``; the message names
+    the limit (``why``: what it protects)."""
+
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            value = int(text) if len(text) <= 30 else int("x")
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{printable(text)!r} is not a whole number; "
+            raise argparse.ArgumentTypeError(f"{printable(text[:40])!r} is not a whole number; "
                                              f"e.g. {name} {example}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"{value} is too small (at least {low}); e.g. "
+                                             f"{name} {example}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"{value:,} is too large (at most {high:,}"
+                                             f"{'; ' + why if why else ''}); e.g. "
                                              f"{name} {example}")
         return value
     return parse
@@ -79,24 +91,31 @@ def add_common(p: argparse.ArgumentParser, players: bool) -> None:
 
 
 def add_play(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--games", type=whole("--games", 1, "1000"), default=DEFAULT_GAMES,
-                   metavar="N", help=f"games per player count (default {DEFAULT_GAMES})")
+    p.add_argument("--games", type=whole("--games", 1, "1000", MAX_GAMES,
+                                         "run more with other --seed values"),
+                   default=DEFAULT_GAMES, metavar="N",
+                   help=f"games per player count (default {DEFAULT_GAMES}, at most "
+                        f"{MAX_GAMES:,})")
     p.add_argument("--bots", default="random", metavar="LIST",
                    help="bots taking the seats in turn, comma-separated: random, greedy, "
                         "value, mcts, each search bot with its own budget if wanted "
                         "(mcts:64, mcts:200ms, mcts:256x4) and restrictions after + "
                         "(value+never-remove); default random. The line-up turns one seat "
                         "every game so each bot plays each seat equally often")
-    p.add_argument("--budget", type=whole("--budget", 1, "64"), default=None, metavar="N",
-                   help="iterations per decision of an mcts bot that names none (default 64)")
+    p.add_argument("--budget", type=whole("--budget", 1, "64", MAX_BUDGET,
+                                          "a game would take hours"),
+                   default=None, metavar="N",
+                   help=f"iterations per decision of an mcts bot that names none (default 64, "
+                        f"at most {MAX_BUDGET:,})")
     p.add_argument("--think", metavar="TIME",
                    help="thinking time per decision of an mcts bot that names no budget, "
                         "e.g. 200ms (the games then depend on the machine's speed)")
-    p.add_argument("--seed", type=whole("--seed", 0, "1"), default=1, metavar="S",
+    p.add_argument("--seed", type=whole("--seed", 0, "1", MAX_SEED), default=1, metavar="S",
                    help="run seed; every game's seed comes from it and the game's number "
                         "(default 1)")
-    p.add_argument("--jobs", type=whole("--jobs", 1, "2"), default=None, metavar="K",
-                   help="worker processes (default: all cores)")
+    p.add_argument("--jobs", type=whole("--jobs", 1, "2", MAX_JOBS), default=None,
+                   metavar="K", help=f"worker processes (default: all cores, at most "
+                                     f"{MAX_JOBS})")
     p.add_argument("--ray", metavar="ADDRESS",
                    help="play the games as tasks on a Ray cluster: its address, 'auto', or "
                         "'local' to start one here (needs pip install -e '.[cluster]')")
@@ -170,7 +189,7 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
                    help="Orbitus player counts: 3, 2-6 or 2,3,4 (default: every count both "
                         "folders have start lines for)")
     add_play(c)
-    c.add_argument("--seed-b", type=whole("--seed-b", 0, "2"), default=None, metavar="S",
+    c.add_argument("--seed-b", type=whole("--seed-b", 0, "2", MAX_SEED), default=None, metavar="S",
                    help="play B on seeds of its own (independent runs, compared as two "
                         "independent means) instead of A's seeds (paired games)")
     c.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
@@ -202,7 +221,7 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
                     + ", ".join(games))
     l_.add_argument("--cards", type=Path, metavar="DIR",
                     help="definitions folder (default: the shipped cards/)")
-    l_.add_argument("--players", type=whole("--players", 2, "2"), default=None, metavar="N",
+    l_.add_argument("--players", type=whole("--players", 2, "2", 6), default=None, metavar="N",
                     help="the player count the pairings play at (default: the fewest)")
     add_rungs(l_)
     add_play(l_)
@@ -220,10 +239,11 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
                    help="a measure and its bounds, e.g. \"seat-gap<2%%\", \"first-seat<55%%\", "
                         "\"draws<5%%\", \"length 25..40 turns\", \"score>0\" (repeat for "
                         "several)")
-    t.add_argument("--trials", type=whole("--trials", 1, "30"), default=30, metavar="N",
+    t.add_argument("--trials", type=whole("--trials", 1, "30", 10_000, "a search would take days"),
+                   default=30, metavar="N",
                    help="trials of the search (default 30; the definitions as they are "
                         "come first)")
-    t.add_argument("--evidence", type=whole("--evidence", 10, "400"), default=None,
+    t.add_argument("--evidence", type=whole("--evidence", 10, "400", MAX_GAMES), default=None,
                    metavar="N", help="games per player count of the paired comparison of "
                                      "the original and the proposal (default 2 x --games)")
     add_play(t)

@@ -8,6 +8,7 @@ of them imports another."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import shlex
@@ -20,13 +21,19 @@ from typing import Any
 import rules
 from cards.safe_text import printable
 from cards.spelling import did_you_mean
-from pnp.common import DefinitionsFailed, shown
+from pnp.common import DefinitionsFailed, say, shown
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 class Usage(Exception):
     """A bad option value: one line for the user (:func:`pnp.common.misuse`), exit 2."""
+
+
+MAX_GAMES = 200_000  # games per player count in one run (its bookkeeping: some 100 MB)
+MAX_BUDGET = 10_000  # mcts rollouts per decision (at 64 a 4-player game takes seconds)
+MAX_JOBS = 256  # worker processes
+MAX_SEED = 2**63 - 1  # as every seed of the project (rules.game.MAX_SEED)
 
 
 # --- options ----------------------------------------------------------------------------------
@@ -82,6 +89,10 @@ def parse_players(text: str, low: int, high: int, game: str) -> tuple[int, ...]:
             if "-" in part:
                 a, b = part.split("-", 1)
                 first, last = int(a), int(b)
+                if not (low <= first <= high and low <= last <= high):
+                    bad = ", ".join(str(n) for n in (first, last) if not low <= n <= high)
+                    raise Usage(f"--players {printable(text)}: {game.capitalize()} is played "
+                                f"by {low} to {high} players, not {bad}")
                 if first > last:
                     raise Usage(f"--players {text}: {part} runs backwards; e.g. "
                                 f"--players {last}-{first}")
@@ -263,7 +274,6 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False,
         here,
         on_ray,
         pool,
-        read_games,
     )
     from sim.summary import Summary
 
@@ -323,8 +333,8 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False,
                                    f"options, or another --out to start a new run")
         resuming = games_file.exists()
     elif previous is not None and games_file.exists() and not replace:
-        done, _ = read_games(games_file)
-        planned = len(previous.get("players", [])) * int(previous.get("games", 0))
+        done = _earlier_games(opts, previous, games_file).games
+        planned = _planned(previous)
         if done < planned:
             raise Stop(EXIT_USAGE, f"{opts.prog}: {shown(out)} holds an unfinished run "
                                    f"({done:,} of {planned:,} games); continue it with "
@@ -368,7 +378,9 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False,
         done_games.add(key)
         summary.add(record)
 
-    keep: int | None = read_games(games_file, earlier)[1] if resuming else None
+    key = games_file_key(identity)
+    if resuming:
+        _resume_from(opts, identity, games_file, key, earlier)
     todo = [(p, i) for p in counts for i in range(last) if (p, i) not in done_games]
     total = len(counts) * last
     setup = Setup(opts.game, ruleset, opts.bots, opts.budget, opts.seed, opts.think,
@@ -382,7 +394,7 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False,
     else:
         source = here(setup, batches)
     progress = Progress(total, len(done_games), stream=err, enabled=None if not quiet else False)
-    stream = Stream(games_file, keep)
+    stream = Stream(games_file, resuming, key)
     try:
         for batch in source:
             stream.write(batch)
@@ -432,6 +444,70 @@ def _resume_hint(opts: Options, counts: Sequence[int]) -> str:
     return resume_hint(opts.prog, words, opts.out, out_given=False)
 
 
+def games_file_key(identity: dict[str, Any]) -> str:
+    """What seals each line of the run's games.jsonl to this run (:mod:`sim.games_file`)."""
+    from sim.games_file import run_key
+
+    return run_key(identity, IDENTITY)
+
+
+def _planned(identity: dict[str, Any]) -> int:
+    """The games a run (its run.json) plans: player counts times games."""
+    players, games = identity.get("players"), identity.get("games")
+    if not isinstance(players, list) or not isinstance(games, int) or isinstance(games, bool):
+        return 0
+    return len(players) * max(0, min(games, MAX_GAMES))
+
+
+def _earlier_games(opts: Options, identity: dict[str, Any], games_file: Path,
+                   each: Any = None) -> Any:
+    """The games of the run ``identity`` in its games.jsonl (:func:`sim.games_file.read`);
+    :class:`Stop` (exit 2) for a file that cannot be read at all (a pipe, a device)."""
+    from cards.reading import UnreadableInput
+    from sim.games_file import read
+
+    counts = identity.get("players") if isinstance(identity.get("players"), list) else []
+    games = identity.get("games") if isinstance(identity.get("games"), int) else 0
+
+    def fits(record: dict[str, Any]) -> str | None:
+        players, game = record.get("players"), record.get("game")
+        if players not in counts or not isinstance(game, int) or isinstance(game, bool) \
+                or not 0 <= game < games:
+            return (f"game {_shown(game)} of {_shown(players)} players is not a game of this "
+                    f"run ({_shown(counts)} players, games 0 to {games - 1})")
+        return None
+
+    try:
+        return read(games_file, games_file_key(identity), _planned(identity), fits,
+                    each or (lambda record: None))
+    except UnreadableInput as exc:
+        raise Stop(EXIT_USAGE, f"{opts.prog}: {exc.problems[0]}") from None
+
+
+def _resume_from(opts: Options, identity: dict[str, Any], games_file: Path, key: str,
+                 each: Any) -> None:
+    """Read the finished games of the run being resumed; every line that is not one (file:
+    line, what is wrong) is said on stderr and moved aside, so games.jsonl holds each game
+    of the run once before the run goes on."""
+    from sim.games_file import REJECTED_FILE, rewrite
+
+    found = _earlier_games(opts, identity, games_file, each)
+    if found.clean:
+        return
+    for number, why in found.problems[:20]:
+        say(f"{shown(games_file)}:{number}: {why}; left out, that game is played again")
+    if len(found.problems) > 20:
+        say(f"{shown(games_file)}: and {len(found.problems) - 20} more line(s) left out")
+    try:
+        rewrite(games_file, found)
+    except OSError as exc:
+        raise Stop(EXIT_USAGE, f"{opts.prog}: cannot rewrite {shown(games_file)}: "
+                               f"{exc.strerror or exc}; nothing was played") from None
+    say(f"{opts.prog}: kept {found.games:,} finished game(s) of {shown(games_file)}; the "
+        f"{len(found.problems):,} line(s) left out are in "
+        f"{shown(games_file.with_name(REJECTED_FILE))}")
+
+
 def _previous(run_file: Path, games_file: Path) -> dict[str, Any] | None:
     """The identity of the run in the folder, if it is one this tool wrote."""
     try:
@@ -454,7 +530,9 @@ def _write(path: Path, text: str) -> None:
 
 def records_of(folder: Path, counts: Sequence[int], games: int) -> list[dict[str, Any]]:
     """The records of the run in ``folder`` (each game once, in the order of the file)."""
-    from sim.run import GAMES_FILE, read_games
+    from cards.reading import UnreadableInput
+    from sim.games_file import read
+    from sim.run import GAMES_FILE, RUN_FILE
 
     found: list[dict[str, Any]] = []
     seen: set[tuple[int, int]] = set()
@@ -467,7 +545,13 @@ def records_of(folder: Path, counts: Sequence[int], games: int) -> list[dict[str
 
     path = folder / GAMES_FILE
     if path.exists():
-        read_games(path, each)
+        try:
+            identity = json.loads((folder / RUN_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return found
+        with contextlib.suppress(UnreadableInput):  # only the sealed games of this run
+            read(path, games_file_key(identity), max(1, len(counts) * games),
+                 lambda record: None, each)
     return found
 
 
@@ -502,6 +586,9 @@ class Ray:
             import ray
 
             ray.shutdown()
+
+
+# --- the command ------------------------------------------------------------------------------
 
 
 def run_lines(opts: Options, timing: dict[str, Any]) -> list[str]:
