@@ -42,6 +42,7 @@ QUICK = {
     "bench_cli.py": ["--runs", "2"],
     "bench_design.py": ["--runs", "1"],
     "bench_export.py": ["--runs", "1", "--dpi", "50"],
+    "bench_fuzz.py": ["--inputs", "25"],
     "bench_photo.py": ["--photos", "3", "--cameras", "1", "--repeats", "1", "--pairs", "2"],
     "bench_photo_rendered.py": ["--photos", "2"],
     "bench_presets.py": ["--runs", "1"],

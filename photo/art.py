@@ -4,7 +4,8 @@ Where a marker is too small or too blurred to read on its own, the reader compar
 photo of a cell with the printed face of every card in each rotation: the routes, the
 planet's colour and the marker together say which card it is. The faces are rendered
 from the same drawings that print (pdfium, via the PDF backend) and kept in the user's
-cache folder, named by a hash of those drawings, so they are rendered once per deck.
+cache folder (:mod:`cards.cache`), named by a hash of those drawings, so they are rendered
+once per deck.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import io
 import math
-import os
 from typing import Any
 
 import cv2
@@ -58,39 +58,68 @@ def render(game: str, defs: Any, level: float,
     return out
 
 
-def _fingerprint(game: str, defs: Any, names: list[str], level: float) -> str:
-    """A hash of the drawings themselves: any change of the definitions or of the art's
-    code that changes what prints changes it."""
+def _fingerprint(game: str, defs: Any, names: list[str],
+                 level: float) -> tuple[str, dict[str, tuple[int, int, int]]]:
+    """A hash of the drawings themselves (any change of the definitions or of the art's code
+    that changes what prints changes it), and the shape each face has at ``level``."""
     from generator.export_png import components
 
     drawings = components(game, defs)
     digest = hashlib.sha256(f"{CACHE_FORMAT}:{game}:{level}".encode())
+    shapes = {}
     for name in names:
         digest.update(name.encode())
         digest.update(repr(drawings[name]).encode())
-    return digest.hexdigest()[:32]
+        d = drawings[name]
+        shapes[name] = (round(d.height * level), round(d.width * level), 3)
+    return digest.hexdigest()[:32], shapes
 
 
-def _cache_folder() -> Any:
-    from cards.ruleset_cache import cache_folder
+CACHE_KIND = "faces"
+CACHE_KEEP = 8  # decks whose faces are kept (each a few MB)
+MAX_CACHE_BYTES = 64_000_000  # the shipped deck's faces are about 1 MB
 
-    return cache_folder()
+
+def _from_cache(game: str, key: str, names: list[str],
+                shapes: dict[str, tuple[int, int, int]]) -> dict[str, np.ndarray] | None:
+    """The faces kept for ``key``, or None: a miss, or an entry that fails a check (its
+    checksum, then every face of the size its drawing has: one line on stderr says so)."""
+    import zipfile
+
+    from cards.cache import entry_path, note, read_entry
+
+    payload = read_entry(f"{CACHE_KIND}-{game}", key, "npz", MAX_CACHE_BYTES)
+    if payload is None:
+        return None
+    try:
+        with zipfile.ZipFile(io.BytesIO(payload)) as archive:  # sizes known before reading
+            sizes = {i.filename: i.file_size for i in archive.infolist()}
+        wanted = {f"f{i}.npy": int(np.prod(shapes[n])) for i, n in enumerate(names)}
+        if set(sizes) == set(wanted) and all(wanted[f] <= sizes[f] <= wanted[f] + 4096
+                                             for f in wanted):
+            with np.load(io.BytesIO(payload), allow_pickle=False) as data:
+                out = {n: data[f"f{i}"] for i, n in enumerate(names)}
+            if all(a.dtype == np.uint8 and a.shape == shapes[n] for n, a in out.items()):
+                return out
+    except Exception:  # noqa: BLE001 - whatever the archive holds, it is only a miss
+        pass
+    from cards.cache import cache_folder
+
+    folder = cache_folder()
+    if folder is not None:
+        note(entry_path(folder, f"{CACHE_KIND}-{game}", key, "npz"),
+             "its faces are not those of the drawings")
+    return None
 
 
 def faces(game: str, defs: Any, names: list[str],
           level: float = LEVEL) -> dict[str, np.ndarray]:
     """The faces of ``names`` at ``level`` px/mm (BGR, white outside the shape), from the
-    cache when they were rendered before."""
-    key = _fingerprint(game, defs, names, level)
-    folder = _cache_folder()
-    path = folder / f"faces-{game}-{key}.npz" if folder is not None else None
-    if path is not None and path.is_file():
-        try:
-            with np.load(path) as data:
-                if list(data.files) == [f"f{i}" for i in range(len(names))]:
-                    return {n: data[f"f{i}"] for i, n in enumerate(names)}
-        except (OSError, ValueError, EOFError):
-            pass
+    cache when they were rendered before (:mod:`cards.cache`: checked on every read)."""
+    key, shapes = _fingerprint(game, defs, names, level)
+    cached = _from_cache(game, key, names, shapes)
+    if cached is not None:
+        return cached
     rgba = render(game, defs, level, names)
     out: dict[str, np.ndarray] = {}
     for name in names:
@@ -98,16 +127,11 @@ def faces(game: str, defs: Any, names: list[str],
         alpha = img[..., 3:4] / 255.0
         rgb = img[..., :3] * alpha + 255.0 * (1 - alpha)
         out[name] = np.clip(rgb[..., ::-1] + 0.5, 0, 255).astype(np.uint8)
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            buf = io.BytesIO()
-            np.savez_compressed(buf, **{f"f{i}": out[n] for i, n in enumerate(names)})
-            temp = path.with_suffix(f".{os.getpid()}.tmp")
-            temp.write_bytes(buf.getvalue())
-            os.replace(temp, path)
-        except OSError:
-            pass
+    from cards.cache import write_entry
+
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **{f"f{i}": out[n] for i, n in enumerate(names)})
+    write_entry(f"{CACHE_KIND}-{game}", key, "npz", buf.getvalue(), CACHE_KEEP)
     return out
 
 

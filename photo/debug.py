@@ -87,7 +87,10 @@ def scaled(bgr: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def encode(img: np.ndarray, name: str) -> bytes:
-    """PNG, or JPEG when ``name`` ends in .jpg/.jpeg."""
+    """PNG, or JPEG when ``name`` ends in .jpg/.jpeg, carrying the mark of a picture this
+    tool wrote (:func:`pnp.common.mark_picture`: only such a file is ever replaced)."""
+    from pnp.common import mark_picture
+
     lower = name.lower()
     if lower.endswith((".jpg", ".jpeg")):
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 88])
@@ -95,4 +98,4 @@ def encode(img: np.ndarray, name: str) -> bytes:
         ok, buf = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, 6])
     if not ok:  # pragma: no cover - OpenCV encodes any 8-bit BGR image
         raise ValueError("the debug image could not be encoded")
-    return buf.tobytes()
+    return mark_picture(buf.tobytes())

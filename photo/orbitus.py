@@ -1106,5 +1106,21 @@ def markers_missing(mmap: MarkerMap) -> str | None:
                            "the deck")
 
 
+def map_mismatch(mmap: MarkerMap, defs: Any) -> str | None:
+    """Why ``mmap`` (a ``--markers`` file) cannot be read with the deck of ``defs``, or None:
+    the reader compares a photographed cell with the art of every card of the definitions,
+    then with that card's marker, so each card of the deck needs one in the map (a map of
+    a build of other definitions lacks them)."""
+    named = {m.name for m in mmap.of_kind("sector")}
+    missing = [s.id for s in defs.sectors.sectors if s.id not in named]
+    if not missing:
+        return None
+    listed = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5
+                                       else "")
+    return (f"{len(missing)} sector(s) of the definitions have no marker in it ({listed}); "
+            "expected the markers.json of a build of these definitions (or give the --cards "
+            "it was built from)")
+
+
 READER = OrbitusReader  # the game's photo adapter (photo.reader_for)
-__all__ = ["READER", "OrbitusReader", "marker_map", "markers_missing"]
+__all__ = ["READER", "OrbitusReader", "map_mismatch", "marker_map", "markers_missing"]

@@ -26,6 +26,7 @@ from pnp.common import (
     DefinitionsFailed,
     fail,
     misuse,
+    native_output_silenced,
     shown,
     write_out,
 )
@@ -40,7 +41,7 @@ from scorer.photo_layout import (
     satellites_unread,
 )
 
-MAX_PHOTO_BYTES = 120 * 1024 * 1024
+MAX_PHOTO_BYTES = 120_000_000  # a 50-megapixel phone JPEG is about 25 MB
 
 
 def output_problem(prog: str, flag: str, target: Path | None, inputs: list[Path],
@@ -80,7 +81,7 @@ def output_problem(prog: str, flag: str, target: Path | None, inputs: list[Path]
         return f"{said}: is not a regular file (a pipe or a device); give a file name"
     if info.st_size and not _ours(target, kind):
         what = ("a layout read from a photo by this command" if kind == "layout"
-                else "a PNG or JPEG image")
+                else "a debug image this command wrote")
         return (f"{said}: already exists and is not {what}; it is left alone: give a new "
                 f"name (or delete the file first)")
     return None
@@ -94,13 +95,13 @@ def _same(a: Path, b: Path) -> bool:
 
 
 def _ours(path: Path, kind: str) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(256)
-    except OSError:
-        return False
+    """Whether ``path`` is a file this command wrote: a layout read from a photo (its first
+    line), or a debug image carrying the tool's mark (a photo of the user's never does)."""
+    from pnp.common import carries_mark, file_head
+
+    head = file_head(path)
     if kind == "image":
-        return head.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff"))
+        return head.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")) and carries_mark(head)
     return head.startswith(LAYOUT_MARK.encode())
 
 
@@ -151,19 +152,16 @@ def need_opencv(prog: str) -> int | None:
 
 
 def read_photo(prog: str, path: Path) -> bytes | int:
-    """The photo file's bytes, or the exit code after one clear line."""
-    name = shown(path)
+    """The photo file's bytes, or the exit code after one clear line: a regular file only
+    (a pipe or a device such as /dev/zero is refused at once), of at most
+    ``MAX_PHOTO_BYTES``."""
+    from cards.reading import UnreadableInput, read_bytes_safely
+
     try:
-        if not path.exists():
-            return fail(f"{prog}: {name}: file not found; expected a photo (JPEG or PNG)")
-        if path.is_dir():
-            return fail(f"{prog}: {name}: is a folder; give the photo's file")
-        if path.stat().st_size > MAX_PHOTO_BYTES:
-            return fail(f"{prog}: {name}: {path.stat().st_size // (1024 * 1024)} MB is too "
-                        f"large for a photo; save it as a JPEG of 12-24 megapixels")
-        return path.read_bytes()
-    except OSError as exc:
-        return fail(f"{prog}: {name}: cannot be read: {exc.strerror or exc}")
+        return read_bytes_safely(path, "a photo (JPEG or PNG)", MAX_PHOTO_BYTES,
+                                 shown=shown(path))
+    except UnreadableInput as exc:
+        return fail(f"{prog}: {exc.problems[0]}")
 
 
 def write_outputs(prog: str, opts: Any, layout_text: str,
@@ -193,7 +191,9 @@ def players_from(text: str | None) -> list[str] | str:
         return ("--photo needs --players: the names in seat order (--players Anna,Boris) or "
                 "their number (--players 2); a photo does not show who sat where")
     value = text.strip()
-    if value.isdigit():
+    if value.isdigit() or value.isdecimal():
+        if not value.isascii() or len(value) > 2:
+            return f"--players {printable(value[:20])!r}: give 2 to 6, or the names"
         n = int(value)
         if not 2 <= n <= 6:
             return f"--players {value}: Orbitus is played by 2 to 6 players"
@@ -216,7 +216,8 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photos: list[Path],
     after a one-line message."""
     from cards.loader import DefinitionError
     from cards.ruleset_cache import load_definitions
-    from generator.markers.plan import MarkerMapError, from_json
+    from generator.markers.plan import MarkerMapError
+    from generator.markers.reading import read_markers
     from photo import marker_map
     from photo.image import PhotoError
 
@@ -227,22 +228,28 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photos: list[Path],
         raise DefinitionsFailed(exc, "the photo was not read") from None
     try:
         mmap = marker_map(game, defs) if opts.markers is None else \
-            from_json(Path(opts.markers).read_text(encoding="utf-8"), str(opts.markers), game)
-    except (OSError, UnicodeDecodeError) as exc:
-        return fail(f"{prog}: --markers {shown(opts.markers)}: cannot be read: {exc}")
-    except MarkerMapError as exc:
-        return fail(f"{prog}: --markers {exc}")
+            read_markers(Path(opts.markers), game, shown(opts.markers))
+    except MarkerMapError as exc:  # one line a problem, FILE:LINE: ...
+        for line in exc.problems:
+            fail(line)
+        return fail(f"{prog}: --markers {shown(opts.markers)}: {len(exc.problems)} problem(s); "
+                    f"the photo was not read (give the markers.json of the build the pieces "
+                    f"were printed from)")
     missing = markers_missing(game, mmap)
     if missing:
         return fail(f"{prog}: {missing}")
-    from photo import reader_for
+    from photo import map_mismatch, reader_for
     from photo.merge import merge
 
+    mismatch = None if opts.markers is None else map_mismatch(game, mmap, defs)
+    if mismatch:
+        return fail(f"{prog}: --markers {shown(opts.markers)}: {mismatch}")
     reader: Any = reader_for(game, mmap, defs)
     readings, draws = [], []
     for photo, data in zip(photos, datas, strict=True):
         try:
-            reading, work = reader.read_bytes(data, shown(photo))  # the name for messages
+            with native_output_silenced():  # no LAPACK text in the report
+                reading, work = reader.read_bytes(data, shown(photo))  # the name for messages
         except PhotoError as exc:
             return fail(f"{prog}: {exc}")
         readings.append(reading)
