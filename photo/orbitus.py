@@ -422,11 +422,16 @@ class OrbitusReader:
         from photo.working import look
 
         work = look(data, source, self.book, self.sizes())
-        return self.read(work.bgr, work.readings), work
+        reading = self.read(work.bgr, work.readings, work.gray)
+        work.gray = None  # not kept with the photo: the debug image needs colour only
+        return reading, work
 
-    def read(self, bgr: np.ndarray, readings: list[Reading] | None = None) -> TableReading:
-        """Read the table in ``bgr`` (``readings``: its markers, when already read)."""
-        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    def read(self, bgr: np.ndarray, readings: list[Reading] | None = None,
+             gray: np.ndarray | None = None) -> TableReading:
+        """Read the table in ``bgr`` (``readings``: its markers, when already read;
+        ``gray``: ``bgr`` in grey, when already made)."""
+        if gray is None:
+            gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
         out = TableReading(flats=self.flats)
         if self.station is None or not self.sectors:
             which = "station.yaml" if self.station is None else "sectors.yaml"
