@@ -28,10 +28,10 @@ from generator.typeset import (
 )
 
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
-BOOKLETS = ["orbitus/rules-en.pdf", "orbitus/rules-ru.pdf", "satellites/rules-en.pdf",
-            "satellites/rules-it.pdf"]
-AIDS = ["orbitus/player-aid-en.pdf", "orbitus/player-aid-ru.pdf",
-        "satellites/player-aid-en.pdf", "satellites/player-aid-it.pdf"]
+BOOKLETS = [f"{game}/rules-{lang}.pdf" for game in ("orbitus", "satellites")
+            for lang in ("en", "ru", "it")]
+AIDS = [f"{game}/player-aid-{lang}.pdf" for game in ("orbitus", "satellites")
+        for lang in ("en", "ru", "it")]
 PADS = ["orbitus/score-pad.pdf", "satellites/score-pad.pdf"]
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
@@ -116,13 +116,22 @@ def test_italian_texts_have_their_accents(a4):
     assert "Setting up" in english and "Tie-break" in english and "è" not in english
 
 
-def test_every_decision_of_the_rules_pages_is_in_each_booklet(a4):
-    # the rules pages mark 5 decisions for Orbitus (deck, start lines, removed sector and
-    # drawing, end, six or more planets) and 3 for Satellites (board size, contested, draw)
-    assert _text(a4 / "orbitus/rules-en.pdf").count("Project decision") == 5
-    assert _text(a4 / "orbitus/rules-ru.pdf").count("Решени") == 5
-    assert _text(a4 / "satellites/rules-en.pdf").count("Project decision") == 3
-    assert _text(a4 / "satellites/rules-it.pdf").count("Scelta del progetto") == 3
+def test_every_decision_players_meet_is_in_a_box_of_each_booklet(a4):
+    """Read back from the PDFs: the decision boxes of every booklet, in every language,
+    name exactly the decisions the rules pages tag for the booklet (tests/test_texts.py
+    checks the same in the sources)."""
+    from test_texts import rule_tags
+
+    header = re.compile(r"(?:Project decisions?|Решени[ея] проекта|Scelt[ae] del progetto) "
+                        r"\((?:rules?|правил[оа]|regol[ae]) ([^)]*)\)")
+    for game in ("orbitus", "satellites"):
+        want = {n for n, tag in rule_tags(game).items() if tag.decision and tag.sections}
+        assert len(want) >= 16, game
+        for lang in ("en", "ru", "it"):
+            text = " ".join(_text(a4 / game / f"rules-{lang}.pdf").split())
+            boxed = {n for m in header.finditer(text) for n in re.findall(r"[OS]-\d+",
+                                                                          m.group(1))}
+            assert boxed == want, (game, lang, sorted(want - boxed), sorted(boxed - want))
 
 
 def test_each_decision_box_names_the_decisions_of_the_rules_page_it_states():
@@ -131,7 +140,8 @@ def test_each_decision_box_names_the_decisions_of_the_rules_page_it_states():
     root = Path(__file__).resolve().parent.parent
     for game, letter in (("orbitus", "O"), ("satellites", "S")):
         page = (root / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
-        decisions = set(re.findall(rf"\*\*({letter}-\d+)\*\* \*Decision:\*", page))
+        decisions = set(re.findall(rf"\*\*({letter}-\d+)\*\* (?:<span[^>]*>[^<]*</span> )?"
+                                   r"\*Decision:\*", page))
         cited_by_language = {}
         for text in sorted((DEFAULT_CARDS / game / "text").glob("rules-*.md")):
             boxes = [line for line in text.read_text(encoding="utf-8").splitlines()
@@ -192,7 +202,7 @@ def test_numbers_in_the_texts_come_from_the_definitions(cards_copy, tmp_path):
     russian = _text(tmp_path / "ru" / "orbitus/rules-ru.pdf")
     assert "−5" in russian and "+14" in russian
     aid = _text(out / "orbitus/player-aid-en.pdf")
-    assert "(6 at the start)" in re.sub(r"\s+", " ", aid)
+    assert "Deal 6 sectors to each player" in re.sub(r"\s+", " ", aid)
 
 
 def test_a_definitions_folder_can_bring_its_own_texts(cards_copy, tmp_path):

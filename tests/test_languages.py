@@ -68,19 +68,16 @@ def test_the_english_kit_is_english(kits):
     assert output == ""  # nothing had to fall back
 
 
-def test_booklets_follow_the_language_and_fall_back_with_a_note(kits):
-    ru, ru_output = kits["ru"]
-    it, it_output = kits["it"]
-    def texts(folder: Path) -> list[str]:
-        return sorted(p.name for p in folder.glob("*.pdf")
-                      if p.name.startswith(("rules-", "player-aid-")))
-
-    assert texts(ru / "orbitus") == ["player-aid-ru.pdf", "rules-ru.pdf"]
-    assert texts(ru / "satellites") == ["player-aid-en.pdf", "rules-en.pdf"]
-    assert texts(it / "orbitus") == ["player-aid-en.pdf", "rules-en.pdf"]
-    assert texts(it / "satellites") == ["player-aid-it.pdf", "rules-it.pdf"]
-    assert "satellites: no rules-ru.md" in ru_output and "English" in ru_output
-    assert "orbitus: no rules-it.md" in it_output and "Italian" in it_output
+def test_every_kit_carries_its_own_language_booklets_and_aids(kits):
+    """Point 8 of issue 20: a Russian kit carries Russian Satellites texts, an Italian kit
+    Italian Orbitus texts; nothing falls back to English."""
+    for lang in ("ru", "it"):
+        folder, output = kits[lang]
+        for game in ("orbitus", "satellites"):
+            texts = sorted(p.name for p in (folder / game).glob("*.pdf")
+                           if p.name.startswith(("rules-", "player-aid-")))
+            assert texts == [f"player-aid-{lang}.pdf", f"rules-{lang}.pdf"], (lang, game)
+        assert output == "", output  # no note that something is in English
 
 
 def test_planets_carry_symbols_not_letters(kits):

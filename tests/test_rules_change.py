@@ -45,10 +45,10 @@ def test_orbitus_hand_size_and_a_planet_row(cards_copy, tmp_path, capsys):
     out = tmp_path / "out"
     build(out, games=("orbitus",), cards=cards, opts=BuildOptions())
     booklet = _text(out / "orbitus" / "rules-en.pdf")
-    assert "deal 5 face down" in " ".join(booklet.split())
+    assert "Every player's hand limit starts at 5" in " ".join(booklet.split())
     assert "hand of 5 face-down" in " ".join(booklet.split())
     aid = " ".join(_text(out / "orbitus" / "player-aid-en.pdf").split())
-    assert "(5 at the start)" in aid
+    assert "Deal 5 sectors to each player" in aid
     pad = _text(out / "orbitus" / "score-pad.pdf")
     assert "3 → +4" in pad and "3 → +2" not in pad
     # the scorer
