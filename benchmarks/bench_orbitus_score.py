@@ -36,8 +36,8 @@ from typing import Any
 import yaml
 from timing import command, figure, wall_ms
 
-from cards.ruleset import load_ruleset
-from scorer.orbitus.grow import grow_table
+from cards.ruleset_cache import load_ruleset
+from testkit.grow import grow_table
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_72 = ROOT / "tests" / "fixtures" / "orbitus" / "six-players-72.yaml"

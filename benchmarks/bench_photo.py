@@ -48,7 +48,7 @@ def _worker(job: tuple[str, int, int, int]) -> object:
     global _BENCH
     import cv2
 
-    from photo.evaluate import Bench
+    from testkit.photo_evaluate import Bench
 
     game, seed, count, index = job
     cv2.setNumThreads(1)
@@ -134,10 +134,10 @@ def speed(repeats: int, cameras: int) -> None:
     import cv2
     import yaml
 
-    from cards.ruleset import load_definitions
-    from photo.markers import orbitus_map
+    from cards.ruleset_cache import load_definitions
+    from generator.markers.plan import orbitus_map
     from photo.orbitus import OrbitusReader
-    from photo.synth import Sprites, orbitus_shot, random_camera
+    from testkit.photo_synth import Sprites, orbitus_shot, random_camera
 
     cv2.setNumThreads(1)
     root = Path(__file__).resolve().parent.parent

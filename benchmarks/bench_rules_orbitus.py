@@ -34,7 +34,7 @@ from pathlib import Path
 from timing import best_of, command, figure, median_wall_ms
 
 import rules
-from cards.ruleset import load_ruleset
+from cards.ruleset_cache import load_ruleset
 from rules.orbitus.engine import State, check, new_game, random_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -36,7 +36,7 @@ from pathlib import Path
 from timing import figure
 
 import rules
-from cards.ruleset import load_ruleset
+from cards.ruleset_cache import load_ruleset
 from sim.play import Setup, play_many
 from sim.run import chunked, pool
 

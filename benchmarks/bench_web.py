@@ -37,7 +37,7 @@ TABLE = ROOT / "tests" / "fixtures" / "orbitus" / "six-players-72.yaml"
 
 
 def bench_edit(repeats: int = 200) -> None:
-    from cards.ruleset import load_ruleset
+    from cards.ruleset_cache import load_ruleset
     from web import orbitus_table
 
     ruleset = load_ruleset("orbitus")

@@ -23,8 +23,8 @@ FIGURES_ENV = "PNP_BENCH_FIGURES"
 
 MODULES = {
     "pnp-score": "scorer",
-    "pnp-setup": "scorer.engine.setup_cli",
-    "pnp-replay": "scorer.engine.replay_cli",
+    "pnp-setup": "records.setup_cli",
+    "pnp-replay": "records.replay_cli",
 }
 
 

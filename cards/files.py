@@ -46,3 +46,10 @@ def game_files(game: str, folder: Path | None = None,
     return files
 
 
+def shown_deck(path: Path) -> str:
+    """A deck file as messages name it: the shipped deck by its place in the project."""
+    from cards.loader import display_path
+
+    if path.resolve() == (DEFAULT_CARDS / "orbitus" / "sectors.yaml").resolve():
+        return "cards/orbitus/sectors.yaml"
+    return display_path(path)

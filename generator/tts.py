@@ -231,7 +231,6 @@ def orbitus_tts(defs: OrbitusDefinitions, root: PurePath, words: Any = None) -> 
     """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder,
     ``words`` the kit's labels (default: English)."""
     from cards.labels import default_labels, fill
-    from generator.products.orbitus import marker_counts
 
     words = words or default_labels("orbitus")
 
@@ -252,7 +251,7 @@ def orbitus_tts(defs: OrbitusDefinitions, root: PurePath, words: Any = None) -> 
     mw, mh = orb.marker_size(flats)
     box = (_px(mw + 2, TOKEN_DPI), _px(mh + 2, TOKEN_DPI))
     markers: list[tuple[str, str, int]] = []  # (image name, nickname, copies)
-    need, barriers = marker_counts(defs)
+    need, barriers = defs.ruleset.marker_counts()
     for seat in range(6):
         name = f"start-marker-P{seat + 1}"
         label = fill(words.station.start_marker, seat=f"P{seat + 1}")

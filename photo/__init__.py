@@ -1,8 +1,8 @@
 """Reading a finished table from one photo, through the markers printed on the components.
 
-``photo.codes`` and ``photo.markers`` (which marker is which component) need only the
-standard library and are used by the printables too; everything that looks at pixels
-needs the optional extra: ``pip install 'orbitus-pnp[photo]'`` (OpenCV and NumPy).
+The marker plan (which marker is which component, and where: :mod:`generator.markers`) is
+the printables'; a photo is read against the plan a build wrote. Everything here looks at
+pixels and needs the optional extra: ``pip install 'orbitus-pnp[photo]'`` (OpenCV and NumPy).
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ def _fingerprint(game: str, defs: Any, names: list[str], level: float) -> str:
 
 
 def _cache_folder() -> Any:
-    from cards.ruleset import cache_folder
+    from cards.ruleset_cache import cache_folder
 
     return cache_folder()
 

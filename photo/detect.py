@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from photo.codes import MODULES, modules
+from generator.markers.codes import MODULES, modules
 
 SAMPLES = 4  # samples per module in a read patch
 PATCH = (MODULES + 2) * SAMPLES  # the square with one module of quiet zone all round

@@ -24,8 +24,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from generator.markers.plan import MarkerMap
 from photo.detect import Codebook, Reading, read_all, read_at
-from photo.markers import MarkerMap
 from rules import hexgeo
 from rules.hexgeo import Hex
 

@@ -23,8 +23,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from generator.markers.plan import MarkerMap
 from photo.detect import Codebook, Reading, read_all, read_at
-from photo.markers import MarkerMap
 
 STRONG = (0.8, 0.1)  # score and margin a marker read on its own needs
 CORNER = (0.7, 0.06)  # ... a board corner (larger, always the same four)

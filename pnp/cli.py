@@ -37,10 +37,10 @@ COMMANDS: dict[str, Command] = {
                      style="build"),
     "score": Command("scorer.cli", "main",
                      "score a finished table: pnp score orbitus|satellites FILE", games=True),
-    "setup": Command("scorer.engine.setup_cli", "main",
+    "setup": Command("records.setup_cli", "main",
                      "deal a start position from a seed: pnp setup orbitus|satellites",
                      games=True),
-    "replay": Command("scorer.engine.replay_cli", "main",
+    "replay": Command("records.replay_cli", "main",
                       "replay a game record, check every move and score the end"),
     "sim": Command("sim.cli", "main",
                    "play many games with bots and report on balance (win rates, scores)"),
@@ -206,7 +206,7 @@ def _parser_options(name: str, words: list[str]) -> list[str]:
         if game is None:
             return games
         module = ("scorer.{game}.cli" if name == "score" else
-                  "scorer.engine.{game}_setup").format(game=game)
+                  "records.{game}_setup").format(game=game)
         parser = importlib.import_module(module).build_parser(f"pnp {name} {game}")
         return _options_of_parser(parser, words)
     module = importlib.import_module(COMMANDS[name].module)

@@ -4,7 +4,7 @@
 ``rules.names()`` lists the games in a stable order. Everything that needs a game's rules
 (scorers, engines, records, printables, simulator, browser) finds them here; adapters of
 one game live in modules named after it (``generator.products.<game>``,
-``scorer.engine.<game>_replay``, ...), so nothing branches on the game's name.
+``records.<game>_replay``, ...), so nothing branches on the game's name.
 
 This package imports only the standard library (a test checks it).
 """

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scorer.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail
+from pnp.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail
 from scorer.photo_layout import (
     INSTALL,
     LAYOUT_MARK,
@@ -97,7 +97,7 @@ def _ours(path: Path, kind: str) -> bool:
 def check_outputs(prog: str, opts: Any, photo: Path, example: str) -> str | None:
     """Every output option checked before anything is read (see :func:`output_problem`;
     ``--svg``/``--png`` by the scorers' own check)."""
-    from scorer.common import other_picture, picture_target_problem
+    from pnp.common import other_picture, picture_target_problem
 
     layout_out, debug = opts.layout_out, opts.debug_image
     pictures = [opts.svg, opts.png]
@@ -182,9 +182,9 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
     the definitions, the reading, and a function that draws the debug image; or the exit
     code after a one-line message."""
     from cards.loader import DefinitionError
-    from cards.ruleset import load_definitions
+    from cards.ruleset_cache import load_definitions
+    from generator.markers.plan import MarkerMapError, from_json, marker_map
     from photo.image import PhotoError
-    from photo.markers import MarkerMapError, from_json, marker_map
 
     try:
         defs = load_definitions(game, cards)
@@ -245,7 +245,7 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
     from dataclasses import replace
 
     from cards.loader import DefinitionError, parse_yaml
-    from cards.ruleset import load_ruleset
+    from cards.ruleset_cache import load_ruleset
     from rules.orbitus.score import score
     from rules.orbitus.table import Finding
     from scorer.orbitus.layout import Layout, parse_layout
@@ -289,8 +289,8 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
                 + "\n")
         sys.stdout.write(head + to_text(result))
     if opts.svg is not None or opts.png is not None:
-        from cards.ruleset import load_definitions
-        from scorer.common import save_picture
+        from cards.ruleset_cache import load_definitions
+        from generator.picture_out import save_picture
         from scorer.orbitus.picture import draw_table
 
         stop = save_picture(prog, draw_table(result, load_definitions("orbitus",
@@ -352,9 +352,10 @@ def satellites(opts: Any, prog: str) -> int:
 def _score_satellites(opts: Any, prog: str, text: str, reading: Any, photo: Path,
                       defs: Any) -> int:
     from photo.satellites import cell_name
-    from scorer.common import Violation, colour_terminal, dump_json
+    from pnp.common import colour_terminal, dump_json
     from scorer.satellites.board import read_string
     from scorer.satellites.score import score
+    from scorer.violation import Violation
 
     ruleset = defs.ruleset
     transcript = read_string(text.replace("?", "."), str(photo), ruleset)
@@ -379,7 +380,7 @@ def _score_satellites(opts: Any, prog: str, text: str, reading: Any, photo: Path
                 + "\n")
         sys.stdout.write(head + summary(result, str(photo), colour=colour_terminal()))
     if opts.svg is not None or opts.png is not None:
-        from scorer.common import save_picture
+        from generator.picture_out import save_picture
         from scorer.satellites.picture import board_picture
 
         stop = save_picture(prog, board_picture(result, title=f"Satellites: {photo}",

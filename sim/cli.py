@@ -237,7 +237,7 @@ class Stop(Exception):
 
 def load(game: str, cards: Path | None) -> Any:
     from cards.loader import DefinitionError
-    from cards.ruleset import load_ruleset
+    from cards.ruleset_cache import load_ruleset
 
     if cards is not None and not cards.is_dir():
         raise Stop(EXIT_USAGE, f"{PROG}: {cards}: no such folder (expected a definitions "
@@ -611,7 +611,7 @@ def _compare(ns: argparse.Namespace, out: Any, err: Any) -> int:
 def main(argv: Sequence[str] | None = None, prog: str = "pnp-sim") -> int:
     """The ``pnp-sim`` command (``pnp sim``: ``prog`` names it in every message): the exit
     code, never an exception."""
-    from scorer.common import never_raises
+    from pnp.common import never_raises
 
     global PROG
     PROG = prog

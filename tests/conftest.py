@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "cards"
+if str(ROOT) not in sys.path:  # testkit/ (kits for the tests) is not installed with the package
+    sys.path.insert(0, str(ROOT))
 
 
 @pytest.fixture(autouse=True, scope="session")

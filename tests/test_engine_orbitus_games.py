@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from cards.definitions import load_orbitus
+from records.orbitus_replay import record_text
+from records.record import read_record, replay
 from rules.hexgeo import DIRECTIONS, SIDE_INDEX, neighbours, opposite, rotate_sides
 from rules.orbitus.actions import DISCARD, PASS, PASS_ACTION, PLACE, REMOVE, Action
 from rules.orbitus.engine import (
@@ -25,8 +27,6 @@ from rules.orbitus.engine import (
 )
 from rules.orbitus.engine import match as game_from_definitions
 from rules.orbitus.score import score
-from scorer.engine.orbitus_replay import record_text
-from scorer.engine.records import read_record, replay
 
 MODELS = load_orbitus()
 DEFS = MODELS.ruleset

@@ -14,7 +14,6 @@ from typer.testing import CliRunner
 from cards.definitions import load_orbitus, load_satellites
 from generator.build import BuildOptions, build
 from generator.cli import app
-from generator.products.orbitus import marker_counts
 from generator.tts import MAX_COLS, MAX_PX, MAX_ROWS, deck_layouts
 
 HEX_ASPECT = 50.0 / 57.735026918962575  # across flats / across corners
@@ -141,7 +140,7 @@ def test_saved_objects_load_and_reference_existing_files(tts_out):
 def test_orbitus_objects_station_and_markers(tts_out):
     save = _load(tts_out / "orbitus/tts/Orbitus.json")
     names = Counter(o["Name"] for o in save["ObjectStates"])
-    need, barriers = marker_counts(load_orbitus())
+    need, barriers = load_orbitus().ruleset.marker_counts()
     assert names == {"DeckCustom": 1, "Card": 1, "Custom_Token": sum(need) + barriers}
     station = next(o for o in save["ObjectStates"] if o["Name"] == "Card")
     entry = next(iter(station["CustomDeck"].values()))

@@ -1,10 +1,11 @@
-"""The fast slice of the mutation fuzzer (tests/fuzzing.py) over every reader; the long
+"""The fast slice of the mutation fuzzer (testkit/fuzzing.py) over every reader; the long
 run (10,000 inputs per reader) is tools/fuzz_readers.py."""
 
 from __future__ import annotations
 
 import pytest
-from fuzzing import fuzz
+
+from testkit.fuzzing import fuzz
 
 SLICE = {"definitions": 40, "layouts": 150, "boards": 150, "records": 100}
 

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from records.replay_cli import main as replay_main
+from records.setup_cli import main as setup_main
 from scorer.cli import main as score_main
-from scorer.engine.replay_cli import main as replay_main
-from scorer.engine.setup_cli import main as setup_main
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "docs" / "schemas"

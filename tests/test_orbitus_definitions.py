@@ -18,7 +18,7 @@ import pytest
 
 from cards.definitions import load_orbitus
 from cards.loader import DefinitionError
-from cards.ruleset import cache_folder, load_ruleset
+from cards.ruleset_cache import cache_folder, load_ruleset
 from rules.orbitus.ruleset import Ruleset
 
 
@@ -215,7 +215,7 @@ def test_a_link_out_of_the_folder_is_refused_even_when_its_content_is_cached(car
 
 
 def test_old_entries_are_pruned(cache, cards_copy):
-    from cards import ruleset as module
+    from cards import ruleset_cache as module
 
     path = cards_copy / "orbitus" / "rules.yaml"
     text = path.read_text(encoding="utf-8")

@@ -18,11 +18,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cards.ruleset import load_ruleset
+from cards.ruleset_cache import load_ruleset
 from rules.hexgeo import DIRECTIONS, SIDES, rotate_cell
 from rules.orbitus.score import Result
 from scorer.orbitus.cli import score_file
-from scorer.orbitus.grow import grow_table
+from testkit.grow import grow_table
 
 DEFS = load_ruleset("orbitus")
 SETTINGS = settings(max_examples=60, deadline=None,

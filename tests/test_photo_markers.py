@@ -18,8 +18,8 @@ from generator.backends.png import render_png
 from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import Group, walk
-from photo import codes
-from photo.markers import MarkerMapError, from_json, orbitus_map, satellites_map
+from generator.markers import codes
+from generator.markers.plan import MarkerMapError, from_json, orbitus_map, satellites_map
 from rules import hexgeo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,7 +85,7 @@ def test_station_and_satellites_and_board_corners_read():
 def test_sector_markers_stay_clear_of_routes_hub_and_cut_line():
     """The marker's white square (quiet zone included, its corners rounded) keeps off every
     route band, the hub, and stays inside the cut line, on every card of the deck."""
-    from photo.markers import QUIET, sector_marker
+    from generator.markers.plan import QUIET, sector_marker
 
     flats = ORB.sectors.hex_across_flats_mm
     m = sector_marker(1, "x", flats)

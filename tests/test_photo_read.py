@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from photo.evaluate import Bench, orbitus_totals
-from photo.synth import Camera, orbitus_pieces, photograph
 from rules import hexgeo
 from scorer.cli import main
+from testkit.photo_evaluate import Bench, orbitus_totals
+from testkit.photo_synth import Camera, orbitus_pieces, photograph
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -126,7 +126,7 @@ def test_satellites_board_read_from_a_photo(tmp_path, capsys, satellites_bench):
     board = FIXTURES / "satellites" / "crowned.txt"
     rows = [line.split("#")[0].split() for line in board.read_text().splitlines()]
     grid = [[t.upper() for t in r] for r in rows if r]
-    from photo.synth import satellites_shot
+    from testkit.photo_synth import satellites_shot
 
     shot = satellites_shot(grid, satellites_bench.defs, satellites_bench.sprites, 5, covers=0,
                            camera=CALM)
@@ -251,7 +251,7 @@ def test_photo_misuse_exits_2(capsys, args, message):
 
 def _coarse(index: int) -> Camera:
     """A random camera of the benchmark's kind, kept to 2-4 px/mm (small photos, quick)."""
-    from photo.synth import random_camera
+    from testkit.photo_synth import random_camera
 
     return random_camera(random.Random(7000 + index), scale=(2.0, 4.0))
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from scorer.engine.playthrough import playthrough
-from scorer.engine.records import RecordError, read_record, replay
+from records.playthrough import playthrough
+from records.record import RecordError, read_record, replay
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "records"
 RECORDS = sorted(FIXTURES.glob("orbitus/*.yaml")) + sorted(FIXTURES.glob("satellites/*.yaml"))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.engine.replay_cli import main
+from records.replay_cli import main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "records"
 RECORDS = sorted(FIXTURES.glob("satellites/*.yaml"))
@@ -52,8 +52,8 @@ def outcome(path: Path, capsys) -> dict:
 
 
 def board_of(path: Path) -> list[str]:
-    from scorer.engine.records import read_record, replay
-    from scorer.engine.satellites_replay import board_of as board
+    from records.record import read_record, replay
+    from records.satellites_replay import board_of as board
 
     result = replay(read_record(Path(path.name)))
     return [line for line in board(result.state).to_text().splitlines()]

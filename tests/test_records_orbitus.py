@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.engine.replay_cli import main as replay_main
-from scorer.engine.setup_cli import main as setup_main
+from records.replay_cli import main as replay_main
+from records.setup_cli import main as setup_main
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "fixtures" / "records" / "orbitus"
@@ -73,7 +73,7 @@ def test_setup_prints_the_start_lines_the_hands_and_the_deck(capsys):
 
 def test_setup_json_is_the_deal_the_engine_makes(capsys):
     from cards.definitions import load_orbitus
-    from scorer.engine.orbitus_setup import dealt
+    from records.orbitus_setup import dealt
 
     code, out, _ = run_setup(["--names", "Anna,Boris,Carla,Dmitri", "--seed", "7", "--json"],
                              capsys)

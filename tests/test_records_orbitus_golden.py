@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.engine.replay_cli import main
+from records.replay_cli import main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "records" / "orbitus"
 RECORDS = sorted(FIXTURES.glob("*.yaml"))
@@ -54,7 +54,7 @@ def outcome(path: Path, capsys) -> dict:
 
 def table_of(path: Path) -> list[str]:
     """The sectors on the table in the order they were placed: ``S07 @0,-1 r2``."""
-    from scorer.engine.records import read_record, replay
+    from records.record import read_record, replay
 
     state = replay(read_record(Path(path.name))).state
     return [f"{p.card} @{q},{r} r{p.rot}" for (q, r), p in state.board.items()]

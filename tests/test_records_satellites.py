@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.engine.replay_cli import main as replay_main
-from scorer.engine.setup_cli import main as setup_main
+from records.replay_cli import main as replay_main
+from records.setup_cli import main as setup_main
 from scorer.satellites.board import read_string
 from scorer.satellites.score import score
 

@@ -21,9 +21,9 @@ from cards.loader import (
     parse_yaml,
     read_bytes_safely,
 )
+from records.replay_cli import main as replay_main
+from records.setup_cli import main as setup_main
 from scorer.cli import main as score_main
-from scorer.engine.replay_cli import main as replay_main
-from scorer.engine.setup_cli import main as setup_main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -469,7 +469,7 @@ def test_a_line_separator_is_refused_with_its_line(tmp_path, monkeypatch, capsys
 
 
 def test_split_lines_keeps_separators_inside_lines():
-    from scorer.safe_text import split_lines
+    from cards.safe_text import split_lines
 
     assert split_lines("a\u2028b\x0cc\r\nd\re\n") == ["a\u2028b\x0cc", "d", "e"]
 

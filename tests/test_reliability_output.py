@@ -11,10 +11,10 @@ import pytest
 
 import generator.output as output
 from cards.loader import parse_yaml
+from cards.yaml_out import flow
+from records.replay_cli import main as replay_main
+from records.setup_cli import main as setup_main
 from scorer.cli import main as score_main
-from scorer.engine.replay_cli import main as replay_main
-from scorer.engine.setup_cli import main as setup_main
-from scorer.yaml_out import flow
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -163,8 +163,8 @@ def test_a_setup_record_with_special_names_replays(tmp_path, capsys):
 
 def test_an_engine_written_record_keeps_names(tmp_path, capsys):
     from cards.definitions import load_orbitus
-    from scorer.engine.orbitus_replay import record_text
-    from scorer.engine.orbitus_setup import dealt
+    from records.orbitus_replay import record_text
+    from records.orbitus_setup import dealt
 
     names = ["- Bob", "Anna: x", "no"]
     start = dealt(load_orbitus().ruleset, names, 7)

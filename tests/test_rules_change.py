@@ -10,9 +10,9 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from generator.build import BuildOptions, build
+from records.replay_cli import main as replay_main
+from records.setup_cli import main as setup_main
 from scorer.cli import main as score_main
-from scorer.engine.replay_cli import main as replay_main
-from scorer.engine.setup_cli import main as setup_main
 
 
 def _text(pdf: Path) -> str:

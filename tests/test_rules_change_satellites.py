@@ -12,9 +12,9 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from generator.build import BuildOptions, build
+from records.replay_cli import main as replay_main
+from records.setup_cli import main as setup_main
 from scorer.cli import main as score_main
-from scorer.engine.replay_cli import main as replay_main
-from scorer.engine.setup_cli import main as setup_main
 
 ROOT = Path(__file__).resolve().parent.parent
 GRACE_RECORD = ROOT / "tests" / "fixtures" / "records" / "satellites" / "grace_moves.yaml"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from cards.ruleset import load_ruleset
+from cards.ruleset_cache import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = ("pydantic", "yaml", "reportlab", "svgwrite", "typer", "PIL", "pypdfium2",

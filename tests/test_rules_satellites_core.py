@@ -37,7 +37,7 @@ def pos(text: str, to_move: int = 0):
 
 
 def test_the_game_object_deals_as_pnp_setup_does(capsys):
-    from scorer.engine.setup_cli import main
+    from records.setup_cli import main
 
     assert main(["satellites", "--seed", "42"]) == 0
     rows = [line.split("#")[0].split() for line in capsys.readouterr().out.splitlines()

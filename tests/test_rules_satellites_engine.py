@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from records.satellites_replay import board_of
 from rules.game import IllegalAction, NotationError
 from rules.satellites.engine import (
     BLUE,
@@ -26,7 +27,6 @@ from rules.satellites.engine import (
 )
 from rules.satellites.notation import PASS, parse_move
 from rules.satellites.table import table
-from scorer.engine.satellites_replay import board_of
 from scorer.satellites.board import Board, load_rules
 from scorer.satellites.score import score
 

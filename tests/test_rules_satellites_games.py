@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from records.record import read_record, replay
+from records.satellites_replay import board_of
 from rules.game import IllegalAction
 from rules.satellites.engine import (
     END_CONNECTED,
@@ -26,8 +28,6 @@ from rules.satellites.engine import (
 )
 from rules.satellites.notation import action, move_text, parse_move, parts
 from rules.satellites.table import DIRECTIONS
-from scorer.engine.records import read_record, replay
-from scorer.engine.satellites_replay import board_of
 from scorer.satellites.board import Board, load_rules
 from scorer.satellites.score import score
 

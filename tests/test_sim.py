@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import rules
-from cards.ruleset import load_ruleset
+from cards.ruleset_cache import load_ruleset
 from rules.orbitus.actions import PLACE, REMOVE
 from rules.orbitus.engine import Placed, State, new_game
 from rules.orbitus.view import view_for

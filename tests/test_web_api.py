@@ -306,7 +306,7 @@ def test_a_game_against_bots_ends_and_its_record_replays_to_the_same_result(clie
     assert record.status_code == 200
     path = tmp_path / "game.yaml"
     path.write_text(record.text, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "scorer.engine.replay_cli", "--json",
+    done = subprocess.run([sys.executable, "-m", "records.replay_cli", "--json",
                            str(path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     replayed = json.loads(done.stdout)
@@ -366,7 +366,7 @@ def test_an_abandoned_game_is_kept_and_exports_its_record(client, tmp_path):
     assert "seed: 42" in record and "abandoned" in record
     path = tmp_path / "abandoned.yaml"
     path.write_text(record, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "scorer.engine.replay_cli", "--json",
+    done = subprocess.run([sys.executable, "-m", "records.replay_cli", "--json",
                            str(path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["replay"]["played"] == 1

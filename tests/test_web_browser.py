@@ -35,6 +35,8 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
+from testkit.searches import random_game_to_grace  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 README_TABLE = ROOT / "tests" / "fixtures" / "orbitus" / "two-players.yaml"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -234,13 +236,13 @@ def orbitus_photo_with_a_covered_card() -> tuple[bytes, dict]:
     from test_photo_read import TWO
     from test_web_photo import ORBITUS_COVERED, orbitus_photo
 
-    from photo.evaluate import Bench
+    from testkit.photo_evaluate import Bench
 
     return orbitus_photo(Bench("orbitus", 2026, 2), ORBITUS_COVERED, covers=1), TWO
 
 
 def test_an_orbitus_photo_is_read_corrected_by_typing_and_scored(server, page: Page, tmp_path):
-    from photo.evaluate import orbitus_totals
+    from testkit.photo_evaluate import orbitus_totals
 
     data, layout = orbitus_photo_with_a_covered_card()
     covered = {"at": [1, -1], "card": "S05", "rot": 0}
@@ -312,7 +314,7 @@ def test_a_satellites_photo_is_read_corrected_by_typing_and_scored(server, page:
     pytest.importorskip("cv2")
     from test_web_photo import SATELLITES_COVERED, crowned_grid, satellites_photo
 
-    from photo.evaluate import Bench
+    from testkit.photo_evaluate import Bench
 
     data = satellites_photo(Bench("satellites", 2026, 2), SATELLITES_COVERED, covers=1)
     grid = crowned_grid()
@@ -422,7 +424,7 @@ def test_a_whole_satellites_game_against_the_random_bot(server, page: Page, tmp_
     with page.expect_download() as got:
         page.click("#after a[download]")
     got.value.save_as(record)
-    done = subprocess.run([sys.executable, "-m", "scorer.engine.replay_cli", "--json",
+    done = subprocess.run([sys.executable, "-m", "records.replay_cli", "--json",
                            str(record)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     replayed = json.loads(done.stdout)
@@ -442,28 +444,6 @@ def test_a_whole_satellites_game_against_the_random_bot(server, page: Page, tmp_
     page.keyboard.press("Home")
     expect(page.locator("#where")).to_have_text("The deal")
     assert page.locator("#board use[data-token]").count() == 24
-
-
-def random_game_to_grace(tries: int) -> tuple[int, list[str]] | None:
-    """The first seed (below ``tries``) whose random Satellites game reaches the grace moves
-    (a player has all satellites connected, the game not yet over), with the moves that get
-    there in notation; None if none does. tools/make_web_images.py uses it too."""
-    from cards.ruleset import load_ruleset
-    from rules.satellites import GAME
-
-    ruleset = load_ruleset("satellites")
-    for seed in range(tries):
-        state = GAME.new_game(ruleset, ("A", "B"), seed)
-        rng = random.Random(seed)
-        moves = []
-        while not GAME.is_over(state) and state.finished is None:
-            legal = GAME.legal_actions(state)
-            move = legal[rng.randrange(len(legal))]
-            moves.append(GAME.action_text(state, move))
-            state = GAME.apply(state, move)
-        if state.finished is not None and not GAME.is_over(state):
-            return seed, moves
-    return None
 
 
 def test_the_grace_indicator_counts_down(server, page: Page):

@@ -19,8 +19,8 @@ pytest.importorskip("cv2")
 from starlette.testclient import TestClient  # noqa: E402
 from test_photo_read import CALM, FIXTURES, TWO, _png_header, _rot, _shot  # noqa: E402
 
-from photo.evaluate import Bench, orbitus_totals  # noqa: E402
-from photo.synth import satellites_shot  # noqa: E402
+from testkit.photo_evaluate import Bench, orbitus_totals  # noqa: E402
+from testkit.photo_synth import satellites_shot  # noqa: E402
 from web.app import MAX_PHOTO, create_app  # noqa: E402
 
 CROWNED = FIXTURES / "satellites" / "crowned.txt"
@@ -55,7 +55,7 @@ def crowned_grid() -> list[list[str]]:
 def orbitus_photo(bench: Bench, seed: int = 1, covers: int = 0) -> bytes:
     if not covers:
         return _shot(bench, TWO, seed)
-    from photo.synth import orbitus_pieces, photograph
+    from testkit.photo_synth import orbitus_pieces, photograph
 
     rng = random.Random(seed)
     return photograph(orbitus_pieces(TWO, bench.defs, rng), bench.sprites, CALM, rng,

@@ -1,4 +1,4 @@
-"""Run the mutation fuzzer over every reader (see tests/fuzzing.py) and print the counts.
+"""Run the mutation fuzzer over every reader (see testkit/fuzzing.py) and print the counts.
 
     .venv/bin/python tools/fuzz_readers.py                 # 10,000 inputs per reader, seed 9
     .venv/bin/python tools/fuzz_readers.py --count 500 --seed 1 --reader layouts
@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
-from fuzzing import fuzz  # noqa: E402
+from testkit.fuzzing import fuzz  # noqa: E402
 
 READERS = ("definitions", "layouts", "boards", "records")
 

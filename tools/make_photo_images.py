@@ -8,7 +8,7 @@ score text it quotes:
   finger over one card's marker (the card is reported, not guessed);
 - ``docs/images/photo-board-debug.jpg``: the debug image of a Satellites board.
 
-Everything comes from the synthetic photo generator (photo/synth.py) with fixed seeds, so
+Everything comes from the synthetic photo generator (testkit/photo_synth.py) with fixed seeds, so
 the same code makes the same pictures; each is kept under 400 KB. Run from the project
 folder: ``.venv/bin/python tools/make_photo_images.py``.
 """
@@ -33,10 +33,10 @@ import yaml  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from cards.definitions import load_orbitus, load_satellites  # noqa: E402
+from generator.markers.plan import orbitus_map, satellites_map  # noqa: E402
 from photo import orbitus as orbitus_reader  # noqa: E402
 from photo import satellites as satellites_reader  # noqa: E402
-from photo.markers import orbitus_map, satellites_map  # noqa: E402
-from photo.synth import (  # noqa: E402
+from testkit.photo_synth import (  # noqa: E402
     Camera,
     Sprites,
     orbitus_pieces,

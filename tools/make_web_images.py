@@ -60,8 +60,8 @@ def grace_game(base: str) -> str:
     has them)."""
     import sys
 
-    sys.path.insert(0, str(ROOT / "tests"))
-    from test_web_browser import random_game_to_grace
+    sys.path.insert(0, str(ROOT))
+    from testkit.searches import random_game_to_grace
 
     found = random_game_to_grace(500)
     if found is None:
@@ -85,7 +85,7 @@ def covered_photo() -> bytes:
     sys.path.insert(0, str(ROOT / "tests"))
     from test_web_photo import ORBITUS_COVERED, orbitus_photo
 
-    from photo.evaluate import Bench
+    from testkit.photo_evaluate import Bench
 
     return orbitus_photo(Bench("orbitus", 2026, 2), ORBITUS_COVERED, covers=1)
 

@@ -84,7 +84,7 @@ class Context:
     _reading: dict[str, asyncio.Lock] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from cards.ruleset import load_ruleset
+        from cards.ruleset_cache import load_ruleset
 
         for game in GAMES:
             self.rulesets[game] = load_ruleset(game, self.cards)
@@ -93,7 +93,7 @@ class Context:
     def defs(self, game: str) -> Any:
         """The validated definitions (pydantic models: the drawing code needs them)."""
         if game not in self._defs:
-            from cards.ruleset import load_definitions
+            from cards.ruleset_cache import load_definitions
 
             self._defs[game] = load_definitions(game, self.cards)
         return self._defs[game]
@@ -110,8 +110,8 @@ class Context:
         """The photo reader of ``game`` against the definitions the server was started with,
         built on first use and kept (call in a worker thread: it imports OpenCV)."""
         if game not in self._readers:
+            from generator.markers.plan import marker_map
             from photo import reader_for
-            from photo.markers import marker_map
             from scorer.photo_layout import markers_missing
 
             defs = self.defs(game)
@@ -438,7 +438,7 @@ async def export(request: Request) -> Response:
             suffix = "yaml" if out["text"].startswith("game:") else "txt"
             return download(out["text"], kind, f"{stem}.{suffix}")
         if kind == "json":
-            from scorer.common import dump_json
+            from pnp.common import dump_json
 
             return download(dump_json(out["report"]), kind, f"{stem}.json")
         if kind == "report":

@@ -63,7 +63,7 @@ def flow(value: Any) -> str:
     fast = _simple(value)
     if fast is not None:
         return fast
-    from scorer.yaml_out import flow as emitted
+    from cards.yaml_out import flow as emitted
 
     return emitted(value)
 

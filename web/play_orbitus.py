@@ -114,7 +114,7 @@ def text(state: State, action: Action) -> str:
 
 
 def record(start: State, actions: list[Action], seed: int, note: str) -> str:
-    from scorer.engine.orbitus_replay import record_text
+    from records.orbitus_replay import record_text
 
     return record_text(start, actions, seed=seed, note=note)
 

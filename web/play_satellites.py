@@ -40,7 +40,7 @@ def action_from(data: int) -> int:
 
 
 def public(state: State) -> dict[str, Any]:
-    from scorer.engine.satellites_replay import board_of
+    from records.satellites_replay import board_of
     from scorer.satellites.score import score
 
     tb = state.table
@@ -103,7 +103,7 @@ def text(state: State, action: int) -> str:
 
 
 def record(start: State, actions: list[int], seed: int, note: str) -> str:
-    from scorer.engine.satellites_replay import record_text
+    from records.satellites_replay import record_text
 
     return record_text(start, actions, seed, note)
 

@@ -1,8 +1,8 @@
 """Machine-readable markers on the printed components (for ``pnp-score --photo``).
 
-A marker is an ArUco 4 x 4 code (:mod:`photo.codes`): a black square of 6 x 6 modules
+A marker is an ArUco 4 x 4 code (:mod:`generator.markers.codes`): a black square of 6 x 6 modules
 whose inner 4 x 4 carry the bits, on a white quiet zone 0.7 module wide. Where each
-marker goes and which ID it carries is decided once in :mod:`photo.markers`; the
+marker goes and which ID it carries is decided once in :mod:`generator.markers.plan`; the
 functions here only draw it, black on white, so it prints in black and white too.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from generator.drawing import Group, Item, Rect, Style
-from photo.codes import MODULES, modules
-from photo.markers import (
+from generator.markers.codes import MODULES, modules
+from generator.markers.plan import (
     QUIET,
     Marker,
     board_markers,

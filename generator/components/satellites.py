@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from cards.definitions import SatellitesDefinitions
 from cards.models import SatPlayer
+from generator.components.board_geometry import BoardGeometry, board_geometry, track_box
 from generator.components.markers import board_marker_items, token_marker_items
 from generator.drawing import (
     Circle,
@@ -161,37 +161,6 @@ def _pips(value: int, radius: float, pip_r: float, fill: str, stroke: str,
 # --- the board -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class BoardGeometry:
-    """Where things are on the board drawing (mm)."""
-
-    size: int
-    cell: float
-    label: float  # width of the coordinate margin on each side
-    track_top: float  # y of the trackers' first row
-    width: float
-    height: float
-
-    def cell_origin(self, col: int, row: int) -> tuple[float, float]:
-        return (self.label + col * self.cell, self.label + row * self.cell)
-
-    def cell_centre(self, col: int, row: int) -> tuple[float, float]:
-        x, y = self.cell_origin(col, row)
-        return (x + self.cell / 2.0, y + self.cell / 2.0)
-
-
-def board_geometry(defs: SatellitesDefinitions, size: int | None = None,
-                   trackers: bool = True) -> BoardGeometry:
-    n = size or defs.board.size
-    cell = defs.board.cell_mm
-    label = max(9.0, cell * 0.4)
-    grid_end = label + n * cell + label
-    box = track_box(defs, n, cell)
-    track_h = (box * 2 + 16.0) if trackers else 0.0
-    return BoardGeometry(n, cell, label, grid_end + 4.0, grid_end,
-                         grid_end + track_h)
-
-
 def setup_cells(defs: SatellitesDefinitions, colour: str,
                 size: int | None = None) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """(start cells, inward cells) of one player as (col, row) pairs: the rules core's
@@ -247,11 +216,6 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
     if trackers:
         items.extend(tracker_items(defs, geo, words))
     return geo, items
-
-
-def track_box(defs: SatellitesDefinitions, n: int, cell: float) -> float:
-    available = n * cell
-    return min(12.0, available / (defs.trackers.connected.max + 1))
 
 
 def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry,

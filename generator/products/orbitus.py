@@ -25,6 +25,7 @@ from generator.drawing import (
     fit_size,
     offset_polygon,
 )
+from generator.markers.plan import marker_map
 from generator.options import BuildOptions, Step, caption
 from generator.sheets import (
     MARGIN_MM,
@@ -37,7 +38,6 @@ from generator.sheets import (
     mirror_x,
     page_size,
 )
-from photo.markers import marker_map
 from rules.hexgeo import SIDES, circumradius
 
 TITLE = "Orbitus"
@@ -129,7 +129,7 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     d.add(Group(tuple(orb.station_items(defs, flats)), centre, cls="station"))
     d.extend(hex_crop_marks([centre], flats, bleed))
     d.add(caption(page, words.caption))
-    need, barriers = marker_counts(defs)
+    need, barriers = defs.ruleset.marker_counts()
     markers: list[list[Item]] = []
     for seat, k in enumerate(need):
         label = fill(words.start_marker, seat=f"P{seat + 1}")
@@ -162,16 +162,6 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     d.add(Text(MARGIN_MM + 10, y + 7.0 + 5 * 6.0 + 2.0, words.table_note,
                fit_size(words.table_note, 2.8, width), fill=CAPTION))
     return [d]
-
-
-def marker_counts(defs: OrbitusDefinitions) -> tuple[list[int], int]:
-    """Start-line markers per seat (the largest need over 2-6 players) and barrier markers."""
-    need = [0] * 6
-    start_lines = defs.ruleset.start_lines
-    for setup in start_lines:
-        for seat, lines in enumerate(setup.start_lines):
-            need[seat] = max(need[seat], len(lines))
-    return need, max(len(s.barriers) for s in start_lines)
 
 
 def components(defs: OrbitusDefinitions, words: OrbitusLabels | None = None) -> dict[

@@ -17,9 +17,9 @@ from generator.backends.svg import render_svg
 from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import Drawing, Group, Item
+from generator.markers.plan import marker_map
 from generator.options import BuildOptions, Step, caption
 from generator.sheets import MARGIN_MM, fit_page, fit_scale, grid_slots, page_size
-from photo.markers import marker_map
 
 TITLE = "Satellites"
 

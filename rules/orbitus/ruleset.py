@@ -155,6 +155,15 @@ class Ruleset:
                 return setup
         return None
 
+    def marker_counts(self) -> tuple[list[int], int]:
+        """Start-line markers a kit needs per seat (the largest need over every player
+        count, six seats) and barrier markers (the most any player count uses)."""
+        need = [0] * 6
+        for setup in self.start_lines:
+            for seat, lines in enumerate(setup.start_lines):
+                need[seat] = max(need[seat], len(lines))
+        return need, max(len(s.barriers) for s in self.start_lines)
+
     def full_deck(self) -> list[str]:
         """Every card, each as often as its count, in the deck file's order."""
         return [c.id for c in self.deck for _ in range(c.count)]

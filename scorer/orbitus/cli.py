@@ -14,14 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from scorer.common import (
-    EXIT_OK,
-    EXIT_UNREADABLE,
-    EXIT_VIOLATIONS,
-    fail,
-    never_raises,
-    write_out,
-)
+from pnp.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail, never_raises, write_out
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions
@@ -174,9 +167,9 @@ def score_file(
     Raises :class:`cards.loader.DefinitionError` (``UnreadableInput`` for a file that can't
     be read) with one line per problem.
     """
-    from cards.files import game_files
+    from cards.files import game_files, shown_deck
     from cards.loader import DefinitionError, load_yaml
-    from cards.ruleset import load_definitions, load_ruleset, shown_deck
+    from cards.ruleset_cache import load_definitions, load_ruleset
     from rules.orbitus.score import score
     from scorer.orbitus.layout import deck_path, parse_layout
 
@@ -209,7 +202,7 @@ def _run(args: Sequence[str], prog: str) -> int:
     if opts.layout is None:
         parser.error("the following arguments are required: LAYOUT (or --photo FILE)")
     from cards.loader import DefinitionError
-    from scorer.common import other_picture, picture_target_problem
+    from pnp.common import other_picture, picture_target_problem
 
     for flag in ("svg", "png"):  # before anything is read or printed
         problem = picture_target_problem(prog, flag, getattr(opts, flag), "table",
@@ -238,7 +231,7 @@ def _run(args: Sequence[str], prog: str) -> int:
 
         write_out(to_text(result))
     if picture:
-        from scorer.common import save_picture
+        from generator.picture_out import save_picture
         from scorer.orbitus.picture import draw_table
 
         assert models is not None

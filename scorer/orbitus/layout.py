@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from cards.loader import Document, UnreadableInput, display_path
+from cards.safe_text import has_control, printable
 from rules.hexgeo import SIDE_INDEX, SIDES, Hex, RotationError, parse_rotation
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.table import STATION, Finding, Sector, Table, cell_text
-from scorer.safe_text import has_control, printable
 
 __all__ = ["STATION", "Finding", "Layout", "Sector", "cell_text", "closest", "deck_path",
            "parse_layout", "read_players_and_station"]

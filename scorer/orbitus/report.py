@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from cards.safe_text import printable
 from rules.hexgeo import SIDES, Hex
 from rules.orbitus.score import PlayerScore, Result
 from rules.orbitus.table import Finding, cell_text
 from scorer.orbitus.layout import Layout
-from scorer.safe_text import printable
 
 
 def _cell(cell: Hex) -> list[int]:

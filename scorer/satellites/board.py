@@ -15,7 +15,7 @@ Problems fall in two kinds, as the exit codes do:
 
 * :class:`InputError` - the file cannot be read as a board at all (missing,
   not text, broken YAML, no rows, a wrong field): exit 2, nothing scored;
-* board-level :class:`~scorer.common.Violation` s - an unknown token, rows of
+* board-level :class:`~pnp.common.Violation` s - an unknown token, rows of
   different lengths, a board that is not square or out of range: the board
   is still scored (unknown tokens count as empty cells, short rows are padded
   with empty cells) and marked not valid.
@@ -34,11 +34,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cards.input_text import reshown, type_name
+from cards.safe_text import split_lines
 from rules.satellites.analysis import spoken_list
 from rules.satellites.ruleset import BLUE, COLOURS, RED
 from rules.satellites.table import cell_name, column_name, parse_cell
-from scorer.common import Violation, reshown, type_name
-from scorer.safe_text import split_lines
+from scorer.violation import Violation
 
 if TYPE_CHECKING:
     from rules.satellites.ruleset import Ruleset
@@ -347,7 +348,7 @@ def load_rules(folder: Path | None = None) -> Ruleset:
     """The Satellites ruleset of a definitions folder (default: the shipped ``cards/``),
     validated once, then read from the cache; raises
     :class:`cards.loader.DefinitionError`."""
-    from cards.ruleset import load_ruleset
+    from cards.ruleset_cache import load_ruleset
     from rules.satellites.ruleset import Ruleset
 
     found = load_ruleset("satellites", folder)
@@ -372,7 +373,7 @@ def grace_problem(grace: Any, ruleset: Ruleset) -> str | None:
 
 
 def _read_text(path: Path, shown: str) -> str:
-    from scorer.common import read_input_text
+    from cards.input_text import read_input_text
 
     return read_input_text(
         path, shown, WHAT, MAX_FILE_BYTES,

@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from scorer.common import (
+from pnp.common import (
     EXIT_OK,
     EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
@@ -181,7 +181,7 @@ def _pictures(result: object, svg: Path | None, png: Path | None, source: str,
               prog: str, cards: Path | None) -> int:
     from cards.definitions import load_satellites
     from cards.loader import DefinitionError
-    from scorer.common import save_picture
+    from generator.picture_out import save_picture
     from scorer.satellites.picture import board_picture
 
     try:

@@ -66,7 +66,7 @@ def summary(result: Score, source: str, colour: bool = False) -> str:
     board = result.board
     n_bad = len(result.violations)
     validity = "valid" if result.valid else f"NOT VALID ({n_bad} violation{_s(n_bad)})"
-    from scorer.safe_text import printable
+    from cards.safe_text import printable
 
     out = [f"Satellites: {printable(source)}, {board.height} x {board.width} board, "
            f"{validity}", ""]

@@ -15,8 +15,8 @@ from rules.satellites.ruleset import Ruleset
 from rules.satellites.score import Cell, End, Finding
 from rules.satellites.score import score as core_score
 from rules.satellites.table import parse_cell, table
-from scorer.common import Violation
 from scorer.satellites.board import Board, Satellite, default_ruleset
+from scorer.violation import Violation
 
 __all__ = ["Cell", "End", "Group", "Score", "score"]
 

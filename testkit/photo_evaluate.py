@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from photo.synth import Shot
+from testkit.photo_synth import Shot
 
 Hex = tuple[int, int]
 
@@ -85,7 +85,7 @@ def orbitus_totals(layout: dict[str, Any], cards: Any = None) -> tuple[int, ...]
     from pathlib import Path
 
     from cards.loader import Document
-    from cards.ruleset import load_ruleset
+    from cards.ruleset_cache import load_ruleset
     from rules.orbitus.ruleset import Ruleset
     from rules.orbitus.score import score
     from scorer.orbitus.layout import parse_layout
@@ -163,10 +163,10 @@ class Bench:
     random ones, all from ``seed``), reads it and judges the reading."""
 
     def __init__(self, game: str, seed: int = 2026, count: int = 200) -> None:
-        from cards.ruleset import load_definitions
+        from cards.ruleset_cache import load_definitions
+        from generator.markers.plan import marker_map
         from photo import reader_for
-        from photo.markers import marker_map
-        from photo.synth import Sprites
+        from testkit.photo_synth import Sprites
 
         self.game = game
         self.seed = seed
@@ -182,14 +182,14 @@ class Bench:
 
         fixtures = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
         if self.game == "orbitus":
-            from photo.synth import orbitus_layouts
+            from testkit.photo_synth import orbitus_layouts
 
             golden = [yaml.safe_load(p.read_text(encoding="utf-8"))
                       for p in sorted((fixtures / "orbitus").glob("*.yaml"))
                       if not p.name.endswith(".expected.yaml")]
             golden = [g for g in golden if all("card" in s for s in g["sectors"])]
             return orbitus_layouts(self.defs, count, self.seed, golden)
-        from photo.synth import satellites_grids
+        from testkit.photo_synth import satellites_grids
 
         boards = []
         for p in sorted((fixtures / "satellites").glob("*.txt")):
@@ -202,7 +202,7 @@ class Bench:
         return (boards + satellites_grids(self.defs, count, self.seed))[:count]
 
     def shot(self, index: int, **kw: Any) -> Shot:
-        from photo.synth import orbitus_shot, satellites_shot
+        from testkit.photo_synth import orbitus_shot, satellites_shot
 
         table = self.tables[index % len(self.tables)]
         seed = self.seed * 100_000 + index

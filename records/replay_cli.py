@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scorer.common import (
+from pnp.common import (
     EXIT_OK,
     EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
@@ -29,7 +29,7 @@ from scorer.common import (
 )
 
 if TYPE_CHECKING:
-    from scorer.engine.records import Replay
+    from records.record import Replay
 
 PROG = "pnp-replay"
 SHOWN_LEGAL = 12  # legal moves listed in the summary
@@ -127,7 +127,7 @@ def _run(args: list[str], prog: str = PROG) -> int:
         return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
                     f"cards/")
 
-    from scorer.engine.records import RecordError, read_record, replay
+    from records.record import RecordError, read_record, replay
 
     try:
         record = read_record(Path(opts.file))
@@ -138,7 +138,7 @@ def _run(args: list[str], prog: str = PROG) -> int:
         return EXIT_UNREADABLE
 
     if opts.svg is not None or opts.png is not None:
-        from scorer.common import save_picture
+        from generator.picture_out import save_picture
 
         stop = save_picture(prog, result.picture(), opts.svg, opts.png)
         if stop is not None:
@@ -164,7 +164,7 @@ def _run(args: list[str], prog: str = PROG) -> int:
 def header(result: Replay, until: int | None = None) -> str:
     """What the replay found, before the scorer's summary of the position reached."""
     who = ", ".join(f"{colour} {name}" for colour, name in result.players.items())
-    from scorer.safe_text import printable
+    from cards.safe_text import printable
 
     out = [f"Replay: {printable(result.source)} ({result.game}{', ' + who if who else ''}), "
            f"start: {result.start}"]

@@ -1,4 +1,13 @@
-"""What both scorers share: violations, exit codes, JSON and picture output."""
+"""The plumbing every command shares, below all of them: exit codes, one-line errors
+(:func:`fail`), terminal-safe output (:func:`write_out`, :func:`write_safely`), the last
+resort that turns a bug into one line (:func:`never_raises`), JSON as the tools print it,
+terminal colour, whole-number options and the checks on picture targets (``--svg``,
+``--png``, ``--debug-image``: a file the tool did not write is never replaced).
+
+It imports the input-text layer (:mod:`cards.safe_text`) and the standard library only;
+every command (``generator``, ``scorer``, ``records``, ``photo``, ``sim``, ``web``) sits
+above it.
+"""
 
 from __future__ import annotations
 
@@ -6,78 +15,19 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from scorer.safe_text import printable
-
-if TYPE_CHECKING:  # rendering code is imported only when a picture is asked for
-    from generator.drawing import Drawing
+from cards.safe_text import printable
 
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1
 EXIT_UNREADABLE = 2
 
 
-@dataclass(frozen=True)
-class Violation:
-    """One broken rule: which rule, where on the table, and a plain sentence."""
-
-    rule: str
-    cell: Any
-    message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rule": self.rule, "cell": self.cell, "message": self.message}
-
-
 def dump_json(obj: Any) -> str:
     """JSON as the scorers print it: UTF-8 text, stable key order as built, indented."""
     return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
-
-
-def write_picture(drawing: Drawing, svg: Path | None, png: Path | None, dpi: float = 150) -> None:
-    """Write the picture of a scored table as SVG and/or PNG, each file atomically.
-
-    Raises :class:`PictureError` naming the file (as the user gave it) that could not be
-    written; its temporary file is removed, and the file itself is left as it was."""
-    from generator.output import write_atomic
-
-    if svg is not None:
-        from generator.backends.svg import render_svg
-
-        _write_one(write_atomic, svg, render_svg(drawing))
-    if png is not None:
-        from generator.backends.png import render_png
-
-        _write_one(write_atomic, png, render_png(drawing, dpi)[0])
-
-
-class PictureError(Exception):
-    """A picture file that could not be written: ``path`` as given, ``reason`` in words."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
-        self.path, self.reason = path, reason
-
-
-def _write_one(write: Callable[[Path, bytes], None], path: Path, data: bytes) -> None:
-    try:
-        write(path, data)
-    except OSError as exc:
-        raise PictureError(path, exc.strerror or str(exc)) from None
-
-
-def save_picture(prog: str, drawing: Drawing, svg: Path | None, png: Path | None) -> int | None:
-    """:func:`write_picture`, with a file that cannot be written turned into one clear
-    line; returns the exit code to stop with, or None when both files were written."""
-    try:
-        write_picture(drawing, svg, png)
-    except PictureError as exc:
-        return fail(f"{prog}: cannot write the picture {printable(str(exc.path))}: "
-                    f"{exc.reason}")
-    return None
 
 
 def fail(message: str, code: int = EXIT_UNREADABLE) -> int:
@@ -88,7 +38,7 @@ def fail(message: str, code: int = EXIT_UNREADABLE) -> int:
 
 def write_out(text: str, json: bool = False) -> None:
     """Print a report (``json``: JSON text) on stdout, made safe for a terminal
-    (:mod:`scorer.safe_text`)."""
+    (:mod:`cards.safe_text`)."""
     write_safely(sys.stdout, text, json)
     sys.stdout.flush()
 
@@ -96,7 +46,7 @@ def write_out(text: str, json: bool = False) -> None:
 def write_safely(stream: Any, text: str, json: bool = False) -> None:
     """Write ``text`` with control characters escaped; characters the stream's encoding
     cannot show (an ASCII locale) are written as backslash escapes instead of failing."""
-    from scorer.safe_text import json_safe, terminal_safe
+    from cards.safe_text import json_safe, terminal_safe
 
     text = json_safe(text) if json else terminal_safe(text)
     try:
@@ -248,63 +198,3 @@ def _is_picture(path: Path, flag: str) -> bool:
     return text.startswith((b"<?xml", b"<svg", b"<!DOCTYPE svg"))
 
 
-def read_input_text(path: Path, shown: str, what: str, max_bytes: int, too_big: str,
-                    error: Callable[[list[str]], Exception]) -> str:
-    """The UTF-8 text of an input file (``-``: standard input), or ``error([line])``.
-
-    Missing files, folders, pipes and devices, link loops, unreadable files, files over
-    ``max_bytes`` (``too_big`` says why that is suspicious), binary files, other encodings
-    and line separators that would shift line numbers each get their own line
-    (:func:`cards.loader.read_bytes_safely`).
-    """
-    from cards.loader import UnreadableInput, decode_text
-    from cards.reading import read_bytes_safely
-
-    try:
-        if str(path) == "-":
-            try:
-                data = sys.stdin.buffer.read(max_bytes + 1)
-            except OSError as exc:
-                raise error([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
-            if len(data) > max_bytes:
-                raise error([f"{shown}: {too_big}"])
-        else:
-            data = read_bytes_safely(path, what, max_bytes, shown=shown)
-        if b"\x00" in data:
-            raise error([f"{shown}: a binary file, not text; expected {what}"])
-        return decode_text(data, shown)
-    except UnreadableInput as exc:
-        problems = exc.problems
-        if problems and " allowed for " in problems[0] and problems[0].startswith(shown):
-            problems = [f"{shown}: {too_big}"]
-        raise error(problems) from None
-
-
-def reshown(problem: str, loader_path: Path, shown: str) -> str:
-    """A loader problem line named the way the command names its input.
-
-    The loader names ``loader_path`` relative to the working folder; the scorers and
-    the replay name their input as the user typed it (``shown``).
-    """
-    from cards.loader import display_path
-
-    name = display_path(loader_path)
-    return shown + problem[len(name):] if problem.startswith(name) else problem
-
-
-def type_name(value: object) -> str:
-    """How a YAML value is described in a message ("a list", "a number (3)", ...)."""
-    if value is None:
-        return "nothing"
-    why = getattr(value, "why", "")
-    if why:  # a word YAML readers disagree about (cards.loader.Ambiguous)
-        return f"{value} ({why})"
-    if isinstance(value, bool):
-        return f"true/false ({value!r})"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, int | float):
-        return f"a number ({value!r})"
-    return f"{type(value).__name__} {value!r}"

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from scorer.safe_text import printable
+from cards.safe_text import printable
 
 # plain scalars a YAML 1.2 reader takes for a number, true/false or null (PyYAML's own
 # YAML 1.1 forms are quoted by the emitter already)

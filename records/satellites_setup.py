@@ -15,9 +15,7 @@ import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules.game import MAX_SEED, SetupError
-from rules.satellites.engine import deal
-from scorer.common import (
+from pnp.common import (
     EXIT_OK,
     EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
@@ -27,6 +25,8 @@ from scorer.common import (
     picture_target_problem,
     whole_number,
 )
+from rules.game import MAX_SEED, SetupError
+from rules.satellites.engine import deal
 
 if TYPE_CHECKING:
     from cards.definitions import SatellitesDefinitions
@@ -180,7 +180,7 @@ def _run(args: list[str], prog: str) -> int:
     if opts.json and opts.record:
         return fail(f"{prog}: give --json or --record, not both")
     if opts.json:
-        from scorer.common import dump_json
+        from pnp.common import dump_json
 
         text = dump_json(json_of(state, seed))
     elif opts.record:
@@ -202,7 +202,7 @@ def _run(args: list[str], prog: str) -> int:
                 f"# {first} moves first\n" + board)
     if opts.svg is not None or opts.png is not None:
         from cards.definitions import load_satellites
-        from scorer.common import save_picture
+        from generator.picture_out import save_picture
 
         try:
             defs = load_satellites(opts.cards)
@@ -215,7 +215,7 @@ def _run(args: list[str], prog: str) -> int:
         stop = save_picture(prog, drawing, opts.svg, opts.png)
         if stop is not None:
             return stop
-    from scorer.common import write_out
+    from pnp.common import write_out
 
     write_out(text, json=bool(getattr(opts, "json", False)))
     return EXIT_OK

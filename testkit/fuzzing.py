@@ -228,7 +228,7 @@ class Reader:
                 from scorer.satellites.cli import run as score_satellites
 
                 return _capture(lambda: score_satellites([str(path)]))
-            from scorer.engine.replay_cli import main as replay
+            from records.replay_cli import main as replay
 
             return _capture(lambda: replay([str(path)]))
         finally:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import rules
-from scorer.engine.records import Replay
+from records.record import Replay
 
 LIST_ALL = 20  # legal actions listed in full when there are at most this many
 

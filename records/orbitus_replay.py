@@ -1,6 +1,6 @@
 """An Orbitus game record, replayed action by action with the engine.
 
-The record (see :mod:`scorer.engine.records` for the frame)::
+The record (see :mod:`records.record` for the frame)::
 
     game: orbitus
     players: [Anna, Boris, Carla]     # seat order, 2-6 names (play goes clockwise)
@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cards.input_text import type_name
+from records.record import Illegal, Record, RecordError, Replay, Step, seed_of
 from rules.game import NotationError, SetupError
 from rules.hexgeo import Hex
 from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
@@ -37,8 +39,6 @@ from rules.orbitus.engine import IllegalMove, State, check, end_message
 from rules.orbitus.notation import Written, notation, parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.table import cell_text
-from scorer.common import type_name
-from scorer.engine.records import Illegal, Record, RecordError, Replay, Step, seed_of
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
@@ -201,9 +201,9 @@ def _definitions(record: Record, cards: Path | None,
                  problems: list[str]) -> tuple[Ruleset, str] | None:
     """The validated ruleset of ``cards`` (default: shipped) and the deck as messages name
     it; None (with the problems) when the definitions are broken."""
-    from cards.files import game_files
+    from cards.files import game_files, shown_deck
     from cards.loader import DefinitionError
-    from cards.ruleset import load_ruleset, shown_deck
+    from cards.ruleset_cache import load_ruleset
 
     try:
         ruleset = load_ruleset("orbitus", cards)
@@ -440,9 +440,9 @@ def record_text(start: State, actions: list[Action], seed: int | None = None,
                 note: str = "") -> str:
     """A game record of ``actions`` played from ``start`` (dealt from ``seed`` if given,
     else its deck is written out), which ``pnp-replay`` replays to the same end."""
+    from cards.safe_text import split_lines
+    from cards.yaml_out import comment, flow
     from rules.hexgeo import SIDES
-    from scorer.safe_text import split_lines
-    from scorer.yaml_out import comment, flow
 
     game = start.game
     out = []

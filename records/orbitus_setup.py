@@ -17,9 +17,7 @@ import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules.game import MAX_SEED
-from rules.hexgeo import SIDES
-from scorer.common import (
+from pnp.common import (
     EXIT_OK,
     EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
@@ -29,6 +27,8 @@ from scorer.common import (
     picture_target_problem,
     whole_number,
 )
+from rules.game import MAX_SEED
+from rules.hexgeo import SIDES
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions
@@ -90,7 +90,7 @@ def text_of(state: State, seed: int, again: str, note: str) -> str:
 
 
 def record_of(state: State, seed: int, again: str, note: str) -> str:
-    from scorer.yaml_out import comment, flow
+    from cards.yaml_out import comment, flow
 
     game = state.game
     hands = [f"#   {comment(name)}: {' '.join(state.hands[seat])}"
@@ -237,7 +237,7 @@ def _players(text: str) -> int:
 
 
 def _names(text: str) -> list[str]:
-    from scorer.safe_text import has_control, printable
+    from cards.safe_text import has_control, printable
 
     names = [n.strip() for n in text.split(",")]
     if any(has_control(n) for n in names):
@@ -285,7 +285,7 @@ def _run(args: list[str], prog: str) -> int:
     names = opts.names or default_names(opts.players)
 
     from cards.loader import DefinitionError
-    from cards.ruleset import load_ruleset
+    from cards.ruleset_cache import load_ruleset
     from rules.game import SetupError
 
     try:
@@ -313,14 +313,14 @@ def _run(args: list[str], prog: str) -> int:
         text = text_of(state, seed, again, note)
     if opts.svg is not None or opts.png is not None:
         from cards.definitions import load_orbitus
-        from scorer.common import save_picture
+        from generator.picture_out import save_picture
 
         drawing = picture(load_orbitus(opts.cards), state,
                           f"Orbitus deal: seed {seed}, {len(names)} players")
         stop = save_picture(prog, drawing, opts.svg, opts.png)
         if stop is not None:
             return stop
-    from scorer.common import write_out
+    from pnp.common import write_out
 
     write_out(text, json=bool(getattr(opts, "json", False)))
     return EXIT_OK

@@ -1,7 +1,7 @@
 """Which printed marker is which component, and where it sits on it (standard library only).
 
-Every marker is an ArUco 4 x 4 code (:mod:`photo.codes`). A :class:`MarkerMap` lists, for
-one game, each marker ID with the component it is printed on and its placement in that
+Every marker is an ArUco 4 x 4 code (:mod:`generator.markers.codes`). A :class:`MarkerMap`
+lists, for one game, each marker ID with the component it is printed on and its placement in that
 component's own frame (millimetres, y down; a hex or a token is centred on (0, 0), the
 Satellites board's frame starts at the top-left corner of its grid of cells). The build
 writes the map as ``output/<game>/markers.json`` and the photo reader reads a photo
@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from photo.codes import DICTIONARY, MODULES, code_count
+from generator.markers.codes import DICTIONARY, MODULES, code_count
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
@@ -177,7 +177,7 @@ def orbitus_map(defs: OrbitusDefinitions) -> MarkerMap:
 
 def board_margin(defs: SatellitesDefinitions) -> float:
     """The coordinate margin round the grid, as the board drawing lays it out."""
-    from generator.components.satellites import board_geometry
+    from generator.components.board_geometry import board_geometry
 
     return board_geometry(defs).label
 

@@ -63,7 +63,7 @@ def grow_table(
     """
     rng = random.Random(seed)
     if setup is None or planet_types is None:
-        from cards.ruleset import load_ruleset
+        from cards.ruleset_cache import load_ruleset
         from rules.orbitus.ruleset import Ruleset
 
         shipped = load_ruleset("orbitus")

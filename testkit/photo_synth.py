@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from photo.markers import MarkerMap, marker_map
+from generator.markers.plan import MarkerMap, marker_map
 from rules import hexgeo
 
 # --- what lies on the table -----------------------------------------------------------
@@ -117,7 +117,7 @@ def satellites_pieces(grid: list[list[str]], defs: Any, rng: random.Random,
     """The board (its drawing's top-left corner at the table's origin) and a token on every
     cell of ``grid`` (rows of '.', 'R3', 'B1' ...), each a little off-centre, turned any
     way."""
-    from generator.components.satellites import board_geometry
+    from generator.components.board_geometry import board_geometry
 
     geo = board_geometry(defs)
     pieces = [Piece("board", geo.width / 2.0, geo.height / 2.0, 0.0, "board")]
@@ -553,7 +553,7 @@ def orbitus_layouts(defs: Any, count: int, seed: int,
                     golden: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """``count`` layouts: the golden tables first (if given), then random legal tables of
     20-72 sectors of the deck, 2-6 players, grown from ``seed`` on."""
-    from scorer.orbitus.grow import grow_table
+    from testkit.grow import grow_table
 
     out = list(golden or [])[:count]
     rng = random.Random(seed)

@@ -1,7 +1,7 @@
 """``pnp-setup``: deal a start position for one game, importing only that game's code.
 
 Each game of the rules registry (:func:`rules.names`) has its setup in
-``scorer.engine.<game>_setup`` with ``run(args, prog) -> int``.
+``records.<game>_setup`` with ``run(args, prog) -> int``.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "pnp-setup") -> int:
     if game not in GAMES:
         sys.stderr.write(f"{prog}: unknown game {args[0]!r}; choose {' or '.join(GAMES)}\n")
         return 2
-    module = importlib.import_module(f"scorer.engine.{game}_setup")
+    module = importlib.import_module(f"records.{game}_setup")
     return int(module.run(rest, prog=f"{prog} {game}"))
 
 

@@ -1,7 +1,7 @@
 """A Satellites game record, replayed move by move with the rules core
 (:mod:`rules.satellites.engine`).
 
-The record (see :mod:`scorer.engine.records` for the frame)::
+The record (see :mod:`records.record` for the frame)::
 
     game: satellites
     players: {red: Anna, blue: Ben}   # optional (or a list: [Anna, Ben], red first)
@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cards.input_text import type_name
+from records.record import Illegal, Record, RecordError, Replay, Step, seed_of
 from rules.game import IllegalAction, NotationError, SetupError
 from rules.satellites.engine import (
     SEAT_OF,
@@ -43,15 +45,13 @@ from rules.satellites.engine import (
 )
 from rules.satellites.notation import Written, parse_move, parts, readable
 from rules.satellites.ruleset import COLOURS
-from scorer.common import type_name
-from scorer.engine.records import Illegal, Record, RecordError, Replay, Step, seed_of
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
     from rules.satellites.ruleset import Ruleset
-    from scorer.common import Violation
     from scorer.satellites.board import Board
     from scorer.satellites.score import Score
+    from scorer.violation import Violation
 
 FIELDS = ("seed", "setup", "first", "grace_moves_left")
 
@@ -171,7 +171,7 @@ def _players(record: Record, problems: list[str]) -> dict[str, str]:
     raw = record.data.get("players")
     if raw is None:
         return {}
-    from scorer.safe_text import has_control, printable
+    from cards.safe_text import has_control, printable
 
     names = raw.values() if isinstance(raw, dict) else raw if isinstance(raw, list) else []
     for name in names:
@@ -309,8 +309,8 @@ def _from_setup(record: Record, ruleset: Ruleset, first: int | None,
     where = f"{record.source}:{key_line}: setup"
     if isinstance(raw, str):
         from cards.reading import UnreadableInput, read_bytes_safely
-        from scorer.engine.records import MAX_RECORD_BYTES
-        from scorer.safe_text import split_lines
+        from cards.safe_text import split_lines
+        from records.record import MAX_RECORD_BYTES
 
         try:  # the record's own text again, for the line that opens the board
             text_lines = split_lines(read_bytes_safely(
@@ -418,8 +418,8 @@ def record_text(start: State, actions: list[int], seed: int, note: str = "") -> 
     """A game record of ``actions`` played from the deal of ``seed`` (``start``), which
     ``pnp-replay`` replays to the same end; every move as the engine writes it (``+`` on a
     connection), numbered, with the colour that made it."""
-    from scorer.safe_text import split_lines
-    from scorer.yaml_out import comment, flow
+    from cards.safe_text import split_lines
+    from cards.yaml_out import comment, flow
 
     out = [f"# {comment(line)}".rstrip() for line in split_lines(note)] if note else []
     out.append("game: satellites")

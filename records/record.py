@@ -12,7 +12,7 @@ A record is a YAML mapping::
       - a5-c5
 
 What a move looks like, and which other fields there are, is up to the game
-(``scorer.engine.<game>_replay``: ``FIELDS`` and ``replay``). This module reads
+(``records.<game>_replay``: ``FIELDS`` and ``replay``). This module reads
 the file (size limit, UTF-8, YAML syntax, line numbers via
 :func:`cards.loader.parse_yaml`), checks the fields every record has and hands
 the record to its game; the game returns a :class:`Replay`, rendered by
@@ -30,8 +30,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import rules
+from cards.input_text import reshown, type_name
 from rules.game import MAX_SEED
-from scorer.common import reshown, type_name
 
 if TYPE_CHECKING:
     from cards.loader import Document
@@ -228,8 +228,8 @@ def read_record(path: Path, shown: str | None = None) -> Record:
 
 
 def game_module(game: str, shown: str = "") -> ModuleType:
-    """``scorer.engine.<game>_replay`` (imported only when a record of that game is read)."""
-    return importlib.import_module(f"scorer.engine.{game}_replay")
+    """``records.<game>_replay`` (imported only when a record of that game is read)."""
+    return importlib.import_module(f"records.{game}_replay")
 
 
 def seed_of(record: Record, problems: list[str]) -> int | None:
@@ -310,7 +310,7 @@ def _display(path: Path) -> str:
 
 
 def _read_text(path: Path, shown: str) -> str:
-    from scorer.common import read_input_text
+    from cards.input_text import read_input_text
 
     return read_input_text(
         path, shown, WHAT, MAX_RECORD_BYTES,
