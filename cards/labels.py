@@ -112,13 +112,41 @@ class CalibrationTexts(Texts):
     offset_note: Line
 
 
+class OrbitusTtsTexts(Texts):
+    """The names and tooltips of the Tabletop Simulator objects."""
+
+    VALUES = {"deck_about": ("count",), "card_about": ("routes", "centre"),
+              "planet": ("planet",), "station": ("name",), "start_marker": ("seat",)}
+    deck: Line
+    deck_about: Line
+    card_about: Line = Field(description="a sector card's tooltip: {routes} its sides with "
+                                         "a route, {centre} what its centre shows")
+    routes_none: Line
+    planet: Line
+    pirate: Line
+    void: Line
+    station: Line
+    station_about: Line
+    start_marker: Line
+    barrier: Line
+    rules: Line
+    aid: Line
+    note: Lines = Field(min_length=1, max_length=12,
+                        description="the table's notes (TTS's Notes tab), one line each")
+
+
 class OrbitusLabels(Texts):
     """``cards/orbitus/text/labels-<lang>.yaml``."""
 
+    directions: Lines | None = Field(None, min_length=6, max_length=6,
+                                     description="the six sides N, NE, SE, S, SW, NW as "
+                                                 "this language names them (tables, "
+                                                 "station, markers)")
     sectors: SectorSheetTexts
     station: StationTexts
     pad: OrbitusPadTexts
     calibration: CalibrationTexts
+    tts: OrbitusTtsTexts | None = None
 
 
 # --- Satellites -----------------------------------------------------------------------------
@@ -169,6 +197,22 @@ class SatellitesPadTexts(Texts):
     draw: Line
 
 
+class SatellitesTtsTexts(Texts):
+    """The names and tooltips of the Tabletop Simulator objects."""
+
+    VALUES = {"board_about": ("size",), "red": ("value",), "blue": ("value",)}
+    board: Line
+    board_about: Line
+    red: Line = Field(description="a red satellite; {value} its value")
+    blue: Line
+    connected_marker: Line
+    grace_marker: Line
+    rules: Line
+    aid: Line
+    note: Lines = Field(min_length=1, max_length=12,
+                        description="the table's notes (TTS's Notes tab), one line each")
+
+
 class SatellitesLabels(Texts):
     """``cards/satellites/text/labels-<lang>.yaml``."""
 
@@ -176,6 +220,7 @@ class SatellitesLabels(Texts):
     board: BoardTexts
     tracks: TrackTexts
     pad: SatellitesPadTexts
+    tts: SatellitesTtsTexts | None = None
 
 
 MODELS: dict[str, type[Texts]] = {"orbitus": OrbitusLabels, "satellites": SatellitesLabels}
@@ -255,7 +300,23 @@ def load_labels(cards: Path | None, game: str, lang: str) -> Any:
     root = (cards or DEFAULT_CARDS) if path.is_relative_to(cards or DEFAULT_CARDS) \
         else DEFAULT_CARDS
     inside(root, path)  # a link may not lead out of the definitions folder
-    return _read(path, game, path.stat().st_mtime_ns if path.exists() else 0)
+    words = _read(path, game, path.stat().st_mtime_ns if path.exists() else 0)
+    # a labels file written before these texts existed: the shipped file's of its language
+    missing = {name: None for name in OPTIONAL if getattr(words, name, 0) is None}
+    if missing:
+        shipped = _shipped(game, path.name)
+        words = words.model_copy(update={name: getattr(shipped, name) for name in missing})
+    return words
+
+
+OPTIONAL = ("directions", "tts")  # sections a labels file may lack (added in issue 20)
+
+
+def _shipped(game: str, name: str) -> Any:
+    path = DEFAULT_CARDS / game / "text" / name
+    if not path.exists():
+        path = DEFAULT_CARDS / game / "text" / "labels-en.yaml"
+    return _read(path, game, path.stat().st_mtime_ns)
 
 
 @lru_cache(maxsize=16)
