@@ -229,6 +229,8 @@ def load_satellites(folder: Path | None = None) -> SatellitesDefinitions:
     return SatellitesDefinitions(board, sats, tracks, root, numbers, files)
 
 
+# The shipped games' loaders by name, for code that names them; every game's own way to its
+# definitions is its ``cards`` adapter's ``load`` (:func:`cards.files.definitions_of`).
 LOADERS: dict[str, Callable[..., Any]] = {"orbitus": load_orbitus,
                                           "satellites": load_satellites}
 

@@ -1,9 +1,18 @@
 """Which files make a game's definitions, and where they are (standard library only, so
-the fast paths can find the files without importing the models)."""
+the fast paths can find the files without importing the models).
+
+Each game's own list is its ``cards`` adapter's ``FILES`` (:mod:`cards.orbitus`,
+:mod:`cards.satellites`, or the module a game registered at run time names:
+:func:`rules.adapter`); the shipped games' lists are written here, where the loader's
+messages read them too.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
+
+import rules
 
 DEFAULT_CARDS = Path(__file__).resolve().parent
 
@@ -19,11 +28,15 @@ SATELLITES_FILES: dict[str, str] = {
     "trackers": "the Satellites trackers",
     "rules": "the Satellites rule numbers",
 }
-OPTIONAL_FILES = {("satellites", "rules")}  # without it, the rules page's numbers apply
 
 
-GAME_FILES: dict[str, dict[str, str]] = {"orbitus": ORBITUS_FILES,
-                                         "satellites": SATELLITES_FILES}
+def definitions_of(game: str) -> ModuleType:
+    """The ``cards`` adapter of ``game``: ``FILES`` (role -> what it holds), ``OPTIONAL``
+    (the roles that may be missing), ``PARTS`` (ruleset attribute -> roles), ``RULESET``
+    (the rules core's ruleset class), ``load(folder, deck_file)`` (the validated
+    definitions, with ``.ruleset``) and ``labels()`` (the model of its printed words, for a
+    game with printables); :class:`rules.NoAdapter` for a game without definitions."""
+    return rules.adapter(game, "cards")
 
 
 def game_files(game: str, folder: Path | None = None,
@@ -36,7 +49,7 @@ def game_files(game: str, folder: Path | None = None,
     folder brings that folder's planet types and rules with it.
     """
     root = (folder or DEFAULT_CARDS).resolve()
-    files = {role: root / game / f"{role}.yaml" for role in GAME_FILES[game]}
+    files = {role: root / game / f"{role}.yaml" for role in definitions_of(game).FILES}
     if deck_file is not None:
         files["sectors"] = deck_file
         beside = deck_file.parent

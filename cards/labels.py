@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from cards.files import DEFAULT_CARDS
+from cards.files import DEFAULT_CARDS, definitions_of
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Russian", "it": "Italian"}
 KINDS = ("labels", "rules", "player-aid")  # the files of a language, per game
@@ -223,9 +223,6 @@ class SatellitesLabels(Texts):
     tts: SatellitesTtsTexts | None = None
 
 
-MODELS: dict[str, type[Texts]] = {"orbitus": OrbitusLabels, "satellites": SatellitesLabels}
-
-
 # --- finding and reading them ---------------------------------------------------------------
 
 
@@ -292,8 +289,9 @@ def labels_path(cards: Path | None, game: str, lang: str) -> Path:
 
 
 def load_labels(cards: Path | None, game: str, lang: str) -> Any:
-    """``game``'s labels in ``lang`` (English where that language has no file): a validated
-    :data:`MODELS` model; problems raise ``DefinitionError`` with file and line."""
+    """``game``'s labels in ``lang`` (English where that language has no file), validated
+    against the model its ``cards`` adapter names (``labels()``); problems raise
+    ``DefinitionError`` with file and line."""
     from cards.definitions import inside
 
     path = labels_path(cards, game, lang)
@@ -324,7 +322,7 @@ def _read(path: Path, game: str, stamp: int) -> Any:
     from cards.loader import load_yaml, validate
 
     doc = load_yaml(path, f"the {game} labels (the words of its printables)")
-    return validate(doc, MODELS[game])
+    return validate(doc, definitions_of(game).labels())
 
 
 def default_labels(game: str) -> Any:

@@ -4,7 +4,9 @@ There is one way from YAML to a ruleset: :func:`cards.definitions.load_orbitus` 
 :func:`~cards.definitions.load_satellites` read and validate every file through the
 pydantic models, and :func:`orbitus_ruleset` / :func:`satellites_ruleset` turn the
 validated models into the plain dataclasses of :mod:`rules`. The cache that spares a
-scorer the validation is :mod:`cards.ruleset_cache`.
+scorer the validation is :mod:`cards.ruleset_cache`; which ruleset class each game has, and
+which file gives which of its parts, is the game's ``cards`` adapter's
+(:mod:`cards.orbitus`, :mod:`cards.satellites`).
 """
 
 from __future__ import annotations
@@ -70,31 +72,3 @@ def satellites_ruleset(defs: SatellitesDefinitions) -> sat.Ruleset:
         first=numbers.first,
         push_reach=numbers.push_reach,
     )
-
-
-
-# Which definition file each part of a ruleset comes from (``pnp-build --watch`` rebuilds a
-# step that read ``ruleset.hand_size`` when ``rules.yaml`` changes, and only then). Names
-# not listed (methods that read several parts) count as reading every part.
-RULESET_PARTS: dict[str, dict[str, tuple[str, ...]]] = {
-    "orbitus": {
-        "planet_types": ("planets",),
-        "deck": ("sectors",), "cards": ("sectors",), "deck_size": ("sectors",),
-        "full_deck": ("sectors",), "marker_counts": ("rules",),
-        "hand_size": ("rules",), "min_hand": ("rules",), "start_lines": ("rules",),
-        "scoring": ("rules",), "setup_for": ("rules",), "player_counts": ("rules",),
-    },
-    "satellites": {
-        "size": ("board",), "setup_zone_cells": ("board",), "inward_values": ("board",),
-        "red": ("board", "satellites"), "blue": ("board", "satellites"),
-        "colour": ("board", "satellites"), "values": ("satellites",),
-        "max_value": ("satellites",), "total": ("satellites",),
-        "colony_min": ("rules",), "colony_max": ("rules",), "end_connected": ("rules",),
-        "grace_moves": ("rules",), "first": ("rules",), "push_reach": ("rules",),
-    },
-}
-
-
-RULESETS: dict[str, type[orb.Ruleset] | type[sat.Ruleset]] = {
-    "orbitus": orb.Ruleset, "satellites": sat.Ruleset,
-}

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cards.files import OPTIONAL_FILES
+import rules
+from cards.files import definitions_of
 from cards.reading import MAX_DEFINITION_BYTES
-from cards.ruleset import RULESETS
 from rules.orbitus import ruleset as orb
 from rules.satellites import ruleset as sat
 
@@ -74,9 +74,10 @@ def _read_all(game: str, files: dict[str, Path], root: Path) -> Source | None:
     from cards.reading import UnreadableInput, read_bytes_safely
 
     contents: dict[str, bytes] = {}
+    optional = definitions_of(game).OPTIONAL
     for role, path in files.items():
         home = root if path.parent == root / game else path.parent.resolve()
-        if (game, role) in OPTIONAL_FILES and not path.exists() and not path.is_symlink():
+        if role in optional and not path.exists() and not path.is_symlink():
             contents[role] = b"\0missing"  # an optional file that is not there
             continue
         try:
@@ -108,8 +109,9 @@ def _store(folder: Path, key: str, game: str, data: dict[str, Any]) -> None:
         temp.write_text(json.dumps({"format": CACHE_FORMAT, "game": game, "ruleset": data},
                                    separators=(",", ":")), encoding="utf-8")
         os.replace(temp, target)
+        games = rules.names("cards")
         entries = sorted((p for p in folder.glob("*-*.json") if p.name.split("-")[0]
-                          in ("orbitus", "satellites")), key=lambda p: p.stat().st_mtime)
+                          in games), key=lambda p: p.stat().st_mtime)
         for old in entries[:-CACHE_KEEP]:
             old.unlink(missing_ok=True)
     except OSError:
@@ -136,7 +138,7 @@ def load_ruleset(game: str, folder: Path | None = None,
         data = _cached(where, key, game)
         if data is not None:
             try:
-                return RULESETS[game].from_data(data)
+                return definitions_of(game).RULESET.from_data(data)  # type: ignore[no-any-return]
             except (KeyError, TypeError, ValueError):
                 pass  # an entry of another shape: validate again and replace it
     ruleset: orb.Ruleset | sat.Ruleset = load_definitions(game, folder, deck_file).ruleset
@@ -149,9 +151,6 @@ def load_definitions(game: str, folder: Path | None = None,
                      deck_file: Path | None = None) -> OrbitusDefinitions | SatellitesDefinitions:
     """The validated models of ``game`` (the slow, authoritative path: it imports pydantic,
     so it is imported only here, when a cache misses or the models themselves are needed)."""
-    from cards.definitions import LOADERS
-
-    loader = LOADERS[game]
-    defs: OrbitusDefinitions | SatellitesDefinitions = (
-        loader(folder, deck_file) if deck_file is not None else loader(folder))
+    defs: OrbitusDefinitions | SatellitesDefinitions = definitions_of(game).load(folder,
+                                                                                deck_file)
     return defs

@@ -22,7 +22,7 @@ from generator.options import BuildOptions, Step
 from generator.output import Result, family_stale_if, write_build
 from generator.products import product
 
-GAMES = rules.names()
+GAMES = rules.names("products")  # the games that have printables
 
 
 # --- whole builds -----------------------------------------------------------------------

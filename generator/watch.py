@@ -97,10 +97,10 @@ class _RulesetReads:
 
 
 def _recorded_ruleset(defs: Any) -> _RulesetReads:
-    from cards.ruleset import RULESET_PARTS
+    from cards.files import definitions_of
 
     ruleset = object.__getattribute__(defs, "_ruleset")
-    parts = RULESET_PARTS[ruleset.GAME]
+    parts = definitions_of(ruleset.GAME).PARTS
     every = tuple(sorted({p for names in parts.values() for p in names}))
     return _RulesetReads(ruleset, parts, every, object.__getattribute__(defs, "_recorder"))
 
@@ -141,9 +141,10 @@ def changed_files(before: Snapshot, after: Snapshot) -> list[str]:
 def parts_changed(files: Iterable[str], games: tuple[str, ...]) -> dict[str, set[str]]:
     """For each game, the definition parts the changed ``files`` stand for (``FOLDER`` for
     a file that is not one of its definition files)."""
-    from cards.files import GAME_FILES
+    import rules
+    from cards.files import definitions_of
 
-    known = {game: set(files) for game, files in GAME_FILES.items()}
+    known = {game: set(definitions_of(game).FILES) for game in rules.names("cards")}
     out: dict[str, set[str]] = {}
     for rel in files:
         head, _, rest = rel.partition("/")

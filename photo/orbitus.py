@@ -25,6 +25,8 @@ import cv2
 import numpy as np
 
 from generator.markers.plan import MarkerMap
+from generator.markers.plan import orbitus_map as marker_map
+from photo import printed_without
 from photo.detect import Codebook, Reading, read_all, read_at
 from rules import hexgeo
 from rules.hexgeo import Hex
@@ -105,26 +107,6 @@ def _turned(points: list[tuple[float, float]], centre: tuple[float, float],
                      for x, y in points])
 
 
-def _axial_round(q: float, r: float) -> Hex:
-    x, z = q, r
-    y = -x - z
-    rx, ry, rz = round(x), round(y), round(z)
-    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
-    if dx > dy and dx > dz:
-        rx = -ry - rz
-    elif dy <= dz:
-        rz = -rx - ry
-    return (int(rx), int(rz))
-
-
-def cell_at(x: float, y: float, flats: float) -> Hex:
-    """The cell whose hex holds the table point (x, y) mm."""
-    size = hexgeo.circumradius(flats)
-    q = (2.0 / 3.0 * x) / size
-    r = (-1.0 / 3.0 * x + math.sqrt(3) / 3.0 * y) / size
-    return _axial_round(q, r)
-
-
 @dataclass
 class _Pose:
     reading: Reading
@@ -200,7 +182,7 @@ class OrbitusReader:
                 if not 0.75 * size[k] <= side[k] <= 1.3 * size[k]:
                     out[id(r)] = None
                     continue
-                cell = cell_at(float(cx[k]), float(cy[k]), self.flats)
+                cell = hexgeo.pixel_to_hex((float(cx[k]), float(cy[k])), self.flats)
                 ideal = hexgeo.centre(cell, self.flats)
                 out[id(r)] = _Pose(r, cell, int(rot[k]),
                                    math.hypot(float(cx[k]) - ideal[0], float(cy[k]) - ideal[1]),
@@ -688,3 +670,14 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         lines.append((f"{len(others)} other problem(s) (orange)", debug.ORANGE))
     debug.legend(img, lines, size)
     return img
+
+
+def markers_missing(mmap: MarkerMap) -> str | None:
+    """Why no table can be read against ``mmap`` (the deck printed without markers), or
+    None: the reader needs the station's marker and the cards'."""
+    return printed_without(mmap, (("station", "station.yaml"), ("sector", "sectors.yaml")),
+                           "the deck")
+
+
+READER = OrbitusReader  # the game's photo adapter (photo.reader_for)
+__all__ = ["READER", "OrbitusReader", "marker_map", "markers_missing"]

@@ -24,6 +24,8 @@ import cv2
 import numpy as np
 
 from generator.markers.plan import MarkerMap
+from generator.markers.plan import satellites_map as marker_map
+from photo import printed_without
 from photo.detect import Codebook, Reading, read_all, read_at
 
 STRONG = (0.8, 0.1)  # score and margin a marker read on its own needs
@@ -417,3 +419,14 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
         lines.append(("other problems (orange)", debug.ORANGE))
     debug.legend(img, lines, size)
     return img
+
+
+def markers_missing(mmap: MarkerMap) -> str | None:
+    """Why no board can be read against ``mmap`` (printed without markers), or None: the
+    reader needs the satellites' markers and the board's corners."""
+    return printed_without(mmap, (("token", "satellites.yaml"), ("board", "board.yaml")),
+                           "the game")
+
+
+READER = SatellitesReader  # the game's photo adapter (photo.reader_for)
+__all__ = ["READER", "SatellitesReader", "cell_name", "marker_map", "markers_missing"]

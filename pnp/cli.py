@@ -190,7 +190,9 @@ def _build_options(words: list[str]) -> list[str]:
         command = group.commands["init"]  # type: ignore[attr-defined]
         return [o for p in command.params for o in (*p.opts, *p.secondary_opts)
                 if o.startswith("-")] + ["--help"]
-    games = ["orbitus", "satellites"]
+    import rules
+
+    games = list(rules.names("products"))
     return ["init", *games] + [o for p in group.params for o in (*p.opts, *p.secondary_opts)
                                if o.startswith("-")]
 
@@ -198,16 +200,15 @@ def _build_options(words: list[str]) -> list[str]:
 def _parser_options(name: str, words: list[str]) -> list[str]:
     import rules
 
-    games = list(rules.names())
     if name == "build":
         return _build_options(words)
     if COMMANDS[name].games:
+        layer = "scorer" if name == "score" else "records.setup"
+        games = list(rules.names(layer))
         game = next((w for w in words if w in games), None)
         if game is None:
             return games
-        module = ("scorer.{game}.cli" if name == "score" else
-                  "records.{game}_setup").format(game=game)
-        parser = importlib.import_module(module).build_parser(f"pnp {name} {game}")
+        parser = rules.adapter(game, layer).build_parser(f"pnp {name} {game}")
         return _options_of_parser(parser, words)
     module = importlib.import_module(COMMANDS[name].module)
     make = getattr(module, "build_parser", None) or getattr(module, "parser", None)

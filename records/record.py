@@ -11,8 +11,9 @@ A record is a YAML mapping::
       - c1-c4
       - a5-c5
 
-What a move looks like, and which other fields there are, is up to the game
-(``records.<game>_replay``: ``FIELDS`` and ``replay``). This module reads
+What a move looks like, and which other fields there are, is up to the game: its
+``records.replay`` adapter (:func:`rules.adapter`, by convention ``records.<game>_replay``:
+``FIELDS`` and ``replay``). This module reads
 the file (size limit, UTF-8, YAML syntax, line numbers via
 :func:`cards.loader.parse_yaml`), checks the fields every record has and hands
 the record to its game; the game returns a :class:`Replay`, rendered by
@@ -21,7 +22,6 @@ the record to its game; the game returns a :class:`Replay`, rendered by
 
 from __future__ import annotations
 
-import importlib
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from cards.loader import Document
     from generator.drawing import Drawing
 
-GAMES = rules.names()
 COMMON_FIELDS = ("game", "players", "moves", "note")
 DEFINITIONS_FIELD = "cards"  # listed last among the known fields
 MAX_RECORD_BYTES = 2_000_000
@@ -197,12 +196,13 @@ def read_record(path: Path, shown: str | None = None) -> Record:
         raise RecordError([f"{shown}:1: expected a mapping with game:, the start and moves:, "
                            f"got {type_name(data)}"])
     game = data.get("game")
+    games = tuple(reversed(rules.names("records.replay")))  # the newest game first
     if "game" not in data:
-        raise RecordError([f"{shown}:1: game: is required; write game: satellites or "
-                           f"game: orbitus"])
-    if not isinstance(game, str) or game.strip().lower() not in GAMES:
+        raise RecordError([f"{shown}:1: game: is required; write "
+                           f"{rules.listed(tuple(f'game: {g}' for g in games), 'or')}"])
+    if not isinstance(game, str) or game.strip().lower() not in games:
         raise RecordError([f"{shown}:{doc.line_of(('game',))}: game: {game!r} is not a game "
-                           f"this tool knows; write satellites or orbitus"])
+                           f"this tool knows; write {rules.listed(games, 'or')}"])
     game = game.strip().lower()
     module = game_module(game, shown)
     known = COMMON_FIELDS + tuple(getattr(module, "FIELDS", ())) + (DEFINITIONS_FIELD,)
@@ -228,8 +228,9 @@ def read_record(path: Path, shown: str | None = None) -> Record:
 
 
 def game_module(game: str, shown: str = "") -> ModuleType:
-    """``records.<game>_replay`` (imported only when a record of that game is read)."""
-    return importlib.import_module(f"records.{game}_replay")
+    """The game's ``records.replay`` adapter (imported only when a record of that game is
+    read)."""
+    return rules.adapter(game, "records.replay")
 
 
 def seed_of(record: Record, problems: list[str]) -> int | None:

@@ -1,18 +1,16 @@
 """``pnp-setup``: deal a start position for one game, importing only that game's code.
 
-Each game of the rules registry (:func:`rules.names`) has its setup in
-``records.<game>_setup`` with ``run(args, prog) -> int``.
+Each game of the rules registry that has a setup (``rules.names("records.setup")``) has it
+in its ``records.setup`` adapter (by convention ``records.<game>_setup``) with
+``run(args, prog) -> int``.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Sequence
 
 import rules
-
-GAMES = rules.names()
 
 USAGE = """\
 Usage: {prog} GAME [OPTIONS]
@@ -39,10 +37,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "pnp-setup") -> int:
         sys.stdout.write(USAGE.format(prog=prog))
         return 0 if args else 2
     game, rest = args[0].lower(), args[1:]
-    if game not in GAMES:
-        sys.stderr.write(f"{prog}: unknown game {args[0]!r}; choose {' or '.join(GAMES)}\n")
+    games = rules.names("records.setup")
+    if game not in games:
+        sys.stderr.write(f"{prog}: unknown game {args[0]!r}; choose {' or '.join(games)}\n")
         return 2
-    module = importlib.import_module(f"records.{game}_setup")
+    module = rules.adapter(game, "records.setup")
     return int(module.run(rest, prog=f"{prog} {game}"))
 
 

@@ -11,7 +11,8 @@ built from the YAML definitions by :mod:`cards.ruleset`), which a state carries 
   action is not legal (:class:`IllegalAction`, one sentence);
 * ``current_player``, ``is_over``, ``scores`` and ``result`` read a state;
 * ``view_for(state, seat)`` is what one seat may see: never another hand or the order of
-  the deck;
+  the deck (a game without ``hidden_information`` shows a seat the whole state);
+* ``min_players`` to ``max_players`` is the range of players the rules allow;
 * ``action_text``/``parse_action`` convert between actions and the notation records use;
 * ``encode``/``decode`` give a compact byte form of a state;
 * ``describe(state)`` is the whole position in a few lines of text (the playthroughs pin
@@ -70,8 +71,9 @@ class Game(Protocol[S, A, R]):
     """One game's rules behind one interface (see the module docstring)."""
 
     name: str
-    min_players: int
+    min_players: int  # the player range the rules allow (a ruleset may allow fewer counts)
     max_players: int
+    hidden_information: bool  # whether a seat may see less than the whole state
 
     def new_game(self, ruleset: R, players: Sequence[str], seed: int) -> S: ...
 

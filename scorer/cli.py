@@ -7,7 +7,6 @@ reads the game name and hands the remaining arguments to that game's CLI.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Sequence
 
@@ -35,12 +34,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "pnp-score") -> int:
         sys.stdout.write(USAGE.format(prog=prog))
         return 0 if args else 2
     game, rest = args[0].lower(), args[1:]
-    if game not in rules.names():
-        sys.stderr.write(f"{prog}: unknown game {args[0]!r}; choose "
-                         f"{' or '.join(rules.names())}\n")
+    games = rules.names("scorer")
+    if game not in games:
+        sys.stderr.write(f"{prog}: unknown game {args[0]!r}; choose {' or '.join(games)}\n")
         return 2
-    # each game of the rules registry has its scorer in scorer.<game>.cli
-    module = importlib.import_module(f"scorer.{game}.cli")
+    # each game of the rules registry that has a scorer: its scorer adapter (scorer.<game>.cli)
+    module = rules.adapter(game, "scorer")
     return int(module.run(rest, prog=f"{prog} {game}"))
 
 

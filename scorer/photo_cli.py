@@ -183,7 +183,8 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
     code after a one-line message."""
     from cards.loader import DefinitionError
     from cards.ruleset_cache import load_definitions
-    from generator.markers.plan import MarkerMapError, from_json, marker_map
+    from generator.markers.plan import MarkerMapError, from_json
+    from photo import marker_map
     from photo.image import PhotoError
 
     try:

@@ -3,33 +3,21 @@
 Shared by ``pnp-score GAME --photo`` (:mod:`scorer.photo_cli`) and the browser companion's
 photo upload (``POST /api/GAME/photo``, :mod:`web.app`), so both turn a reading into the
 same layout and say the same things about it: the cards (satellites) read, in the
-format ``pnp-score`` reads; a cell seen but not read; a deck printed without markers; how
-to install OpenCV. Importing this module loads neither OpenCV nor NumPy.
+format ``pnp-score`` reads; a cell seen but not read; a deck printed without markers (the
+game's photo reader says which: :func:`photo.markers_missing`); how to install OpenCV.
+Importing this module loads neither OpenCV nor NumPy.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from photo import markers_missing
+
 LAYOUT_MARK = "# Read from a photo by pnp-score"
 INSTALL_HOW = ("install it with pip install 'orbitus-pnp[photo]' (from a checkout: pip install "
                "-e '.[photo]'), which adds opencv-python-headless and numpy")
 INSTALL = f"--photo needs OpenCV, an optional part of this toolchain; {INSTALL_HOW}"
-
-
-def markers_missing(game: str, mmap: Any) -> str | None:
-    """Why nothing can be read against ``mmap`` (printed without markers), or None."""
-    if game == "orbitus":
-        if mmap.of_kind("station") and mmap.of_kind("sector"):
-            return None
-        which = "station.yaml" if not mmap.of_kind("station") else "sectors.yaml"
-        return (f"the deck was printed without markers (markers: false in {which}); reprint "
-                f"with markers: true to score from photos")
-    if mmap.of_kind("token") and mmap.of_kind("board"):
-        return None
-    which = "satellites.yaml" if not mmap.of_kind("token") else "board.yaml"
-    return (f"the game was printed without markers (markers: false in {which}); reprint with "
-            f"markers: true to score from photos")
 
 
 def _comment(text: str) -> str:
@@ -122,3 +110,8 @@ def satellites_board_text(reading: Any, source: str) -> str:
     for r, row in enumerate(satellites_rows(reading)):
         lines.append("  " + " ".join(t.ljust(2) for t in row) + f"  # {r + 1}")
     return "\n".join(lines) + "\n"
+
+
+__all__ = ["INSTALL", "INSTALL_HOW", "LAYOUT_MARK", "cell_text", "markers_missing",
+           "orbitus_layout_text", "orbitus_sectors", "orbitus_unread", "satellites_board_text",
+           "satellites_rows", "satellites_unread"]

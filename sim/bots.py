@@ -16,7 +16,9 @@ deals the unseen cards itself, at random, consistent with its view (a determinis
   legal in that deal, adds one action, plays a short rollout (four plies, every player
   greedy) and scores the position by the score margin; ``budget`` iterations (rollouts)
   per decision. New actions are tried in the order of the greedy evaluation (progressive
-  widening), so a small budget already spends its rollouts on plausible moves. (Random
+  widening), so a small budget already spends its rollouts on plausible moves. A game
+  without hidden information (``game.hidden_information``) is searched from the view
+  itself, which is the whole state. (Random
   rollouts were tried first: at the same budget they did not beat greedy in Orbitus.)
 
 Standard library only (bots run in worker processes and on Ray nodes).
@@ -136,8 +138,9 @@ class MctsBot:
         root = _Node(-1)
         root.order = _ranked(sim, public, view, legal, rng)
         scale = sim.reward_scale
+        hidden = game.hidden_information  # else the view is the whole state
         for _ in range(self.budget):
-            state = sim.determinise(public, view, rng)
+            state = sim.determinise(public, view, rng) if hidden else view
             node = root
             path = [root]
             while True:

@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
+import rules
+
 PROG = "pnp-sim"
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_GAMES = 1000
-GAMES = ("orbitus", "satellites")
+GAMES = rules.names("sim")
 
 DESCRIPTION = """\
 Play many games between bots with the rules core and report what a deck or rule change
@@ -204,6 +206,12 @@ def options(ns: argparse.Namespace, game: str, cards: Path | None, out: Path) ->
                    ns.json)
 
 
+def has_player_counts(game: str) -> bool:
+    """Whether ``game`` is played by more than one number of players (``--players``)."""
+    found = rules.get(game)
+    return found.min_players != found.max_players
+
+
 def shown_cards(cards: Path | None) -> str:
     return "cards/ (shipped)" if cards is None else str(cards)
 
@@ -214,7 +222,7 @@ def reproduce(opts: Options, counts: Sequence[int]) -> str:
     parts = ["pnp-sim", opts.game]
     if opts.cards is not None:
         parts += ["--cards", str(opts.cards)]
-    if opts.game == "orbitus":
+    if has_player_counts(opts.game):
         parts += ["--players", ",".join(map(str, counts))]
     parts += ["--games", str(opts.games), "--bots", ",".join(opts.bots), "--seed",
               str(opts.seed)]
@@ -252,12 +260,10 @@ def load(game: str, cards: Path | None) -> Any:
 
 def player_counts(sim: Any, ruleset: Any, text: str | None) -> tuple[int, ...]:
     game = sim.game
-    if not hasattr(ruleset, "player_counts"):
-        return (game.min_players,)
-    if text is None:
+    if text is None or game.min_players == game.max_players:
         return sim.player_counts(ruleset)
     counts = parse_players(text, game.min_players, game.max_players, game.name)
-    missing = [c for c in counts if c not in ruleset.player_counts]
+    missing = [c for c in counts if c not in sim.player_counts(ruleset)]
     if missing:
         raise Stop(EXIT_RULES, f"{PROG}: the definitions have no start lines for "
                                f"{', '.join(map(str, missing))} players (rules.yaml "
@@ -442,7 +448,7 @@ def _resume_hint(opts: Options, counts: Sequence[int]) -> str:
     parts = [PROG, opts.game]
     if opts.cards is not None:
         parts += ["--cards", str(opts.cards)]
-    if opts.game == "orbitus":
+    if has_player_counts(opts.game):
         parts += ["--players", ",".join(map(str, counts))]
     parts += ["--games", str(opts.games), "--bots", ",".join(opts.bots), "--seed",
               str(opts.seed)]

@@ -47,12 +47,12 @@ class OrbitusSim:
     name = "orbitus"
     game = GAME
     kinds = KINDS
-    hidden_information = True
 
     # --- a game ----------------------------------------------------------------------------
 
     def player_counts(self, ruleset: Ruleset) -> tuple[int, ...]:
-        return tuple(n for n in ruleset.player_counts if 2 <= n <= 6)
+        return tuple(n for n in ruleset.player_counts
+                     if GAME.min_players <= n <= GAME.max_players)
 
     def new_game(self, ruleset: Ruleset, players: int, seed: int) -> State:
         return GAME.new_game(ruleset, NAMES[:players], seed)

@@ -11,22 +11,21 @@ Standard library only (this runs in worker processes and on Ray nodes).
 from __future__ import annotations
 
 import hashlib
-import importlib
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import rules
 from sim.bots import Turn, make_bot
 
 MAX_TURNS = 100_000  # a safety net; no game of either rules core comes near it
 
-ADAPTERS = {"orbitus": "sim.orbitus", "satellites": "sim.satellites"}
-
 
 def adapter(game: str) -> Any:
-    """The simulator adapter of ``game`` (imported on first use)."""
-    return importlib.import_module(ADAPTERS[game]).SIM
+    """The simulator adapter of ``game``: the ``SIM`` of its ``sim`` adapter module (by
+    convention ``sim.<game>``, imported on first use)."""
+    return rules.adapter(game, "sim").SIM
 
 
 @dataclass(frozen=True)

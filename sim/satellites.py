@@ -34,7 +34,6 @@ class SatellitesSim:
     name = "satellites"
     game = GAME
     kinds = KINDS
-    hidden_information = False
     reward_scale = 1.0  # a colony of margin makes a position clearly better
 
     def player_counts(self, ruleset: Ruleset) -> tuple[int, ...]:
@@ -106,9 +105,6 @@ class SatellitesSim:
         return None
 
     # --- search ----------------------------------------------------------------------------
-
-    def determinise(self, public: None, view: State, rng: random.Random) -> State:
-        return view  # perfect information
 
     def values(self, state: State) -> tuple[int, ...]:
         return GAME.scores(state)

@@ -164,8 +164,7 @@ class Bench:
 
     def __init__(self, game: str, seed: int = 2026, count: int = 200) -> None:
         from cards.ruleset_cache import load_definitions
-        from generator.markers.plan import marker_map
-        from photo import reader_for
+        from photo import marker_map, reader_for
         from testkit.photo_synth import Sprites
 
         self.game = game

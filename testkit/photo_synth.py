@@ -23,7 +23,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from generator.markers.plan import MarkerMap, marker_map
+from generator.markers.plan import MarkerMap
+from photo import marker_map
 from rules import hexgeo
 
 # --- what lies on the table -----------------------------------------------------------

@@ -39,6 +39,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from starlette.applications import Starlette
@@ -50,7 +51,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from web import orbitus_table, satellites_board
+import rules
+from web.adapters import Desk, play_adapter, table_adapter, web_games
 from web.errors import WebError
 from web.games import Manager, Watcher, record_of, replay_of
 from web.store import Store
@@ -62,7 +64,6 @@ MAX_PHOTO = 40_000_000  # bytes of an uploaded photo (a 50 MP phone JPEG is abou
 DEBUG_SIDE = 1600  # px: the long side of the debug image sent back with a photo's reading
 LAYOUT_HINT = "a layout or board of a real game is a few kB"
 PHOTO_HINT = "save the photo as a JPEG of 12-24 megapixels"
-GAMES = ("orbitus", "satellites")
 KINDS = {"yaml": "application/x-yaml", "json": "application/json", "txt": "text/plain",
          "svg": "image/svg+xml", "png": "image/png", "report": "text/plain"}
 log = logging.getLogger("pnp-web")
@@ -70,49 +71,39 @@ log = logging.getLogger("pnp-web")
 
 @dataclass
 class Context:
-    """Everything the handlers share: the definitions, the store, the games."""
+    """Everything the handlers share: the definitions, the store, the games.
+
+    Every game of the registry that the server plays or transcribes (:mod:`web.adapters`)
+    is loaded when it starts, with its definitions from ``cards``."""
 
     store: Store
     cards: Path | None = None
     public_url: str | None = None
     bot_delay: float = 0.4
     rulesets: dict[str, Any] = field(default_factory=dict)
-    _defs: dict[str, Any] = field(default_factory=dict)
-    _pieces: dict[str, Any] = field(default_factory=dict)
+    desks: dict[str, Desk] = field(default_factory=dict)
     manager: Manager | None = None
     _readers: dict[str, Any] = field(default_factory=dict)
     _reading: dict[str, asyncio.Lock] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from cards.ruleset_cache import load_ruleset
+        from cards.ruleset_cache import load_definitions, load_ruleset
 
-        for game in GAMES:
+        for game in web_games():
             self.rulesets[game] = load_ruleset(game, self.cards)
+            self.desks[game] = Desk(game, self.rulesets[game],
+                                    lambda g=game: load_definitions(g, self.cards))
         self.manager = Manager(self.store, self.rulesets, bot_delay=self.bot_delay)
 
     def defs(self, game: str) -> Any:
         """The validated definitions (pydantic models: the drawing code needs them)."""
-        if game not in self._defs:
-            from cards.ruleset_cache import load_definitions
-
-            self._defs[game] = load_definitions(game, self.cards)
-        return self._defs[game]
-
-    def pieces(self, game: str) -> Any:
-        if game not in self._pieces:
-            if game == "orbitus":
-                self._pieces[game] = orbitus_table.card_faces(self.defs(game))
-            else:
-                self._pieces[game] = satellites_board.pieces(self.defs(game))
-        return self._pieces[game]
+        return self.desks[game].defs
 
     def photo_reader(self, game: str) -> Any:
         """The photo reader of ``game`` against the definitions the server was started with,
         built on first use and kept (call in a worker thread: it imports OpenCV)."""
         if game not in self._readers:
-            from generator.markers.plan import marker_map
-            from photo import reader_for
-            from scorer.photo_layout import markers_missing
+            from photo import marker_map, markers_missing, reader_for
 
             defs = self.defs(game)
             mmap = marker_map(game, defs)
@@ -208,11 +199,11 @@ def ctx(request: Request) -> Context:
     return context
 
 
-def game_of(request: Request) -> str:
+def game_of(request: Request) -> tuple[str, ModuleType, Desk]:
+    """The game a transcription route names, its table adapter and its desk (404 for a
+    game whose tables are not transcribed here)."""
     game = request.path_params["game"]
-    if game not in GAMES:
-        raise WebError(404, f"{game!r} is not a game; the games are orbitus and satellites")
-    return game
+    return game, table_adapter(game), ctx(request).desks[game]
 
 
 def download(data: bytes | str, kind: str, filename: str) -> Response:
@@ -247,52 +238,26 @@ async def font(request: Request) -> Response:
 
 @api
 async def pieces(request: Request) -> Response:
-    game = game_of(request)
-    return JSONResponse({**ctx(request).pieces(game), "max_photo": MAX_PHOTO})
-
-
-def _score(game: str, context: Context, data: Any, source: str) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise WebError(400, "expected a JSON object with the table")
-    if game == "orbitus":
-        out = orbitus_table.scored(data.get("table"), context.rulesets[game], source)
-        start_lines = {seat_side: seat for seat_side, seat in (
-            (["N", "NE", "SE", "S", "SW", "NW"].index(side), seat)
-            for side, seat in out["station"].items())}
-        barriers = frozenset(s for s in range(6) if s not in start_lines)
-        out["station_svg"] = _station(context, tuple(sorted(start_lines.items())), barriers)
-        return out
-    return satellites_board.scored(data.get("board"), context.rulesets[game], source)
-
-
-def _station(context: Context, lines: tuple[tuple[int, int], ...],
-             barriers: frozenset[int]) -> str:
-    key = ("station", lines, barriers)
-    if key not in context._pieces:
-        context._pieces[key] = orbitus_table.station_svg(context.defs("orbitus"), dict(lines),
-                                                         barriers)
-    return str(context._pieces[key])
+    _, table, desk = game_of(request)
+    return JSONResponse({**desk.drawn("pieces", lambda: table.page_pieces(desk)),
+                         "max_photo": MAX_PHOTO})
 
 
 @api
 async def score(request: Request) -> Response:
-    game = game_of(request)
+    _, table, desk = game_of(request)
     data = await read_json(request)
-    name = "table.yaml" if game == "orbitus" else "board.txt"
-    return JSONResponse(_score(game, ctx(request), data, source_name(request, name)))
+    if not isinstance(data, dict):
+        raise WebError(400, "expected a JSON object with the table")
+    return JSONResponse(table.page_score(desk, data.get(table.KEY),
+                                         source_name(request, table.SOURCE)))
 
 
 @api
 async def import_(request: Request) -> Response:
-    game = game_of(request)
+    _, table, desk = game_of(request)
     text = await read_text(request)
-    context = ctx(request)
-    if game == "orbitus":
-        name = source_name(request, "table.yaml")
-        out = orbitus_table.imported(text, context.rulesets[game], name)
-        return JSONResponse(_score(game, context, {"table": out["model"]}, name))
-    name = source_name(request, "board.txt")
-    return JSONResponse(satellites_board.imported(text, context.rulesets[game], name))
+    return JSONResponse(table.page_import(desk, text, source_name(request, table.SOURCE)))
 
 
 # --- reading a photo ----------------------------------------------------------------------------
@@ -307,20 +272,6 @@ def _need_opencv() -> None:
 
         raise WebError(501, f"reading a photo needs OpenCV, an optional part of this "
                             f"toolchain; {INSTALL_HOW}; then start pnp web again")
-
-
-def _page_table(request: Request) -> dict[str, Any]:
-    """The page's players and station (``table``: JSON), which a photo does not show."""
-    raw = request.query_params.get("table")
-    if raw is None:
-        return {"players": ["P1", "P2"]}
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        data = None
-    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
-        raise WebError(400, "table must be the page's table as JSON, with its players")
-    return {k: v for k, v in data.items() if k in ("players", "start_lines", "barriers")}
 
 
 def _read_photo(context: Context, game: str, data: bytes, name: str) -> tuple[Any, bytes]:
@@ -353,97 +304,35 @@ async def photo(request: Request) -> Response:
     the page's are not changed here: the page loads the answer as an import."""
     import base64
 
-    from scorer.photo_layout import (
-        cell_text,
-        orbitus_sectors,
-        orbitus_unread,
-        satellites_rows,
-        satellites_unread,
-    )
-
-    game = game_of(request)
+    game, table, desk = game_of(request)
     context = ctx(request)
-    name = source_name(request, "table.jpg" if game == "orbitus" else "board.jpg")
-    keep = _page_table(request) if game == "orbitus" else {}
+    name = source_name(request, table.SOURCE.rsplit(".", 1)[0] + ".jpg")
+    keep = table.photo_keep(request.query_params.get("table"))
     _need_opencv()
     data = await read_body(request, MAX_PHOTO, PHOTO_HINT)
     async with context.reading_lock(game):
         reading, image = await asyncio.to_thread(_read_photo, context, game, data, name)
     if reading.homography is None:  # no station, no board: nothing could be placed
         raise WebError(422, [f"{name}: {f.rule}: {f.message}" for f in reading.findings])
-    findings: list[dict[str, Any]] = []
-    if game == "orbitus":
-        model = {**keep, "sectors": orbitus_sectors(reading)}
-        out = _score(game, context, {"table": model}, name)
-        findings += [{"rule": "photo-unread", "cell": list(c), "message": orbitus_unread(c)}
-                     for c in sorted(reading.unread)]
-        findings += [{"rule": f.rule, "cell": list(f.cell) if f.cell is not None else None,
-                      "message": f.message} for f in reading.findings]
-        unread = [list(c) for c in sorted(reading.unread)]
-        read, how = len(reading.placed), {cell_text(c): p.how
-                                          for c, p in sorted(reading.placed.items())}
-    else:
-        from photo.satellites import cell_name
-
-        rows = satellites_rows(reading, unread=".")
-        out = satellites_board.scored({"rows": rows, "grace_moves_left": None},
-                                      context.rulesets[game], name)
-        findings += [{"rule": "photo-unread", "cell": cell_name(c), "at": [c[1], c[0]],
-                      "message": satellites_unread(cell_name(c))}
-                     for c in sorted(reading.unread)]
-        findings += [{"rule": f.rule, "cell": cell_name(f.cell) if f.cell else None,
-                      "at": [f.cell[1], f.cell[0]] if f.cell else None, "message": f.message}
-                     for f in reading.findings]
-        unread = [[c[1], c[0]] for c in sorted(reading.unread)]  # [row, col], as the page
-        read, how = len(reading.tokens), {cell_name(c): t.how
-                                          for c, t in sorted(reading.tokens.items())}
-    out["photo"] = {"file": name, "read": read, "unread": unread, "findings": findings,
-                    "how": how,
+    out, seen = table.page_photo(desk, reading, keep, name)
+    out["photo"] = {"file": name, **seen,
                     "image": "data:image/jpeg;base64," + base64.b64encode(image).decode()}
     return JSONResponse(out)
 
 
 @api
 async def export(request: Request) -> Response:
-    game = game_of(request)
+    _, table, desk = game_of(request)
     kind = request.path_params["kind"]
     data = await read_json(request)
-    context = ctx(request)
     if not isinstance(data, dict):
         raise WebError(400, "expected a JSON object with the table")
-    stem = source_name(request, "table" if game == "orbitus" else "board").rsplit(".", 1)[0]
-    if game == "orbitus":
-        model = data.get("table")
-        if kind in ("svg", "png"):
-            return download(orbitus_table.picture(model, context.rulesets[game],
-                                                  context.defs(game), kind, f"{stem}.yaml"),
-                            kind, f"{stem}.{kind}")
-        out = orbitus_table.scored(model, context.rulesets[game], f"{stem}.yaml")
-        if kind == "yaml":
-            return download(out["text"], kind, f"{stem}.yaml")
-        if kind == "json":
-            from scorer.orbitus.report import json_text
-
-            return download(json_text(out["report"]), kind, f"{stem}.json")
-        if kind == "txt":
-            return download(out["report_text"], kind, f"{stem}-score.txt")
-    else:
-        model = data.get("board")
-        if kind in ("svg", "png"):
-            return download(satellites_board.picture(model, context.rulesets[game],
-                                                     context.defs(game), kind, f"{stem}.txt"),
-                            kind, f"{stem}.{kind}")
-        out = satellites_board.scored(model, context.rulesets[game], f"{stem}.txt")
-        if kind in ("txt", "yaml"):
-            suffix = "yaml" if out["text"].startswith("game:") else "txt"
-            return download(out["text"], kind, f"{stem}.{suffix}")
-        if kind == "json":
-            from pnp.common import dump_json
-
-            return download(dump_json(out["report"]), kind, f"{stem}.json")
-        if kind == "report":
-            return download(out["report_text"], kind, f"{stem}-score.txt")
-    raise WebError(404, f"{kind!r} is not an export; choose yaml, json, txt, svg or png")
+    stem = source_name(request, table.SOURCE.rsplit(".", 1)[0]).rsplit(".", 1)[0]
+    made = table.page_export(desk, kind, data.get(table.KEY), stem)
+    if made is None:
+        raise WebError(404, f"{kind!r} is not an export; choose yaml, json, txt, svg or png")
+    body, filename = made
+    return download(body, kind, filename)
 
 
 # --- saved transcriptions -------------------------------------------------------------------------
@@ -451,7 +340,7 @@ async def export(request: Request) -> Response:
 
 @api
 async def tables(request: Request) -> Response:
-    game = game_of(request)
+    game, adapter, desk = game_of(request)
     store = ctx(request).store
     if request.method == "GET":
         return JSONResponse(store.tables(game))
@@ -464,19 +353,14 @@ async def tables(request: Request) -> Response:
     ident = data.get("id")
     if ident is not None and type(ident) is not int:
         raise WebError(422, "id must be a number")
-    # only what pnp-score reads may be saved
-    context = ctx(request)
-    if game == "orbitus":
-        orbitus_table.read(data["text"], context.rulesets[game])
-    else:
-        satellites_board.read(data["text"], context.rulesets[game])
+    adapter.check_text(desk, data["text"])  # only what pnp-score reads may be saved
     saved = store.save_table(game, " ".join(name.split()), data["text"], ident)
     return JSONResponse({"id": saved})
 
 
 @api
 async def table(request: Request) -> Response:
-    game = game_of(request)
+    game, _, _ = game_of(request)
     store = ctx(request).store
     try:
         ident = int(request.path_params["ident"])
@@ -532,8 +416,9 @@ async def games(request: Request) -> Response:
     if not isinstance(data, dict):
         raise WebError(400, "expected {game, players, seed}")
     game = data.get("game")
-    if game not in GAMES:
-        raise WebError(422, f"game: {game!r} is not a game; choose orbitus or satellites")
+    if game not in rules.names("web.play"):
+        raise WebError(422, f"game: {game!r} is not a game; choose "
+                            f"{rules.listed(rules.names('web.play'), 'or')}")
     session, _ = context.games.create(game, data.get("players"), data.get("seed"))
     return JSONResponse({"id": session.id, "seed": session.seed,
                          "links": _links(request, context, session)})
@@ -555,11 +440,14 @@ async def record(request: Request) -> Response:
 @api
 async def replay(request: Request) -> Response:
     out = replay_of(_finished(request))
-    if out["game"] == "orbitus":
-        view = out["steps"][0]["view"]
-        lines = tuple(sorted((int(side), seat) for side, seat in view["start_lines"].items()))
-        out["station_svg"] = _station(ctx(request), lines, frozenset(view["barriers"]))
+    out.update(_extras(ctx(request), out["game"], out["steps"][0]["view"]))
     return JSONResponse(out)
+
+
+def _extras(context: Context, game: str, view: dict[str, Any]) -> dict[str, Any]:
+    """What the play adapter adds to a page's message besides the view."""
+    extras: dict[str, Any] = play_adapter(game).page_extras(context.desks[game], view)
+    return extras
 
 
 @api
@@ -569,10 +457,7 @@ async def link(request: Request) -> Response:
     out = session.message(role, seat)
     if role == "host":
         out["links"] = _links(request, context, session)
-    if session.game == "orbitus":
-        view = out["view"]
-        lines = tuple(sorted((int(side), seat) for side, seat in view["start_lines"].items()))
-        out["station_svg"] = _station(context, lines, frozenset(view["barriers"]))
+    out.update(_extras(context, session.game, out["view"]))
     return JSONResponse(out)
 
 
@@ -703,8 +588,8 @@ def create_app(data: Path, cards: Path | None = None, public_url: str | None = N
 
     routes = [
         Route("/", page("index.html")),
-        Route("/transcribe/orbitus", page("orbitus.html")),
-        Route("/transcribe/satellites", page("satellites.html")),
+        *(Route(f"/transcribe/{game}", page(table_adapter(game).PAGE))
+          for game in rules.names("web.table")),
         Route("/s/{token}", page("play.html")),
         Route("/w/{token}", page("play.html")),
         Route("/h/{token}", page("play.html")),

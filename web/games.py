@@ -31,20 +31,12 @@ from types import ModuleType
 from typing import Any
 
 from rules.game import MAX_SEED, IllegalAction, NotationError
+from web.adapters import play_adapter
 from web.errors import WebError
 from web.store import GameRow, Store
 
 BOTS = ("random", "greedy", "mcts")
 MAX_NAME = 24
-ADAPTERS = {"orbitus": "web.play_orbitus", "satellites": "web.play_satellites"}
-
-
-def adapter(game: str) -> ModuleType:
-    import importlib
-
-    if game not in ADAPTERS:
-        raise WebError(422, f"{game!r} is not a game; choose orbitus or satellites")
-    return importlib.import_module(ADAPTERS[game])
 
 
 def clean_name(value: Any, seat: int) -> str:
@@ -193,7 +185,7 @@ class Manager:
     def create(self, game: str, players: Any, seed: Any = None) -> tuple[Session, dict[str, Any]]:
         """A new game; returns it and its links (the host's, the spectators', each
         person's seat)."""
-        play = adapter(game)
+        play = play_adapter(game)
         ruleset = self.rulesets[game]
         if not isinstance(players, list) or not players:
             raise WebError(422, "players must be a list of seats, e.g. [{\"name\": \"Anna\", "
@@ -259,10 +251,10 @@ class Manager:
         row = self.store.game(ident)
         if row is None:
             return None
-        play = adapter(row.game)
-        from cards.ruleset import RULESETS
+        play = play_adapter(row.game)
+        from cards.files import definitions_of
 
-        ruleset = RULESETS[row.game].from_data(row.ruleset)
+        ruleset = definitions_of(row.game).RULESET.from_data(row.ruleset)
         states = [play.game.decode(ruleset, row.start)]
         actions, movers = [], []
         for move in self.store.moves(ident):

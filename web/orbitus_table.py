@@ -8,10 +8,14 @@ sector per line) and reads that text back through the scorer's own reader
 the violations and their sentences are ``pnp-score``'s, and what the page exports is the
 very text that was scored. Importing a file is the same read; its data becomes the page's
 table, so importing an exported file and exporting it again gives the same bytes.
+
+This module is Orbitus's table adapter (``web.table``, :mod:`web.adapters`): the
+``page_*`` functions are what the server's routes call.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +30,12 @@ from web.errors import WebError
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions
+    from web.adapters import Desk
 
+PAGE = "orbitus.html"
+SOURCE = "table.yaml"
+KEY = "table"
+PHOTO_KEEPS = ("players", "start_lines", "barriers")  # what a photo of the table cannot show
 WHAT = "an Orbitus layout"
 MAX_SECTORS = 2000  # as the scorer's pictures; a real game has at most a few hundred
 MAX_TEXT = 1_000_000  # bytes of an imported layout
@@ -143,9 +152,14 @@ def scored(model: Any, ruleset: Ruleset, source: str = "table.yaml",
            deck_shown: str = "cards/orbitus/sectors.yaml") -> dict[str, Any]:
     """What the page shows after an edit: the layout text, the scorer's report (JSON and
     text) and what the picture needs (owners, the station as scored)."""
+    return _scored(model, ruleset, source, deck_shown)[0]
+
+
+def _scored(model: Any, ruleset: Ruleset, source: str,
+            deck_shown: str = "cards/orbitus/sectors.yaml") -> tuple[dict[str, Any], Result]:
     text = layout_text(check_model(model))
     data, result = read(text, ruleset, source, deck_shown)
-    return answer(text, data, result)
+    return answer(text, data, result), result
 
 
 def answer(text: str, data: dict[str, Any], result: Result) -> dict[str, Any]:
@@ -172,6 +186,76 @@ def imported(text: str, ruleset: Ruleset, source: str,
     spacing are not kept; the export is the canonical text)."""
     data, _ = read(text, ruleset, source, deck_shown)
     return scored({k: v for k, v in data.items() if k != "game"}, ruleset, source, deck_shown)
+
+
+# --- the page's routes ----------------------------------------------------------------------
+
+
+def page_pieces(desk: Desk) -> dict[str, Any]:
+    return card_faces(desk.defs)
+
+
+def page_score(desk: Desk, model: Any, source: str) -> dict[str, Any]:
+    """The table scored, with the station as scored drawn (its start lines and the barriers
+    on every other side, O-17, as the rules core's table has them)."""
+    out, result = _scored(model, desk.ruleset, source)
+    table = result.table
+    out["station_svg"] = station_picture(desk, table.start_lines, table.barriers)
+    return out
+
+
+def page_import(desk: Desk, text: str, source: str) -> dict[str, Any]:
+    return page_score(desk, imported(text, desk.ruleset, source)["model"], source)
+
+
+def photo_keep(raw: str | None) -> dict[str, Any]:
+    """The page's players and station (``table``: JSON), which a photo does not show."""
+    if raw is None:
+        return {"players": ["P1", "P2"]}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        raise WebError(400, "table must be the page's table as JSON, with its players")
+    return {k: v for k, v in data.items() if k in PHOTO_KEEPS}
+
+
+def page_photo(desk: Desk, reading: Any, keep: dict[str, Any],
+               source: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The cards read as the page's table (with what the page keeps), scored; and what the
+    photo showed: cards read, cells seen but not read, findings, how each card was read."""
+    from scorer.photo_layout import cell_text, orbitus_sectors, orbitus_unread
+
+    out = page_score(desk, {**keep, "sectors": orbitus_sectors(reading)}, source)
+    findings = [{"rule": "photo-unread", "cell": list(c), "message": orbitus_unread(c)}
+                for c in sorted(reading.unread)]
+    findings += [{"rule": f.rule, "cell": list(f.cell) if f.cell is not None else None,
+                  "message": f.message} for f in reading.findings]
+    return out, {"read": len(reading.placed), "unread": [list(c) for c in sorted(reading.unread)],
+                 "findings": findings,
+                 "how": {cell_text(c): p.how for c, p in sorted(reading.placed.items())}}
+
+
+def page_export(desk: Desk, kind: str, model: Any, stem: str) -> tuple[bytes | str, str] | None:
+    """The table as ``yaml`` (the layout), ``json`` (the score), ``txt`` (the report), ``svg``
+    or ``png`` (the scorer's picture); None for another kind."""
+    if kind in ("svg", "png"):
+        return picture(model, desk.ruleset, desk.defs, kind, f"{stem}.yaml"), f"{stem}.{kind}"
+    out = scored(model, desk.ruleset, f"{stem}.yaml")
+    if kind == "yaml":
+        return out["text"], f"{stem}.yaml"
+    if kind == "json":
+        from scorer.orbitus.report import json_text
+
+        return json_text(out["report"]), f"{stem}.json"
+    if kind == "txt":
+        return out["report_text"], f"{stem}-score.txt"
+    return None
+
+
+def check_text(desk: Desk, text: str) -> None:
+    read(text, desk.ruleset)
 
 
 def picture(model: Any, ruleset: Ruleset, defs: OrbitusDefinitions, kind: str,
@@ -212,35 +296,30 @@ def card_faces(defs: OrbitusDefinitions) -> dict[str, Any]:
                       "planet": sector.planet, "pirate": sector.centre == "pirate",
                       "count": sector.count})
     # an inline sector (not from the deck) is put together from the same parts
-    from cards.models import PlanetType
     from generator.components.orbitus import (
-        INK,
-        hex_points,
-        pirate_disc,
-        planet_disc,
-        route_band,
-        void_hub,
+        UNKNOWN_PLANET,
+        face_ground,
+        face_hub,
+        face_outline,
+        face_route,
     )
-    from generator.drawing import Polygon, Style
 
     deck = defs.sectors
-    s = flats / 50.0
-    hub = 9.0 * s
-    hubs: dict[str, str] = {"void": _fragment(Drawing(flats, flats, [Group(tuple(
-        void_hub(hub, deck.route_colour, deck.background)))])),
-        "pirate": _fragment(Drawing(flats, flats, [Group(tuple(pirate_disc(hub)))]))}
-    for planet in [*defs.planets.planet_types,
-                   PlanetType(id="unknown", name="?", colour="#cccccc", symbol="?")]:
-        hubs[planet.id] = _fragment(Drawing(flats, flats, [Group(tuple(
-            planet_disc(planet, hub)))]))
+
+    def part(*items: Any) -> str:
+        return _fragment(Drawing(flats, flats, [Group(tuple(items))]))
+
+    def hub(centre: str, planet: Any = None) -> str:
+        return part(*face_hub(centre, planet, flats, deck.route_colour, deck.background))
+
+    hubs: dict[str, str] = {"void": hub("void"), "pirate": hub("pirate")}
+    for planet in [*defs.planets.planet_types, UNKNOWN_PLANET]:
+        hubs[planet.id] = hub("planet", planet)
     inline = {
-        "face": _fragment(Drawing(flats, flats, [Group((Polygon(
-            hex_points(flats), Style(fill=deck.background), cls="sector-face"),))])),
-        "route": _fragment(Drawing(flats, flats, [Group(tuple(route_band(
-            flats, 0, 7.0 * s, deck.route_colour, core=deck.background)))])),
+        "face": part(face_ground(flats, deck.background)),
+        "route": part(*face_route(flats, 0, deck.route_colour, deck.background)),
         "hubs": hubs,
-        "outline": _fragment(Drawing(flats, flats, [Group((Polygon(
-            hex_points(flats), Style(stroke=INK, width=0.3 * s), cls="sector-outline"),))])),
+        "outline": part(face_outline(flats)),
     }
     return {
         "flats": flats,
@@ -254,6 +333,12 @@ def card_faces(defs: OrbitusDefinitions) -> dict[str, Any]:
         "background": defs.sectors.background,
         "seat_colours": list(defs.station.player_colours),
     }
+
+
+def station_picture(desk: Desk, start_lines: dict[int, int], barriers: frozenset[int]) -> str:
+    """:func:`station_svg` of the desk's definitions, drawn once for each station."""
+    key = ("station", tuple(sorted(start_lines.items())), frozenset(barriers))
+    return str(desk.drawn(key, lambda: station_svg(desk.defs, dict(key[1]), key[2])))
 
 
 def station_svg(defs: OrbitusDefinitions, start_lines: dict[int, int],

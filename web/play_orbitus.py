@@ -9,16 +9,19 @@ legal actions, grouped for the page (per card, the cells and rotations where it 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.game import IllegalAction
 from rules.orbitus import GAME
 from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
-from rules.orbitus.engine import State, check, end_message
+from rules.orbitus.engine import State, end_message
 from rules.orbitus.notation import parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.view import view_for
 from scorer.orbitus.report import to_json
+
+if TYPE_CHECKING:
+    from web.adapters import Desk
 
 NAME = "orbitus"
 game = GAME
@@ -93,10 +96,10 @@ def legal(state: State) -> dict[str, Any]:
 def parse(state: State, seat: int, text: str) -> Action:
     """The legal action ``seat`` wrote; :class:`~rules.game.NotationError` if it cannot be
     read, :class:`~rules.game.IllegalAction` with the engine's reason if the rules forbid
-    it. A card the seat does not hold is refused before the engine is asked: the engine's
-    sentence says where the card is (another hand, the deck), which is not this seat's to
-    know."""
-    written = parse_move(text)
+    it (``GAME.parse_action``). A card the seat does not hold, or a move written for another
+    player, is refused before the engine is asked: the engine's sentence says where the
+    card is (another hand, the deck), which is not this seat's to know."""
+    written = parse_move(text)  # who wrote it and which card: this seat's own to check
     if written.player is not None and written.player != state.game.players[seat]:
         raise IllegalAction(f"this seat plays {state.game.players[seat]}, not "
                             f"{written.player}")
@@ -104,9 +107,7 @@ def parse(state: State, seat: int, text: str) -> Action:
     if action.kind in (PLACE, DISCARD) and action.card not in state.hands[seat]:
         held = " ".join(state.hands[seat]) or "nothing"
         raise IllegalAction(f"{action.card} is not in your hand (you hold {held})")
-    if action.kind == REMOVE and not action.card and action.cell in state.board:
-        action = action._replace(card=state.board[action.cell].card)
-    return check(state, action)
+    return GAME.parse_action(state, text)
 
 
 def text(state: State, action: Action) -> str:
@@ -124,6 +125,14 @@ def full(state: State) -> dict[str, Any]:
     view = public(state)
     view["hands"] = [list(h) for h in state.hands]
     return view
+
+
+def page_extras(desk: Desk, view: dict[str, Any]) -> dict[str, Any]:
+    """The station of the view's game drawn (its start lines and barriers)."""
+    from web.orbitus_table import station_picture
+
+    lines = {int(side): seat for side, seat in view["start_lines"].items()}
+    return {"station_svg": station_picture(desk, lines, frozenset(view["barriers"]))}
 
 
 __all__ = ["DISCARD", "PASS", "PLACE", "REMOVE"]

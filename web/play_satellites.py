@@ -10,7 +10,7 @@ may go to.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.game import IllegalAction
 from rules.satellites import GAME
@@ -18,6 +18,9 @@ from rules.satellites.engine import State, end_message, end_reason
 from rules.satellites.notation import PASS, parts
 from rules.satellites.ruleset import COLOURS, Ruleset
 from scorer.satellites.report import to_json
+
+if TYPE_CHECKING:
+    from web.adapters import Desk
 
 NAME = "satellites"
 game = GAME
@@ -110,6 +113,10 @@ def record(start: State, actions: list[int], seed: int, note: str) -> str:
 
 def full(state: State) -> dict[str, Any]:
     return public(state)
+
+
+def page_extras(desk: Desk, view: dict[str, Any]) -> dict[str, Any]:
+    return {}  # the board is drawn from the view
 
 
 __all__ = ["IllegalAction"]

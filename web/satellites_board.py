@@ -6,6 +6,9 @@ the text ``pnp-score satellites`` reads (:func:`board_text`: the text grid, or t
 form when there is a grace-move count) and reads it back through the scorer's reader
 (:func:`scorer.satellites.board.read_string`), so the score, the violations and their
 sentences are the command's and the export is the very text that was scored.
+
+This module is Satellites's table adapter (``web.table``, :mod:`web.adapters`): the
+``page_*`` functions are what the server's routes call.
 """
 
 from __future__ import annotations
@@ -20,7 +23,11 @@ from web.errors import WebError
 
 if TYPE_CHECKING:
     from cards.definitions import SatellitesDefinitions
+    from web.adapters import Desk
 
+PAGE = "satellites.html"
+SOURCE = "board.txt"
+KEY = "board"
 MAX_TEXT = 100_000  # bytes of a pasted or uploaded board (a 26 x 26 board is 2 kB)
 MAX_SIDE = 26
 
@@ -95,6 +102,70 @@ def imported(text: str, ruleset: Ruleset, source: str) -> dict[str, Any]:
                   "grace_moves_left": transcript.grace_moves_left}, ruleset, source)
     out["import_report"] = to_json(result)
     return out
+
+
+# --- the page's routes ----------------------------------------------------------------------
+
+
+def page_pieces(desk: Desk) -> dict[str, Any]:
+    return pieces(desk.defs)
+
+
+def page_score(desk: Desk, model: Any, source: str) -> dict[str, Any]:
+    return scored(model, desk.ruleset, source)
+
+
+def page_import(desk: Desk, text: str, source: str) -> dict[str, Any]:
+    return imported(text, desk.ruleset, source)
+
+
+def photo_keep(raw: str | None) -> dict[str, Any]:
+    """Nothing: a photo shows the whole board."""
+    return {}
+
+
+def page_photo(desk: Desk, reading: Any, keep: dict[str, Any],
+               source: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The satellites read as the page's board (a cell not read left empty), scored; and
+    what the photo showed: satellites read, cells seen but not read ([row, col], as the
+    page), findings, how each satellite was read."""
+    from photo.satellites import cell_name
+    from scorer.photo_layout import satellites_rows, satellites_unread
+
+    rows = satellites_rows(reading, unread=".")
+    out = scored({"rows": rows, "grace_moves_left": None}, desk.ruleset, source)
+    findings = [{"rule": "photo-unread", "cell": cell_name(c), "at": [c[1], c[0]],
+                 "message": satellites_unread(cell_name(c))} for c in sorted(reading.unread)]
+    findings += [{"rule": f.rule, "cell": cell_name(f.cell) if f.cell else None,
+                  "at": [f.cell[1], f.cell[0]] if f.cell else None, "message": f.message}
+                 for f in reading.findings]
+    return out, {"read": len(reading.tokens), "unread": [[c[1], c[0]] for c in
+                                                         sorted(reading.unread)],
+                 "findings": findings,
+                 "how": {cell_name(c): t.how for c, t in sorted(reading.tokens.items())}}
+
+
+def page_export(desk: Desk, kind: str, model: Any, stem: str) -> tuple[bytes | str, str] | None:
+    """The board as ``txt`` or ``yaml`` (the text scored: the YAML form when it has a grace
+    count), ``json`` (the score), ``report`` (the summary), ``svg`` or ``png``; None for
+    another kind."""
+    if kind in ("svg", "png"):
+        return picture(model, desk.ruleset, desk.defs, kind, f"{stem}.txt"), f"{stem}.{kind}"
+    out = scored(model, desk.ruleset, f"{stem}.txt")
+    if kind in ("txt", "yaml"):
+        suffix = "yaml" if out["text"].startswith("game:") else "txt"
+        return out["text"], f"{stem}.{suffix}"
+    if kind == "json":
+        from pnp.common import dump_json
+
+        return dump_json(out["report"]), f"{stem}.json"
+    if kind == "report":
+        return out["report_text"], f"{stem}-score.txt"
+    return None
+
+
+def check_text(desk: Desk, text: str) -> None:
+    read(text, desk.ruleset)
 
 
 def picture(model: Any, ruleset: Ruleset, defs: SatellitesDefinitions, kind: str,

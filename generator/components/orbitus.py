@@ -192,6 +192,44 @@ def void_hub(radius: float, colour: str, background: str) -> list[Item]:
     ]
 
 
+# --- a sector face, part by part (the printed cards, the scorer's pictures and the browser's
+# table all put their faces together from these) -----------------------------------------------
+
+UNKNOWN_PLANET = PlanetType(id="unknown", name="?", colour="#cccccc", symbol="?")
+
+
+def face_ground(across_flats: float, background: str) -> Polygon:
+    """The face's background, the hex filled."""
+    return Polygon(hex_points(across_flats), Style(fill=background), cls="sector-face")
+
+
+def face_route(across_flats: float, side: int, colour: str, background: str) -> list[Item]:
+    """One route of a face, from the hub to ``side``: 7 % of the hex wide (14 % of the
+    face's 50 units), with a dashed core of the background's colour."""
+    s = across_flats / 50.0
+    return route_band(across_flats, side, 7.0 * s, colour, core=background)
+
+
+def face_hub(centre: str, planet: PlanetType | None, across_flats: float, route_colour: str,
+             background: str) -> list[Item]:
+    """The face's centre: a planet's disc (``planet``; None: a type the definitions do not
+    have, drawn as a neutral disc with a question mark), a pirate, or the void where the
+    routes meet."""
+    hub = 9.0 * (across_flats / 50.0)
+    if centre == "planet":
+        return planet_disc(planet if planet is not None else UNKNOWN_PLANET, hub)
+    if centre == "pirate":
+        return pirate_disc(hub)
+    return void_hub(hub, route_colour, background)
+
+
+def face_outline(across_flats: float) -> Polygon:
+    """The cut line: the one polygon of class ``sector-outline``."""
+    s = across_flats / 50.0
+    return Polygon(hex_points(across_flats), Style(stroke=INK, width=0.3 * s),
+                   cls="sector-outline")
+
+
 def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: float | None = None,
                  rot: int = 0, *, show_id: bool = True, show_marker: bool = True,
                  outline: bool = True, tint: str | None = None,
@@ -206,23 +244,12 @@ def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: floa
     """
     flats = across_flats or defs.sectors.hex_across_flats_mm
     deck = defs.sectors
-    s = flats / 50.0
     background = tint or deck.background
-    face: list[Item] = [Polygon(hex_points(flats), Style(fill=background), cls="sector-face")]
+    face: list[Item] = [face_ground(flats, background)]
     for side in sorted(sector.route_sides):
-        face.extend(route_band(flats, side, 7.0 * s, deck.route_colour, core=background))
-    hub = 9.0 * s
-    if sector.centre == "planet":
-        planet = defs.planets.by_id().get(sector.planet or "")
-        if planet is not None:
-            face.extend(planet_disc(planet, hub))
-        else:  # an unknown type (scorer input): draw a neutral disc with its name's initial
-            face.extend(planet_disc(PlanetType(id="unknown", name="?", colour="#cccccc",
-                                               symbol="?"), hub))
-    elif sector.centre == "pirate":
-        face.extend(pirate_disc(hub))
-    else:
-        face.extend(void_hub(hub, deck.route_colour, background))
+        face.extend(face_route(flats, side, deck.route_colour, background))
+    planet = defs.planets.by_id().get(sector.planet or "")  # None: a type unknown (scorer input)
+    face.extend(face_hub(sector.centre, planet, flats, deck.route_colour, background))
     if show_id:
         face.append(_id_label(sector.id, flats, background))
     if show_marker:
@@ -230,8 +257,7 @@ def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: floa
     if fiducial:
         face.extend(sector_marker_items(sector, defs, flats))
     if outline:
-        face.append(Polygon(hex_points(flats), Style(stroke=INK, width=0.3 * s),
-                            cls="sector-outline"))
+        face.append(face_outline(flats))
     if rot % 6:
         return [Group(tuple(face), rotate=60.0 * (rot % 6))]
     return face

@@ -198,10 +198,6 @@ def satellites_map(defs: SatellitesDefinitions) -> MarkerMap:
                      margin_mm=margin, token_mm=diameter)
 
 
-def marker_map(game: str, defs: Any) -> MarkerMap:
-    return orbitus_map(defs) if game == "orbitus" else satellites_map(defs)
-
-
 # --- reading markers.json ----------------------------------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""Each game's printables, one module per game named as in :func:`rules.names`.
+"""Each game's printables: its ``products`` adapter (:func:`rules.adapter`), by convention
+``generator.products.<game>``.
 
 A product module offers:
 
@@ -12,14 +13,12 @@ A product module offers:
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
 import rules
 
 
 def product(game: str) -> ModuleType:
-    """The product module of ``game`` (``KeyError`` for a game that does not exist)."""
-    if game not in rules.names():
-        raise KeyError(f"{game!r} is not a game (known: {', '.join(rules.names())})")
-    return importlib.import_module(f"generator.products.{game}")
+    """The product module of ``game`` (:class:`rules.NoAdapter`, a ``LookupError``, for a
+    game that does not exist or prints nothing)."""
+    return rules.adapter(game, "products")

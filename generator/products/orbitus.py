@@ -25,7 +25,7 @@ from generator.drawing import (
     fit_size,
     offset_polygon,
 )
-from generator.markers.plan import marker_map
+from generator.markers.plan import orbitus_map
 from generator.options import BuildOptions, Step, caption
 from generator.sheets import (
     MARGIN_MM,
@@ -205,7 +205,7 @@ def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
         ("Orbitus SVG", lambda: svgs(defs, opts.svg_text == "outline", labels(defs, opts))),
         # which printed marker is which component, for pnp-score --photo
         ("Orbitus markers", lambda: {
-            "orbitus/markers.json": marker_map("orbitus", defs).to_json().encode()}),
+            "orbitus/markers.json": orbitus_map(defs).to_json().encode()}),
         # score pad, player aids, rule booklets
         *aids.orbitus_aid_steps(defs, opts.page, opts.lang),
     ]

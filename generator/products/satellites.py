@@ -17,7 +17,7 @@ from generator.backends.svg import render_svg
 from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import Drawing, Group, Item
-from generator.markers.plan import marker_map
+from generator.markers.plan import satellites_map
 from generator.options import BuildOptions, Step, caption
 from generator.sheets import MARGIN_MM, fit_page, fit_scale, grid_slots, page_size
 
@@ -151,7 +151,7 @@ def steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
                                         labels(defs, opts))),
         # which printed marker is which component, for pnp-score --photo
         ("Satellites markers", lambda: {
-            "satellites/markers.json": marker_map("satellites", defs).to_json().encode()}),
+            "satellites/markers.json": satellites_map(defs).to_json().encode()}),
         # score pad, player aids, rule booklets
         *aids.satellites_aid_steps(defs, opts.page, opts.lang),
     ]

@@ -24,6 +24,7 @@ class Orbitus:
     name = "orbitus"
     min_players = 2
     max_players = 6
+    hidden_information = True  # the hands and the order of the deck
 
     def new_game(self, ruleset: Ruleset, players: Sequence[str], seed: int) -> State:
         return new_game(ruleset, players, seed)

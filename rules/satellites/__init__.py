@@ -32,6 +32,7 @@ class Satellites:
     name = "satellites"
     min_players = 2
     max_players = 2
+    hidden_information = False  # a seat sees the whole state
 
     def new_game(self, ruleset: Ruleset, players: Sequence[str] = ("Red", "Blue"),
                  seed: int = 0) -> State:
