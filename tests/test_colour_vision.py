@@ -63,7 +63,8 @@ def seat_colours() -> dict[str, cv.RGB]:
     out: dict[str, cv.RGB] = {}
     for seat in range(1, 7):
         img = _image(drawings[f"start-marker-P{seat}"])
-        counts = Counter(p[:3] for p in img.getdata() if p[3] == 255)
+        raw = img.tobytes()
+        counts = Counter(raw[i:i + 3] for i in range(0, len(raw), 4) if raw[i + 3] == 255)
         out[f"P{seat}"] = tuple(c / 255.0 for c in counts.most_common(1)[0][0])  # type: ignore
     return out
 
