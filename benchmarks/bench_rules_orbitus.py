@@ -35,7 +35,8 @@ from timing import best_of, command, figure, median_wall_ms
 
 import rules
 from cards.ruleset_cache import load_ruleset
-from rules.orbitus.engine import State, check, new_game, random_game
+from rules.orbitus.engine import State, new_game, random_game
+from rules.orbitus.why import check
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "fixtures" / "records" / "orbitus"

@@ -40,17 +40,10 @@ import timing
 from timing import command, figure, median_wall_ms
 
 import rules
-from rules.satellites.engine import (
-    State,
-    action_text,
-    apply,
-    check_written,
-    count_legal,
-    deal,
-    legal_actions,
-    random_game,
-)
+from rules.satellites.engine import State, action_text, apply, deal, random_game
+from rules.satellites.legal import count_legal, legal_actions
 from rules.satellites.notation import parse_move
+from rules.satellites.why import check_written
 from scorer.satellites.board import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent

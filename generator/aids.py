@@ -9,7 +9,7 @@ still filled with that folder's numbers. The markup is described in
 ``[diagram: ...]`` names each game offers are listed below.
 
 Each step reads, checks and typesets its own texts when it runs. A mistake in a
-text raises :class:`~generator.typeset.TextError` with one line per problem (file,
+text raises :class:`~generator.typeset.markup.TextError` with one line per problem (file,
 line, what is wrong, what would be right); ``pnp-build`` reports it and writes
 nothing, ``--watch`` reports it and keeps watching. Steps read the definitions only
 while they run, so ``--watch`` sees which parts each one depends on.
@@ -32,27 +32,26 @@ from cards.loader import DefinitionError, display_path, read_text
 from cards.reading import MAX_TEXT_BYTES
 from generator.backends.pdf import render_pdf
 from generator.components import diagrams
-from generator.components import satellites as sat
 from generator.components.orbitus import planet_disc
 from generator.components.pads import orbitus_pad, satellites_pad
 from generator.sheets import page_size
-from generator.typeset import (
+from generator.typeset.markup import (
     Art,
     DiagramFn,
     Document,
-    PageSetup,
     Table,
     TableFn,
     TextError,
-    Typography,
     data_table,
     icon_run,
     parse,
     signed,
-    typeset,
 )
+from generator.typeset.pages import PageSetup, typeset
+from generator.typeset.setting import Typography
 from rules.hexgeo import SIDES
 from rules.orbitus.ruleset import Band
+from rules.satellites.table import column_name
 
 Step = tuple[str, Callable[[], dict[str, bytes]]]
 KINDS = ("rules", "player-aid")
@@ -247,13 +246,13 @@ def satellites_values(defs: SatellitesDefinitions) -> dict[str, str]:
     return {
         "board_size": str(n),
         "min_board": str(zone + 4),  # the setup zones and inward cells fit without overlap
-        "last_col": sat.column_name(n - 1),
+        "last_col": column_name(n - 1),
         "last_row": str(n),
         "zone_cells": str(zone),
-        "zone_cols": f"{sat.column_name(first)}–{sat.column_name(last)}",
+        "zone_cols": f"{column_name(first)}–{column_name(last)}",
         "zone_rows": f"{first + 1}–{last + 1}",
-        "inner_col_w": sat.column_name(1),
-        "inner_col_e": sat.column_name(n - 2),
+        "inner_col_w": column_name(1),
+        "inner_col_e": column_name(n - 2),
         "inner_row_n": "2",
         "inner_row_s": str(n - 1),
         "inward_values": ", ".join(str(v) for v in rules.inward_values),

@@ -27,6 +27,7 @@ from generator.markers.plan import MarkerMap
 from generator.markers.plan import satellites_map as marker_map
 from photo import printed_without
 from photo.detect import Codebook, Reading, read_all, read_at
+from rules.satellites.table import cell_name as table_cell_name
 
 STRONG = (0.8, 0.1)  # score and margin a marker read on its own needs
 CORNER = (0.7, 0.06)  # ... a board corner (larger, always the same four)
@@ -37,7 +38,7 @@ COLOURED = 0.15  # ... or of the disc a satellite covers that shows a player's c
 
 @dataclass
 class Token:
-    cell: tuple[int, int]  # (column, row), 0-based
+    cell: tuple[int, int]  # (row, column), 0-based, as everywhere (rules.satellites.table)
     colour: str
     value: int
     how: str
@@ -67,12 +68,13 @@ class BoardReading:
 
     def grid(self) -> list[list[str]]:
         """Rows of the board as the transcribed text grid writes them ('.' empty)."""
-        return [[self.tokens[(c, r)].text if (c, r) in self.tokens else "."
+        return [[self.tokens[(r, c)].text if (r, c) in self.tokens else "."
                  for c in range(self.size)] for r in range(self.size)]
 
 
 def cell_name(cell: tuple[int, int]) -> str:
-    return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"
+    """``(row, col) -> 'c3'``: the rules core's name of a cell (S-4)."""
+    return table_cell_name(*cell)
 
 
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -212,7 +214,8 @@ class SatellitesReader:
         return h
 
     def _cell_centre(self, cell: tuple[int, int]) -> tuple[float, float]:
-        return ((cell[0] + 0.5) * self.cell, (cell[1] + 0.5) * self.cell)
+        """The middle of ``cell`` (row, col) in the board's frame: (x, y) mm."""
+        return ((cell[1] + 0.5) * self.cell, (cell[0] + 0.5) * self.cell)
 
     def _pose(self, r: Reading, h: np.ndarray) -> tuple[tuple[int, int], float] | None:
         """The cell a satellite's marker stands in and its distance from the cell's
@@ -226,8 +229,8 @@ class SatellitesReader:
         col, row = int(math.floor(x / self.cell)), int(math.floor(y / self.cell))
         if not (0 <= col < self.n and 0 <= row < self.n):
             return None
-        cx, cy = self._cell_centre((col, row))
-        return (col, row), max(abs(x - cx), abs(y - cy))
+        cx, cy = self._cell_centre((row, col))
+        return (row, col), max(abs(x - cx), abs(y - cy))
 
     def _place(self, r: Reading, h: np.ndarray, out: BoardReading) -> None:
         pose = self._pose(r, h)
@@ -259,7 +262,7 @@ class SatellitesReader:
         searched for in every turn; what still cannot be read is reported."""
         for row in range(self.n):
             for col in range(self.n):
-                cell = (col, row)
+                cell = (row, col)
                 if cell in out.tokens or any(f.cell == cell for f in out.findings):
                     continue
                 dark = self._dark(gray, h, cell)
@@ -279,7 +282,7 @@ class SatellitesReader:
         against the cell's own light parts."""
         lv = 2.0  # px per mm
         n = int(round(self.cell * lv))
-        x0, y0 = cell[0] * self.cell, cell[1] * self.cell
+        x0, y0 = cell[1] * self.cell, cell[0] * self.cell  # (row, col) -> (x, y) mm
         m = np.array([[1 / lv, 0, x0 + 0.5 / lv], [0, 1 / lv, y0 + 0.5 / lv], [0, 0, 1]])
         patch = cv2.warpPerspective(gray, h @ m, (n, n),
                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -297,7 +300,7 @@ class SatellitesReader:
             return 0.0
         lv = 2.0
         n = int(round(self.cell * lv))
-        x0, y0 = cell[0] * self.cell, cell[1] * self.cell
+        x0, y0 = cell[1] * self.cell, cell[0] * self.cell  # (row, col) -> (x, y) mm
         m = np.array([[1 / lv, 0, x0 + 0.5 / lv], [0, 1 / lv, y0 + 0.5 / lv], [0, 0, 1]])
         patch = cv2.warpPerspective(bgr, h @ m, (n, n),
                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -380,7 +383,7 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
                  debug.WHITE, 1, cv2.LINE_AA)
 
     def square(cell: tuple[int, int], inset: float) -> np.ndarray:
-        x, y = cell[0] * c, cell[1] * c
+        x, y = cell[1] * c, cell[0] * c  # (row, col) -> (x, y) mm
         return _apply(hs, np.array([(x + inset, y + inset), (x + c - inset, y + inset),
                                     (x + c - inset, y + c - inset), (x + inset, y + c - inset)]))
 

@@ -32,13 +32,14 @@ from typing import TYPE_CHECKING, Any
 
 from cards.input_text import type_name
 from records.record import Illegal, Record, RecordError, Replay, Step, seed_of
-from rules.game import NotationError, SetupError
+from rules.game import IllegalAction, NotationError, SetupError
 from rules.hexgeo import Hex
 from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
-from rules.orbitus.engine import IllegalMove, State, check, end_message
+from rules.orbitus.engine import State, end_message
 from rules.orbitus.notation import Written, notation, parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.table import cell_text
+from rules.orbitus.why import check
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing
@@ -159,7 +160,7 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
     for number, line, written in moves:
         try:
             action = _checked(state, written)
-        except IllegalMove as exc:
+        except IllegalAction as exc:
             illegal = _illegal(state, number, line, written, exc.reason)
             break
         state = state.after(action)
@@ -218,7 +219,7 @@ def _definitions(record: Record, cards: Path | None,
 
 def _start(record: Record, ruleset: Ruleset, shown: str,
            problems: list[str]) -> tuple[State, str] | None:
-    from rules.orbitus.engine import Match, deal, match, shuffled_deck
+    from rules.orbitus.engine import Seating, deal, seating, shuffled_deck
     from scorer.orbitus.layout import read_players_and_station
 
     data = record.data
@@ -238,7 +239,7 @@ def _start(record: Record, ruleset: Ruleset, shown: str,
     if len(problems) > count or order is None:
         return None
     try:
-        game: Match = match(ruleset, players, start_lines, barriers)
+        game: Seating = seating(ruleset, players, start_lines, barriers)
     except SetupError as exc:
         problems.append(f"{record.at('players')}: {exc}")
         return None
@@ -391,10 +392,10 @@ def _moves(record: Record, players: tuple[str, ...], ruleset: Ruleset,
 
 def _checked(state: State, written: Written) -> Action:
     if state.over:
-        raise IllegalMove(f"the game is already over ({end_message(state)})")
+        raise IllegalAction(f"the game is already over ({end_message(state)})")
     if written.player is not None and written.player != state.player:
         order = ", ".join(state.game.players)
-        raise IllegalMove(f"it is {state.player}'s turn, not {written.player}'s (play goes "
+        raise IllegalAction(f"it is {state.player}'s turn, not {written.player}'s (play goes "
                           f"clockwise, in seat order: {order})")
     return check(state, written.action())
 

@@ -33,7 +33,7 @@ from rules.hexgeo import SIDES
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions
     from generator.drawing import Drawing
-    from rules.orbitus.engine import Match, State
+    from rules.orbitus.engine import Seating, State
     from rules.orbitus.ruleset import Ruleset
 
 DECK_PER_LINE = 12
@@ -54,7 +54,7 @@ def dealt(ruleset: Ruleset, names: list[str], seed: int) -> State:
 # --- what is printed ------------------------------------------------------------------------
 
 
-def _lines(game: Match, seat: int) -> str:
+def _lines(game: Seating, seat: int) -> str:
     return " ".join(SIDES[s] for s in game.start_lines_of(seat))
 
 

@@ -31,20 +31,12 @@ from typing import TYPE_CHECKING, Any
 from cards.input_text import type_name
 from records.record import Illegal, Record, RecordError, Replay, Step, seed_of
 from rules.game import IllegalAction, NotationError, SetupError
-from rules.satellites.engine import (
-    SEAT_OF,
-    State,
-    action_text,
-    apply,
-    check_written,
-    deal,
-    end_message,
-    is_over,
-    legal_actions,
-    start,
-)
-from rules.satellites.notation import Written, parse_move, parts, readable
-from rules.satellites.ruleset import COLOURS
+from rules.satellites.actions import parts
+from rules.satellites.engine import State, action_text, apply, deal, end_message, is_over, start
+from rules.satellites.legal import legal_actions
+from rules.satellites.notation import Written, parse_move, readable
+from rules.satellites.ruleset import COLOURS, SEAT_OF
+from rules.satellites.why import check_written
 
 if TYPE_CHECKING:
     from generator.drawing import Drawing

@@ -56,11 +56,8 @@ def picture(defs: SatellitesDefinitions, state: State, title: str) -> Drawing:
     from generator.drawing import Drawing, Group, Text
 
     geo, items = board_items(defs, state.table.size)
-    n = state.table.size
-    placed = [
-        (i % n, i // n, "red" if s > 0 else "blue", abs(s))
-        for i, s in enumerate(state.cells) if s
-    ]
+    placed = [(*state.table.rc(i), "red" if s > 0 else "blue", abs(s))
+              for i, s in enumerate(state.cells) if s]
     items.extend(tokens_at(defs, geo, placed))
     top = 14.0
     caption = Text(geo.label, 9.0, title, 5.0, fill="#1d1d1f", bold=True)

@@ -82,7 +82,7 @@ def satellites_rows(reading: Any, unread: str = "?") -> list[list[str]]:
     """The board read as rows of tokens (``.`` empty), a cell seen but not read as
     ``unread``."""
     grid = reading.grid()
-    for col, row in reading.unread:
+    for row, col in reading.unread:
         grid[row][col] = unread
     return grid
 
@@ -105,7 +105,9 @@ def satellites_board_text(reading: Any, source: str) -> str:
                      + ", ".join(cell_name(c) for c in sorted(reading.unread)))
     for f in reading.findings:
         lines.append(f"# {f.rule}: {_comment(f.message)}")
-    letters = "  ".join(chr(ord("a") + c) for c in range(reading.size))
+    from rules.satellites.table import column_name
+
+    letters = "  ".join(column_name(c) for c in range(reading.size))
     lines.append(f"# {letters}")
     for r, row in enumerate(satellites_rows(reading)):
         lines.append("  " + " ".join(t.ljust(2) for t in row) + f"  # {r + 1}")

@@ -40,7 +40,7 @@ class Turn(NamedTuple):
     seat: int
     view: Any  # game.view_for(state, seat)
     legal: Sequence[Any]  # the legal actions (public, given the view)
-    public: Any  # what every seat knows from the start (Orbitus: the Match)
+    public: Any  # what every seat knows from the start (Orbitus: the Seating)
     sim: Any  # the game's simulator adapter (stateless: the rules, evaluations, statistics)
 
 

@@ -32,7 +32,7 @@ from rules.orbitus import GAME
 from rules.orbitus.actions import KIND_NAMES, PASS, PLACE, REMOVE, Action
 from rules.orbitus.analysis import BITS, OPP, POP, Analysis, near_cells
 from rules.orbitus.blocks import closed_loops
-from rules.orbitus.engine import END_ROUND, Match, State
+from rules.orbitus.engine import END_ROUND, Seating, State
 from rules.orbitus.ruleset import Ruleset, Scoring
 from rules.orbitus.view import View, sample_state
 
@@ -60,7 +60,7 @@ class OrbitusSim:
     def first_seat(self, ruleset: Ruleset) -> int:
         return 0  # the first listed player moves first (O-20)
 
-    def public(self, state: State) -> Match:
+    def public(self, state: State) -> Seating:
         """What every seat knows of the game from the start: the players, the station and
         the ruleset (the deck's composition, never its order)."""
         return state.game
@@ -114,7 +114,7 @@ class OrbitusSim:
 
     # --- search ----------------------------------------------------------------------------
 
-    def determinise(self, match: Match, view: View, rng: random.Random) -> State:
+    def determinise(self, match: Seating, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view``: the unseen cards dealt at random."""
         return sample_state(view, match, rng)
 
@@ -124,14 +124,14 @@ class OrbitusSim:
 
     # --- greedy ----------------------------------------------------------------------------
 
-    def score_changes(self, match: Match, view: View, legal: Sequence[Action],
+    def score_changes(self, match: Seating, view: View, legal: Sequence[Action],
                       state: State | None = None) -> list[tuple[int, Action]]:
         """``(change of my own score, action)`` for every legal action, in their order.
         A search that has a (determinised) state of its own passes it, so the table's
         analysis it already holds is not worked out again."""
         return Changes(match, view, None if state is None else state.info).of(legal)
 
-    def best_actions(self, match: Match, view: View, legal: Sequence[Action]) -> list[Action]:
+    def best_actions(self, match: Seating, view: View, legal: Sequence[Action]) -> list[Action]:
         """The legal actions of the best change of my own score, in their order."""
         changes = self.score_changes(match, view, legal)
         best = max(value for value, _ in changes)
@@ -183,7 +183,7 @@ class Changes:
     """The change of one seat's own score for each legal action of a position, from what
     that seat sees (the table)."""
 
-    def __init__(self, match: Match, view: View, info: Analysis | None = None) -> None:
+    def __init__(self, match: Seating, view: View, info: Analysis | None = None) -> None:
         self.match = match
         self.seat = seat = view.seat
         rules = match.ruleset

@@ -12,17 +12,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rules.satellites import GAME
+from rules.satellites.actions import PASS, parts
 from rules.satellites.analysis import controller, value_sum
-from rules.satellites.engine import (
-    State,
-    apply,
-    connects,
-    end_reason,
-    quiet_and_loud,
-    random_action,
-    standing_of,
-)
-from rules.satellites.notation import PASS, parts
+from rules.satellites.engine import State, apply, connects, end_reason, standing_of
+from rules.satellites.legal import quiet_and_loud, random_action
 from rules.satellites.ruleset import COLOURS, Ruleset
 
 KINDS = ("normal", "connection", "displacement", "pass")
@@ -213,7 +206,7 @@ class Lazy(Sequence[int]):
         self._parts: tuple[Sequence[int], list[int]] | None = None
 
     def parts(self) -> tuple[Sequence[int], list[int]]:
-        """``(quiet, loud)`` as :func:`rules.satellites.engine.quiet_and_loud` gives them."""
+        """``(quiet, loud)`` as :func:`rules.satellites.legal.quiet_and_loud` gives them."""
         if self._parts is None:
             assert self._state is not None
             self._parts = quiet_and_loud(self._state)

@@ -99,7 +99,7 @@ def orbitus_totals(layout: dict[str, Any], cards: Any = None) -> tuple[int, ...]
 
 def evaluate_satellites(shot: Shot, tokens: dict[Hex, str], unread: list[Hex],
                         findings: list[tuple[str, Hex | None]]) -> Outcome:
-    """Compare a board reading (``tokens``: (col, row) -> 'R3' ...) with the shot's truth."""
+    """Compare a board reading (``tokens``: (row, col) -> 'R3' ...) with the shot's truth."""
     out = Outcome()
     truth = {s.piece.cell: s for s in shot.seen if s.piece.kind == "token"}
     reported = set(unread) | {cell for _, cell in findings if cell is not None}
@@ -138,7 +138,9 @@ def evaluate_satellites(shot: Shot, tokens: dict[Hex, str], unread: list[Hex],
 
 
 def _cell(cell: Hex) -> str:
-    return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"
+    from rules.satellites.table import cell_name
+
+    return cell_name(*cell)
 
 
 # --- one synthetic photo after another, read and judged (benchmark and tests) -------------

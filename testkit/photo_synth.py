@@ -40,7 +40,7 @@ class Piece:
     y: float
     rotate: float
     kind: str  # "sector", "station", "token", "board", "other"
-    cell: tuple[int, int] | None = None  # sectors: axial [q, r]; tokens: (col, row)
+    cell: tuple[int, int] | None = None  # sectors: axial [q, r]; tokens: (row, col)
     name: str = ""  # card ID, or token such as "R3"
     rot: int = 0  # sectors: where the orientation marker points, 0-5
 
@@ -128,10 +128,10 @@ def satellites_pieces(grid: list[list[str]], defs: Any, rng: random.Random,
                 continue
             colour = "red" if token[0].upper() == "R" else "blue"
             value = int(token[1:])
-            cx, cy = geo.cell_centre(col, row)
+            cx, cy = geo.cell_centre(row, col)
             pieces.append(Piece(f"satellite-{colour}-{value}", cx + rng.uniform(-jitter, jitter),
                                 cy + rng.uniform(-jitter, jitter), rng.uniform(0.0, 360.0),
-                                "token", (col, row), f"{colour[0].upper()}{value}"))
+                                "token", (row, col), f"{colour[0].upper()}{value}"))
     return pieces
 
 
@@ -573,7 +573,8 @@ def orbitus_layouts(defs: Any, count: int, seed: int,
 def satellites_grids(defs: Any, count: int, seed: int) -> list[list[list[str]]]:
     """``count`` boards from games: a random deal played on by random legal moves for a
     random number of moves (the deal itself, the middle of a game, a finished game)."""
-    from rules.satellites.engine import apply, deal, is_over, random_action
+    from rules.satellites.engine import apply, deal, is_over
+    from rules.satellites.legal import random_action
 
     rng = random.Random(seed)
     out = []

@@ -1,4 +1,4 @@
-"""Point 9 and 10: the booklets read as a printed booklet should, checked on the PDFs
+"""The booklets read as a printed booklet should, checked on the PDFs
 themselves (the text read back with its place and size, in reading order: page by page,
 column by column, top to bottom).
 
@@ -23,7 +23,7 @@ from pixels import MM_PER_PT, Line, open_pdf, text_lines, window
 from cards.definitions import DEFAULT_CARDS, load_orbitus, load_satellites
 from generator import aids
 from generator.glyphs import SYMBOLS
-from generator.typeset import DiagramRef, Heading, ListItem, Note, Paragraph, Table, parse
+from generator.typeset.markup import DiagramRef, Heading, ListItem, Note, Paragraph, Table, parse
 
 BOOKLETS = [(game, lang) for game in ("orbitus", "satellites") for lang in ("en", "ru", "it")]
 
@@ -190,7 +190,7 @@ FORBIDDEN = re.compile(r"README|digital|pnp-|https?://|docs/|\.md\b|orange|compu
 
 @pytest.mark.parametrize("game,lang", BOOKLETS)
 def test_printed_texts_stand_alone(game, lang):
-    """Point 10: a printed booklet or aid sends the players nowhere else and describes
+    """A printed booklet or aid sends the players nowhere else and describes
     nothing that is not on the table."""
     for kind in ("rules", "player-aid"):
         path = Path(DEFAULT_CARDS / game / "text" / f"{kind}-{lang}.md")

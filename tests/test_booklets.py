@@ -15,17 +15,9 @@ from generator.build import BuildOptions, build
 from generator.cli import app
 from generator.components import diagrams
 from generator.drawing import Group, Text, text_width, walk
-from generator.typeset import (
-    Box,
-    Frame,
-    PageSetup,
-    TextError,
-    Typography,
-    flow,
-    parse,
-    typeset,
-    wrap,
-)
+from generator.typeset.markup import TextError, parse
+from generator.typeset.pages import Frame, PageSetup, flow, typeset
+from generator.typeset.setting import Box, Typography, wrap
 
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
 BOOKLETS = [f"{game}/rules-{lang}.pdf" for game in ("orbitus", "satellites")

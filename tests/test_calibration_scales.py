@@ -1,4 +1,4 @@
-"""Point 8: the calibration back's scales read the whole claimed range, in labels a person
+"""The calibration back's scales read the whole claimed range, in labels a person
 can read: every label signed, all on one side of its scale, at least 6 pt; the front's
 arms reach the scales for any duplex error of up to 5 mm in both directions at once.
 

@@ -52,7 +52,7 @@ def _same(a, b) -> bool:
 
 @pytest.mark.parametrize("paper,gutter", [("a4", 0.0), ("letter", 0.0), ("a4", 6.0)])
 def test_every_cut_back_is_pixel_identical(defs, paper, gutter):
-    """Point 1: cut out along its cut line, no back differs from another by one pixel
+    """Cut out along its cut line, no back differs from another by one pixel
     (a neighbour's bleed painted over a frame made hidden hands readable)."""
     pages = sector_sheets(defs, BuildOptions(page=paper, gutter=gutter))
     doc = open_pdf(render_pdf(pages))
@@ -76,7 +76,7 @@ def test_every_cut_back_is_pixel_identical(defs, paper, gutter):
 
 
 def test_gutter_gives_every_hex_its_own_bleed(defs):
-    """Point 2: with --gutter 6 every cut edge has 3 mm of its own art beyond it, routes
+    """With --gutter 6 every cut edge has 3 mm of its own art beyond it, routes
     included: 2.5 mm outside each side's midpoint shows what 0.6 mm inside does."""
     pages = sector_sheets(defs, BuildOptions(gutter=6.0))
     doc = open_pdf(render_pdf(pages[:1]))
@@ -104,7 +104,7 @@ def test_gutter_gives_every_hex_its_own_bleed(defs):
 
 
 def test_shared_edges_have_no_bleed_between_neighbours(defs):
-    """Point 2's other half: the default honeycomb still shares cut lines (the docs say
+    """Without a gutter, the default honeycomb still shares cut lines (the docs say
     which layout suits which cutter)."""
     pages = sector_sheets(defs, BuildOptions())
     centres = _centres(pages[0], "sector")
@@ -142,7 +142,7 @@ def _on_extension(mark, edge) -> bool:
 
 @pytest.mark.parametrize("paper,gutter", [("a4", 0.0), ("letter", 0.0), ("a4", 6.0)])
 def test_crop_marks_continue_the_cut_edges(defs, paper, gutter):
-    """Point 3: every crop mark lies on the line of a cut edge, past its end and outside
+    """Every crop mark lies on the line of a cut edge, past its end and outside
     every hex; every free end of an outer cut edge has its mark; and each mark is printed
     (dark pixels at its middle in the 300 dpi rendering)."""
     pages = sector_sheets(defs, BuildOptions(page=paper, gutter=gutter))
@@ -177,7 +177,7 @@ def test_crop_marks_continue_the_cut_edges(defs, paper, gutter):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_front_sheet_says_how_to_print(defs, paper):
-    """Point 3: the 'print at 100 %, two-sided, flip on the long edge' note on every front
+    """The 'print at 100 %, two-sided, flip on the long edge' note on every front
     sheet, A4 and Letter, clear of the cards."""
     pages = sector_sheets(defs, BuildOptions(page=paper))
     doc = open_pdf(render_pdf(pages))

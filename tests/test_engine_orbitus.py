@@ -10,23 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from rules.game import NotationError, SetupError
+from rules.game import IllegalAction, NotationError, SetupError
 from rules.hexgeo import SIDE_INDEX
 from rules.orbitus.actions import DISCARD, PASS, PASS_ACTION, PLACE, REMOVE, Action
-from rules.orbitus.engine import (
-    END_ROUND,
-    END_STUCK,
-    IllegalMove,
-    Match,
-    Placed,
-    State,
-    check,
-    deal,
-    end_message,
-)
+from rules.orbitus.engine import END_ROUND, END_STUCK, Placed, Seating, State, deal, end_message
 from rules.orbitus.notation import notation, parse_move
 from rules.orbitus.ruleset import Band, Card, Ruleset, Scoring, mask_of, rotate_mask
 from rules.orbitus.score import score
+from rules.orbitus.why import check
 
 
 def make_card(ident, sides, planet=None, pirate=False):
@@ -35,7 +26,7 @@ def make_card(ident, sides, planet=None, pirate=False):
 
 def Game(players, start, barriers, cards, hand_size, min_hand):  # noqa: N802 - the old name
     ruleset = Ruleset((), tuple(cards.values()), hand_size, min_hand, (), SCORING)
-    return Match(tuple(players), start, barriers, ruleset)
+    return Seating(tuple(players), start, barriers, ruleset)
 
 
 N, NE, SE, S, SW, NW = range(6)
@@ -89,7 +80,7 @@ def legal(state: State, action: Action) -> bool:
     listed = any(same(a, action) for a in state.legal_actions())
     try:
         check(state, action)
-    except IllegalMove:
+    except IllegalAction:
         assert not listed, f"{notation(action)} is listed but check refuses it"
         return False
     assert listed, f"check accepts {notation(action)} but it is not listed"
@@ -102,7 +93,7 @@ def same(a: Action, b: Action) -> bool:
 
 
 def reason(state: State, action: Action) -> str:
-    with pytest.raises(IllegalMove) as info:
+    with pytest.raises(IllegalAction) as info:
         check(state, action)
     assert not legal(state, action)
     return info.value.reason
@@ -312,7 +303,7 @@ def test_a_player_removes_only_from_their_own_system():
 def test_a_removal_that_names_its_card_must_name_the_card_on_that_cell():
     s = position([("LINE", (0, -1), 0)])
     assert check(s, Action(REMOVE, "LINE", (0, -1)))
-    with pytest.raises(IllegalMove, match=r"^the sector on \[0, -1\] is LINE, not DEAD$"):
+    with pytest.raises(IllegalAction, match=r"^the sector on \[0, -1\] is LINE, not DEAD$"):
         check(s, Action(REMOVE, "DEAD", (0, -1)))
 
 

@@ -25,7 +25,7 @@ from rules.orbitus.engine import (
     random_game,
     shuffled_deck,
 )
-from rules.orbitus.engine import match as game_from_definitions
+from rules.orbitus.engine import seating as game_from_definitions
 from rules.orbitus.score import score
 
 MODELS = load_orbitus()

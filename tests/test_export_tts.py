@@ -185,7 +185,7 @@ def test_tts_export_is_deterministic(tts_out, tmp_path):
 
 
 def test_image_paths_are_native_on_windows_too():
-    """Point 16: TTS writes local images as plain paths (C:\\Users\\…\\x.png), not as
+    """TTS writes local images as plain paths (C:\\Users\\…\\x.png), not as
     percent-encoded file:/// URLs; a Windows output folder with Cyrillic and spaces is
     written as such."""
     from generator.tts import satellites_tts
@@ -201,7 +201,7 @@ def test_image_paths_are_native_on_windows_too():
 
 
 def test_hex_cards_are_flat_top_sideways_cards(tts_out):
-    """Point 16: the sector faces are landscape (flat-top hexes), so every hex card is a
+    """The sector faces are landscape (flat-top hexes), so every hex card is a
     SidewaysCard: TTS's hex card is drawn point-up in a portrait card otherwise."""
     save = _load(tts_out / "orbitus/tts/Orbitus.json")
     deck = next(o for o in save["ObjectStates"] if o["Name"] == "DeckCustom")

@@ -1,4 +1,4 @@
-"""Point 11: ``pnp-build --lang en|ru|it`` builds a whole kit in one language, every printed
+"""``pnp-build --lang en|ru|it`` builds a whole kit in one language, every printed
 word coming from the definitions (``<game>/text/labels-<lang>.yaml`` beside the booklet and
 aid of that language); planets carry symbols, not initials of English names.
 

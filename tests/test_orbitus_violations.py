@@ -186,9 +186,7 @@ def test_card_not_in_the_deck_suggests_the_closest(tmp_path, card, guess):
     hint = f"; did you mean {guess}?" if guess else ""
     assert message == (
         f"sector at [3, 3]: card '{card}' is not in the deck (cards/orbitus/sectors.yaml), so it "
-        f"was left out of the score{hint}") or message.startswith(
-        f"sector at [3, 3]: card '{card}' is not in the deck (")
-    assert message.endswith(f"so it was left out of the score{hint}")
+        f"was left out of the score{hint}")
 
 
 def test_more_copies_of_a_card_than_the_deck_holds(tmp_path):

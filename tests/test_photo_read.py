@@ -19,13 +19,10 @@ import yaml
 from rules import hexgeo
 from scorer.cli import main
 from testkit.photo_evaluate import Bench, orbitus_totals
-from testkit.photo_synth import Camera, orbitus_pieces, photograph
+from testkit.photo_examples import CALM, FIXTURES, TWO, orbitus_shot
+from testkit.photo_synth import Camera
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "tests" / "fixtures"
-TWO = yaml.safe_load((FIXTURES / "orbitus" / "two-players.yaml").read_text())
-CALM = Camera(scale=3.2, tilt=18.0, azimuth=40.0, roll=75.0, blur=0.7, noise=3.0, quality=82,
-              light=0.3, margin=0.08)
 
 
 @pytest.fixture(scope="module")
@@ -50,17 +47,8 @@ def _photo(tmp_path: Path, data: bytes, name: str = "table.jpg") -> Path:
     return path
 
 
-def _shot(bench: Bench, layout: dict, seed: int, camera: Camera = CALM, covers: int = 0,
-          change=None) -> bytes:
-    rng = random.Random(seed)
-    pieces = orbitus_pieces(layout, bench.defs, rng)
-    if change is not None:
-        pieces = change(pieces)
-    return photograph(pieces, bench.sprites, camera, rng, covers).jpeg
-
-
 def test_a_photo_scores_exactly_as_the_typed_layout(tmp_path, capsys, orbitus_bench):
-    photo = _photo(tmp_path, _shot(orbitus_bench, TWO, 1))
+    photo = _photo(tmp_path, orbitus_shot(orbitus_bench, TWO, 1))
     out_layout, debug = tmp_path / "read.yaml", tmp_path / "read.png"
     code, out, err = _run(capsys, ["orbitus", "--photo", str(photo), "--players", "Anna,Boris",
                                    "--json", "--layout-out", str(out_layout),
@@ -144,7 +132,7 @@ def test_satellites_board_read_from_a_photo(tmp_path, capsys, satellites_bench):
 
 
 def test_no_station_in_the_photo(tmp_path, capsys, orbitus_bench):
-    data = _shot(orbitus_bench, TWO, 2,
+    data = orbitus_shot(orbitus_bench, TWO, 2,
                  change=lambda ps: [p for p in ps if p.kind != "station" and p.kind != "other"])
     code, out, err = _run(capsys, ["orbitus", "--photo", str(_photo(tmp_path, data)),
                                    "--players", "2"])
@@ -157,7 +145,7 @@ def test_a_card_between_cells_is_named_with_its_cell(tmp_path, capsys, orbitus_b
         moved = [replace(p, x=p.x + 13.0, y=p.y + 7.5) for p in pieces if p.name == "S67"]
         return [p for p in pieces if p.name != "S67"] + moved
 
-    data = _shot(orbitus_bench, TWO, 3, change=push)
+    data = orbitus_shot(orbitus_bench, TWO, 3, change=push)
     code, out, err = _run(capsys, ["orbitus", "--photo", str(_photo(tmp_path, data)),
                                    "--players", "Anna,Boris", "--json"])
     read = json.loads(out)
@@ -190,7 +178,7 @@ def test_unreadable_photos_exit_2_with_one_line(tmp_path, capsys, data, message)
 
 
 def test_a_truncated_photo_exits_2(tmp_path, capsys, orbitus_bench):
-    data = _shot(orbitus_bench, TWO, 4)
+    data = orbitus_shot(orbitus_bench, TWO, 4)
     photo = _photo(tmp_path, data[: len(data) // 2])
     code, out, err = _run(capsys, ["orbitus", "--photo", str(photo), "--players", "2"])
     assert code == 2 and out == ""
@@ -308,7 +296,7 @@ def test_a_marker_without_its_card_around_it_is_not_placed(orbitus_bench):
     from photo.orbitus import Placed
 
     reader = orbitus_bench.reader
-    reading, work = reader.read_bytes(_shot(orbitus_bench, TWO, 11), "table.jpg")
+    reading, work = reader.read_bytes(orbitus_shot(orbitus_bench, TWO, 11), "table.jpg")
     read = {c: (p.card, p.rot) for c, p in reading.placed.items()}
     assert read == {tuple(s["at"]): (s["card"], hexgeo.parse_rotation(s["rot"]))
                     for s in TWO["sectors"]}

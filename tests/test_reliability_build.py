@@ -477,7 +477,7 @@ def test_in_place_refuses_a_read_only_folder_before_touching_anything(old_out, s
     assert strays(old_out) == []
 
 
-# --- --watch (point 10) -----------------------------------------------------------------------
+# --- --watch ----------------------------------------------------------------------------------
 
 
 def test_watch_reports_a_date_and_carries_on_then_remakes_deleted_outputs(cards_copy, tmp_path):

@@ -1,5 +1,5 @@
 """What the commands write besides a build: pictures never replace an input or a file the
-tool did not write, and records are written by a YAML emitter (issue 9 points 7, 11, 13)."""
+tool did not write, and records are written by a YAML emitter."""
 
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ def test_an_existing_picture_is_replaced(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
 
 
-# --- records through a YAML emitter (point 13) -----------------------------------------------
+# --- records through a YAML emitter ----------------------------------------------------------
 
 SPECIAL = ["- Bob", "Anna, Bob", "#1", "&anchor", "*alias", "!tag", "|pipe", ">fold",
            "'quote", '"double', "%percent", "@at", "`tick", "{brace}", "[bracket]",

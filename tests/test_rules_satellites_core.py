@@ -15,16 +15,8 @@ import rules
 from rules.game import IllegalAction, NotationError
 from rules.satellites import PASS
 from rules.satellites.analysis import connected, group_masks
-from rules.satellites.engine import (
-    END_CONNECTED,
-    END_GRACE,
-    apply,
-    deal,
-    legal_actions,
-    random_action,
-    random_game,
-    start,
-)
+from rules.satellites.engine import END_CONNECTED, END_GRACE, apply, deal, random_game, start
+from rules.satellites.legal import legal_actions, random_action
 from scorer.satellites.board import Board, load_rules
 
 RULES = load_rules()
@@ -130,12 +122,12 @@ MIXED = """
 
 
 def test_random_moves_are_uniform_over_the_legal_ones():
-    from rules.satellites.engine import _moves, _problem
+    from rules.satellites.legal import _moves, problem
 
     state = pos(MIXED)
     legal = legal_actions(state)
     _, _, checks = _moves(state)
-    dropped = [c for c in checks if _problem(state, c >> 20, c >> 10 & 1023, (c & 1023) - 1)]
+    dropped = [c for c in checks if problem(state, c >> 20, c >> 10 & 1023, (c & 1023) - 1)]
     assert len(dropped) == 2 and len(checks) == 14 and len(legal) == 39
     rng = random.Random(11)
     per_move = 400

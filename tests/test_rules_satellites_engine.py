@@ -8,32 +8,32 @@ import pytest
 
 from records.satellites_replay import board_of
 from rules.game import IllegalAction, NotationError
+from rules.satellites.actions import PASS
 from rules.satellites.engine import (
-    BLUE,
     END_BLOCKED,
     END_CONNECTED,
     END_GRACE,
     END_LOCKED,
-    RED,
     State,
     action_text,
     apply,
-    check_written,
     end_message,
     end_reason,
     is_over,
-    legal_actions,
     start,
 )
-from rules.satellites.notation import PASS, parse_move
+from rules.satellites.legal import legal_actions
+from rules.satellites.notation import parse_move
+from rules.satellites.ruleset import BLUE_SEAT, RED_SEAT
 from rules.satellites.table import table
+from rules.satellites.why import check_written
 from scorer.satellites.board import Board, load_rules
 from scorer.satellites.score import score
 
 RULES = load_rules()
 
 
-def pos(text: str, to_move: int = RED, grace: int | None = None) -> State:
+def pos(text: str, to_move: int = RED_SEAT, grace: int | None = None) -> State:
     board = Board.from_tokens([line.split() for line in text.strip().splitlines()])
     return start(RULES, board.width, board.cells(), to_move, grace)
 
@@ -125,13 +125,13 @@ def test_only_the_player_to_move_moves_and_red_starts():
         .  .  .  B1 .
         .  .  .  .  .
     """)
-    assert s.to_move == RED
+    assert s.to_move == RED_SEAT
     assert why(s, "d4-d5") == "B1 on d4 is blue, and it is red's turn"
     assert why(s, "a1-a2") == "there is no satellite on a1"
     s = play(s, "b2-b3")
-    assert s.to_move == BLUE
+    assert s.to_move == BLUE_SEAT
     assert why(s, "b3-b4") == "R1 on b3 is red, and it is blue's turn"
-    assert play(s, "d4-d5").to_move == RED
+    assert play(s, "d4-d5").to_move == RED_SEAT
 
 
 # --- connections: exactly the value, locked, only with an empty edge -------------------------
@@ -300,7 +300,7 @@ def test_a_group_may_grow_to_6_but_not_to_7():
         .  .  B1 .  B2 .  .
         .  .  .  .  .  .  .
         .  .  .  B3 .  .  .
-    """, to_move=BLUE)
+    """, to_move=BLUE_SEAT)
     assert why(six, "d7-d4") is None  # 3 + 2 + 1 = 6: a crowned colony
     (colony,) = score(board_of(play(six, "d7-d4"))).groups
     assert colony.size == 6 and colony.crowned
@@ -312,7 +312,7 @@ def test_a_group_may_grow_to_6_but_not_to_7():
         .  .  B1 .  B2 .  .
         .  .  .  .  .  .  .
         .  .  .  B3 .  .  .
-    """, to_move=BLUE)
+    """, to_move=BLUE_SEAT)
     assert why(seven, "d7-d4") == (
         "it would make a group of 7 (c2, c3, c4, d4, e4, c5, e5); a group holds at most 6 "
         "satellites")
@@ -329,7 +329,7 @@ def test_two_pairs_may_join_but_two_colonies_never_merge():
         .  .  .  .  .  .  .  .
         .  .  .  .  .  .  .  .
         .  .  .  B4 .  .  .  .
-    """, to_move=BLUE)
+    """, to_move=BLUE_SEAT)
     assert why(pairs, "d8-d4") is None  # two pairs and the mover: a colony of 5
     colonies = pos("""
         .  .  .  .  .  .  .  .
@@ -340,7 +340,7 @@ def test_two_pairs_may_join_but_two_colonies_never_merge():
         .  .  R3 .  R4 .  .  .
         .  .  .  .  .  .  .  .
         .  .  .  B4 .  .  .  .
-    """, to_move=BLUE)
+    """, to_move=BLUE_SEAT)
     assert why(colonies, "d8-d4") == (
         "it would join the colonies on c4, c5, c6 and on e4, e5, e6; two colonies may never "
         "merge")
@@ -523,7 +523,7 @@ def test_23_connected_end_the_game_at_once():
 
 def test_22_connected_do_not_end_the_game():
     after = play(pos(TWENTY_TWO), "a9-a10")
-    assert not is_over(after) and after.to_move == BLUE
+    assert not is_over(after) and after.to_move == BLUE_SEAT
 
 
 # red: 11 connected (five R-B-R chains and a pair), R4 on i9 unconnected; blue: 6 connected
@@ -543,16 +543,16 @@ ELEVEN = """
 
 def test_a_player_with_all_12_connected_is_done_and_the_other_gets_3_grace_moves():
     s = play(pos(ELEVEN), "i9-e9")  # R4 connects to B4 on e10: red has all 12 connected
-    assert (s.finished, s.to_move, s.grace_left) == (RED, BLUE, 3)
+    assert (s.finished, s.to_move, s.grace_left) == (RED_SEAT, BLUE_SEAT, 3)
     assert not is_over(s)
     assert why(s, "a9-a10") is None  # blue moves
     assert why(s, "e9-e8") == (
         "red has all 12 satellites connected and moves no more (rule S-40); blue is making its "
         "grace moves (3 left)")
     s = play(s, "a9-a10")
-    assert (s.to_move, s.grace_left, is_over(s)) == (BLUE, 2, False)
+    assert (s.to_move, s.grace_left, is_over(s)) == (BLUE_SEAT, 2, False)
     s = play(s, "a10-a9")
-    assert (s.to_move, s.grace_left, is_over(s)) == (BLUE, 1, False)
+    assert (s.to_move, s.grace_left, is_over(s)) == (BLUE_SEAT, 1, False)
     assert end_message(s) == (
         "red has all 12 satellites connected; blue to move, 1 grace move left")
     s = play(s, "a9-a10")
@@ -568,13 +568,34 @@ def test_grace_moves_after_the_opponent_completes_the_12():
     # blue to move; R4 on f9 is red's last unconnected satellite, B4 on j10 goes next to it
     s = pos(ELEVEN.replace("B1 .  .  .  .  .  .  .  R4 .", "B1 .  .  .  .  R4 .  .  .  .")
             .replace(".  .  B3 .  B4 .  .  .  .  .", ".  .  B3 .  .  .  .  .  .  B4"),
-            to_move=BLUE)
+            to_move=BLUE_SEAT)
     assert s.finished is None
     s = play(s, "j10-f10")  # 4 cells west, under R4: red's 12th connection, made by blue
-    assert (s.finished, s.to_move, s.grace_left) == (RED, BLUE, 3)
+    assert (s.finished, s.to_move, s.grace_left) == (RED_SEAT, BLUE_SEAT, 3)
     s = play(s, "a9-a10", "a10-a9")
-    assert (s.to_move, s.grace_left, is_over(s)) == (BLUE, 1, False)
+    assert (s.to_move, s.grace_left, is_over(s)) == (BLUE_SEAT, 1, False)
     assert end_reason(play(s, "a9-a10")) == END_GRACE
+
+
+def test_the_end_count_and_the_grace_moves_are_decided_in_one_place():
+    """end_after (S-37 to S-40), which the engine's moves, its set-up positions and the
+    scorer all ask: 23 connected end the game at once, even during the grace moves; a
+    player with all 12 connected leaves the other 3 grace moves; each grace move uses one,
+    and the last ends the game."""
+    from rules.satellites.analysis import Ending, end_after
+
+    assert end_after(RULES, 11, 11) == Ending(None, 0, None)
+    assert end_after(RULES, 10, 12) == Ending(BLUE_SEAT, 3, None)
+    assert end_after(RULES, 12, 10) == Ending(RED_SEAT, 3, None)
+    assert end_after(RULES, 12, 11) == Ending(None, 0, END_CONNECTED)
+    # red done, blue's grace moves: each one counts, the last ends the game
+    assert end_after(RULES, 12, 10, RED_SEAT, 3) == Ending(RED_SEAT, 2, None)
+    assert end_after(RULES, 12, 10, RED_SEAT, 1) == Ending(RED_SEAT, 0, END_GRACE)
+    # a grace move that connects the 23rd: the end count, the grace moves as they were
+    assert end_after(RULES, 12, 11, RED_SEAT, 2) == Ending(RED_SEAT, 2, END_CONNECTED)
+    # a position set up in the middle of the grace moves, or at their end
+    assert end_after(RULES, 12, 5, grace=1) == Ending(RED_SEAT, 1, None)
+    assert end_after(RULES, 12, 5, grace=0) == Ending(RED_SEAT, 0, END_GRACE)
 
 
 # --- passing, and games nobody can continue ------------------------------------------------
@@ -594,7 +615,7 @@ def test_a_player_with_no_legal_move_passes_and_only_then():
     assert end_message(s) == "red to move, and red has no legal move, so red must pass"
     assert check_written(s, parse_move("pass")) == PASS
     s = play(s, "pass")
-    assert s.to_move == BLUE
+    assert s.to_move == BLUE_SEAT
     assert why(s, "pass") == ("blue may pass only with no legal move (rule S-36), and blue has "
                               "5 legal moves")
 
@@ -614,10 +635,10 @@ def test_a_pass_is_a_grace_move():
         .  .  R1 .  .
         .  .  B1 .  .
         .  .  .  .  .
-    """)._replace(to_move=BLUE, finished=RED, grace_left=3)
+    """)._replace(to_move=BLUE_SEAT, finished=RED_SEAT, grace_left=3)
     assert legal_actions(grace) == [] and not is_over(grace)  # blue must pass, not the end
     after = play(grace, "pass")
-    assert (after.to_move, after.grace_left) == (BLUE, 2)
+    assert (after.to_move, after.grace_left) == (BLUE_SEAT, 2)
     assert end_reason(play(after, "pass", "pass")) == END_GRACE
 
 

@@ -12,22 +12,23 @@ import pytest
 from records.record import read_record, replay
 from records.satellites_replay import board_of
 from rules.game import IllegalAction
+from rules.satellites.actions import action, parts
 from rules.satellites.engine import (
     END_CONNECTED,
     END_GRACE,
-    RED,
     State,
     action_text,
     apply,
-    check_written,
     deal,
     end_reason,
     is_over,
-    legal_actions,
     random_game,
 )
-from rules.satellites.notation import action, move_text, parse_move, parts
+from rules.satellites.legal import legal_actions
+from rules.satellites.notation import move_text, parse_move
+from rules.satellites.ruleset import RED_SEAT
 from rules.satellites.table import DIRECTIONS
+from rules.satellites.why import check_written
 from scorer.satellites.board import Board, load_rules
 from scorer.satellites.score import score
 
@@ -59,7 +60,7 @@ def positions(start: State, moves: list[int], every: int):
 @pytest.mark.parametrize("seed", [0, 1, 42, 2**40])
 def test_the_deal_follows_the_rules_page(seed):
     s = deal(RULES, seed)
-    assert s.to_move == RED and not is_over(s)
+    assert s.to_move == RED_SEAT and not is_over(s)
     n = s.table.size
     central = range(2, 8)  # the 6 central cells of each edge on 10 x 10: c-h, rows 3-8
     red_cells = {(r, c) for i, v in enumerate(s.cells) if v > 0 for r, c in [divmod(i, n)]}
@@ -118,9 +119,27 @@ def test_every_position_of_a_random_game_scores_valid(games):
         assert result.end.over is True, seed
         if end_reason(final) == END_GRACE:
             assert result.end.reason == "grace-moves-used"
-            assert result.end.finished == ("red" if final.finished == RED else "blue",)
+            assert result.end.finished == ("red" if final.finished == RED_SEAT else "blue",)
         else:
             assert result.end.connected >= 23
+
+
+def test_the_score_of_a_state_is_the_scorers_score_of_its_board(games):
+    """The browser's live score (score_state: the state's own masks) is, key for key, what
+    pnp score satellites --json says of the same board and grace moves."""
+    from rules.satellites.score import score_state
+    from scorer.satellites.report import breakdown_json, to_json
+
+    seen = set()
+    for start, moves, final in games.values():
+        for state in [*positions(start, moves, 3), final]:
+            found = score_state(state)
+            board = score(board_of(state), state.grace_moves_left)
+            assert breakdown_json(state.table, found) == to_json(board)
+            assert found.links == board.links
+            assert [g.cells for g in found.groups] == [g.cells for g in board.groups]
+            seen.add((found.end.over, bool(found.groups)))
+    assert seen >= {(False, True), (True, True)}  # games going on and over, with groups
 
 
 def test_a_generated_record_replays_to_the_same_final_state(games, tmp_path: Path):
@@ -168,7 +187,7 @@ def test_the_explaining_path_accepts_exactly_the_generated_moves(games):
 
 def sign(state: State) -> int:
     """+1 when red is to move, -1 for blue (the sign of the mover's cells)."""
-    return 1 if state.to_move == RED else -1
+    return 1 if state.to_move == RED_SEAT else -1
 
 
 def candidates(state: State):

@@ -1,4 +1,4 @@
-"""Point 12 (and issue 9 point 6): the JSON Schemas an editor checks as you type catch
+"""The JSON Schemas an editor checks as you type catch
 every mistake a schema can express, and the loader catches every one of them, with a
 file:line message and never a traceback or a hang.
 
@@ -222,7 +222,7 @@ def test_the_schemas_catch_everything_a_schema_can_say():
 def test_pnp_build_reports_an_impossible_number_with_file_and_line(folder, tmp_path, rel,
                                                                    pattern, replacement,
                                                                    field):
-    """Issue 9 point 6: these hung the build, ran it out of memory or built a kit of
+    """These hung the build, ran it out of memory or built a kit of
     nothing; now each is one line naming the file, the line and the range, exit 1."""
     from typer.testing import CliRunner
 

@@ -1,4 +1,4 @@
-"""Point 15: the pictographs ☠ ⚡ ★ ✂ ✔ are drawn as vector paths in every backend, so a
+"""The pictographs ☠ ⚡ ★ ✂ ✔ are drawn as vector paths in every backend, so a
 viewer without DejaVu Sans shows the same picture (no empty boxes, no colour emoji);
 ``--svg-text outline`` draws every letter of the SVGs as paths."""
 

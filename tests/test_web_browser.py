@@ -35,7 +35,7 @@ if not CHROMIUM.exists():
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-from testkit.searches import random_game_to_grace  # noqa: E402
+from testkit.golden import GRACE_RECORD, moves_to_grace  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 README_TABLE = ROOT / "tests" / "fixtures" / "orbitus" / "two-players.yaml"
@@ -233,10 +233,8 @@ def orbitus_photo_with_a_covered_card() -> tuple[bytes, dict]:
     """The example table photographed with one card's marker under a finger ([1, -1], S05
     turned 0: test_web_photo.py checks that this photo leaves that cell unread)."""
     pytest.importorskip("cv2")
-    from test_photo_read import TWO
-    from test_web_photo import ORBITUS_COVERED, orbitus_photo
-
     from testkit.photo_evaluate import Bench
+    from testkit.photo_examples import ORBITUS_COVERED, TWO, orbitus_photo
 
     return orbitus_photo(Bench("orbitus", 2026, 2), ORBITUS_COVERED, covers=1), TWO
 
@@ -312,9 +310,8 @@ def test_an_orbitus_photo_is_read_corrected_by_typing_and_scored(server, page: P
 
 def test_a_satellites_photo_is_read_corrected_by_typing_and_scored(server, page: Page):
     pytest.importorskip("cv2")
-    from test_web_photo import SATELLITES_COVERED, crowned_grid, satellites_photo
-
     from testkit.photo_evaluate import Bench
+    from testkit.photo_examples import SATELLITES_COVERED, crowned_grid, satellites_photo
 
     data = satellites_photo(Bench("satellites", 2026, 2), SATELLITES_COVERED, covers=1)
     grid = crowned_grid()
@@ -447,12 +444,10 @@ def test_a_whole_satellites_game_against_the_random_bot(server, page: Page, tmp_
 
 
 def test_the_grace_indicator_counts_down(server, page: Page):
-    """A position where red has all 12 connected: blue's ⚡ grace moves show and count down."""
-    # play random games on the server until a grace phase comes up, then look at the page
-    found = random_game_to_grace(200)
-    if found is None:
-        pytest.skip("no random game reached the grace moves")
-    seed, moves = found
+    """A position where red has all 12 connected: blue's ⚡ grace moves show and count down.
+    The game is a golden record's (random_game_seed27.yaml) played on the server up to its
+    grace moves."""
+    seed, moves = moves_to_grace(GRACE_RECORD)
     game = post(server, "/api/games", {"game": "satellites", "seed": seed, "players": [
         {"name": "Red", "kind": "human"}, {"name": "Blue", "kind": "human"}]})
     tokens = [s["url"].rsplit("/", 1)[1] for s in game["links"]["seats"]]

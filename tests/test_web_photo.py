@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import io
-import random
 
 import pytest
 
@@ -17,17 +16,22 @@ pytest.importorskip("httpx")
 pytest.importorskip("cv2")
 
 from starlette.testclient import TestClient  # noqa: E402
-from test_photo_read import CALM, FIXTURES, TWO, _png_header, _rot, _shot  # noqa: E402
+from test_photo_read import _png_header, _rot  # noqa: E402
 
 from testkit.photo_evaluate import Bench, orbitus_totals  # noqa: E402
-from testkit.photo_synth import satellites_shot  # noqa: E402
+from testkit.photo_examples import (  # noqa: E402
+    CROWNED,
+    ORBITUS_COVERED,
+    ORBITUS_UNREAD,
+    SATELLITES_COVERED,
+    SATELLITES_UNREAD,
+    TWO,
+    crowned_grid,
+    orbitus_photo,
+    orbitus_shot,
+    satellites_photo,
+)
 from web.app import MAX_PHOTO, create_app  # noqa: E402
-
-CROWNED = FIXTURES / "satellites" / "crowned.txt"
-# seeds whose photo (one card or satellite covered by a finger) leaves exactly one cell
-# seen but not read, every other piece read right
-ORBITUS_COVERED, ORBITUS_UNREAD = 0, [1, -1]
-SATELLITES_COVERED, SATELLITES_UNREAD = 3, [7, 7]  # [row, col]: h8
 
 
 @pytest.fixture(scope="module")
@@ -45,26 +49,6 @@ def orbitus_bench() -> Bench:
 @pytest.fixture(scope="module")
 def satellites_bench() -> Bench:
     return Bench("satellites", 2026, 2)
-
-
-def crowned_grid() -> list[list[str]]:
-    rows = [line.split("#")[0].split() for line in CROWNED.read_text().splitlines()]
-    return [[t.upper() for t in r] for r in rows if r]
-
-
-def orbitus_photo(bench: Bench, seed: int = 1, covers: int = 0) -> bytes:
-    if not covers:
-        return _shot(bench, TWO, seed)
-    from testkit.photo_synth import orbitus_pieces, photograph
-
-    rng = random.Random(seed)
-    return photograph(orbitus_pieces(TWO, bench.defs, rng), bench.sprites, CALM, rng,
-                      covers).jpeg
-
-
-def satellites_photo(bench: Bench, seed: int = 5, covers: int = 0) -> bytes:
-    return satellites_shot(crowned_grid(), bench.defs, bench.sprites, seed, covers=covers,
-                           camera=CALM).jpeg
 
 
 def upload(client: TestClient, game: str, data: bytes, name: str = "table.jpg",
@@ -144,7 +128,7 @@ def test_a_covered_card_is_reported_with_the_clis_sentence(client, orbitus_bench
 
 
 def test_a_photo_without_the_station_changes_nothing(client, orbitus_bench):
-    data = _shot(orbitus_bench, TWO, 2,
+    data = orbitus_shot(orbitus_bench, TWO, 2,
                  change=lambda ps: [p for p in ps if p.kind not in ("station", "other")])
     res = upload(client, "orbitus", data)
     assert res.status_code == 422
@@ -170,16 +154,20 @@ def test_a_satellites_photo_becomes_the_pages_board(client, satellites_bench):
     assert photo["image"].startswith("data:image/jpeg;base64,")
 
 
-def test_a_covered_satellite_is_reported(client, satellites_bench):
-    data = satellites_photo(satellites_bench, SATELLITES_COVERED, covers=1)
+# seed 5 leaves f5 unread: row 4, column 5, off the diagonal, so a cell given as [col, row]
+# would show
+@pytest.mark.parametrize("seed,unread,name", [(SATELLITES_COVERED, SATELLITES_UNREAD, "h8"),
+                                              (5, [4, 5], "f5")])
+def test_a_covered_satellite_is_reported(client, satellites_bench, seed, unread, name):
+    data = satellites_photo(satellites_bench, seed, covers=1)
     out = upload(client, "satellites", data, "board.jpg").json()
     photo = out["photo"]
-    assert photo["unread"] == [SATELLITES_UNREAD]
+    assert photo["unread"] == [unread]
     assert photo["findings"] == [{
-        "rule": "photo-unread", "cell": "h8", "at": SATELLITES_UNREAD,
-        "message": "something stands in h8 but no satellite's marker can be read there; it is "
-                   "not scored (write it into the board, or photograph it again)"}]
-    row, col = SATELLITES_UNREAD
+        "rule": "photo-unread", "cell": name, "at": unread,
+        "message": f"something stands in {name} but no satellite's marker can be read there; "
+                   f"it is not scored (write it into the board, or photograph it again)"}]
+    row, col = unread
     expected = crowned_grid()
     assert expected[row][col] != "."
     expected[row][col] = "."

@@ -61,12 +61,9 @@ def grace_game(base: str) -> str:
     import sys
 
     sys.path.insert(0, str(ROOT))
-    from testkit.searches import random_game_to_grace
+    from testkit.golden import moves_to_grace
 
-    found = random_game_to_grace(500)
-    if found is None:
-        raise SystemExit("no random Satellites game reached the grace moves")
-    seed, moves = found
+    seed, moves = moves_to_grace()  # a golden record's game, up to its grace moves
     game = post(base, "/api/games", {"game": "satellites", "seed": seed, "players": [
         {"name": "Anna", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
     tokens = [s["url"].rsplit("/", 1)[1] for s in game["links"]["seats"]]
@@ -80,12 +77,8 @@ def grace_game(base: str) -> str:
 def covered_photo() -> bytes:
     """The synthetic photo of the example table that tests/test_web_photo.py reads: one card's
     marker covered, so one cell is seen but not read."""
-    import sys
-
-    sys.path.insert(0, str(ROOT / "tests"))
-    from test_web_photo import ORBITUS_COVERED, orbitus_photo
-
     from testkit.photo_evaluate import Bench
+    from testkit.photo_examples import ORBITUS_COVERED, orbitus_photo
 
     return orbitus_photo(Bench("orbitus", 2026, 2), ORBITUS_COVERED, covers=1)
 

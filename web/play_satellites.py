@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from rules.game import IllegalAction
 from rules.satellites import GAME
+from rules.satellites.actions import PASS, parts
 from rules.satellites.engine import State, end_message, end_reason
-from rules.satellites.notation import PASS, parts
 from rules.satellites.ruleset import COLOURS, Ruleset
-from scorer.satellites.report import to_json
+from rules.satellites.score import score_state
+from scorer.satellites.report import breakdown_json
 
 if TYPE_CHECKING:
     from web.adapters import Desk
@@ -43,12 +44,9 @@ def action_from(data: int) -> int:
 
 
 def public(state: State) -> dict[str, Any]:
-    from records.satellites_replay import board_of
-    from scorer.satellites.score import score
-
     tb = state.table
     rules = state.ruleset
-    result = score(board_of(state), state.grace_moves_left, ruleset=rules)
+    result = score_state(state)  # from the state's own masks: no board to read again
     red = (state.conn & state.red).bit_count()
     blue = (state.conn & state.blue).bit_count()
     over = GAME.is_over(state)
@@ -69,7 +67,7 @@ def public(state: State) -> dict[str, Any]:
         "over": over,
         "end": end_reason(state),
         "message": end_message(state),
-        "score": to_json(result),
+        "score": breakdown_json(tb, result),
         "links": [[list(a), list(b)] for a, b in result.links],
         "groups": [[list(c) for c in g.cells] for g in result.groups],
     }

@@ -134,13 +134,12 @@ def page_photo(desk: Desk, reading: Any, keep: dict[str, Any],
 
     rows = satellites_rows(reading, unread=".")
     out = scored({"rows": rows, "grace_moves_left": None}, desk.ruleset, source)
-    findings = [{"rule": "photo-unread", "cell": cell_name(c), "at": [c[1], c[0]],
+    findings = [{"rule": "photo-unread", "cell": cell_name(c), "at": list(c),
                  "message": satellites_unread(cell_name(c))} for c in sorted(reading.unread)]
     findings += [{"rule": f.rule, "cell": cell_name(f.cell) if f.cell else None,
-                  "at": [f.cell[1], f.cell[0]] if f.cell else None, "message": f.message}
+                  "at": list(f.cell) if f.cell else None, "message": f.message}
                  for f in reading.findings]
-    return out, {"read": len(reading.tokens), "unread": [[c[1], c[0]] for c in
-                                                         sorted(reading.unread)],
+    return out, {"read": len(reading.tokens), "unread": [list(c) for c in sorted(reading.unread)],
                  "findings": findings,
                  "how": {cell_name(c): t.how for c, t in sorted(reading.tokens.items())}}
 

@@ -24,11 +24,12 @@ class BoardGeometry:
     width: float
     height: float
 
-    def cell_origin(self, col: int, row: int) -> tuple[float, float]:
+    def cell_origin(self, row: int, col: int) -> tuple[float, float]:
+        """The top-left corner (x, y) of the cell in ``row``, ``col`` (0-based)."""
         return (self.label + col * self.cell, self.label + row * self.cell)
 
-    def cell_centre(self, col: int, row: int) -> tuple[float, float]:
-        x, y = self.cell_origin(col, row)
+    def cell_centre(self, row: int, col: int) -> tuple[float, float]:
+        x, y = self.cell_origin(row, col)
         return (x + self.cell / 2.0, y + self.cell / 2.0)
 
 

@@ -1,6 +1,6 @@
 """Diagrams for the rule booklets and player aids, drawn with the components themselves.
 
-Each function returns an :class:`~generator.typeset.Art` (items with the top-left
+Each function returns an :class:`~generator.typeset.markup.Art` (items with the top-left
 at (0, 0), and the natural size in mm); the typesetter scales it to the column.
 Diagrams carry no words, only numbers, IDs and symbols, so every language's text
 uses the same drawings and explains them in its caption. Numbers shown (block
@@ -33,7 +33,7 @@ from generator.drawing import (
     Text,
     text_centred,
 )
-from generator.typeset import Art, signed
+from generator.typeset.markup import Art, signed
 from rules import hexgeo
 from rules.game import SetupError
 from rules.orbitus.analysis import BITS, Analysis
@@ -322,11 +322,11 @@ def _count_badge(x: float, y: float, label: str, s: float, colour: str,
 
 # --- Satellites -----------------------------------------------------------------------------
 
-# the example corner of the colony diagram, as (col, row, colour, value): the rules core says
+# the example corner of the colony diagram, as (row, col, colour, value): the rules core says
 # what it is (a colony of four, a pair, two lone satellites) and who controls it
-COLONY = [(1, 1, "red", 3), (2, 1, "blue", 2), (2, 2, "red", 1), (3, 2, "blue", 4)]
-PAIR = [(0, 4, "red", 2), (1, 4, "blue", 3)]
-LONE = [(4, 0, "blue", 1), (4, 4, "red", 4)]
+COLONY = [(1, 1, "red", 3), (1, 2, "blue", 2), (2, 2, "red", 1), (2, 3, "blue", 4)]
+PAIR = [(4, 0, "red", 2), (4, 1, "blue", 3)]
+LONE = [(0, 4, "blue", 1), (4, 4, "red", 4)]
 
 
 def colony(defs: SatellitesDefinitions) -> Art:
@@ -339,19 +339,19 @@ def colony(defs: SatellitesDefinitions) -> Art:
     tokens = COLONY + PAIR + LONE
     tb = table(5)
     cells = [0] * 25
-    for col, row, colour, value in tokens:
+    for row, col, colour, value in tokens:
         cells[row * 5 + col] = value if colour == "red" else -value
     red, blue, vals = satellites_analysis.masks(cells)
     found = [g for g in satellites_analysis.groups(tb, red, blue, vals, defs.ruleset)
              if g.colony]
     for g in found:
         for row, col in g.cells:
-            x, y = geo.cell_origin(col, row)
+            x, y = geo.cell_origin(row, col)
             items.append(Rect(x + 0.8, y + 0.8, cell - 1.6, cell - 1.6,
                               Style(fill=LOOP, opacity=0.28), rx=2.0, cls="colony-cell"))
     for a, b in satellites_analysis.links(tb, red, blue):
-        pa = geo.cell_centre(*reversed(tb.rc(a)))
-        pb = geo.cell_centre(*reversed(tb.rc(b)))
+        pa = geo.cell_centre(*tb.rc(a))
+        pb = geo.cell_centre(*tb.rc(b))
         items.append(Polyline((pa, pb), Style(stroke=INK, width=cell * 0.16, cap="round"),
                               cls="connection"))
     items += sat.tokens_at(defs, geo, tokens)
@@ -383,8 +383,7 @@ def satellites_setup(defs: SatellitesDefinitions, seed: int = 7) -> Art:
         dealt = deal(defs.ruleset, seed)
     except SetupError:  # zones that do not take every satellite: show the zones alone
         return Art(tuple(board), geo.width, geo.height)
-    n = dealt.table.size
-    placed = [(i % n, i // n, "red" if s > 0 else "blue", abs(s))
+    placed = [(*dealt.table.rc(i), "red" if s > 0 else "blue", abs(s))
               for i, s in enumerate(dealt.cells) if s]
     items = list(board) + sat.tokens_at(defs, geo, placed)
     return Art(tuple(items), geo.width, geo.height)

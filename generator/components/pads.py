@@ -39,7 +39,8 @@ from generator.drawing import (
     text_centred,
     text_width,
 )
-from generator.typeset import Measure, Run, signed, wrap
+from generator.typeset.markup import Run, signed
+from generator.typeset.setting import Measure, wrap
 from rules.orbitus.ruleset import Band
 from rules.satellites.score import WINNING, end_numbers
 

@@ -35,14 +35,6 @@ from rules.satellites.table import column_name, setup_zones
 INK = "#1d1d1f"
 WHITE = "#ffffff"
 
-__all__ = ["column_name", "setup_cells"]  # the rules core's, used by the other printables
-
-
-def cell_name(col: int, row: int) -> str:
-    """Column and row indices (0-based) as a board coordinate such as 'c3'."""
-    return f"{column_name(col)}{row + 1}"
-
-
 def player(defs: SatellitesDefinitions, colour: str) -> SatPlayer:
     return defs.board.red if colour == "red" else defs.board.blue
 
@@ -161,14 +153,6 @@ def _pips(value: int, radius: float, pip_r: float, fill: str, stroke: str,
 # --- the board -----------------------------------------------------------------------
 
 
-def setup_cells(defs: SatellitesDefinitions, colour: str,
-                size: int | None = None) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(start cells, inward cells) of one player as (col, row) pairs: the rules core's
-    setup zones (S-12, S-13) in drawing order."""
-    starts, inward = setup_zones(defs.ruleset, colour, size)
-    return [(c, r) for r, c in starts], [(c, r) for r, c in inward]
-
-
 def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
                 zones: bool = True, trackers: bool = True,
                 words: Any = None) -> tuple[BoardGeometry, list[Item]]:
@@ -184,14 +168,14 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         inward_label = "·".join(str(v) for v in defs.ruleset.inward_values)
         for colour in ("red", "blue"):
             look = player(defs, colour)
-            starts, inward = setup_cells(defs, colour, n)
-            for col, row in starts:
-                x, y = geo.cell_origin(col, row)
+            starts, inward = setup_zones(defs.ruleset, colour, n)  # S-12, S-13
+            for row, col in starts:
+                x, y = geo.cell_origin(row, col)
                 items.append(Rect(x, y, cell, cell, Style(fill=look.light), cls=f"zone {colour}"))
                 items.append(Rect(x + 1.2, y + 1.2, cell - 2.4, cell - 2.4,
                                   Style(stroke=look.colour, width=0.5)))
-            for col, row in inward:
-                x, y = geo.cell_origin(col, row)
+            for row, col in inward:
+                x, y = geo.cell_origin(row, col)
                 items.append(Rect(x + 1.2, y + 1.2, cell - 2.4, cell - 2.4,
                                   Style(stroke=look.colour, width=0.45, dash=(1.5, 1.2)),
                                   cls=f"inward {colour}"))
@@ -306,10 +290,10 @@ def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board",
 
 def tokens_at(defs: SatellitesDefinitions, geo: BoardGeometry,
               placed: Iterable[tuple[int, int, str, int]], scale: float = 0.8) -> list[Item]:
-    """Satellite tokens drawn in board cells: ``(col, row, colour, value)`` each."""
+    """Satellite tokens drawn in board cells: ``(row, col, colour, value)`` each."""
     d = min(defs.satellites.diameter_mm, geo.cell * scale)
     out: list[Item] = []
-    for col, row, colour, value in placed:
+    for row, col, colour, value in placed:
         out.append(Group(tuple(satellite_token(defs, colour, value, d, cut_line=False)),
-                         geo.cell_centre(col, row)))
+                         geo.cell_centre(row, col)))
     return out

@@ -20,6 +20,7 @@ from generator.drawing import Drawing, Group, Item
 from generator.markers.plan import satellites_map
 from generator.options import BuildOptions, Step, caption
 from generator.sheets import MARGIN_MM, fit_page, fit_scale, grid_slots, page_size
+from rules.satellites.table import column_name
 
 TITLE = "Satellites"
 
@@ -111,7 +112,7 @@ def tiled_board(defs: SatellitesDefinitions, page: tuple[float, float],
             if p.index < len(tiled.pieces):
                 piece = tiled.pieces[p.index]
                 names.append(fill(words.board.piece, name=piece.name,
-                                  cells=tiling.cell_range(piece, sat.column_name)))
+                                  cells=tiling.cell_range(piece, column_name)))
             else:
                 names.append(words.board.trackers)
         captions.append(fill(words.board.page, n=k, total=total, pieces=", ".join(names))

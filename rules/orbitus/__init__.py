@@ -3,8 +3,9 @@
 Modules, the same in every game's package: :mod:`.ruleset` (what a designer may change),
 :mod:`.table` (what lies on the table), :mod:`.analysis` (matching, systems, neutral zones,
 open routes, free cells, removals: the one implementation), :mod:`.blocks` (closed
-blocks), :mod:`.score` (the breakdown), :mod:`.actions`, :mod:`.engine` (turns, legal
-actions, the end), :mod:`.notation`, :mod:`.view` (what one seat may see) and
+blocks), :mod:`.score` (the breakdown), :mod:`.actions`, :mod:`.engine` (the seating, the
+deal, turns, applying an action, the end), :mod:`.legal` (the legal actions), :mod:`.why`
+(why an action is illegal), :mod:`.notation`, :mod:`.view` (what one seat may see) and
 :mod:`.game` (the game object).
 
 The game object and the engine are imported on first use, so that reading a ruleset (the

@@ -9,10 +9,11 @@ from collections.abc import Sequence
 
 from rules.game import Outcome
 from rules.orbitus.actions import REMOVE, Action
-from rules.orbitus.engine import Placed, State, check, match, new_game
+from rules.orbitus.engine import Placed, State, new_game, seating
 from rules.orbitus.notation import notation, parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.view import View, view_for
+from rules.orbitus.why import check
 
 _ENDS = (None, "quiet-round", "no-one-can-act")
 _OFFSET = 32768  # cells are stored as q + _OFFSET, r + _OFFSET
@@ -104,7 +105,7 @@ class Orbitus:
             body.byteswap()
         ids = [c.id for c in ruleset.deck]
         values = iter(body)
-        game = match(ruleset, players, {int(s): int(p) for s, p in lines}, barriers)
+        game = seating(ruleset, players, {int(s): int(p) for s, p in lines}, barriers)
         deck = tuple(ids[next(values)] for _ in range(deck_n))
         hands = tuple(tuple(ids[next(values)] for _ in range(n)) for n in hands_n)
         out = tuple(ids[next(values)] for _ in range(out_n))

@@ -76,6 +76,28 @@ class PlayerScore:
             + sum(b.points for b in self.closed_blocks)
         )
 
+    def line(self) -> str:
+        """The system and what each part of it scores, in one line (what there is of it):
+        ``system Anna: 5 sectors; planets ice × 2 -1; open routes × 3 +3; closed block of 6
+        from [0, -1] +3; total 5``."""
+        n = len(self.sectors)
+        parts = [f"{n} sector{'s' * (n != 1)}"]
+        planets = [f"{g.type} × {g.count} {_points(g.points)}" for g in self.planets if g.count]
+        if planets:
+            parts.append("planets " + ", ".join(planets))
+        if self.pirates:
+            parts.append(f"pirates × {len(self.pirates)} {_points(self.pirate_points)}")
+        if self.open_routes:
+            parts.append(f"open routes × {len(self.open_routes)} "
+                         f"{_points(self.open_route_points)}")
+        parts += [f"closed block of {b.size} from {cell_text(b.sectors[0])} {_points(b.points)}"
+                  for b in self.closed_blocks]
+        return f"system {self.name}: {'; '.join(parts)}; total {self.total}"
+
+
+def _points(points: int) -> str:
+    return f"{points:+d}" if points else "0"
+
 
 @dataclass(frozen=True, slots=True)
 class Result:

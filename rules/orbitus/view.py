@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.hexgeo import Hex
-from rules.orbitus.engine import Match, Placed, State
+from rules.orbitus.engine import Placed, Seating, State
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def view_for(state: State, seat: int) -> View:
     )
 
 
-def unseen(view: View, game: Match) -> list[str]:
+def unseen(view: View, game: Seating) -> list[str]:
     """The cards ``view.seat`` cannot see (other hands and the deck), as a sorted list."""
     left = Counter(game.full_deck())
     left.subtract(p.card for p in view.board.values())
@@ -91,7 +91,7 @@ def unseen(view: View, game: Match) -> list[str]:
     return sorted(left.elements())
 
 
-def sample_state(view: View, game: Match, rng: random.Random) -> State:
+def sample_state(view: View, game: Seating, rng: random.Random) -> State:
     """A full state consistent with ``view``: the unseen cards shuffled into the other
     hands (as many as each holds) and the deck."""
     pool = unseen(view, game)

@@ -3,130 +3,28 @@
 Modules, the same in every game's package: :mod:`.ruleset` (the numbers a designer may
 change), :mod:`.table` (the board, cell names, setup zones), :mod:`.analysis`
 (connections, groups, colonies, control, crowns, the end: the one implementation),
-:mod:`.score` (the scorer's breakdown and the winning criteria), :mod:`.engine` (states,
-legal actions, applying them) and :mod:`.notation` (``c1-c4``, ``d5-d6>d8``, ``pass``).
+:mod:`.score` (the scorer's breakdown and the winning criteria), :mod:`.actions` (a move
+is an int), :mod:`.engine` (states, the deal, applying a move, the end), :mod:`.legal`
+(the legal moves), :mod:`.why` (why a move is illegal), :mod:`.notation` (``c1-c4``,
+``d5-d6>d8``, ``pass``) and :mod:`.game` (the game object).
 
-Seats: 0 is red, 1 is blue. Satellites is a game of perfect information: a seat sees the
-whole state.
+The game object and the engine are imported on first use, so that the scorer, which needs
+only the analysis, starts without them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
-from rules.game import Outcome, SetupError
-from rules.satellites.notation import PASS
-from rules.satellites.ruleset import COLOURS, Ruleset
-
-if TYPE_CHECKING:
-    from rules.satellites.engine import State
-
-# The engine is imported on first use, so that the scorer, which needs only the analysis,
-# starts without it.
+from rules.satellites.actions import PASS
 
 
-class Satellites:
-    """The :class:`rules.game.Game` of Satellites."""
+def __getattr__(name: str) -> Any:
+    if name in ("GAME", "Satellites"):
+        from rules.satellites import game
 
-    name = "satellites"
-    min_players = 2
-    max_players = 2
-    hidden_information = False  # a seat sees the whole state
+        return getattr(game, name)
+    raise AttributeError(f"module 'rules.satellites' has no attribute {name!r}")
 
-    def new_game(self, ruleset: Ruleset, players: Sequence[str] = ("Red", "Blue"),
-                 seed: int = 0) -> State:
-        """The deal of ``pnp-setup satellites --seed N`` (S-56); ``players``: red's name,
-        then blue's."""
-        from rules.satellites import engine
-
-        if len(players) != 2:
-            raise SetupError(f"Satellites is a game for 2 players, not {len(players)}")
-        return engine.deal(ruleset, seed, (str(players[0]), str(players[1])))
-
-    def players(self, state: State) -> tuple[str, ...]:
-        return state.players
-
-    def legal_actions(self, state: State) -> Sequence[int]:
-        """Every legal move, sorted; ``[PASS]`` when the player to move has none (S-36);
-        empty once the game is over."""
-        from rules.satellites import engine
-
-        legal = engine.legal_actions(state)  # empty once the game is over (S-37 ...)
-        if legal or engine.is_over(state):
-            return legal
-        return [PASS]
-
-    def apply(self, state: State, action: int) -> State:
-        from rules.satellites.engine import apply
-
-        return apply(state, action)
-
-    def check(self, state: State, action: int) -> int:
-        from rules.satellites.engine import check
-
-        return check(state, action)
-
-    def current_player(self, state: State) -> int:
-        return state.to_move
-
-    def is_over(self, state: State) -> bool:
-        from rules.satellites.engine import is_over
-
-        return is_over(state)
-
-    def scores(self, state: State) -> tuple[int, ...]:
-        """Colonies controlled, red then blue (S-46)."""
-        from rules.satellites.engine import standing_of
-
-        found = standing_of(state)
-        return tuple(found.colonies[c] for c in COLOURS)
-
-    def result(self, state: State) -> Outcome:
-        """The winning seat once the game is over (none for a draw, or while it goes on);
-        the scores; the decision in the scorer's words (S-46 to S-48)."""
-        from rules.satellites.engine import is_over, standing_of
-
-        found = standing_of(state)
-        scores = tuple(found.colonies[c] for c in COLOURS)
-        winners = ((COLOURS.index(found.winner),)
-                   if found.winner is not None and is_over(state) else ())
-        return Outcome(winners, scores, found.decision)
-
-    def view_for(self, state: State, seat: int) -> State:
-        """Everything: Satellites has no hidden information."""
-        return state
-
-    def action_text(self, state: State, action: int) -> str:
-        from rules.satellites.engine import action_text
-
-        return action_text(state, action)
-
-    def parse_action(self, state: State, text: str) -> int:
-        """The legal action ``text`` names here; :class:`~rules.game.NotationError` if it
-        cannot be read, :class:`~rules.game.IllegalAction` if the rules forbid it."""
-        from rules.satellites.engine import check_written
-        from rules.satellites.notation import parse_move
-
-        return check_written(state, parse_move(text))
-
-    def encode(self, state: State) -> bytes:
-        from rules.satellites.engine import encode
-
-        return encode(state)
-
-    def decode(self, ruleset: Ruleset, data: bytes) -> State:
-        from rules.satellites.engine import decode
-
-        return decode(ruleset, data)
-
-    def describe(self, state: State) -> str:
-        """The board as a text grid, the connected satellites and the grace moves."""
-        from rules.satellites.engine import describe
-
-        return describe(state)
-
-
-GAME = Satellites()
 
 __all__ = ["GAME", "PASS", "Satellites"]

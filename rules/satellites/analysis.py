@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from rules.satellites.ruleset import BLUE, RED, Ruleset
+from rules.satellites.ruleset import BLUE, BLUE_SEAT, RED, RED_SEAT, Ruleset
 from rules.satellites.table import Table, column_name
 
 # --- building a position ------------------------------------------------------------------------
@@ -178,10 +179,12 @@ class Group:
 
 
 def groups(tb: Table, red: int, blue: int, vals: Sequence[int], ruleset: Ruleset,
-           conn: int | None = None) -> tuple[Group, ...]:
-    """Every group of the position with its totals, colony, crown and controller."""
+           conn: int | None = None, found: Sequence[int] | None = None) -> tuple[Group, ...]:
+    """Every group of the position with its totals, colony, crown and controller
+    (``found``: the mask of every group in reading order, as an engine state keeps them;
+    default: worked out from the connections)."""
     out = []
-    for index, g in enumerate(group_masks(tb, red, blue, conn)):
+    for index, g in enumerate(group_masks(tb, red, blue, conn) if found is None else found):
         cells = tb.cells_of(g)
         size = len(cells)
         r, b = value_sum(vals, g & red), value_sum(vals, g & blue)
@@ -216,9 +219,51 @@ def locked_edges(tb: Table, conn: int) -> list[tuple[str, int]]:
             for name, m in zip(EDGE_NAMES, tb.edge_masks, strict=True) if conn & m]
 
 
-def end_reached(ruleset: Ruleset, total_connected: int) -> bool:
-    """Enough satellites are connected to end the game at once (S-37)."""
-    return total_connected >= ruleset.end_connected
+# why a game ended (the engine's codes; the scorer words the first as ``23-connected``)
+END_CONNECTED = "connected"  # S-37
+END_GRACE = "grace-moves-used"  # S-39
+END_LOCKED = "no-connection-possible"  # S-42
+END_BLOCKED = "no-legal-moves"  # S-41
+
+
+class Ending(NamedTuple):
+    """How the end count and the grace moves stand (S-37 to S-40): ``finished`` the seat
+    that first had every satellite connected (``None``: nobody yet), ``grace_left`` the
+    moves the other player still has then, ``ended`` :data:`END_CONNECTED`,
+    :data:`END_GRACE` or ``None``."""
+
+    finished: int | None
+    grace_left: int
+    ended: str | None
+
+
+def end_after(ruleset: Ruleset, red_connected: int, blue_connected: int,
+              finished: int | None = None, grace_left: int = 0,
+              grace: int | None = None) -> Ending:
+    """The end count and the grace moves once ``red_connected`` and ``blue_connected``
+    satellites are connected: the one place they are decided (the engine after every move
+    and for a position set up, the scorer for a board).
+
+    ``finished`` and ``grace_left`` are how they stood before the move just made: with a
+    seat finished, that move was one of the grace moves (S-40: the other player moves no
+    more, and a pass counts). ``grace``: the grace moves a player who is done only now
+    leaves the other (default all of them; a position set up in the middle of the grace
+    moves says how many are left). The end count ends the game at once, grace moves or not
+    (S-37, S-38); a player with every satellite connected is done, red first if both are
+    (S-39)."""
+    if red_connected + blue_connected >= ruleset.end_connected:
+        return Ending(finished, grace_left, END_CONNECTED)
+    if finished is not None:
+        grace_left -= 1
+        return Ending(finished, grace_left, END_GRACE if grace_left <= 0 else None)
+    if red_connected >= ruleset.red.count:
+        finished = RED_SEAT
+    elif blue_connected >= ruleset.blue.count:
+        finished = BLUE_SEAT
+    else:
+        return Ending(None, grace_left, None)
+    left = ruleset.grace_moves if grace is None else grace
+    return Ending(finished, left, END_GRACE if left <= 0 else None)
 
 
 def finished_colours(ruleset: Ruleset, red_connected: int, blue_connected: int) -> tuple[str, ...]:

@@ -4,10 +4,7 @@
 ``(row, col)``, possibly off the board: whether the move exists is the engine's question);
 :func:`move_text` writes an engine action back.
 
-An action is an ``int``: ``from << 20 | to << 10 | (push + 1)``, cells numbered as in
-:mod:`rules.satellites.table` (boards up to 26 x 26 have fewer than 1024 cells), ``push``
--1 for an ordinary move; :data:`PASS` is -1. Sorting actions sorts them by the cell moved
-from, then to, then where a displaced satellite goes, ordinary moves first.
+Actions are the ints of :mod:`rules.satellites.actions`.
 """
 
 from __future__ import annotations
@@ -16,18 +13,8 @@ import re
 from dataclasses import dataclass
 
 from rules.game import NotationError
+from rules.satellites.actions import PASS, parts
 from rules.satellites.table import Table, parse_cell
-
-PASS = -1
-
-
-def action(frm: int, to: int, push: int = -1) -> int:
-    return frm << 20 | to << 10 | (push + 1)
-
-
-def parts(code: int) -> tuple[int, int, int]:
-    """``(from, to, push)`` of an action (push -1: none); not for :data:`PASS`."""
-    return code >> 20, code >> 10 & 1023, (code & 1023) - 1
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-RED = "red"
+RED = "red"  # the colours
 BLUE = "blue"
-COLOURS = (RED, BLUE)
+COLOURS = (RED, BLUE)  # seat s plays COLOURS[s]
+RED_SEAT = 0  # the seats (the engine's ``to_move`` and ``finished``)
+BLUE_SEAT = 1
+SEAT_OF = {RED: RED_SEAT, BLUE: BLUE_SEAT}
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,22 +2,26 @@
 the game as the board shows it, and the rules the board breaks (S-43 to S-55).
 
 :func:`score` is pure and returns a :class:`Breakdown`; ``pnp-score satellites``, the
-replay and the pictures render it, and the engine's :func:`standing` is the same
-decision. :data:`WINNING` lists the winning criteria (S-46 to S-48) in order: the score
-pad has a row for each; :func:`decide` applies them and words the decision the way the
-scorer reports it.
+replay and the pictures render it, :func:`score_state` is the same for an engine state
+(the browser's live score), and the engine's :func:`standing` is the same decision.
+:data:`WINNING` lists the winning criteria (S-46 to S-48) in order: the score pad has a
+row for each; :func:`decide` applies them and words the decision the way the scorer
+reports it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rules.satellites.analysis import (
+    END_CONNECTED,
+    END_GRACE,
     Group,
     connected,
     connected_reason,
-    end_reached,
+    end_after,
     finished_colours,
     groups,
     links,
@@ -27,6 +31,9 @@ from rules.satellites.analysis import (
 )
 from rules.satellites.ruleset import BLUE, COLOURS, RED, Ruleset
 from rules.satellites.table import Table
+
+if TYPE_CHECKING:
+    from rules.satellites.engine import State
 
 Cell = tuple[int, int]  # (row, column), 0-based; row 0 is the north edge
 
@@ -139,37 +146,34 @@ class End:
     message: str
 
 
-GRACE_USED = "grace-moves-used"
-
-
 def end_state(ruleset: Ruleset, red_connected: int, blue_connected: int,
               grace: int | None) -> End:
-    """The end as the board shows it (S-51): ``grace`` is the input's ``grace_moves_left``."""
+    """The end as the board shows it (S-51): ``grace`` is the input's ``grace_moves_left``
+    (``None``: not given). The end itself is :func:`~rules.satellites.analysis.end_after`'s."""
     total = red_connected + blue_connected
+    ending = end_after(ruleset, red_connected, blue_connected, grace=grace)
     finished = finished_colours(ruleset, red_connected, blue_connected)
     grace_moves = ruleset.grace_moves
-    if end_reached(ruleset, total):
+    if ending.ended == END_CONNECTED:
         return End(total, True, connected_reason(ruleset), finished, None, grace,
                    f"game over: {total} satellites are connected (the game ends at once at "
                    f"{ruleset.end_connected})")
-    if finished:
-        done = finished[0]
-        other = BLUE if done == RED else RED
-        head = (f"{done} has all {ruleset.colour(done).count} satellites connected and "
-                f"is done")
-        if grace is None:
-            return End(total, None, None, finished, other, None,
-                       f"{head}; {other} makes {plural(grace_moves, 'grace move')}, then the "
-                       f"game ends (grace_moves_left is not given, so whether they are used up "
-                       f"is not known)")
-        if grace == 0:
-            return End(total, True, GRACE_USED, finished, other, 0,
-                       f"game over: {head}, and {other} has made all "
-                       f"{plural(grace_moves, 'grace move')}")
-        return End(total, False, None, finished, other, grace,
-                   f"{head}; {other} has {plural(grace, 'grace move')} left")
-    return End(total, False, None, (), None, grace,
-               f"the game goes on: {total} satellites connected; {end_rule(ruleset)}")
+    if ending.finished is None:
+        return End(total, False, None, (), None, grace,
+                   f"the game goes on: {total} satellites connected; {end_rule(ruleset)}")
+    done, other = COLOURS[ending.finished], COLOURS[1 - ending.finished]
+    head = f"{done} has all {ruleset.colour(done).count} satellites connected and is done"
+    if grace is None:
+        return End(total, None, None, finished, other, None,
+                   f"{head}; {other} makes {plural(grace_moves, 'grace move')}, then the "
+                   f"game ends (grace_moves_left is not given, so whether they are used up "
+                   f"is not known)")
+    if ending.ended == END_GRACE:
+        return End(total, True, END_GRACE, finished, other, grace,
+                   f"game over: {head}, and {other} has made all "
+                   f"{plural(grace_moves, 'grace move')}")
+    return End(total, False, None, finished, other, grace,
+               f"{head}; {other} has {plural(grace, 'grace move')} left")
 
 
 # --- what breaks a rule (S-54) ------------------------------------------------------------------
@@ -278,10 +282,14 @@ class Breakdown:
 
 
 def score(tb: Table, red: int, blue: int, vals: Sequence[int], ruleset: Ruleset,
-          grace_moves_left: int | None = None) -> Breakdown:
-    """Score a position (any board size); ``grace_moves_left`` as the input gives it."""
-    conn = connected(tb, red, blue)
-    found = groups(tb, red, blue, vals, ruleset, conn)
+          grace_moves_left: int | None = None, conn: int | None = None,
+          group_masks: Sequence[int] | None = None) -> Breakdown:
+    """Score a position (any board size); ``grace_moves_left`` as the input gives it.
+    ``conn`` and ``group_masks``: the connected satellites and the mask of every group, if
+    they are known already (an engine state keeps them); by default they are worked out."""
+    if conn is None:
+        conn = connected(tb, red, blue)
+    found = groups(tb, red, blue, vals, ruleset, conn, group_masks)
     counts = {RED: (conn & red).bit_count(), BLUE: (conn & blue).bit_count()}
     end = end_state(ruleset, counts[RED], counts[BLUE], grace_moves_left)
     findings = [
@@ -299,3 +307,10 @@ def score(tb: Table, red: int, blue: int, vals: Sequence[int], ruleset: Ruleset,
         end=end,
         findings=tuple(findings),
     )
+
+
+def score_state(st: State) -> Breakdown:
+    """The breakdown of an engine state, from the masks it keeps (its connections and groups,
+    its grace moves): what :func:`score` says of the same board, without a board."""
+    return score(st.table, st.red, st.blue, st.vals, st.ruleset, st.grace_moves_left, st.conn,
+                 st.groups)

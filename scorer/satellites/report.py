@@ -1,25 +1,44 @@
-"""Two renderings of a :class:`Score`: the JSON object and the terminal summary."""
+"""Two renderings of a :class:`Score`: the JSON object and the terminal summary; and the
+same JSON object for an engine state's breakdown (the browser's live score)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from rules.satellites.analysis import Group
+from rules.satellites.score import Breakdown, End, Standing
+from rules.satellites.table import Table
 from scorer.satellites.board import BLUE, COLOURS, EMPTY, RED, cell_name, column_name
-from scorer.satellites.score import Score
+from scorer.satellites.score import Score, violation
+from scorer.violation import Violation
 
 
 def to_json(result: Score) -> dict[str, Any]:
     """The ``--json`` object; key names are part of the interface (docs/score-satellites.md,
     its schema docs/schemas/score-satellites.schema.json)."""
     board = result.board
-    end = result.end
+    return _json(board.height, board.width, result.violations, result.groups,
+                 result.connected, result.standing, result.end)
+
+
+def breakdown_json(tb: Table, found: Breakdown) -> dict[str, Any]:
+    """The ``--json`` object of a position the rules core scored directly
+    (:func:`rules.satellites.score.score_state`): the same keys and values as
+    :func:`to_json` of the same board."""
+    return _json(tb.rows, tb.cols, [violation(f) for f in found.findings], found.groups,
+                 found.connected, found.standing, found.end)
+
+
+def _json(rows: int, cols: int, violations: Sequence[Violation], groups: Sequence[Group],
+          connected: dict[str, int], standing: Standing, end: End) -> dict[str, Any]:
     return {
         "game": "satellites",
-        "size": board.width if board.square else None,
-        "columns": board.width,
-        "rows": board.height,
-        "valid": result.valid,
-        "violations": [v.to_json() for v in result.violations],
+        "size": cols if rows == cols else None,
+        "columns": cols,
+        "rows": rows,
+        "valid": not violations,
+        "violations": [v.to_json() for v in violations],
         "groups": [
             {
                 "label": g.label,
@@ -33,14 +52,14 @@ def to_json(result: Score) -> dict[str, Any]:
                 "contested": g.contested,
                 "crowned": g.crowned,
             }
-            for g in result.groups
+            for g in groups
         ],
-        "connected": dict(result.connected),
-        "colonies": dict(result.colonies),
-        "lowest_controlled": dict(result.lowest),
-        "winner": result.winner,
-        "tiebreak": result.tiebreak,
-        "decision": result.decision,
+        "connected": dict(connected),
+        "colonies": dict(standing.colonies),
+        "lowest_controlled": dict(standing.lowest),
+        "winner": standing.winner,
+        "tiebreak": standing.tiebreak,
+        "decision": standing.decision,
         "end": {
             "connected": end.connected,
             "over": end.over,

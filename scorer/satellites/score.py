@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rules.satellites.analysis import Group, masks
 from rules.satellites.ruleset import Ruleset
-from rules.satellites.score import Cell, End, Finding
+from rules.satellites.score import Cell, End, Finding, Standing
 from rules.satellites.score import score as core_score
 from rules.satellites.table import parse_cell, table
 from scorer.satellites.board import Board, Satellite, default_ruleset
@@ -46,6 +46,12 @@ class Score:
         return not self.violations
 
     @property
+    def standing(self) -> Standing:
+        """Who controls how many colonies and the decision, as the rules core words them."""
+        return Standing(self.colonies, self.lowest, self.lowest_label, self.winner,
+                        self.tiebreak, self.decision)
+
+    @property
     def group_of(self) -> dict[Cell, Group]:
         return {cell: g for g in self.groups for cell in g.cells}
 
@@ -60,7 +66,7 @@ def score(board: Board, grace_moves_left: int | None = None,
                        grace_moves_left)
     standing = found.standing
     violations = [*((v, _named_cell(v)) for v in problems),
-                  *((_violation(f), f.cells) for f in found.findings)]
+                  *((violation(f), f.cells) for f in found.findings)]
     return Score(
         board=board,
         ruleset=rules,
@@ -81,7 +87,8 @@ def score(board: Board, grace_moves_left: int | None = None,
     )
 
 
-def _violation(finding: Finding) -> Violation:
+def violation(finding: Finding) -> Violation:
+    """A rule the board breaks, as the scorer reports it."""
     return Violation(finding.rule, finding.cell, finding.message)
 
 

@@ -3,6 +3,8 @@
 // violations ringed in orange, and the highlights of the play mode.
 import { fragment, hatchPattern, svgEl } from "./common.js";
 
+// Cells are [row, col], 0-based, as in the rules core (rules/satellites/table.py); their
+// names (S-4: column letter, then row number, "c3") are made here and nowhere else.
 export const COLUMNS = "abcdefghijklmnopqrstuvwxyz";
 export const cellName = (row, col) => `${COLUMNS[col]}${row + 1}`;
 export function parseName(name) {

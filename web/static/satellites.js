@@ -1,7 +1,7 @@
 // Transcribe a Satellites board: the page holds the board as rows of tokens; the server scores
 // the board text after every edit, exactly as pnp-score satellites scores the exported file.
 import { api, download, el, say, sayError, plural } from "./common.js";
-import { SatellitesBoard, groupsOf } from "./satellites-draw.js";
+import { SatellitesBoard, cellName, groupsOf, parseName } from "./satellites-draw.js";
 import { notePhoto, photoPending, renderPhotoPanel, showPhotoImage, wirePhotoInput } from "./photo.js";
 import { editing } from "./history.js";
 
@@ -53,7 +53,7 @@ function draw() {
     marks: photo ? Object.fromEntries([...photo.unread].map((k) => [k, "unread"])) : {},
     cursor,
   });
-  $("cell-name").textContent = `${"abcdefghijklmnopqrstuvwxyz"[cursor[1]]}${cursor[0] + 1}`;
+  $("cell-name").textContent = cellName(...cursor);
   $("grace").value = model.grace_moves_left === null || model.grace_moves_left === undefined ? "" : String(model.grace_moves_left);
 }
 
@@ -80,7 +80,7 @@ function showScore() {
     parts.push(el("h3", {}, `Violations (${r.violations.length})`));
     parts.push(el("ul", { class: "violations", id: "violations" }, r.violations.map((v) => el("li", {
       tabindex: 0, "data-rule": v.rule, "data-cell": v.cell || "",
-      onclick: () => { if (v.cell) { cursor = [Number(v.cell.slice(1)) - 1, "abcdefghijklmnopqrstuvwxyz".indexOf(v.cell[0])]; draw(); $("board").focus(); } },
+      onclick: () => { if (v.cell) { cursor = parseName(v.cell); draw(); $("board").focus(); } },
     }, `${v.cell || "board"}: ${v.rule}: ${v.message}`))));
   }
   $("score").replaceChildren(...parts);
@@ -95,13 +95,13 @@ function put(token) {
   if (model.rows[row][col] === token && !marked) return;
   // a satellite put on a cell the photo could not read, or the cell emptied: its mark goes
   edit(() => { model.rows[row][col] = token; if (marked) photo.unread.delete(`${row},${col}`); },
-    `${token === "." ? "emptied" : token} on ${"abcdefghijklmnopqrstuvwxyz"[col]}${row + 1}`);
+    `${token === "." ? "emptied" : token} on ${cellName(row, col)}`);
 }
 
 // --- a photo -----------------------------------------------------------------------------------------
 
 function renderPhoto() {
-  const name = (k) => { const [row, col] = k.split(",").map(Number); return `${"abcdefghijklmnopqrstuvwxyz"[col]}${row + 1}`; };
+  const name = (k) => cellName(...k.split(",").map(Number));
   renderPhotoPanel($("photo-result"), photo, {
     what: "satellite",
     keyOf: (f) => (Array.isArray(f.at) ? f.at.join(",") : null),

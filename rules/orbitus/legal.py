@@ -1,0 +1,179 @@
+"""The legal actions of an Orbitus position: a lazy sequence of them, and how they are found
+(placements by cell, card and rotation, then removals, discards, the pass).
+
+Which cells take a sector, which sides must match and which routes stay open is decided
+by :mod:`rules.orbitus.analysis` (O-21 to O-37); a removal by its ``removable`` (O-39 to
+O-43); a discard needs a card to draw (O-45), a pass is not allowed twice in a row (O-47).
+Why one action is illegal is :mod:`rules.orbitus.why`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from rules.hexgeo import Hex
+from rules.orbitus.actions import DISCARD, PASS_ACTION, PLACE, REMOVE, Action
+from rules.orbitus.analysis import ALL_SIDES, POP
+from rules.orbitus.ruleset import Card
+
+if TYPE_CHECKING:
+    from rules.orbitus.engine import State
+
+
+# The rotations in which a card fits a free cell, by (its printed routes, the sides facing
+# something, the sides of those that must carry a route): at most 64 x 64 x 64 keys.
+_ROTS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+
+
+def fitting(card: Card, known: int, required: int) -> tuple[int, ...]:
+    """The rotations in which ``card`` matches a cell whose ``known`` sides face something,
+    ``required`` of them routes."""
+    key = (card.routes, known, required)
+    found = _ROTS.get(key)
+    if found is None:
+        masks = card.masks
+        found = _ROTS[key] = tuple(k for k in range(6) if masks[k] & known == required)
+    return found
+
+
+class Legal(Sequence[Action]):
+    """The legal actions of one position: an immutable sequence whose placements are made
+    into :class:`Action` objects only when read, so choosing one of 200 actions at random
+    (``legal[k]``) does not build the other 199."""
+
+    __slots__ = ("_groups", "_ends", "_placements", "_rest")
+
+    def __init__(self) -> None:
+        self._groups: list[tuple[Hex, str, tuple[int, ...]]] = []  # cell, card, rotations
+        self._ends: list[int] = []  # placements up to and including each group
+        self._placements = 0
+        self._rest: list[Action] = []  # removals, discards, the pass
+
+    def _add(self, cell: Hex, card: str, rots: tuple[int, ...]) -> None:
+        self._groups.append((cell, card, rots))
+        self._placements += len(rots)
+        self._ends.append(self._placements)
+
+    def __len__(self) -> int:
+        return self._placements + len(self._rest)
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return list(self)[k]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError("legal action index out of range")
+        if k >= self._placements:
+            return self._rest[k - self._placements]
+        g = bisect_right(self._ends, k)
+        cell, card, rots = self._groups[g]
+        first = self._ends[g] - len(rots)
+        return _new(Action, (PLACE, card, cell, rots[k - first]))
+
+    def __iter__(self) -> Iterator[Action]:
+        for cell, card, rots in self._groups:
+            for rot in rots:
+                yield _new(Action, (PLACE, card, cell, rot))
+        yield from self._rest
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:  # mutable while it is built; never a key
+        raise TypeError("unhashable type: 'Legal'")
+
+    def __repr__(self) -> str:
+        return f"Legal({list(self)!r})"
+
+
+_new = tuple.__new__  # builds an Action without the Python-level __new__
+
+
+# --- finding them ---------------------------------------------------------------------------
+
+
+def placements(state: State, seat: int | None = None, cards: Iterable[str] | None = None,
+               only: Hex | None = None) -> Legal:
+    """Every legal placement of ``seat`` (default: the player to move), of ``cards``
+    (default: the distinct cards of the hand), on cell ``only`` if given."""
+    out = Legal()
+    _place(state, out, state.to_move if seat is None else seat, cards, only)
+    return out
+
+
+def _place(state: State, out: Legal, seat: int, cards: Iterable[str] | None, only: Hex | None,
+           first: bool = False) -> bool:
+    """Add the placements to ``out`` (with ``first``: stop at the first one found and say
+    whether there was one)."""
+    info = state.info
+    ids = sorted(set(state.hands[seat] if cards is None else cards))
+    table = state.game.cards
+    hand = [table[ident] for ident in ids]
+    spots = info.spots if only is None else [s for s in info.spots if s.cell == only]
+    counts = info.open_count
+    n = state.game.n
+    add = out._add
+    rots_of = _ROTS.get
+    for spot in spots:
+        seats = spot.seats
+        if len(seats) > 1:
+            continue
+        cell, known, required = spot.cell, spot.known, spot.required
+        guard = 1
+        if seats and seats[0] != seat:
+            # the opponent's open routes left when this cell is filled, before the new
+            # sector's own sides facing empty cells are counted (O-35, O-36)
+            guard = (counts[seats[0]] + sum(counts[n + z] for z in spot.zones)
+                     - POP[required])
+        for card in hand:
+            rots = rots_of((card.routes, known, required))
+            if rots is None:
+                rots = fitting(card, known, required)
+            if not rots:
+                continue
+            if guard <= 0:
+                free = ALL_SIDES & ~known
+                masks = card.masks
+                rots = tuple(k for k in rots if guard + POP[masks[k] & free] > 0)
+                if not rots:
+                    continue
+            if first:
+                return True
+            add(cell, card.id, rots)
+    return False
+
+
+def removals(state: State, seat: int | None = None) -> list[Action]:
+    """Every legal removal of ``seat`` (default: the player to move)."""
+    seat = state.to_move if seat is None else seat
+    info = state.info
+    board = state.board
+    return [Action(REMOVE, board[info.cells[i]].card, info.cells[i])
+            for i in info.removable(seat)]
+
+
+def actions(state: State, seat: int) -> Legal:
+    """Every legal action of ``seat`` in ``state``, in the stable order of
+    :meth:`~rules.orbitus.engine.State.legal_actions`."""
+    out = placements(state, seat)
+    rest = out._rest
+    rest.extend(removals(state, seat))
+    if state.deck_left > 0:
+        rest.extend(Action(DISCARD, c) for c in sorted(set(state.hands[seat])))
+    if not state.passed[seat]:
+        rest.append(PASS_ACTION)
+    return out
+
+
+def can_act(state: State, seat: int) -> bool:
+    """Whether ``seat`` would have a legal action if it were their turn now."""
+    if not state.passed[seat] or (state.deck_left > 0 and state.hands[seat]):
+        return True
+    if state.info.roots(seat):
+        return True  # a system with a sector always has one that can be removed
+    return _place(state, Legal(), seat, None, None, first=True)
