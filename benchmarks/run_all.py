@@ -38,6 +38,7 @@ START, END = "<!-- figures:start -->", "<!-- figures:end -->"
 # Small settings for --quick: each script runs in seconds.
 QUICK = {
     "bench_build.py": ["--runs", "1"],
+    "bench_cli.py": ["--runs", "2"],
     "bench_export.py": ["--runs", "1", "--dpi", "50"],
     "bench_photo.py": ["--photos", "3", "--cameras", "1", "--repeats", "1"],
     "bench_orbitus_score.py": ["--runs", "1", "--sizes", "500,2000"],

@@ -113,6 +113,11 @@ def parse_yaml(text: str, path: Path, what: str) -> Document:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
+        tab = _tab_at(text, mark, exc.problem or "")
+        if tab is not None:
+            raise UnreadableInput([
+                f"{shown}:{line}:{tab + 1}: a tab character; YAML indents with spaces only "
+                "(replace the tab with spaces)"]) from None
         problem = exc.problem or exc.context or "not valid YAML"
         raise UnreadableInput([f"{shown}:{line}: YAML syntax error: {problem}"]) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow
@@ -136,6 +141,23 @@ def parse_yaml(text: str, path: Path, what: str) -> Document:
     if problems:
         raise DefinitionError(problems)
     return doc
+
+
+def _tab_at(text: str, mark: Any, problem: str) -> int | None:
+    """The column (0-based) of the tab a YAML syntax error stopped at, or None: PyYAML says
+    "found character that cannot start any token" or "a tab character that violates
+    indentation", pointing at it."""
+    if mark is None:
+        return None
+    lines = text.split("\n")
+    if not 0 <= mark.line < len(lines):
+        return None
+    row = lines[mark.line]
+    if mark.column < len(row) and row[mark.column] == "\t":
+        return int(mark.column)
+    if "tab" in problem and "\t" in row:
+        return row.index("\t")
+    return None
 
 
 def load_yaml(path: Path, what: str, max_bytes: int = MAX_DEFINITION_BYTES) -> Document:
@@ -442,10 +464,13 @@ def _message(err: dict[str, Any], doc: Document) -> tuple[Loc, str]:
     # pydantic puts the failing member of a union or a validator name in loc; drop those
     loc = tuple(p for p in loc if not (isinstance(p, str) and p.startswith("function-")))
     if kind == "extra_forbidden":
+        from cards.spelling import did_you_mean
+
         parent = loc[:-1]
         allowed = _allowed_fields(doc, parent)
         hint = f" (known fields: {', '.join(allowed)})" if allowed else ""
-        return loc, f"unknown field {loc[-1]!r}{hint}"
+        return loc, (f"unknown field {loc[-1]!r}{hint}"
+                     f"{did_you_mean(str(loc[-1]), allowed, quote=True)}")
     if kind == "missing":
         return loc, "is required but missing"
     if kind in ("value_error", "assertion_error"):

@@ -29,7 +29,7 @@ from cards.definitions import (
 )
 from cards.labels import load_labels, resolve
 from cards.loader import DefinitionError, display_path, read_text
-from cards.reading import MAX_TEXT_BYTES
+from cards.reading import MAX_TEXT_BYTES, UnreadableInput
 from generator.backends.pdf import render_pdf
 from generator.components import diagrams
 from generator.components.orbitus import planet_disc
@@ -83,6 +83,7 @@ def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
     languages (default: every one there is)."""
     _, root = text_folder(cards, game)
     problems: list[str] = []
+    unreadable = False
     docs: list[tuple[str, Document]] = []
     for path in text_files(cards, game):
         if not path.stem.startswith(kind + "-"):
@@ -96,9 +97,15 @@ def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
             docs.append((path.stem, parse(text, display_path(path), values, tables(lang), art)))
         except DefinitionError as exc:
             problems += exc.problems
+            unreadable = unreadable or isinstance(exc, UnreadableInput)
     if problems:
-        raise TextError(problems)
+        raise (UnreadableText if unreadable else TextError)(problems)
     return docs
+
+
+class UnreadableText(TextError, UnreadableInput):
+    """A text file that could not be read at all (a pipe, not UTF-8 ...): the definitions'
+    rule for unreadable files (:func:`pnp.common.definitions_failed`: exit 2)."""
 
 
 def _memo(fn: Callable[[], Art]) -> Callable[[], Art]:

@@ -45,15 +45,18 @@ def shipped_files(source: Path = DEFAULT_CARDS) -> list[str]:
 
 
 def init_definitions(dest: Path, force: bool = False,
-                     source: Path = DEFAULT_CARDS) -> InitResult:
+                     source: Path = DEFAULT_CARDS, prog: str = "pnp-build init") -> InitResult:
     """Copy the shipped definitions into ``dest`` (created if missing).
 
     Refuses (exit 1) when any of the files already exists there, unless ``force``; refuses
     (exit 2) when ``dest`` is a file, a file stands where a folder must go, or a path would
-    lead out of ``dest`` (a symbolic link).
+    lead out of ``dest`` (a symbolic link). ``prog`` names the command in the messages.
     """
+    from cards.safe_text import printable
+
     if dest.exists() and not dest.is_dir():
-        raise InitError(f"pnp-build init: {dest} is a file; give a folder (new or existing)", 2)
+        raise InitError(f"{prog}: {printable(str(dest))} is a file; give a folder (new or "
+                        "existing)", 2)
     files = shipped_files(source)
     root = dest.resolve()
     existing: list[str] = []
@@ -61,17 +64,18 @@ def init_definitions(dest: Path, force: bool = False,
         target = dest / rel
         for parent in list(target.parents)[:len(Path(rel).parts) - 1]:
             if parent.exists() and not parent.is_dir():
-                raise InitError(f"pnp-build init: {parent} is a file, but the definitions need "
-                                "a folder there", 2)
+                raise InitError(f"{prog}: {printable(str(parent))} is a file, but the "
+                                "definitions need a folder there", 2)
         if not target.resolve().is_relative_to(root):
-            raise InitError(f"pnp-build init: {target} leads out of {dest} (a symbolic link); "
+            raise InitError(f"{prog}: {printable(str(target))} leads out of "
+                            f"{printable(str(dest))} (a symbolic link); "
                             "refusing to write there", 2)
         if target.exists() or target.is_symlink():
             existing.append(rel)
     if existing and not force:
         shown = ", ".join(existing[:4]) + (f" and {len(existing) - 4} more"
                                            if len(existing) > 4 else "")
-        raise InitError(f"pnp-build init: {dest} already holds {len(existing)} of the "
+        raise InitError(f"{prog}: {printable(str(dest))} already holds {len(existing)} of the "
                         f"definition files ({shown}); nothing was written. Use --force to "
                         "overwrite them, or choose another folder", 1)
     for rel in files:

@@ -279,6 +279,18 @@ def _common(cards: Path | None, opts: BuildOptions, out_dir: Path, report: Repor
         return []
 
 
+def _outputs_gone(out_dir: Path, states: dict[str, GameState], common: list[str]) -> str | None:
+    """What of the outputs was deleted since they were written, in a line, or None."""
+    if not out_dir.is_dir():
+        return f"{out_dir} was deleted; building it again"
+    built = [f for state in states.values() for files in state.outputs.values() for f in files]
+    missing = [rel for rel in [*built, *common] if not (out_dir / rel).is_file()]
+    if not missing:
+        return None
+    return (f"{len(missing)} file(s) deleted from {out_dir} ({summarise(sorted(missing))}); "
+            "building them again")
+
+
 def summarise(files: list[str]) -> str:
     """``orbitus/sectors.pdf, orbitus/svg/ (73 files)``: files, folders counted."""
     folders: dict[str, int] = {}
@@ -317,21 +329,32 @@ def watch(out_dir: Path, games: tuple[str, ...] = GAMES, cards: Path | None = No
     written += common
     info(f"built {len(written)} files into {out_dir} in {time.perf_counter() - started:.2f} s")
     info(f"watching {folder} for changes (every {interval:g} s); Ctrl-C stops")
+    tried_again: str | None = None  # the outputs missing that were made again last
     while not stop.wait(interval):
         now = snapshot(folder, out_dir)
         if now == seen:
-            continue
-        # let an editor finish saving (write, rename) before reading
-        for _ in range(20):
-            if stop.wait(interval):
-                return
-            settled = snapshot(folder, out_dir)
-            if settled == now:
-                break
-            now = settled
-        changed = changed_files(seen, now)
-        seen = now
-        info(f"changed: {', '.join(changed)}")
+            # the output folder (or files of it) deleted by hand: made again at once, not
+            # at the next change of a definition; tried once until something changes
+            gone = _outputs_gone(out_dir, states, common)
+            if gone is None or gone == tried_again:
+                tried_again = gone
+                continue
+            tried_again = gone
+            info(gone)
+            changed: list[str] = []
+        else:
+            # let an editor finish saving (write, rename) before reading
+            for _ in range(20):
+                if stop.wait(interval):
+                    return
+                settled = snapshot(folder, out_dir)
+                if settled == now:
+                    break
+                now = settled
+            changed = changed_files(seen, now)
+            seen = now
+            tried_again = None
+            info(f"changed: {', '.join(changed)}")
         started = time.perf_counter()
         affected = parts_changed(changed, games)
         for game in sorted(games):

@@ -27,14 +27,12 @@ class Command:
     function: str
     summary: str
     games: bool = False  # its first argument is the game (pnp score orbitus ...)
-    style: str = "argv"  # "argv": function(argv, prog) -> int; "build": run(argv, prog)
 
 
 COMMANDS: dict[str, Command] = {
-    "build": Command("generator.cli", "run",
+    "build": Command("generator.cli", "main",
                      "build the printables (PDF, SVG; PNG, Tabletop Simulator on request) "
-                     "from the definitions; 'pnp build init DIR' copies them to edit",
-                     style="build"),
+                     "from the definitions; 'pnp build init DIR' copies them to edit"),
     "score": Command("scorer.cli", "main",
                      "score a finished table: pnp score orbitus|satellites FILE", games=True),
     "setup": Command("records.setup_cli", "main",
@@ -52,7 +50,7 @@ ALIASES = {"pnp-build": "build", "pnp-score": "score", "pnp-setup": "setup",
            "pnp-replay": "replay", "pnp-sim": "sim", "pnp-web": "web"}
 
 USAGE = """\
-Usage: pnp COMMAND [ARGS]...
+usage: pnp COMMAND [ARGS]...
 
 The print-and-play and scoring toolchain for Orbitus and Satellites.
 
@@ -111,49 +109,51 @@ def usage() -> str:
 
 
 def run_command(name: str, args: list[str], prog: str) -> int:
-    """Run subcommand ``name`` with ``args``; its exit code."""
+    """Run subcommand ``name`` with ``args``; its exit code. Every command's function takes
+    ``(argv, prog)`` and returns the code (it never raises)."""
     command = COMMANDS[name]
     module = importlib.import_module(command.module)
-    function: Callable[..., Any] = getattr(module, command.function)
-    if command.style == "build":
-        try:
-            function(args, prog)
-        except SystemExit as exc:
-            code = exc.code
-            return code if isinstance(code, int) else (0 if code is None else 2)
-        return 0
-    try:
-        return int(function(args, prog=prog))
-    except TypeError:  # a command whose main takes no prog
-        return int(function(args))
+    function: Callable[[list[str], str], int] = getattr(module, command.function)
+    return int(function(args, prog))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The ``pnp`` command: the exit code (never an exception)."""
+    from pnp.common import never_raises
+
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] in ("-h", "--help", "help"):
-        sys.stdout.write(usage())
-        return 0 if args else 2
+    return never_raises(lambda: _main(args), PROG, "the command you ran")
+
+
+def _main(args: list[str]) -> int:
+    from pnp.common import misuse, write_out
+
+    if not args:
+        names = ", ".join([*available(), "completion"])
+        return misuse(PROG, f"name a command: {names}")
+    if args[0] in ("-h", "--help", "help"):
+        write_out(usage())
+        return 0
     first, rest = args[0], args[1:]
     if first == "--version":
-        sys.stdout.write(f"pnp {version()}\n")
+        write_out(f"pnp {version()}\n")
         return 0
     if first == "completion":
         return _completion(rest)
     if first == "__complete":
-        sys.stdout.write("".join(f"{w}\n" for w in complete(rest)))
+        write_out("".join(f"{w}\n" for w in complete(rest)))
         return 0
     name = ALIASES.get(first, first)
     if name not in COMMANDS:
-        from difflib import get_close_matches
+        from cards.spelling import did_you_mean
 
-        guess = get_close_matches(first, [*COMMANDS, "completion"], n=1)
-        hint = f"; did you mean {guess[0]}?" if guess else ""
-        sys.stderr.write(f"pnp: unknown command {first!r}{hint} (pnp --help lists them)\n")
-        return 2
+        return misuse(PROG, f"unknown command {first!r}"
+                            f"{did_you_mean(first, [*COMMANDS, 'completion'])}")
     if name not in available():
-        sys.stderr.write(f"pnp: '{name}' is not installed here; install the package with its "
-                         f"extras: pip install -e '.[{name}]'\n")
-        return 2
+        from pnp.common import fail
+
+        return fail(f"pnp: '{name}' is not installed here; install the package with its "
+                    f"extras: pip install -e '.[{name}]'")
     return run_command(name, rest, f"{PROG} {name}")
 
 
@@ -166,42 +166,26 @@ def entry() -> None:
 
 def _options_of_parser(parser: Any, words: list[str]) -> list[str]:
     """Option strings of an argparse parser, descending into a subparser named in
-    ``words``; the subparser names when none is named yet."""
+    ``words``; while none is named, the subparser names too (only those when naming one
+    is required)."""
     import argparse
 
     options: list[str] = []
     for action in parser._actions:  # argparse keeps them here; there is no public list
         if isinstance(action, argparse._SubParsersAction):
             chosen = next((w for w in words if w in action.choices), None)
-            if chosen is None:
+            if chosen is not None:
+                return _options_of_parser(action.choices[chosen], words)
+            if action.required:
                 return list(action.choices)
-            return _options_of_parser(action.choices[chosen], words)
+            options.extend(action.choices)
         options.extend(action.option_strings)
     return options
-
-
-def _build_options(words: list[str]) -> list[str]:
-    import typer.main
-
-    from generator.cli import app
-
-    group = typer.main.get_command(app)
-    if "init" in words:
-        command = group.commands["init"]  # type: ignore[attr-defined]
-        return [o for p in command.params for o in (*p.opts, *p.secondary_opts)
-                if o.startswith("-")] + ["--help"]
-    import rules
-
-    games = list(rules.names("products"))
-    return ["init", *games] + [o for p in group.params for o in (*p.opts, *p.secondary_opts)
-                               if o.startswith("-")]
 
 
 def _parser_options(name: str, words: list[str]) -> list[str]:
     import rules
 
-    if name == "build":
-        return _build_options(words)
     if COMMANDS[name].games:
         layer = "scorer" if name == "score" else "records.setup"
         games = list(rules.names(layer))
@@ -211,14 +195,12 @@ def _parser_options(name: str, words: list[str]) -> list[str]:
         parser = rules.adapter(game, layer).build_parser(f"pnp {name} {game}")
         return _options_of_parser(parser, words)
     module = importlib.import_module(COMMANDS[name].module)
-    make = getattr(module, "build_parser", None) or getattr(module, "parser", None)
-    if make is None:
-        return []
-    try:
-        parser = make(f"pnp {name}")
-    except TypeError:
-        parser = make()
-    return _options_of_parser(parser, words)
+    if name == "build":  # pnp build GAME ... or pnp build init DIR
+        if "init" in words:
+            return _options_of_parser(module.init_parser("pnp build init"), words)
+        return [*_options_of_parser(module.build_parser("pnp build"), words), "init",
+                *rules.names("products")]
+    return _options_of_parser(module.build_parser(f"pnp {name}"), words)
 
 
 def complete(words: list[str]) -> list[str]:
@@ -282,11 +264,34 @@ complete -c pnp -F -n 'test -z "(__pnp_complete)"'
 }
 
 
+COMPLETION_HELP = """\
+usage: pnp completion bash|zsh|fish
+
+Print the shell completion script of pnp for bash, zsh or fish; it completes the
+commands, the games and every option (files are left to the shell). Install it:
+
+  bash: pnp completion bash > ~/.local/share/bash-completion/completions/pnp
+  zsh:  pnp completion zsh > ~/.zfunc/_pnp   (with fpath+=(~/.zfunc) in ~/.zshrc)
+  fish: pnp completion fish > ~/.config/fish/completions/pnp.fish
+
+and open a new shell.
+"""
+
+
 def _completion(args: list[str]) -> int:
+    from pnp.common import misuse, write_out
+
+    prog = f"{PROG} completion"
+    if args and args[0] in ("-h", "--help"):
+        write_out(COMPLETION_HELP)
+        return 0
     if len(args) != 1 or args[0] not in _SCRIPTS:
-        sys.stderr.write("pnp completion: name your shell: pnp completion bash, zsh or fish\n")
-        return 2
-    sys.stdout.write(_SCRIPTS[args[0]])
+        from cards.spelling import did_you_mean
+
+        given = f"{args[0]!r} is not a shell I know{did_you_mean(args[0], _SCRIPTS)}; " \
+            if len(args) == 1 else ""
+        return misuse(prog, f"{given}name your shell: {prog} bash, zsh or fish")
+    write_out(_SCRIPTS[args[0]])
     return 0
 
 

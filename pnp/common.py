@@ -1,24 +1,31 @@
 """The plumbing every command shares, below all of them: exit codes, one-line errors
 (:func:`fail`), terminal-safe output (:func:`write_out`, :func:`write_safely`), the last
-resort that turns a bug into one line (:func:`never_raises`), JSON as the tools print it,
-terminal colour, whole-number options and the checks on picture targets (``--svg``,
-``--png``, ``--debug-image``: a file the tool did not write is never replaced).
+resort that turns a bug into one line (:func:`never_raises`), the command-line parser every
+command is built on (:class:`Parser`: misuse is one line and a pointer to ``--help``), the
+one rule for a definitions folder that cannot be used (:func:`definitions_failed`), JSON as
+the tools print it, terminal colour, whole-number options and the checks on picture
+targets (``--svg``, ``--png``, ``--debug-image``: a file the tool did not write is never
+replaced).
 
-It imports the input-text layer (:mod:`cards.safe_text`) and the standard library only;
-every command (``generator``, ``scorer``, ``records``, ``photo``, ``sim``, ``web``) sits
-above it.
+It imports the input-text layer (:mod:`cards.safe_text`, :mod:`cards.spelling`) and the
+standard library only; every command (``generator``, ``scorer``, ``records``, ``photo``,
+``sim``, ``web``) sits above it.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from cards.safe_text import printable
+
+if TYPE_CHECKING:
+    from cards.reading import DefinitionError
 
 EXIT_OK = 0
 EXIT_VIOLATIONS = 1
@@ -32,15 +39,49 @@ def dump_json(obj: Any) -> str:
 
 def fail(message: str, code: int = EXIT_UNREADABLE) -> int:
     """Print an error line to stderr (made safe for a terminal) and return the exit code."""
-    write_safely(sys.stderr, message.rstrip("\n") + "\n")
+    say(message)
     return code
+
+
+def say(message: str) -> None:
+    """A line of progress or a note on stderr (each line made safe for a terminal: no
+    control character reaches it raw, not even a colour code)."""
+    lines = message.rstrip("\n").split("\n")
+    write_safely(sys.stderr, "\n".join(printable(line) for line in lines) + "\n")
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def shown(path: object) -> str:
+    """A file name as messages show it: on one line, every control character (an escape
+    sequence, a colour code, a line break that would forge a report line) escaped."""
+    return printable(str(path))
+
+
+class OutputFailed(Exception):
+    """Standard output cannot be written (a full disk, ``> /dev/full``): the report is
+    lost, which the command says in one line (exit 2)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 def write_out(text: str, json: bool = False) -> None:
     """Print a report (``json``: JSON text) on stdout, made safe for a terminal
-    (:mod:`cards.safe_text`)."""
-    write_safely(sys.stdout, text, json)
-    sys.stdout.flush()
+    (:mod:`cards.safe_text`). A reader that has gone (``| head -c1``) does not stop the
+    command, which goes on to its own exit code; a stdout that cannot take the text (a full
+    disk) raises :class:`OutputFailed`."""
+    try:
+        write_safely(sys.stdout, text, json)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+    except OSError as exc:
+        silence_stdout()
+        raise OutputFailed(exc.strerror or str(exc)) from None
 
 
 def write_safely(stream: Any, text: str, json: bool = False) -> None:
@@ -61,18 +102,25 @@ def write_safely(stream: Any, text: str, json: bool = False) -> None:
 
 
 def never_raises(body: Callable[[], int], prog: str, report_with: str) -> int:
-    """Run a command's ``body``; turn Ctrl-C, a closed pipe and bugs into an exit code.
+    """Run a command's ``body``; turn Ctrl-C, a closed or full stdout, the parser's
+    ``--help`` and misuse (:class:`CommandExit`) and bugs into an exit code.
 
     A bug still gets one clear line (``report_with`` says what to attach to the report)
     instead of a traceback; ``PNP_DEBUG=1`` lets the traceback through for developers.
     """
     try:
         return body()
+    except CommandExit as stop:
+        return stop.code
+    except DefinitionsFailed as exc:
+        return definitions_failed(prog, exc.error, exc.stopped)
     except KeyboardInterrupt:
         return fail(f"{prog}: interrupted", 130)
     except BrokenPipeError:
         silence_stdout()
         return EXIT_OK
+    except OutputFailed as exc:
+        return fail(f"{prog}: cannot write to standard output: {exc.reason}", EXIT_UNREADABLE)
     except Exception as exc:  # the last resort: a clear line instead of a traceback
         if os.environ.get("PNP_DEBUG"):
             raise
@@ -103,7 +151,6 @@ def colour_terminal() -> bool:
 def whole_number(low: int, high: int | None = None,
                  too_low: str | None = None) -> Callable[[str], int]:
     """An argparse ``type=`` for a whole number from ``low`` to ``high``."""
-    import argparse
 
     def parse(text: str) -> int:
         try:
@@ -117,6 +164,160 @@ def whole_number(low: int, high: int | None = None,
         return value
 
     return parse
+
+
+def number_in(low: float, high: float, unit: str = "") -> Callable[[str], float]:
+    """An argparse ``type=`` for a finite number from ``low`` to ``high`` (``unit`` named in
+    the message)."""
+    import math
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{text} is out of range ({low:g} to {high:g}{' ' + unit if unit else ''})")
+        return value
+
+    return parse
+
+
+# --- the command line, the same for every command -------------------------------------------
+
+
+class CommandExit(Exception):
+    """End the command with ``code``, what there was to say already said (``--help``, a
+    misused command line)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def misuse(prog: str, message: str) -> int:
+    """A misused command line in one line on stderr, pointing to ``--help``: exit 2."""
+    return fail(f"{prog}: {message} (see {prog} --help)", EXIT_UNREADABLE)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse as every command uses it, so they all behave alike: ``--help`` (and
+    ``-h``) print the help on stdout and end the command with 0; a misused command line
+    is one line on stderr, ``PROG: what is wrong (see PROG --help)``, with the option a
+    misspelt one most likely meant, and ends it with 2 (:func:`misuse`). Neither raises
+    ``SystemExit``: :class:`CommandExit` carries the code to :func:`never_raises` (or to
+    :func:`parse`). Descriptions and epilogs are printed as written."""
+
+    def __init__(self, prog: str, description: str | None = None, epilog: str | None = None,
+                 **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(prog=prog, description=description, epilog=epilog, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        hint = self._hint(message)
+        message = message.removeprefix("argument ")  # "--seed: ..." rather than "argument ..."
+        raise CommandExit(misuse(self.prog, message + hint))
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            fail(message)
+        raise CommandExit(status)
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        if not message:
+            return
+        if file is None or file is sys.stdout:
+            write_out(message)
+        else:
+            write_safely(file, message)
+
+    def options(self) -> list[str]:
+        """Every option string of this parser and of its subcommands (``--json``, ``-q``
+        ...): argparse reports an unknown option of a subcommand from the top."""
+        found = []
+        for action in self._actions:
+            found += action.option_strings
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    found += sub.options() if isinstance(sub, Parser) else []
+        return list(dict.fromkeys(found))
+
+    def _hint(self, message: str) -> str:
+        """``; did you mean --json?`` for an unrecognised option or an invalid choice."""
+        import re
+
+        from cards.spelling import did_you_mean
+
+        unknown = re.match(r"unrecognized arguments: (\S+)", message)
+        if unknown and unknown.group(1).startswith("--"):
+            word = unknown.group(1).split("=", 1)[0][2:]
+            names = [o[2:] for o in self.options() if o.startswith("--")]
+            hint = did_you_mean(word, names)
+            return hint.replace("did you mean ", "did you mean --") if hint else ""
+        choice = re.match(r"argument \S+: invalid choice: '([^']*)' \(choose from (.*)\)$",
+                          message)
+        if choice:
+            return did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
+        return ""
+
+
+def parse(parser: argparse.ArgumentParser, args: Sequence[str]) -> argparse.Namespace | int:
+    """``parser.parse_args(args)``, or the exit code when it printed the help (0) or a
+    misuse (2)."""
+    try:
+        return parser.parse_args(list(args))
+    except CommandExit as stop:
+        return stop.code
+
+
+def by_game(args: Sequence[str], prog: str, usage: str, layer: str) -> int:
+    """A command that takes the game first (``pnp score GAME ...``, ``pnp setup GAME ...``):
+    ``usage`` for ``--help``; one line for no game or an unknown one (exit 2); else the
+    game's own command, its adapter of ``layer`` (``rules.adapter(game, "scorer")``)
+    ``.run(rest, prog)``, which imports only that game's code. The games are those of the
+    registry that have that adapter (``rules.names(layer)``)."""
+    import rules
+    from cards.spelling import did_you_mean
+
+    games = rules.names(layer)
+    if not args:
+        return misuse(prog, f"name the game: {prog} {'|'.join(games)} ...")
+    if args[0] in ("-h", "--help", "help"):
+        write_out(usage)
+        return EXIT_OK
+    game = args[0].lower()
+    if game not in games:
+        return misuse(prog, f"unknown game {printable(args[0])!r}; choose "
+                            f"{' or '.join(games)}{did_you_mean(game, games)}")
+    command = rules.adapter(game, layer)
+    return int(command.run(list(args[1:]), prog=f"{prog} {game}"))
+
+
+class DefinitionsFailed(Exception):
+    """The definitions a command needs cannot be used (``error``: the problems): raised
+    where they are loaded, reported by :func:`never_raises` through
+    :func:`definitions_failed`, so every command follows the same rule. ``stopped`` says
+    what did not happen ("nothing was scored")."""
+
+    def __init__(self, error: DefinitionError, stopped: str) -> None:
+        super().__init__(str(error))
+        self.error, self.stopped = error, stopped
+
+
+def definitions_failed(prog: str, exc: DefinitionError, stopped: str) -> int:
+    """The one rule every command follows for a definitions folder it cannot use: each
+    problem on a line of its own (file:line: what is wrong), then
+    ``PROG: N problem(s) in the definitions; STOPPED``. Exit 2 when a file could not be
+    read at all (missing, not a regular file, not UTF-8, not YAML: a tab, say); exit 1 when
+    every file was read and one breaks a rule of the definitions (a wrong value, a missing
+    field, a misspelt key)."""
+    from cards.reading import UnreadableInput
+
+    for line in exc.problems:
+        fail(line)
+    fail(f"{prog}: {len(exc.problems)} problem(s) in the definitions; {stopped}")
+    return EXIT_UNREADABLE if isinstance(exc, UnreadableInput) else EXIT_VIOLATIONS
 
 
 def picture_target_problem(prog: str, flag: str, target: Path | None, example: str,

@@ -201,18 +201,16 @@ def replay(record: Record, cards: Path | None = None, until: int | None = None) 
 def _definitions(record: Record, cards: Path | None,
                  problems: list[str]) -> tuple[Ruleset, str] | None:
     """The validated ruleset of ``cards`` (default: shipped) and the deck as messages name
-    it; None (with the problems) when the definitions are broken."""
+    it; :class:`pnp.common.DefinitionsFailed` when the definitions cannot be used."""
     from cards.files import game_files, shown_deck
     from cards.loader import DefinitionError
     from cards.ruleset_cache import load_ruleset
+    from pnp.common import DefinitionsFailed
 
     try:
         ruleset = load_ruleset("orbitus", cards)
-    except DefinitionError as exc:
-        problems.extend(exc.problems)
-        problems.append(f"{record.source}: the Orbitus definitions could not be loaded, so the "
-                        f"game cannot be replayed")
-        return None
+    except DefinitionError as exc:  # the one rule of every command for unusable definitions
+        raise DefinitionsFailed(exc, "nothing was replayed") from None
     assert isinstance(ruleset, Ruleset)
     return ruleset, shown_deck(game_files("orbitus", cards)["sectors"])
 
@@ -262,7 +260,7 @@ def _first(record: Record, players: tuple[str, ...], problems: list[str]) -> int
     name = str(raw).strip() if isinstance(raw, str | int) and not isinstance(raw, bool) else None
     if name is not None and name in players:
         return players.index(name)
-    from scorer.orbitus.layout import closest
+    from cards.spelling import closest
 
     guess = closest(name, players) if name else None
     hint = f"; did you mean {guess}?" if guess else ""
@@ -328,7 +326,7 @@ def _card_id(item: object, known: dict[str, Any]) -> str | None:
 
 
 def _unknown_card(item: object, known: dict[str, Any], shown: str) -> str:
-    from scorer.orbitus.layout import closest
+    from cards.spelling import closest
 
     if isinstance(item, bool) or not isinstance(item, str | int):
         return f"expected a card ID such as S07, got {type_name(item)}"
@@ -340,7 +338,7 @@ def _unknown_card(item: object, known: dict[str, Any], shown: str) -> str:
 def _moves(record: Record, players: tuple[str, ...], ruleset: Ruleset,
            shown: str, problems: list[str]) -> list[tuple[int, int, Written]]:
     """Every action written, as ``(number, line, action)``; unreadable ones become problems."""
-    from scorer.orbitus.layout import closest
+    from cards.spelling import closest
 
     known = ruleset.cards
     out: list[tuple[int, int, Written]] = []

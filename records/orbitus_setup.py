@@ -19,12 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.common import (
     EXIT_OK,
-    EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
+    DefinitionsFailed,
+    Parser,
     fail,
+    misuse,
     never_raises,
     other_picture,
     picture_target_problem,
+    shown,
     whole_number,
 )
 from rules.game import MAX_SEED
@@ -179,7 +182,7 @@ Deal an Orbitus game as the rules describe: the sector deck shuffled, each
 player dealt a hand of hand_size sectors face down (orbitus/rules.yaml; 4 in
 the shipped rules), and the station's start lines and barriers for the player
 count. The same seed and players always give the
-same deal; write 'seed: N' and the players in a game record and pnp-replay
+same deal; write 'seed: N' and the players in a game record and pnp replay
 starts from it.
 """
 
@@ -190,19 +193,19 @@ in seat order takes hand_size cards from the top. P1 plays first, then
 clockwise.
 
 exit codes: 0 dealt, 1 the definitions (--cards) do not give a deal (e.g. too
-few cards), 2 the command was misused or a file could not be written
+few cards) or break a rule, 2 the command was misused, a file could not be
+written or a definitions file cannot be read
 
 examples:
-  pnp-setup orbitus --players 3 --seed 42
-  pnp-setup orbitus --names Anna,Boris,Carla --seed 42 --record > game.yaml
-  pnp-setup orbitus --players 4 --seed 7 --json
-  pnp-setup orbitus --players 2 --seed 7 --png deal.png
+  pnp setup orbitus --players 3 --seed 42
+  pnp setup orbitus --names Anna,Boris,Carla --seed 42 --record > game.yaml
+  pnp setup orbitus --players 4 --seed 7 --json
+  pnp setup orbitus --players 2 --seed 7 --png deal.png
 """
 
 
-def build_parser(prog: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(prog: str) -> Parser:
+    parser = Parser(prog, DESCRIPTION, EPILOG)
     parser.add_argument("--players", type=_players, metavar="K",
                         help="how many players, 2 to 6 (named P1, P2, ...)")
     parser.add_argument("--names", type=_names, metavar="A,B,...",
@@ -215,7 +218,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     out.add_argument("--json", action="store_true",
                      help="print one JSON object: players, start lines, barriers, hands, deck")
     out.add_argument("--record", action="store_true",
-                     help="print the start of a game record (YAML for pnp-replay): the seed, "
+                     help="print the start of a game record (YAML for pnp replay): the seed, "
                           "the players, the hands as comments, moves:")
     parser.add_argument("--svg", metavar="FILE", type=Path,
                         help="also draw the station with its start lines and every hand as SVG")
@@ -264,24 +267,20 @@ def run(args: list[str], prog: str = "pnp-setup orbitus") -> int:
 
 
 def _run(args: list[str], prog: str) -> int:
-    parser = build_parser(prog)
-    try:
-        opts = parser.parse_args(args)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    opts = build_parser(prog).parse_args(args)
     if opts.players is None and opts.names is None:
-        return fail(f"{prog}: say how many play: --players K (2 to 6) or --names A,B,...")
+        return misuse(prog, "say how many play: --players K (2 to 6) or --names A,B,...")
     if opts.players is not None and opts.names is not None and opts.players != len(opts.names):
-        return fail(f"{prog}: --players {opts.players} but --names gives {len(opts.names)} "
-                    f"names; give one of them, or make them agree")
+        return misuse(prog, f"--players {opts.players} but --names gives {len(opts.names)} "
+                            f"names; give one of them, or make them agree")
     for flag in ("svg", "png"):
         problem = picture_target_problem(prog, flag, getattr(opts, flag), "deal",
                                          other=other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
-        return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
-                    f"cards/ (with orbitus/sectors.yaml)")
+        return fail(f"{prog}: --cards {shown(opts.cards)}: not a folder; give a folder laid "
+                    f"out like cards/ (with orbitus/sectors.yaml)")
     names = opts.names or default_names(opts.players)
 
     from cards.loader import DefinitionError
@@ -291,9 +290,7 @@ def _run(args: list[str], prog: str) -> int:
     try:
         ruleset = load_ruleset("orbitus", opts.cards)
     except DefinitionError as exc:
-        for line in exc.problems:
-            fail(line)
-        return fail(f"{prog}: the Orbitus definitions could not be loaded", EXIT_VIOLATIONS)
+        raise DefinitionsFailed(exc, "nothing was dealt") from None
     chosen = opts.seed is None
     seed = secrets.randbelow(1_000_000) if chosen else opts.seed
     try:
@@ -303,7 +300,7 @@ def _run(args: list[str], prog: str) -> int:
 
     who = f"--names {','.join(names)}" if opts.names else f"--players {len(names)}"
     again = f"{prog} {who} --seed {seed}" + (
-        f" --cards {opts.cards}" if opts.cards is not None else "")
+        f" --cards {shown(opts.cards)}" if opts.cards is not None else "")
     note = " (chosen at random)" if chosen else ""
     if opts.json:
         text = json.dumps(json_of(state, seed), ensure_ascii=False, indent=2) + "\n"

@@ -206,9 +206,12 @@ def read_record(path: Path, shown: str | None = None) -> Record:
     game = game.strip().lower()
     module = game_module(game, shown)
     known = COMMON_FIELDS + tuple(getattr(module, "FIELDS", ())) + (DEFINITIONS_FIELD,)
+    from cards.spelling import did_you_mean
+
     problems = [
         f"{shown}:{doc.line_of((key,))}: unknown field {str(key)!r} "
         f"({'an' if game[0] in 'aeiou' else 'a'} {game} record has: {', '.join(known)})"
+        f"{did_you_mean(str(key), known, quote=True)}"
         for key in data if key not in known
     ]
     note = data.get("note")

@@ -9,7 +9,6 @@ scorer, with the scorer's output options (``--json``, ``--svg``, ``--png``,
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,12 +17,15 @@ from pnp.common import (
     EXIT_OK,
     EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
+    DefinitionsFailed,
+    Parser,
     colour_terminal,
     dump_json,
     fail,
     never_raises,
     other_picture,
     picture_target_problem,
+    shown,
     whole_number,
     write_out,
 )
@@ -38,13 +40,13 @@ DESCRIPTION = """\
 Replay a game record move by move with the rules engine. The replay stops at
 the first illegal move and says which move (number and line), why it is
 illegal and what was legal there; otherwise it prints the final position
-scored as pnp-score does (winner, colonies or systems, end of the game).
+scored as pnp score does (winner, colonies or systems, end of the game).
 
 FILE is a YAML game record:
 
   game: satellites
   players: {red: Anna, blue: Ben}
-  seed: 42                # the deal of pnp-setup satellites --seed 42
+  seed: 42                # the deal of pnp setup satellites --seed 42
   moves:                  # red first
     - c1-c4               # a move
     - b5-d7+              # + marks a connection move (checked)
@@ -57,7 +59,7 @@ or, for Orbitus:
 
   game: orbitus
   players: [Anna, Boris, Carla]   # seat order; play goes clockwise
-  seed: 42                # the deal of pnp-setup orbitus --players 3 --seed 42
+  seed: 42                # the deal of pnp setup orbitus --players 3 --seed 42
   moves:                  # Anna first
     - place S50 @0,-1 r3  # card S50 on cell 0,-1, its marker turned to S
     - remove 0,-1         # a sector of the player's own system leaves the game
@@ -75,15 +77,16 @@ exit codes:
   1  a move is illegal, or the position reached breaks a rule
   2  the record cannot be read (YAML, fields, a move that is not in the
      notation), or the command was misused
+  definitions (--cards, the record's cards:) that cannot be used: 1 if one
+  breaks a rule, 2 if a file of them cannot be read
 
 example:
-  pnp-replay game.yaml --png final.png
+  pnp replay game.yaml --png final.png
 """
 
 
-def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(prog: str = PROG) -> Parser:
+    parser = Parser(prog, DESCRIPTION, EPILOG)
     parser.add_argument("file", metavar="FILE", help="the game record (YAML; '-' for stdin)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object: the scorer's, plus a 'replay' object")
@@ -113,19 +116,15 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
 
 
 def _run(args: list[str], prog: str = PROG) -> int:
-    parser = build_parser(prog)
-    try:
-        opts = parser.parse_args(args)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    opts = build_parser(prog).parse_args(args)
     for flag in ("svg", "png"):
         problem = picture_target_problem(prog, flag, getattr(opts, flag), "final",
                                          [Path(opts.file)], other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
-        return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
-                    f"cards/")
+        return fail(f"{prog}: --cards {shown(opts.cards)}: not a folder; give a folder laid out "
+                    f"like cards/")
 
     from records.record import RecordError, read_record, replay
 
@@ -138,9 +137,14 @@ def _run(args: list[str], prog: str = PROG) -> int:
         return EXIT_UNREADABLE
 
     if opts.svg is not None or opts.png is not None:
+        from cards.loader import DefinitionError
         from generator.picture_out import save_picture
 
-        stop = save_picture(prog, result.picture(), opts.svg, opts.png)
+        try:
+            drawing = result.picture()
+        except DefinitionError as exc:  # pragma: no cover - the ruleset came from them
+            raise DefinitionsFailed(exc, "no picture was drawn") from None
+        stop = save_picture(prog, drawing, opts.svg, opts.png)
         if stop is not None:
             return stop
 

@@ -231,17 +231,16 @@ def _moves(record: Record, problems: list[str]) -> list[tuple[int, int, Written]
 
 
 def _ruleset(record: Record, cards: Path | None, problems: list[str]) -> Ruleset | None:
-    """The rule numbers of the definitions folder (through the ruleset cache)."""
+    """The rule numbers of the definitions folder (through the ruleset cache);
+    :class:`pnp.common.DefinitionsFailed` when the definitions cannot be used."""
     from cards.loader import DefinitionError
+    from pnp.common import DefinitionsFailed
     from scorer.satellites.board import load_rules
 
     try:
         return load_rules(cards)
-    except DefinitionError as exc:
-        problems.extend(exc.problems)
-        problems.append(f"{record.source}:1: the Satellites definitions could not be loaded, "
-                        f"so the rules this record is played by are not known")
-        return None
+    except DefinitionError as exc:  # the one rule of every command for unusable definitions
+        raise DefinitionsFailed(exc, "nothing was replayed") from None
 
 
 def _start(record: Record, ruleset: Ruleset, first: int | None,

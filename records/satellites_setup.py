@@ -10,19 +10,21 @@ start of a game record, or as a picture.
 
 from __future__ import annotations
 
-import argparse
 import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pnp.common import (
     EXIT_OK,
-    EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
+    DefinitionsFailed,
+    Parser,
     fail,
+    misuse,
     never_raises,
     other_picture,
     picture_target_problem,
+    shown,
     whole_number,
 )
 from rules.game import MAX_SEED, SetupError
@@ -91,29 +93,29 @@ DESCRIPTION = """\
 Deal a random Satellites start position as the rules describe: each player's
 satellites at random on the central cells of their two edges (red north and
 south, blue west and east), the low values one cell inward. The position is
-printed as a board pnp-score satellites reads ('#' lines are comments). The
+printed as a board pnp score satellites reads ('#' lines are comments). The
 board size, the zones, the satellites and who moves first come from the
 definitions folder (cards/satellites/, or --cards).
 """
 
 EPILOG = """\
 The same seed always deals the same position (for the same definitions):
-write 'seed: N' in a game record and pnp-replay starts from it.
+write 'seed: N' in a game record and pnp replay starts from it.
 
 exit codes: 0 dealt, 1 the definitions (--cards) do not give a start
-position, 2 the command was misused or a file could not be written
+position or break a rule, 2 the command was misused, a file could not be
+written or a definitions file cannot be read
 
 examples:
-  pnp-setup satellites --seed 42
-  pnp-setup satellites --seed 42 --record > game.yaml
-  pnp-setup satellites --seed 42 --json
-  pnp-setup satellites --seed 42 --png start.png
+  pnp setup satellites --seed 42
+  pnp setup satellites --seed 42 --record > game.yaml
+  pnp setup satellites --seed 42 --json
+  pnp setup satellites --seed 42 --png start.png
 """
 
 
-def build_parser(prog: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(prog: str) -> Parser:
+    parser = Parser(prog, DESCRIPTION, EPILOG)
     parser.add_argument("--seed", type=whole_number(0, MAX_SEED), metavar="N",
                         help=f"deal number, 0 to {MAX_SEED} (default: chosen at random and "
                              f"printed)")
@@ -121,7 +123,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                         help="print the deal as one JSON object (seed, size, who moves first, "
                              "the board rows, every satellite's cell) instead of the board")
     parser.add_argument("--record", action="store_true",
-                        help="print the start of a game record (YAML for pnp-replay) instead "
+                        help="print the start of a game record (YAML for pnp replay) instead "
                              "of the plain board: the seed, the board as comments, moves:")
     parser.add_argument("--svg", metavar="FILE", type=Path,
                         help="also draw the board with the satellites on it as SVG here")
@@ -138,19 +140,15 @@ def run(args: list[str], prog: str = "pnp-setup satellites") -> int:
 
 
 def _run(args: list[str], prog: str) -> int:
-    parser = build_parser(prog)
-    try:
-        opts = parser.parse_args(args)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    opts = build_parser(prog).parse_args(args)
     for flag in ("svg", "png"):
         problem = picture_target_problem(prog, flag, getattr(opts, flag), "start",
                                          other=other_picture(opts, flag))
         if problem:
             return fail(problem)
     if opts.cards is not None and not opts.cards.is_dir():
-        return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
-                    f"cards/ (with satellites/board.yaml)")
+        return fail(f"{prog}: --cards {shown(opts.cards)}: not a folder; give a folder laid "
+                    f"out like cards/ (with satellites/board.yaml)")
 
     from cards.loader import DefinitionError
     from scorer.satellites.board import load_rules
@@ -158,9 +156,7 @@ def _run(args: list[str], prog: str) -> int:
     try:
         ruleset = load_rules(opts.cards)
     except DefinitionError as exc:
-        for line in exc.problems:
-            fail(line)
-        return fail(f"{prog}: the Satellites definitions could not be loaded", EXIT_VIOLATIONS)
+        raise DefinitionsFailed(exc, "nothing was dealt") from None
     chosen = opts.seed is None
     seed = secrets.randbelow(1_000_000) if chosen else opts.seed
     try:
@@ -171,11 +167,11 @@ def _run(args: list[str], prog: str) -> int:
     n = state.table.size
     first = ruleset.first
     again = f"{prog} --seed {seed}" + (
-        f" --cards {opts.cards}" if opts.cards is not None else "")
+        f" --cards {shown(opts.cards)}" if opts.cards is not None else "")
     note = " (chosen at random)" if chosen else ""
     board = grid_text(state)
     if opts.json and opts.record:
-        return fail(f"{prog}: give --json or --record, not both")
+        return misuse(prog, "give --json or --record, not both")
     if opts.json:
         from pnp.common import dump_json
 
@@ -204,10 +200,7 @@ def _run(args: list[str], prog: str) -> int:
         try:
             defs = load_satellites(opts.cards)
         except DefinitionError as exc:  # pragma: no cover - the ruleset came from them
-            for line in exc.problems:
-                fail(line)
-            return fail(f"{prog}: the Satellites definitions could not be loaded",
-                        EXIT_VIOLATIONS)
+            raise DefinitionsFailed(exc, "nothing was dealt") from None
         drawing = picture(defs, state, f"Satellites start position: seed {seed}")
         stop = save_picture(prog, drawing, opts.svg, opts.png)
         if stop is not None:

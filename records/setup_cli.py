@@ -10,10 +10,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-import rules
-
 USAGE = """\
-Usage: {prog} GAME [OPTIONS]
+usage: {prog} GAME [OPTIONS]
 
 Deal a random start position as the rules describe, reproducible by its seed.
 
@@ -32,17 +30,11 @@ Exit codes: 0 dealt, 1 the definitions do not give a start position,
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "pnp-setup") -> int:
+    """The ``pnp setup`` command: the exit code (each game's setup never raises)."""
+    from pnp.common import by_game
+
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] in ("-h", "--help", "help"):
-        sys.stdout.write(USAGE.format(prog=prog))
-        return 0 if args else 2
-    game, rest = args[0].lower(), args[1:]
-    games = rules.names("records.setup")
-    if game not in games:
-        sys.stderr.write(f"{prog}: unknown game {args[0]!r}; choose {' or '.join(games)}\n")
-        return 2
-    module = rules.adapter(game, "records.setup")
-    return int(module.run(rest, prog=f"{prog} {game}"))
+    return by_game(args, prog, USAGE.format(prog=prog), "records.setup")
 
 
 def entry() -> None:

@@ -14,12 +14,21 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pnp.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail
+from cards.safe_text import printable
+from pnp.common import (
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    EXIT_VIOLATIONS,
+    DefinitionsFailed,
+    fail,
+    misuse,
+    shown,
+    write_out,
+)
 from scorer.photo_layout import (
     INSTALL,
     LAYOUT_MARK,
@@ -42,36 +51,37 @@ def output_problem(prog: str, flag: str, target: Path | None, inputs: list[Path]
     writes (``kind``: "layout" for one this command wrote, "image" for a PNG or JPEG)."""
     if target is None:
         return None
-    shown = f"{prog}: --{flag} {target}"
+    said = f"{prog}: --{flag} {shown(target)}"
     example = "read.yaml" if kind == "layout" else "read.png"
     if str(target) == "-":
         return f"{prog}: --{flag}: give a file name, not '-', e.g. {example}"
     if target.is_dir():
-        return f"{shown}: is a folder; give a file name, e.g. {target / example}"
+        return f"{said}: is a folder; give a file name, e.g. {shown(target / example)}"
     parent = target.parent
     if not parent.is_dir():
-        return (f"{shown}: the folder {parent} does not exist; create it first"
-                if not parent.exists() else f"{shown}: {parent} is a file, not a folder")
+        return (f"{said}: the folder {shown(parent)} does not exist; create it first"
+                if not parent.exists() else f"{said}: {shown(parent)} is a file, not a folder")
     for given in inputs:
         if _same(target, given):
-            return f"{shown}: is the input file {given}; give the output a name of its own"
+            return (f"{said}: is the input file {shown(given)}; give the output a name of its "
+                    f"own")
     for other in others:
         if other is not None and _same(target, other):
-            return f"{shown}: is also another output's file; give each its own name"
+            return f"{said}: is also another output's file; give each its own name"
     try:
         info = os.lstat(target)
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return f"{shown}: cannot be written: {exc.strerror or exc}"
+        return f"{said}: cannot be written: {exc.strerror or exc}"
     if stat.S_ISLNK(info.st_mode):
-        return f"{shown}: is a link; give the file itself"
+        return f"{said}: is a link; give the file itself"
     if not stat.S_ISREG(info.st_mode):
-        return f"{shown}: is not a regular file (a pipe or a device); give a file name"
+        return f"{said}: is not a regular file (a pipe or a device); give a file name"
     if info.st_size and not _ours(target, kind):
         what = ("a layout read from a photo by this command" if kind == "layout"
                 else "a PNG or JPEG image")
-        return (f"{shown}: already exists and is not {what}; it is left alone: give a new "
+        return (f"{said}: already exists and is not {what}; it is left alone: give a new "
                 f"name (or delete the file first)")
     return None
 
@@ -107,7 +117,7 @@ def check_outputs(prog: str, opts: Any, photo: Path, example: str) -> str | None
                                         [layout_out, *pictures], "image")
     if problem is None and debug is not None and \
             debug.suffix.lower() not in (".png", ".jpg", ".jpeg"):
-        problem = (f"{prog}: --debug-image {debug}: name it .png or .jpg (the image is "
+        problem = (f"{prog}: --debug-image {shown(debug)}: name it .png or .jpg (the image is "
                    f"written in the format its name says)")
     for flag in ("svg", "png"):
         problem = problem or picture_target_problem(prog, flag, getattr(opts, flag), example,
@@ -124,18 +134,18 @@ def need_opencv(prog: str) -> int | None:
 
 def read_photo(prog: str, path: Path) -> bytes | int:
     """The photo file's bytes, or the exit code after one clear line."""
-    shown = str(path)
+    name = shown(path)
     try:
         if not path.exists():
-            return fail(f"{prog}: {shown}: file not found; expected a photo (JPEG or PNG)")
+            return fail(f"{prog}: {name}: file not found; expected a photo (JPEG or PNG)")
         if path.is_dir():
-            return fail(f"{prog}: {shown}: is a folder; give the photo's file")
+            return fail(f"{prog}: {name}: is a folder; give the photo's file")
         if path.stat().st_size > MAX_PHOTO_BYTES:
-            return fail(f"{prog}: {shown}: {path.stat().st_size // (1024 * 1024)} MB is too "
+            return fail(f"{prog}: {name}: {path.stat().st_size // (1024 * 1024)} MB is too "
                         f"large for a photo; save it as a JPEG of 12-24 megapixels")
         return path.read_bytes()
     except OSError as exc:
-        return fail(f"{prog}: {shown}: cannot be read: {exc.strerror or exc}")
+        return fail(f"{prog}: {name}: cannot be read: {exc.strerror or exc}")
 
 
 def write_outputs(prog: str, opts: Any, layout_text: str, debug: Any) -> int | None:
@@ -150,7 +160,7 @@ def write_outputs(prog: str, opts: Any, layout_text: str, debug: Any) -> int | N
 
             write_atomic(opts.debug_image, encode(debug(), str(opts.debug_image)))
     except OSError as exc:
-        return fail(f"{prog}: cannot write {exc.filename or ''}: {exc.strerror or exc}")
+        return fail(f"{prog}: cannot write {shown(exc.filename or '')}: {exc.strerror or exc}")
     return None
 
 
@@ -187,14 +197,16 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
     from photo import marker_map
     from photo.image import PhotoError
 
+
     try:
         defs = load_definitions(game, cards)
+    except DefinitionError as exc:  # the one rule of every command for unusable definitions
+        raise DefinitionsFailed(exc, "the photo was not read") from None
+    try:
         mmap = marker_map(game, defs) if opts.markers is None else \
             from_json(Path(opts.markers).read_text(encoding="utf-8"), str(opts.markers), game)
-    except DefinitionError as exc:
-        return fail("\n".join(exc.problems))
     except (OSError, UnicodeDecodeError) as exc:
-        return fail(f"{prog}: --markers {opts.markers}: cannot be read: {exc}")
+        return fail(f"{prog}: --markers {shown(opts.markers)}: cannot be read: {exc}")
     except MarkerMapError as exc:
         return fail(f"{prog}: --markers {exc}")
     missing = markers_missing(game, mmap)
@@ -204,7 +216,7 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
 
     reader: Any = reader_for(game, mmap, defs)
     try:
-        reading, work = reader.read_bytes(data, str(photo))
+        reading, work = reader.read_bytes(data, shown(photo))  # the name for messages
     except PhotoError as exc:
         return fail(f"{prog}: {exc}")
     return defs, reading, lambda: reader.draw(work.bgr, reading)
@@ -216,8 +228,8 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
 def orbitus(opts: Any, prog: str) -> int:
     photo = Path(opts.photo)
     if opts.layout is not None:
-        return fail(f"{prog}: give a LAYOUT file or --photo, not both (the layout is read "
-                    f"from the photo; write it out with --layout-out)")
+        return misuse(prog, "give a LAYOUT file or --photo, not both (the layout is read "
+                            "from the photo; write it out with --layout-out)")
     problem = check_outputs(prog, opts, photo, "table")
     if problem:
         return fail(problem)
@@ -251,8 +263,12 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
     from rules.orbitus.table import Finding
     from scorer.orbitus.layout import Layout, parse_layout
 
+
     try:
         ruleset = load_ruleset("orbitus", opts.cards_dir)
+    except DefinitionError as exc:  # pragma: no cover - read just before, for the markers
+        raise DefinitionsFailed(exc, "nothing was scored") from None
+    try:
         doc = parse_yaml(text, opts.layout_out or Path(f"{photo.name}.layout.yaml"),
                          "an Orbitus layout")
     except DefinitionError as exc:
@@ -281,14 +297,14 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
         obj["photo"] = {"file": str(photo), "read": len(reading.placed),
                         "unread": [list(c) for c in sorted(reading.unread)],
                         "how": {cell_text(c): p.how for c, p in sorted(reading.placed.items())}}
-        sys.stdout.write(json_text(obj))
+        write_out(json_text(obj), json=True)
     else:
         from scorer.orbitus.report import to_text
 
-        head = (f"Read from the photo {photo}: {len(reading.placed)} card(s)"
+        head = (f"Read from the photo {shown(photo)}: {len(reading.placed)} card(s)"
                 + (f", {len(reading.unread)} seen but not read" if reading.unread else "")
                 + "\n")
-        sys.stdout.write(head + to_text(result))
+        write_out(head + to_text(result))
     if opts.svg is not None or opts.png is not None:
         from cards.ruleset_cache import load_definitions
         from generator.picture_out import save_picture
@@ -307,15 +323,13 @@ def _unplaced(opts: Any, prog: str, photo: Path, findings: Any) -> int:
     if opts.json:
         import json
 
-        sys.stdout.write(json.dumps({
+        write_out(json.dumps({
             "game": prog.split()[-1], "file": str(photo), "valid": False,
             "violations": [{"rule": f.rule, "cell": None, "message": f.message, "line": None}
-                           for f in findings]}, ensure_ascii=False, indent=2) + "\n")
+                           for f in findings]}, ensure_ascii=False, indent=2) + "\n", json=True)
     else:
-        sys.stdout.write(f"{prog.split()[-1].capitalize()} - {photo} - the photo could not be "
-                         f"read\n")
-        for f in findings:
-            sys.stdout.write(f"  {f.rule}: {f.message}\n")
+        write_out(f"{prog.split()[-1].capitalize()} - {shown(photo)} - the photo could not be "
+                  f"read\n" + "".join(f"  {f.rule}: {printable(f.message)}\n" for f in findings))
     return EXIT_VIOLATIONS
 
 
@@ -325,8 +339,8 @@ def _unplaced(opts: Any, prog: str, photo: Path, findings: Any) -> int:
 def satellites(opts: Any, prog: str) -> int:
     photo = Path(opts.photo)
     if opts.file is not None:
-        return fail(f"{prog}: give a FILE or --photo, not both (the board is read from the "
-                    f"photo; write it out with --layout-out)")
+        return misuse(prog, "give a FILE or --photo, not both (the board is read from the "
+                            "photo; write it out with --layout-out)")
     problem = check_outputs(prog, opts, photo, "board")
     if problem:
         return fail(problem)
@@ -372,14 +386,14 @@ def _score_satellites(opts: Any, prog: str, text: str, reading: Any, photo: Path
         obj = to_json(result)
         obj["photo"] = {"file": str(photo), "read": len(reading.tokens),
                         "unread": [cell_name(c) for c in sorted(reading.unread)]}
-        sys.stdout.write(dump_json(obj))
+        write_out(dump_json(obj), json=True)
     else:
         from scorer.satellites.report import summary
 
-        head = (f"Read from the photo {photo}: {len(reading.tokens)} satellite(s)"
+        head = (f"Read from the photo {shown(photo)}: {len(reading.tokens)} satellite(s)"
                 + (f", {len(reading.unread)} cell(s) not read" if reading.unread else "")
                 + "\n")
-        sys.stdout.write(head + summary(result, str(photo), colour=colour_terminal()))
+        write_out(head + summary(result, str(photo), colour=colour_terminal()))
     if opts.svg is not None or opts.png is not None:
         from generator.picture_out import save_picture
         from scorer.satellites.picture import board_picture

@@ -20,14 +20,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import rules
+from cards.safe_text import printable
+from cards.spelling import did_you_mean
+from pnp.common import DefinitionsFailed, Parser, fail, misuse, shown, write_out
 
-PROG = "pnp-sim"
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_GAMES = 1000
-GAMES = rules.names("sim")
 
 DESCRIPTION = """\
 Play many games between bots with the rules core and report what a deck or rule change
@@ -39,11 +40,11 @@ written to OUT/report.json, OUT/report.html and OUT/plots/*.png.
 
 EPILOG = """\
 examples:
-  pnp-sim orbitus --players 3 --games 2000
-  pnp-sim orbitus --cards my-cards --bots greedy,random --players 2
-  pnp-sim satellites --games 100000 --jobs 2
-  pnp-sim compare cards my-cards --game orbitus --players 3,4
-  pnp-sim orbitus --out output/sim/orbitus --resume      # continue an interrupted run
+  pnp sim orbitus --players 3 --games 2000
+  pnp sim orbitus --cards my-cards --bots greedy,random --players 2
+  pnp sim satellites --games 100000 --jobs 2
+  pnp sim compare cards my-cards --game orbitus --players 3,4
+  pnp sim orbitus --out output/sim/orbitus --resume      # continue an interrupted run
 
 The same seed, definitions, bots and number of games give the same results (byte for
 byte in report.json) whatever --jobs is, and on a Ray cluster too.
@@ -51,12 +52,7 @@ byte in report.json) whatever --jobs is, and on a Ray cluster too.
 
 
 class Usage(Exception):
-    """A bad option: one line for the user, exit 2."""
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise Usage(f"{self.prog}: {message} (see {self.prog} --help)")
+    """A bad option value: one line for the user (:func:`pnp.common.misuse`), exit 2."""
 
 
 def whole(name: str, low: int, example: str) -> Callable[[str], int]:
@@ -64,11 +60,11 @@ def whole(name: str, low: int, example: str) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise Usage(f"{PROG}: {name} {text}: not a whole number; e.g. {name} "
-                        f"{example}") from None
+            raise argparse.ArgumentTypeError(f"{printable(text)!r} is not a whole number; "
+                                             f"e.g. {name} {example}") from None
         if value < low:
-            raise Usage(f"{PROG}: {name} {value}: must be at least {low}; e.g. {name} "
-                        f"{example}")
+            raise argparse.ArgumentTypeError(f"{value} is too small (at least {low}); e.g. "
+                                             f"{name} {example}")
         return value
     return parse
 
@@ -110,29 +106,27 @@ def add_play(p: argparse.ArgumentParser) -> None:
                    help="no progress bar (it is shown only on a terminal anyway)")
 
 
-def parser() -> Parser:
-    top = Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
-                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = top.add_subparsers(dest="command", metavar="{orbitus,satellites,compare}",
-                             parser_class=Parser)
+def build_parser(prog: str = "pnp-sim") -> Parser:
+    games = rules.names("sim")
+    top = Parser(prog, DESCRIPTION, EPILOG)
+    sub = top.add_subparsers(dest="command", metavar="{" + ",".join([*games, "compare"]) + "}")
     sub.required = True
-    o = sub.add_parser("orbitus", help="simulate Orbitus games", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_common(o, players=True)
-    s = sub.add_parser("satellites", help="simulate Satellites games (2 players)",
-                       description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_common(s, players=False)
+    for game in games:
+        players = rules.get(game)
+        few, many = players.min_players, players.max_players
+        counts = f"{few} players" if few == many else f"{few}-{many} players"
+        one = sub.add_parser(game, help=f"simulate {game.capitalize()} games ({counts})",
+                             description=DESCRIPTION)
+        add_common(one, players=has_player_counts(game))
     c = sub.add_parser(
         "compare", help="the same seeds and bots on two definitions folders",
         description="Run the same games (seeds, bots, player counts) on two definitions "
                     "folders A and B and report every difference B - A with a 95 % interval, "
                     "marking the significant ones. The two runs are kept in OUT/a and OUT/b "
-                    "(each can be resumed).",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+                    "(each can be resumed).")
     c.add_argument("a", type=Path, metavar="A_DIR", help="definitions folder A (the baseline)")
     c.add_argument("b", type=Path, metavar="B_DIR", help="definitions folder B (the change)")
-    c.add_argument("--game", required=True, choices=GAMES, help="which game to simulate")
+    c.add_argument("--game", required=True, choices=games, help="which game to simulate")
     c.add_argument("--players", metavar="COUNTS",
                    help="Orbitus player counts: 3, 2-6 or 2,3,4 (default: every count both "
                         "folders have start lines for)")
@@ -149,9 +143,9 @@ def parse_bots(text: str) -> tuple[str, ...]:
     names = tuple(b.strip().lower() for b in text.split(","))
     for name in names:
         if name not in BOTS:
-            shown = name or "(empty)"
-            raise Usage(f"{PROG}: --bots {text}: {shown!r} is not a bot; the bots are "
-                        f"{', '.join(BOTS)}")
+            word = name or "(empty)"
+            raise Usage(f"--bots {printable(text)}: {printable(word)!r} is not a bot; the "
+                        f"bots are {', '.join(BOTS)}{did_you_mean(name, BOTS)}")
     return names
 
 
@@ -164,17 +158,17 @@ def parse_players(text: str, low: int, high: int, game: str) -> tuple[int, ...]:
                 a, b = part.split("-", 1)
                 first, last = int(a), int(b)
                 if first > last:
-                    raise Usage(f"{PROG}: --players {text}: {part} runs backwards; e.g. "
+                    raise Usage(f"--players {text}: {part} runs backwards; e.g. "
                                 f"--players {last}-{first}")
                 counts.update(range(first, last + 1))
             else:
                 counts.add(int(part))
     except ValueError:
-        raise Usage(f"{PROG}: --players {text}: give player counts such as 3, 2-6 or "
+        raise Usage(f"--players {printable(text)}: give player counts such as 3, 2-6 or "
                     f"2,3,4") from None
     bad = sorted(c for c in counts if not low <= c <= high)
     if bad:
-        raise Usage(f"{PROG}: --players {text}: {game.capitalize()} is played by {low} to "
+        raise Usage(f"--players {text}: {game.capitalize()} is played by {low} to "
                     f"{high} players, not {', '.join(map(str, bad))}")
     return tuple(sorted(counts))
 
@@ -193,9 +187,11 @@ class Options:
     out: Path
     resume: bool
     json: bool
+    prog: str = "pnp-sim"  # the command as it was run, for its messages
 
 
-def options(ns: argparse.Namespace, game: str, cards: Path | None, out: Path) -> Options:
+def options(ns: argparse.Namespace, game: str, cards: Path | None, out: Path,
+            prog: str = "pnp-sim") -> Options:
     from sim.bots import DEFAULT_BUDGET
     from sim.run import cores
 
@@ -203,7 +199,7 @@ def options(ns: argparse.Namespace, game: str, cards: Path | None, out: Path) ->
     return Options(game, cards, getattr(ns, "players", None), ns.games, bots,
                    ns.budget if ns.budget is not None else DEFAULT_BUDGET, ns.seed,
                    ns.jobs if ns.jobs is not None else cores(), ns.ray, out, ns.resume,
-                   ns.json)
+                   ns.json, prog)
 
 
 def has_player_counts(game: str) -> bool:
@@ -243,29 +239,28 @@ class Stop(Exception):
         self.lines = lines
 
 
-def load(game: str, cards: Path | None) -> Any:
+def load(game: str, cards: Path | None, prog: str = "pnp-sim") -> Any:
     from cards.loader import DefinitionError
     from cards.ruleset_cache import load_ruleset
 
     if cards is not None and not cards.is_dir():
-        raise Stop(EXIT_USAGE, f"{PROG}: {cards}: no such folder (expected a definitions "
+        raise Stop(EXIT_USAGE, f"{prog}: {shown(cards)}: no such folder (expected a definitions "
                                f"folder with {game}/ inside, like the shipped cards/)")
     try:
         return load_ruleset(game, cards)
-    except DefinitionError as exc:
-        raise Stop(EXIT_RULES, *exc.problems,
-                   f"{PROG}: {len(exc.problems)} problem(s) in the definitions; nothing "
-                   f"was simulated") from None
+    except DefinitionError as exc:  # the one rule of every command for unusable definitions
+        raise DefinitionsFailed(exc, "nothing was simulated") from None
 
 
-def player_counts(sim: Any, ruleset: Any, text: str | None) -> tuple[int, ...]:
+def player_counts(sim: Any, ruleset: Any, text: str | None,
+                  prog: str = "pnp-sim") -> tuple[int, ...]:
     game = sim.game
     if text is None or game.min_players == game.max_players:
         return sim.player_counts(ruleset)
     counts = parse_players(text, game.min_players, game.max_players, game.name)
     missing = [c for c in counts if c not in sim.player_counts(ruleset)]
     if missing:
-        raise Stop(EXIT_RULES, f"{PROG}: the definitions have no start lines for "
+        raise Stop(EXIT_RULES, f"{prog}: the definitions have no start lines for "
                                f"{', '.join(map(str, missing))} players (rules.yaml "
                                f"start_lines lists {', '.join(map(str, ruleset.player_counts))})")
     return counts
@@ -302,29 +297,29 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
     from sim.summary import Summary
 
     started = time.perf_counter()
-    ruleset = load(opts.game, opts.cards)
+    ruleset = load(opts.game, opts.cards, opts.prog)
     try:
         sim = adapter(opts.game)
     except ImportError:  # a rules core that is not part of this installation
-        raise Stop(EXIT_USAGE, f"{PROG}: {opts.game}: this installation has no "
+        raise Stop(EXIT_USAGE, f"{opts.prog}: {opts.game}: this installation has no "
                                f"{opts.game.capitalize()} rules engine to simulate with; "
                                f"update the project") from None
-    counts = player_counts(sim, ruleset, counts_text)
+    counts = player_counts(sim, ruleset, counts_text, opts.prog)
     for players in counts:
         try:
             sim.new_game(ruleset, players, 0)
         except SetupError as exc:
-            raise Stop(EXIT_RULES, f"{PROG}: {players} players: {exc}") from None
+            raise Stop(EXIT_RULES, f"{opts.prog}: {players} players: {exc}") from None
     if opts.ray is not None:
         try:
             import ray  # noqa: F401
         except ImportError:
-            raise Stop(EXIT_USAGE, f"{PROG}: --ray needs Ray, which is not installed: "
+            raise Stop(EXIT_USAGE, f"{opts.prog}: --ray needs Ray, which is not installed: "
                                    f"pip install -e '.[cluster]' (or pip install ray)") from None
 
     out = opts.out
     if out.exists() and not out.is_dir():
-        raise Stop(EXIT_USAGE, f"{PROG}: --out {out}: is a file, expected a folder")
+        raise Stop(EXIT_USAGE, f"{opts.prog}: --out {shown(out)}: is a file, expected a folder")
     identity = {
         "tool": TOOL, "format": 1, "game": opts.game, "definitions": shown_cards(opts.cards),
         "definitions_hash": ruleset_hash(ruleset), "players": list(counts),
@@ -336,37 +331,38 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
     resuming = False
     if opts.resume:
         if previous is None:
-            raise Stop(EXIT_USAGE, f"{PROG}: --resume: {out} holds no run of {PROG} to "
-                                   f"continue; run without --resume to start one")
+            raise Stop(EXIT_USAGE, f"{opts.prog}: --resume: {shown(out)} holds no run of "
+                                   f"{opts.prog} to continue; run without --resume to start "
+                                   f"one")
         differ = [k for k in IDENTITY if previous.get(k) != identity[k]]
         if differ:
-            shown = "; ".join(f"{k} {_shown(previous.get(k))} then, {_shown(identity[k])} now"
-                              for k in differ)
-            raise Stop(EXIT_USAGE, f"{PROG}: --resume: the options differ from the "
-                                   f"run in {out} ({shown}); give the same "
+            differ_text = "; ".join(f"{k} {_shown(previous.get(k))} then, "
+                                    f"{_shown(identity[k])} now" for k in differ)
+            raise Stop(EXIT_USAGE, f"{opts.prog}: --resume: the options differ from the "
+                                   f"run in {shown(out)} ({differ_text}); give the same "
                                    f"options, or another --out to start a new run")
         resuming = games_file.exists()
     elif previous is not None and games_file.exists():
         done, _ = read_games(games_file)
         planned = len(previous.get("players", [])) * int(previous.get("games", 0))
         if done < planned:
-            raise Stop(EXIT_USAGE, f"{PROG}: {out} holds an unfinished run ({done:,} of "
-                                   f"{planned:,} games); continue it with --resume, or choose "
-                                   f"another --out")
+            raise Stop(EXIT_USAGE, f"{opts.prog}: {shown(out)} holds an unfinished run "
+                                   f"({done:,} of {planned:,} games); continue it with "
+                                   f"--resume, or choose another --out")
     if previous is None:
         theirs = [name for name in (GAMES_FILE, RUN_FILE, "report.json", "report.html",
                                     "plots") if (out / name).exists()]
         if theirs:
-            raise Stop(EXIT_USAGE, f"{PROG}: {out} holds {', '.join(theirs)}, which {PROG} "
-                                   f"did not write; choose another --out (nothing is "
-                                   f"overwritten)")
+            raise Stop(EXIT_USAGE, f"{opts.prog}: {shown(out)} holds {', '.join(theirs)}, which "
+                                   f"{opts.prog} did not write; choose another --out (nothing "
+                                   f"is overwritten)")
 
     try:
         out.mkdir(parents=True, exist_ok=True)
         _write(run_file, json.dumps(identity, indent=2) + "\n")
     except OSError as exc:
-        raise Stop(EXIT_USAGE, f"{PROG}: cannot write to {out}: {exc.strerror or exc}") \
-            from None
+        raise Stop(EXIT_USAGE, f"{opts.prog}: cannot write to {shown(out)}: "
+                               f"{exc.strerror or exc}") from None
 
     header = {
         "game": opts.game, "definitions": identity["definitions"],
@@ -413,17 +409,17 @@ def run(opts: Options, counts_text: str | None, err: Any, quiet: bool = False) -
         progress.finish()
         stream.close()
         raise Stop(EXIT_INTERRUPTED,
-                   f"{PROG}: interrupted after {summary.games:,} of {total:,} games; the "
-                   f"finished games are kept in {games_file}",
-                   f"{PROG}: continue with: {_resume_hint(opts, counts)}") from None
+                   f"{opts.prog}: interrupted after {summary.games:,} of {total:,} games; the "
+                   f"finished games are kept in {shown(games_file)}",
+                   f"{opts.prog}: continue with: {_resume_hint(opts, counts)}") from None
     except RayMissing:
-        raise Stop(EXIT_USAGE, f"{PROG}: --ray needs Ray: pip install -e '.[cluster]'") \
+        raise Stop(EXIT_USAGE, f"{opts.prog}: --ray needs Ray: pip install -e '.[cluster]'") \
             from None
     except RayUnreachable as exc:
         stream.close()
-        raise Stop(EXIT_USAGE, f"{PROG}: --ray {opts.ray}: cannot reach the Ray cluster: "
-                               f"{exc}; start one (ray start --head) or give its address, "
-                               f"'auto' or 'local'") from None
+        raise Stop(EXIT_USAGE, f"{opts.prog}: --ray {printable(opts.ray)}: cannot reach the "
+                               f"Ray cluster: {exc}; start one (ray start --head) or give its "
+                               f"address, 'auto' or 'local'") from None
     finally:
         stream.close()
     progress.finish()
@@ -445,7 +441,7 @@ def _shown(value: object) -> str:
 
 
 def _resume_hint(opts: Options, counts: Sequence[int]) -> str:
-    parts = [PROG, opts.game]
+    parts = [*opts.prog.split(), opts.game]
     if opts.cards is not None:
         parts += ["--cards", str(opts.cards)]
     if has_player_counts(opts.game):
@@ -534,37 +530,25 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
 # --- the command ------------------------------------------------------------------------------
 
 
-def _main(argv: Sequence[str] | None, out: Any, err: Any) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    try:
-        ns = parser().parse_args(args)
-    except Usage as exc:
-        err.write(f"{exc}\n")
-        return EXIT_USAGE
-    except SystemExit as exc:  # --help
-        return int(exc.code or 0)
+def _main(args: list[str], prog: str) -> int:
+    ns = build_parser(prog).parse_args(args)
     from sim import report
 
     try:
         if ns.command == "compare":
-            return _compare(ns, out, err)
+            return _compare(ns, prog)
         default = Path("output") / "sim" / ns.command
-        opts = options(ns, ns.command, ns.cards, ns.out or default)
-        summary = run(opts, getattr(ns, "players", None), err, quiet=ns.quiet)
-    except Usage as exc:
-        err.write(f"{exc}\n")
-        return EXIT_USAGE
-    except Stop as exc:
-        for line in exc.lines:
-            err.write(line + "\n")
-        return exc.code
+        opts = options(ns, ns.command, ns.cards, ns.out or default, prog)
+        summary = run(opts, getattr(ns, "players", None), sys.stderr, quiet=ns.quiet)
+    except Usage as exc:  # an option of the subcommand: its help explains it
+        return misuse(f"{prog} {ns.command}", str(exc))
     timing = summary.pop("_timing")
     if opts.json:
-        out.write(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+        write_out(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", json=True)
     else:
         place = opts.out / "report.html"
-        extra = ["", f"report: {place} (plots in {opts.out / 'plots'}; every number in "
-                     f"{opts.out / 'report.json'})",
+        extra = ["", f"report: {shown(place)} (plots in {shown(opts.out / 'plots')}; every "
+                     f"number in {shown(opts.out / 'report.json')})",
                  f"played {timing['played']:,} games in {timing['seconds']:.1f} s "
                  f"({timing['rate']:,.0f} games/s, {opts.jobs if opts.ray is None else 'Ray'}"
                  f"{' jobs' if opts.ray is None else ''})"]
@@ -572,29 +556,32 @@ def _main(argv: Sequence[str] | None, out: Any, err: Any) -> int:
             from sim.plots import MISSING
 
             extra.append(MISSING)
-        out.write(report.terminal(summary, extra))
+        write_out(report.terminal(summary, extra))
     return EXIT_OK
 
 
-def _compare(ns: argparse.Namespace, out: Any, err: Any) -> int:
+def _compare(ns: argparse.Namespace, prog: str) -> int:
+    from pnp.common import say
     from sim import plots, report
 
     folder = ns.out or Path("output") / "sim" / "compare"
     results = []
     for label, cards in (("a", ns.a), ("b", ns.b)):
-        opts = options(ns, ns.game, cards, folder / label)
+        opts = options(ns, ns.game, cards, folder / label, prog)
         if not opts.json:
-            err.write(f"{label.upper()}: {cards}\n")
-        results.append(run(opts, ns.players, err, quiet=ns.quiet))
+            say(f"{label.upper()}: {shown(cards)}")
+        results.append(run(opts, ns.players, sys.stderr, quiet=ns.quiet))
     a, b = results
     for r in results:
         r.pop("_timing")
     if a["players"] != b["players"]:
         common = sorted(set(a["players"]) & set(b["players"]))
         if not common:
-            raise Stop(EXIT_USAGE, f"{PROG}: compare: A plays {_shown(a['players'])} players "
+            raise Stop(EXIT_USAGE, f"{prog}: compare: A plays {_shown(a['players'])} players "
                                    f"and B {_shown(b['players'])}; no player count in common")
-    command = (f"{PROG} compare {shlex.quote(str(ns.a))} {shlex.quote(str(ns.b))} --game "
+    # by the command's own name, as reproduce() writes it: the report does not depend on
+    # how the command was started
+    command = (f"pnp-sim compare {shlex.quote(str(ns.a))} {shlex.quote(str(ns.b))} --game "
                f"{ns.game}" + a["command"].split(ns.game, 1)[1].replace(
                    f"--cards {shlex.quote(str(ns.a))} ", ""))
     result = {"game": ns.game, "a": str(ns.a), "b": str(ns.b), "bots": a["bots"],
@@ -606,11 +593,11 @@ def _compare(ns: argparse.Namespace, out: Any, err: Any) -> int:
     pictures = [] if missing else plots.compare_plots(result, folder / "plots")
     _write(folder / "compare.html", report.compare_html(result, pictures, missing))
     if ns.json:
-        out.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+        write_out(json.dumps(result, indent=2, ensure_ascii=False) + "\n", json=True)
     else:
-        out.write(report.compare_terminal(result))
-        out.write(f"\nreport: {folder / 'compare.html'}; the two runs: {folder / 'a'}, "
-                  f"{folder / 'b'}\n")
+        write_out(report.compare_terminal(result))
+        write_out(f"\nreport: {shown(folder / 'compare.html')}; the two runs: "
+                  f"{shown(folder / 'a')}, {shown(folder / 'b')}\n")
     return EXIT_OK
 
 
@@ -619,15 +606,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "pnp-sim") -> int:
     code, never an exception."""
     from pnp.common import never_raises
 
-    global PROG
-    PROG = prog
+    args = list(sys.argv[1:] if argv is None else argv)
 
     def body() -> int:
         try:
-            return _main(argv, sys.stdout, sys.stderr)
+            return _main(args, prog)
         except Stop as exc:
             for line in exc.lines:
-                sys.stderr.write(line + "\n")
+                fail(line)
             return exc.code
 
     return never_raises(body, prog, f"the {prog} command you ran")

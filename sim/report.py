@@ -44,7 +44,10 @@ def terminal(summary: dict[str, Any], extra: Sequence[str] = ()) -> str:
     lines = []
     bots = ",".join(summary["bots"])
     budget = f", budget {summary['budget']}" if "mcts" in summary["bots"] else ""
-    lines.append(f"{summary['game'].capitalize()} from {summary['definitions']}: bots {bots}"
+    from cards.safe_text import printable
+
+    lines.append(f"{summary['game'].capitalize()} from {printable(summary['definitions'])}: "
+                 f"bots {bots}"
                  f"{budget}, seed {summary['seed']}")
     for block in summary["by_players"]:
         n = block["games"]
@@ -198,7 +201,10 @@ def html_report(summary: dict[str, Any], plots: Sequence[str], missing: str | No
 
 
 def compare_terminal(result: dict[str, Any]) -> str:
-    lines = [f"compare {result['game']}: A = {result['a']}, B = {result['b']}; bots "
+    from cards.safe_text import printable
+
+    lines = [f"compare {result['game']}: A = {printable(result['a'])}, B = "
+             f"{printable(result['b'])}; bots "
              f"{','.join(result['bots'])}, seed {result['seed']}, {result['games']:,} games "
              f"per player count each",
              "differences B - A with 95 % intervals; * marks a significant difference "

@@ -87,13 +87,9 @@ def main() -> None:
 
     output.recover = recover
 
-    from generator.cli import app
+    from generator.cli import main as build
 
-    sys.argv = ["pnp-build", *args]
-    try:
-        app(prog_name="pnp-build")
-    except SystemExit as exc:
-        sys.exit(exc.code)
+    sys.exit(build(list(args), "pnp-build"))
 
 
 if __name__ == "__main__":

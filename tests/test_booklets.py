@@ -8,16 +8,15 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 from cards.definitions import DEFAULT_CARDS, load_orbitus
 from generator.build import BuildOptions, build
-from generator.cli import app
 from generator.components import diagrams
 from generator.drawing import Group, Text, text_width, walk
 from generator.typeset.markup import TextError, parse
 from generator.typeset.pages import Frame, PageSetup, flow, typeset
 from generator.typeset.setting import Box, Typography, wrap
+from testkit.commands import run_build
 
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
 BOOKLETS = [f"{game}/rules-{lang}.pdf" for game in ("orbitus", "satellites")
@@ -232,7 +231,7 @@ def test_a_mistake_in_a_text_stops_the_build_with_file_and_line(cards_copy, tmp_
     lines.append("[diagram: spaceship] nope")
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "out"
-    result = CliRunner().invoke(app, ["--cards", str(cards_copy), "--out", str(out),
+    result = run_build(["--cards", str(cards_copy), "--out", str(out),
                                       "--game", "orbitus", "-q"])
     assert result.exit_code == 1
     err = result.output

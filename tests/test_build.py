@@ -8,16 +8,15 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 from cards.definitions import load_orbitus
 from generator.build import BuildOptions, build
-from generator.cli import app
 from generator.drawing import Group
 from generator.fonts import string_width
 from generator.products.orbitus import sector_sheets
 from generator.sheets import MARGIN_MM, _extent, honeycomb_slots, page_size
 from rules.hexgeo import circumradius
+from testkit.commands import run_build
 
 PT = 72 / 25.4
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
@@ -206,7 +205,7 @@ def test_svg_text_is_escaped(cards_copy, tmp_path):
 
 
 def test_fit_puts_the_board_on_one_page_and_no_bleed_builds(tmp_path):
-    result = CliRunner().invoke(app, ["--out", str(tmp_path), "--game", "satellites", "--fit",
+    result = run_build(["--out", str(tmp_path), "--game", "satellites", "--fit",
                                       "--no-bleed", "--page", "letter", "-q"])
     assert result.exit_code == 0, result.output
     reader = PdfReader(tmp_path / "satellites/board.pdf")

@@ -6,13 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from cards.definitions import load_orbitus, load_satellites
 from cards.models import SCHEMAS
 from cards.schema import SCHEMA_DIR, schema_text
-from generator.cli import app
 from rules.hexgeo import SIDES
+from testkit.commands import run_build
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,11 +69,11 @@ def test_schemas_shipped_match_models_and_files_name_them():
                              ".schema.json"), f
 
 
-# --- bad definitions: one clear line each, exit code 1 --------------------------------
+# --- bad definitions: one clear line each, exit 1 (2: a file that cannot be read) ---
 
 
 def _build(cards: Path, out: Path) -> tuple[int, str]:
-    result = CliRunner().invoke(app, ["--cards", str(cards), "--out", str(out), "-q"])
+    result = run_build(["--cards", str(cards), "--out", str(out), "-q"])
     return result.exit_code, result.output
 
 
@@ -95,6 +94,18 @@ CASES = {
         SECTORS, "  - {id: S30, routes: [NE, S], planet: desert}",
         "  - {id: S30, routes: [NE, S, planet: desert}",
         "cards/orbitus/sectors.yaml:67: YAML syntax error: ",
+    ),
+    "misspelt field": (
+        SECTORS, "  - {id: S30, routes: [NE, S], planet: desert}",
+        "  - {id: S30, routes: [NE, S], plannet: desert}",
+        "cards/orbitus/sectors.yaml:67: sector S30: plannet: unknown field 'plannet' "
+        "(known fields: id, routes, planet, pirate, count); did you mean 'planet'?",
+    ),
+    "a tab": (
+        SECTORS, "  - {id: S30, routes: [NE, S], planet: desert}",
+        "\t- {id: S30, routes: [NE, S], planet: desert}",
+        "cards/orbitus/sectors.yaml:67:1: a tab character; YAML indents with spaces only "
+        "(replace the tab with spaces)",
     ),
     "unknown field": (
         SECTORS, "{id: S30, routes: [NE, S], planet: desert}",
@@ -146,7 +157,7 @@ def test_bad_definition_message(case, cards_copy, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "out"
     code, output = _build(Path("cards"), out)
-    assert code == 1
+    assert code == (2 if case in ("yaml syntax", "a tab") else 1)  # unreadable: 2; wrong: 1
     first = output.splitlines()[0]
     assert first.startswith(expected), output
     assert "Traceback" not in output
@@ -158,7 +169,7 @@ def test_empty_file(cards_copy, tmp_path, monkeypatch):
     (cards_copy / "orbitus" / "planets.yaml").write_text("# only a comment\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     code, output = _build(Path("cards"), tmp_path / "out")
-    assert code == 1
+    assert code == 2  # a file that cannot be read at all
     assert output.splitlines()[0] == (
         "cards/orbitus/planets.yaml:1: the file is empty; expected the Orbitus planet types")
 
@@ -167,7 +178,7 @@ def test_missing_file(cards_copy, tmp_path, monkeypatch):
     (cards_copy / "satellites" / "trackers.yaml").unlink()
     monkeypatch.chdir(tmp_path)
     code, output = _build(Path("cards"), tmp_path / "out")
-    assert code == 1
+    assert code == 2  # a file that cannot be read at all
     assert output.splitlines()[0] == (
         "cards/satellites/trackers.yaml: file not found; expected the Satellites trackers")
 
@@ -216,7 +227,7 @@ def test_links_out_of_the_cards_folder_are_refused(cards_copy, tmp_path, monkeyp
     (cards_copy / "orbitus" / "planets.yaml").symlink_to(outside)
     monkeypatch.chdir(tmp_path)
     code, output = _build(Path("cards"), tmp_path / "out")
-    assert code == 1
+    assert code == 2  # a file that cannot be read at all
     assert output.splitlines()[0].startswith(
         "cards/orbitus/planets.yaml: leads outside cards (to ")
 

@@ -6,12 +6,11 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 from generator.build import BuildOptions, build
 from generator.calibration import ARM_MM
-from generator.cli import app
 from generator.fonts import string_width
+from testkit.commands import run_build
 
 PT = 72 / 25.4
 
@@ -39,7 +38,7 @@ def builds(tmp_path_factory) -> tuple[Path, Path]:
     plain = tmp_path_factory.mktemp("plain")
     shifted = tmp_path_factory.mktemp("shifted")
     build(plain, games=("orbitus",))
-    result = CliRunner().invoke(app, ["--out", str(shifted), "--game", "orbitus",
+    result = run_build(["--out", str(shifted), "--game", "orbitus",
                                       "--back-offset=-1.5,0.7", "-q"])
     assert result.exit_code == 0, result.output
     return plain, shifted
@@ -108,10 +107,9 @@ def test_rulers_are_100_mm_and_backs_sit_behind_fronts(paper, tmp_path):
 
 
 def test_bad_back_offsets_are_refused(tmp_path):
-    runner = CliRunner()
     for value, words in (("1", "two numbers"), ("a,b", "two numbers"), ("1,2,3", "two numbers"),
                          ("25,0", "25 mm is more"), ("nan,0", "two numbers")):
-        result = runner.invoke(app, ["--out", str(tmp_path), f"--back-offset={value}"])
+        result = run_build(["--out", str(tmp_path), f"--back-offset={value}"])
         assert result.exit_code == 2, value
         assert words in result.output and "--back-offset" in result.output
     assert not (tmp_path / "calibration.pdf").exists()

@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from typer.testing import CliRunner
 
 from cards.definitions import load_orbitus, load_satellites
 from generator.build import BuildOptions, build
-from generator.cli import app
 from generator.products.orbitus import components as orbitus_components
 from generator.products.satellites import components as satellites_components
+from testkit.commands import run_build
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +63,7 @@ def test_outside_the_shape_is_transparent(png300):
 
 
 def test_dpi_option_changes_the_size_and_implies_png(tmp_path):
-    result = CliRunner().invoke(app, ["--out", str(tmp_path), "--game", "satellites",
+    result = run_build(["--out", str(tmp_path), "--game", "satellites",
                                       "--dpi", "150", "-q"])
     assert result.exit_code == 0, result.output
     drawing = satellites_components(load_satellites())["satellite-blue-2"]
@@ -76,11 +75,10 @@ def test_dpi_option_changes_the_size_and_implies_png(tmp_path):
 
 
 def test_plain_build_writes_no_png_and_dpi_is_checked(tmp_path):
-    runner = CliRunner()
-    result = runner.invoke(app, ["--out", str(tmp_path), "--game", "satellites", "-q"])
+    result = run_build(["--out", str(tmp_path), "--game", "satellites", "-q"])
     assert result.exit_code == 0
     assert not (tmp_path / "satellites/png").exists()
-    result = runner.invoke(app, ["--out", str(tmp_path), "--dpi", "10"])
+    result = run_build(["--out", str(tmp_path), "--dpi", "10"])
     assert result.exit_code == 2
     assert "--dpi" in result.output
 

@@ -9,12 +9,11 @@ from pathlib import Path, PureWindowsPath
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
-from typer.testing import CliRunner
 
 from cards.definitions import load_orbitus, load_satellites
 from generator.build import BuildOptions, build
-from generator.cli import app
 from generator.tts import MAX_COLS, MAX_PX, MAX_ROWS, deck_layouts
+from testkit.commands import run_build
 
 HEX_ASPECT = 50.0 / 57.735026918962575  # across flats / across corners
 
@@ -22,7 +21,7 @@ HEX_ASPECT = 50.0 / 57.735026918962575  # across flats / across corners
 @pytest.fixture(scope="module")
 def tts_out(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("tts")
-    result = CliRunner().invoke(app, ["--out", str(out), "--tts", "-q"])
+    result = run_build(["--out", str(out), "--tts", "-q"])
     assert result.exit_code == 0, result.output
     return out
 
@@ -178,7 +177,7 @@ def test_satellites_objects_board_and_tiles(tts_out):
 
 def test_tts_export_is_deterministic(tts_out, tmp_path):
     again = tmp_path / "again"
-    CliRunner().invoke(app, ["--out", str(again), "--tts", "-q", "--game", "satellites"])
+    run_build(["--out", str(again), "--tts", "-q", "--game", "satellites"])
     for path in (tts_out / "satellites/tts").iterdir():
         if path.suffix == ".png":
             assert (again / "satellites/tts" / path.name).read_bytes() == path.read_bytes()

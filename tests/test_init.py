@@ -5,10 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from typer.testing import CliRunner
 
 from cards.definitions import DEFAULT_CARDS, load_orbitus, load_satellites
-from generator.cli import app
+from testkit.commands import run_build
 
 YAMLS = ["orbitus/planets.yaml", "orbitus/rules.yaml", "orbitus/sectors.yaml",
          "orbitus/station.yaml", "satellites/board.yaml", "satellites/satellites.yaml",
@@ -16,7 +15,7 @@ YAMLS = ["orbitus/planets.yaml", "orbitus/rules.yaml", "orbitus/sectors.yaml",
 
 
 def _init(*args: str):
-    return CliRunner().invoke(app, ["init", *args])
+    return run_build(["init", *args])
 
 
 def test_init_copies_definitions_with_resolvable_schema_lines(tmp_path):
@@ -35,7 +34,7 @@ def test_init_copies_definitions_with_resolvable_schema_lines(tmp_path):
     # the copy is a working definitions folder
     assert load_orbitus(dest).sectors.deck_size == 72
     assert load_satellites(dest).board.size == 10
-    result = CliRunner().invoke(app, ["--cards", str(dest), "--out", str(tmp_path / "out"),
+    result = run_build(["--cards", str(dest), "--out", str(tmp_path / "out"),
                                       "--game", "satellites", "-q"])
     assert result.exit_code == 0, result.output
 

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 from pixels import open_pdf, text_lines
-from typer.testing import CliRunner
 
 from cards.labels import load_labels
-from generator.cli import app
+from testkit.commands import run_build
 
 ROOT = Path(__file__).resolve().parent.parent
 SHEETS = ["orbitus/sectors.pdf", "orbitus/station.pdf", "orbitus/score-pad.pdf",
@@ -32,7 +31,7 @@ def kits(tmp_path_factory) -> dict[str, tuple[Path, str]]:
     out = {}
     for lang in ("en", "ru", "it"):
         folder = tmp_path_factory.mktemp(lang)
-        result = CliRunner().invoke(app, ["--out", str(folder), "--lang", lang, "-q"])
+        result = run_build(["--out", str(folder), "--lang", lang, "-q"])
         assert result.exit_code == 0, result.output
         out[lang] = (folder, result.output)
     return out
@@ -95,7 +94,7 @@ def test_planets_carry_symbols_not_letters(kits):
 
 
 def test_an_unknown_language_is_refused(tmp_path):
-    result = CliRunner().invoke(app, ["--out", str(tmp_path / "out"), "--lang", "de"])
+    result = run_build(["--out", str(tmp_path / "out"), "--lang", "de"])
     assert result.exit_code == 2
     assert "--lang de: no texts in that language" in result.output
     assert "labels-de.yaml" in result.output
@@ -109,7 +108,7 @@ def test_a_wrong_label_is_reported_with_file_and_line(tmp_path):
     text = labels.read_text(encoding="utf-8").replace("pezzo {name} ({cells})",
                                                       "pezzo {nome} ({cells})")
     labels.write_text(text.replace("  draw: \"Patta\"\n", ""), encoding="utf-8")
-    result = CliRunner().invoke(app, ["--cards", str(cards), "--out", str(tmp_path / "out"),
+    result = run_build(["--cards", str(cards), "--out", str(tmp_path / "out"),
                                       "--lang", "it"])
     assert result.exit_code == 1, result.output
     assert re.search(r"labels-it\.yaml:\d+: board\.piece: unknown value \{nome\}; this text "
@@ -129,7 +128,7 @@ def test_a_text_folder_without_labels_uses_the_shipped_ones(tmp_path):
     booklets) still builds: the shipped labels of the language fill in."""
     cards = tmp_path / "cards"
     shutil.copytree(ROOT / "cards", cards, ignore=shutil.ignore_patterns("schema", "labels-*"))
-    result = CliRunner().invoke(app, ["--cards", str(cards), "--out", str(tmp_path / "out"),
+    result = run_build(["--cards", str(cards), "--out", str(tmp_path / "out"),
                                       "--lang", "ru", "--game", "orbitus", "-q"])
     assert result.exit_code == 0, result.output
     assert "БАРЬЕР" in _words(tmp_path / "out" / "orbitus/station.pdf")

@@ -98,16 +98,17 @@ def test_help_explains_every_option(capsys):
 
 
 @pytest.mark.parametrize("args,message", [
-    ([], "the following arguments are required: LAYOUT"),
+    ([], "the following arguments are required: LAYOUT (or --photo FILE)"),
     (["a.yaml", "b.yaml"], "unrecognized arguments: b.yaml"),
     (["--bogus", "a.yaml"], "unrecognized arguments: --bogus"),
-    (["a.yaml", "--svg"], "argument --svg: expected one argument"),
+    (["--jsn", "a.yaml"], "unrecognized arguments: --jsn; did you mean --json?"),
+    (["a.yaml", "--svg"], "--svg: expected one argument"),
 ])
-def test_misuse_exits_2_with_usage(args, message, capsys):
+def test_misuse_is_one_line_pointing_to_help(args, message, capsys):
     assert run(args) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("usage: pnp-score orbitus")
-    assert f"pnp-score orbitus: error: {message}" in err
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"pnp-score orbitus: {message} (see pnp-score orbitus --help)\n"
 
 
 @pytest.mark.parametrize("text,message", [
@@ -214,14 +215,24 @@ def test_a_layouts_own_deck_file(tmp_path, monkeypatch, capsys):
     assert boris["open_routes"]["count"] == 5
 
 
-def test_a_broken_deck_file_exits_2_with_its_own_lines(tmp_path, monkeypatch, capsys):
+def test_a_broken_deck_file_exits_1_with_its_own_lines(tmp_path, monkeypatch, capsys):
+    """The deck is part of the definitions: the one rule of every command (a definition
+    that breaks a rule: exit 1; one that cannot be read at all: exit 2)."""
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "sectors:\n  - {id: X1, routes: [N, Q]}\n  - {id: X1, routes: [S]}\n",
           "deck.yaml")
     write(tmp_path, "players: [A, B]\ncards: deck.yaml\nsectors: []\n")
+    assert run(["table.yaml"]) == 1
+    assert capsys.readouterr().err == (
+        "deck.yaml:2: sector X1: routes: 'Q' is not a side (N, NE, SE, S, SW, NW)\n"
+        "pnp-score orbitus: 1 problem(s) in the definitions; nothing was scored\n")
+    write(tmp_path, "sectors:\n  - {id: X1,\troutes: [N]}\n\t- {id: X2, routes: [S]}\n",
+          "deck.yaml")
     assert run(["table.yaml"]) == 2
     assert capsys.readouterr().err == (
-        "deck.yaml:2: sector X1: routes: 'Q' is not a side (N, NE, SE, S, SW, NW)\n")
+        "deck.yaml:3:1: a tab character; YAML indents with spaces only (replace the tab with "
+        "spaces)\n"
+        "pnp-score orbitus: 1 problem(s) in the definitions; nothing was scored\n")
 
 
 def test_another_definitions_folder(tmp_path, cards_copy, capsys):

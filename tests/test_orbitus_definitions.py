@@ -128,9 +128,11 @@ def test_a_broken_station_file_stops_scoring_with_or_without_a_picture(cards_cop
     layout = tmp_path / "table.yaml"
     layout.write_text("game: orbitus\nplayers: [Anna, Boris]\nsectors: []\n", encoding="utf-8")
     for extra in ([], ["--svg", str(tmp_path / "t.svg")]):
-        assert run([str(layout), "--cards", str(cards_copy), *extra]) == 2
+        assert run([str(layout), "--cards", str(cards_copy), *extra]) == 1  # a rule broken
         err = capsys.readouterr().err
         assert "station.yaml" in err and "unknown field 'bogus'" in err
+        assert err.endswith("pnp-score orbitus: 1 problem(s) in the definitions; nothing was "
+                            "scored\n")
 
 
 def test_changed_numbers_reach_the_scorer(cards_copy, cache):

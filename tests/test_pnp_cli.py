@@ -39,7 +39,7 @@ def test_version(capsys):
 def test_unknown_command_is_misuse_with_a_hint(capsys):
     assert main(["scor", "orbitus"]) == 2
     assert capsys.readouterr().err == ("pnp: unknown command 'scor'; did you mean score? "
-                                       "(pnp --help lists them)\n")
+                                       "(see pnp --help)\n")
 
 
 @pytest.mark.parametrize("old", ["pnp-build", "pnp-score", "pnp-setup", "pnp-replay"])

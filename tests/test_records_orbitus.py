@@ -119,14 +119,14 @@ def test_setup_pictures(tmp_path, capsys):
 
 @pytest.mark.parametrize("args, message", [
     ([], "pnp-setup orbitus: say how many play: --players K (2 to 6) or --names A,B,..."),
-    (["--players", "7"], "argument --players: 7 players; Orbitus is played by 2 to 6"),
-    (["--players", "two"], "argument --players: 'two' is not a whole number"),
-    (["--names", "Anna"], "argument --names: 1 name(s); Orbitus is played by 2 to 6"),
+    (["--players", "7"], "--players: 7 players; Orbitus is played by 2 to 6"),
+    (["--players", "two"], "--players: 'two' is not a whole number"),
+    (["--names", "Anna"], "--names: 1 name(s); Orbitus is played by 2 to 6"),
     (["--names", "Anna,Anna"], "a name is given twice"),
     (["--names", "Anna,,Boris"], "an empty name"),
     (["--names", "Anna:1,Boris"], "a name may not contain ':'"),
     (["--players", "3", "--names", "A,B"], "--players 3 but --names gives 2 names"),
-    (["--players", "2", "--seed", "-1"], "argument --seed: -1 is out of range"),
+    (["--players", "2", "--seed", "-1"], "--seed: -1 is out of range"),
     (["--players", "2", "--json", "--record"], "not allowed with argument"),
 ])
 def test_setup_misuse_exits_2_with_one_line(args, message, capsys):
@@ -347,7 +347,7 @@ def test_first_names_who_plays_first(tmp_path, capsys):
      "'pass'"),
     (HEAD + "barrier: [N]\nmoves: []\n",
      "game.yaml:4: unknown field 'barrier' (an orbitus record has: game, players, moves, note, "
-     "seed, deck, start_lines, barriers, first, cards)"),
+     "seed, deck, start_lines, barriers, first, cards); did you mean 'barriers'?"),
 ])
 def test_a_bad_record_is_refused_with_its_line(text, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -419,7 +419,7 @@ def test_setup_refuses_definitions_that_give_no_deal(cards_copy, capsys):
                              "cells (setup_zone_cells 4 on each of its 2 edges in "
                              "satellites/board.yaml); the deal puts one satellite on every "
                              "start cell (docs/rules/satellites.md S-12)")
-    assert lines[-1] == "pnp-setup satellites: the Satellites definitions could not be loaded"
+    assert lines[-1] == "pnp-setup satellites: 2 problem(s) in the definitions; nothing was dealt"
 
 
 def test_the_deal_refuses_overlapping_zones():
@@ -441,7 +441,8 @@ def test_the_deal_refuses_overlapping_zones():
 def test_setup_misuse(capsys, tmp_path):
     assert run_setup([], capsys)[0] == 2
     code, _, err = run_setup(["chess"], capsys)
-    assert code == 2 and err == "pnp-setup: unknown game 'chess'; choose orbitus or satellites\n"
+    assert code == 2 and err == ("pnp-setup: unknown game 'chess'; choose orbitus or satellites "
+                                 "(see pnp-setup --help)\n")
     code, _, err = run_setup(["satellites", "--seed", "-3"], capsys)
     assert code == 2 and "-3 is out of range" in err
     code, _, err = run_setup(["satellites", "--seed", "x"], capsys)

@@ -224,15 +224,14 @@ def test_pnp_build_reports_an_impossible_number_with_file_and_line(folder, tmp_p
                                                                    field):
     """These hung the build, ran it out of memory or built a kit of
     nothing; now each is one line naming the file, the line and the range, exit 1."""
-    from typer.testing import CliRunner
 
-    from generator.cli import app
+    from testkit.commands import run_build
 
     path = folder / rel
     path.write_text(re.sub(pattern, replacement, path.read_text(encoding="utf-8"), count=1),
                     encoding="utf-8")
     out = tmp_path / "out"
-    result = CliRunner().invoke(app, ["--cards", str(folder), "--out", str(out), "-q"])
+    result = run_build(["--cards", str(folder), "--out", str(out), "-q"])
     assert result.exit_code == 1, result.output
     assert re.search(rf"{re.escape(rel.split('/')[1])}:\d+: .*{re.escape(field)}", result.output)
     assert "Traceback" not in result.output and not out.exists()

@@ -493,18 +493,26 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["orbitus", "--games", "0"],
-     "pnp-sim: --games 0: must be at least 1; e.g. --games 1000"),
+     "pnp-sim orbitus: --games: 0 is too small (at least 1); e.g. --games 1000 "
+     "(see pnp-sim orbitus --help)"),
     (["orbitus", "--bots", "random,clever"],
-     "pnp-sim: --bots random,clever: 'clever' is not a bot; the bots are random, greedy, "
-     "mcts"),
+     "pnp-sim orbitus: --bots random,clever: 'clever' is not a bot; the bots are random, "
+     "greedy, mcts (see pnp-sim orbitus --help)"),
+    (["orbitus", "--bots", "random,gready"],
+     "pnp-sim orbitus: --bots random,gready: 'gready' is not a bot; the bots are random, "
+     "greedy, mcts; did you mean greedy? (see pnp-sim orbitus --help)"),
     (["orbitus", "--players", "7"],
-     "pnp-sim: --players 7: Orbitus is played by 2 to 6 players, not 7"),
+     "pnp-sim orbitus: --players 7: Orbitus is played by 2 to 6 players, not 7 "
+     "(see pnp-sim orbitus --help)"),
     (["orbitus", "--players", "two"],
-     "pnp-sim: --players two: give player counts such as 3, 2-6 or 2,3,4"),
+     "pnp-sim orbitus: --players two: give player counts such as 3, 2-6 or 2,3,4 "
+     "(see pnp-sim orbitus --help)"),
     (["orbitus", "--budget", "-1"],
-     "pnp-sim: --budget -1: must be at least 1; e.g. --budget 64"),
-    (["orbitus", "--jobs", "x"], "pnp-sim: --jobs x: not a whole number; e.g. --jobs 2"),
-    (["chess"], "pnp-sim: argument {orbitus,satellites,compare}: invalid choice: 'chess' "
+     "pnp-sim orbitus: --budget: -1 is too small (at least 1); e.g. --budget 64 "
+     "(see pnp-sim orbitus --help)"),
+    (["orbitus", "--jobs", "x"], "pnp-sim orbitus: --jobs: 'x' is not a whole number; e.g. "
+                                 "--jobs 2 (see pnp-sim orbitus --help)"),
+    (["chess"], "pnp-sim: {orbitus,satellites,compare}: invalid choice: 'chess' "
                 "(choose from 'orbitus', 'satellites', 'compare') (see pnp-sim --help)"),
     (["orbitus", "--cards", "no-such-folder"],
      "pnp-sim: no-such-folder: no such folder (expected a definitions folder with orbitus/ "
@@ -573,7 +581,8 @@ def test_pnp_sim_names_itself_as_started(tmp_path, capsys):
     from pnp.cli import main as pnp
 
     assert pnp(["sim", "orbitus", "--games", "0"]) == 2
-    assert capsys.readouterr().err == "pnp sim: --games 0: must be at least 1; e.g. --games 1000\n"
+    assert capsys.readouterr().err == ("pnp sim orbitus: --games: 0 is too small (at least 1); "
+                                       "e.g. --games 1000 (see pnp sim orbitus --help)\n")
     out = tmp_path / "o"
     assert pnp(["sim", "orbitus", "--players", "2", "--games", "2", "--out", str(out)]) == 0
     capsys.readouterr()

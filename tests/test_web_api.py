@@ -423,7 +423,8 @@ def test_pnp_web_misuse_exits_2(tmp_path: Path):
     (tmp_path / "file").write_text("x")
     done = subprocess.run([sys.executable, "-m", "web", "--no-browser", "--port", "70000"],
                           capture_output=True, text=True)
-    assert done.returncode == 2 and "not a port" in done.stderr
+    assert (done.returncode, done.stderr) == (
+        2, "pnp-web: --port: 70000 is out of range (0 to 65535) (see pnp-web --help)\n")
     done = subprocess.run([sys.executable, "-m", "web", "--no-browser", "--data",
                            str(tmp_path / "file")], capture_output=True, text=True)
     assert done.returncode == 2 and "--data" in done.stderr

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import socket
 import sys
@@ -11,9 +10,21 @@ import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
 
+from cards.safe_text import printable
+from pnp.common import (
+    DefinitionsFailed,
+    Parser,
+    fail,
+    misuse,
+    never_raises,
+    shown,
+    whole_number,
+    write_out,
+)
+
 DESCRIPTION = """\
 Start the browser companion: a local web server for transcribing a finished table by
-clicking (with pnp-score's breakdown live) and for playing Orbitus or Satellites in the
+clicking (with pnp score's breakdown live) and for playing Orbitus or Satellites in the
 browser, against bots or with friends on their own phones or laptops.
 
 It listens on 127.0.0.1 (this machine only) on a free port, prints the address and
@@ -28,18 +39,18 @@ address of this machine; your firewall may ask) and open the game's host page: e
 seat has its own link and QR code. Anyone who can reach the server can open its home
 page, so do this on a network you trust.
 
-exit codes: 0 stopped with Ctrl-C, 2 misuse (a port in use, a data folder that cannot
-be used, definitions that cannot be read)."""
+exit codes: 0 stopped with Ctrl-C, 1 definitions (--cards) that break a rule, 2 misuse
+(a port in use, a data folder that cannot be used, a definitions file that cannot be
+read)."""
 
 
-def build_parser(prog: str = "pnp-web") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def build_parser(prog: str = "pnp-web") -> Parser:
+    parser = Parser(prog, DESCRIPTION, EPILOG)
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this machine only; "
                              "0.0.0.0: every network this machine is on)")
-    parser.add_argument("--port", type=int, default=0,
-                        help="the port (default: a free one, chosen at start)")
+    parser.add_argument("--port", type=whole_number(0, 65535), default=0,
+                        help="the port, 1 to 65535 (default: a free one, chosen at start)")
     parser.add_argument("--no-browser", action="store_true",
                         help="do not open the browser, only print the address")
     parser.add_argument("--data", metavar="DIR", type=Path,
@@ -75,36 +86,40 @@ def lan_address() -> str | None:
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "pnp-web") -> int:
-    """Run the server until Ctrl-C; the exit code (``prog``: the command as typed)."""
-    opts = build_parser(prog).parse_args(argv)
+    """Run the server until Ctrl-C; the exit code (``prog``: the command as typed). Never
+    raises."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    return never_raises(lambda: _run(args, prog), prog, "the command you ran")
+
+
+def _run(args: list[str], prog: str) -> int:
+    opts = build_parser(prog).parse_args(args)
     try:
         import uvicorn
 
         from web.app import create_app
     except ImportError as exc:
-        print(f"{prog}: the server's packages are not installed ({exc.name}); install them "
-              f"with: pip install 'orbitus-pnp[web]'", file=sys.stderr)
-        return 2
+        return fail(f"{prog}: the server's packages are not installed ({exc.name}); install "
+                    f"them with: pip install 'orbitus-pnp[web]'")
     from cards.loader import DefinitionError
     from web.store import StoreError, default_data_dir
 
-    if opts.port and not 1 <= opts.port <= 65535:
-        print(f"{prog}: --port {opts.port} is not a port (1-65535)", file=sys.stderr)
-        return 2
-    if opts.bot_delay < 0 or opts.bot_delay > 10:
-        print(f"{prog}: --bot-delay must be from 0 to 10 seconds", file=sys.stderr)
-        return 2
+    if not 0 <= opts.bot_delay <= 10:
+        return misuse(prog, "--bot-delay must be from 0 to 10 seconds")
+    if opts.cards is not None and not opts.cards.is_dir():
+        return fail(f"{prog}: --cards {shown(opts.cards)}: not a folder; give a folder laid out "
+                    f"like cards/")
     try:
         port = opts.port or free_port(opts.host)
         with socket.socket(socket.AF_INET6 if ":" in opts.host else socket.AF_INET) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((opts.host, port))
-    except OSError as exc:
-        print(f"{prog}: cannot listen on {opts.host}:{opts.port or ''} ({exc.strerror}); "
-              f"choose another --port or --host", file=sys.stderr)
-        return 2
+    except (OSError, OverflowError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        return fail(f"{prog}: cannot listen on {printable(opts.host)}:{opts.port or ''} "
+                    f"({reason}); choose another --port or --host")
     data = opts.data or default_data_dir()
-    shown = "localhost" if opts.host in ("127.0.0.1", "::1") else opts.host
+    host = "localhost" if opts.host in ("127.0.0.1", "::1") else opts.host
     public = opts.public_url
     if public is None and opts.host in ("0.0.0.0", "::"):
         lan = lan_address()
@@ -113,18 +128,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "pnp-web") -> int:
     try:
         app = create_app(data, opts.cards, public, opts.bot_delay)
     except StoreError as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
-        return 2
-    except DefinitionError as exc:
-        for line in exc.problems:
-            print(line, file=sys.stderr)
-        print(f"{prog}: the definitions could not be read", file=sys.stderr)
-        return 2
-    url = f"http://{shown if shown != '0.0.0.0' else '127.0.0.1'}:{port}/"
-    print(f"{prog}: serving on {url} (data: {data / 'pnp-web.sqlite3'}); Ctrl-C stops it",
-          flush=True)
+        return fail(f"{prog}: {exc}")
+    except DefinitionError as exc:  # the one rule of every command for unusable definitions
+        raise DefinitionsFailed(exc, "the server was not started") from None
+    url = f"http://{host if host != '0.0.0.0' else '127.0.0.1'}:{port}/"
+    write_out(f"{prog}: serving on {url} (data: {shown(data / 'pnp-web.sqlite3')}); Ctrl-C "
+              f"stops it\n")
     if public:
-        print(f"{prog}: other devices on the network reach it at {public}/", flush=True)
+        write_out(f"{prog}: other devices on the network reach it at {printable(public)}/\n")
     if not opts.no_browser:
         threading.Timer(0.8, webbrowser.open, (url,)).start()
     config = uvicorn.Config(app, host=opts.host, port=port, log_level="warning",

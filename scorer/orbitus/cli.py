@@ -7,14 +7,22 @@ argparse. The pydantic models and the rendering code load only for ``--svg`` /
 
 from __future__ import annotations
 
-import argparse
 import gc
-import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
-from pnp.common import EXIT_OK, EXIT_UNREADABLE, EXIT_VIOLATIONS, fail, never_raises, write_out
+from pnp.common import (
+    EXIT_OK,
+    EXIT_VIOLATIONS,
+    DefinitionsFailed,
+    Parser,
+    fail,
+    misuse,
+    never_raises,
+    shown,
+    write_out,
+)
 
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions
@@ -44,12 +52,14 @@ clockwise. Without start_lines the rules' default table for the player count
 is used; station sides that are no one's start line are barriers.
 
 From a photo of cards printed with markers (the manual: docs/photo.md):
-  pnp-score orbitus --photo table.jpg --players Anna,Boris --layout-out read.yaml
+  pnp score orbitus --photo table.jpg --players Anna,Boris --layout-out read.yaml
   --debug-image read.jpg
 
 exit codes: 0 the table is valid, 1 it breaks a rule (scores shown
 best-effort, marked not valid; from a photo also any card not read for
-certain), 2 a file can't be read or the command was misused."""
+certain), 2 a file can't be read or the command was misused. Definitions
+(--cards, a layout's cards:) that cannot be used: 1 if one breaks a rule, 2 if
+a file of them cannot be read."""
 
 
 PICTURE_LIMIT = 2000  # sectors; beyond that a picture is a poster nobody can check
@@ -58,32 +68,8 @@ PICTURE_LIMIT = 2000  # sectors; beyond that a picture is a poster nobody can ch
 MAX_LAYOUT_BYTES = 4_000_000
 
 
-class _Stop(Exception):
-    def __init__(self, code: int) -> None:
-        super().__init__(code)
-        self.code = code
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that returns instead of exiting, so ``run`` always returns a code."""
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        if message:
-            sys.stderr.write(message)
-        raise _Stop(status)
-
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_UNREADABLE, f"{self.prog}: error: {message}\n")
-
-
-def build_parser(prog: str) -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog=prog,
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def build_parser(prog: str) -> Parser:
+    parser = Parser(prog, DESCRIPTION, EPILOG)
     parser.add_argument("layout", metavar="LAYOUT", nargs="?",
                         help="the layout YAML file to score (or --photo instead)")
     parser.add_argument(
@@ -143,14 +129,8 @@ def run(args: Sequence[str], prog: str = "pnp-score orbitus") -> int:
     collecting = gc.isenabled()
     gc.disable()
 
-    def body() -> int:
-        try:
-            return _run(args, prog)
-        except _Stop as stop:
-            return stop.code
-
     try:
-        return never_raises(body, prog, "the layout file (or photo)")
+        return never_raises(lambda: _run(args, prog), prog, "the layout file (or photo)")
     finally:
         if collecting:
             gc.enable()
@@ -165,7 +145,8 @@ def score_file(
     file it names and the files beside it), else from ``cards_dir``, else the shipped ones;
     they are read through the validated, cached ruleset (:func:`cards.ruleset.load_ruleset`).
     Raises :class:`cards.loader.DefinitionError` (``UnreadableInput`` for a file that can't
-    be read) with one line per problem.
+    be read) with one line per problem of the layout, and
+    :class:`pnp.common.DefinitionsFailed` when the definitions cannot be used.
     """
     from cards.files import game_files, shown_deck
     from cards.loader import DefinitionError, load_yaml
@@ -181,11 +162,17 @@ def score_file(
     folder, deck_file = cards_dir, named
     if named is not None and named.is_dir():
         folder, deck_file = named, None
-    ruleset = load_ruleset("orbitus", folder, deck_file)
-    shown = shown_deck(game_files("orbitus", folder, deck_file)["sectors"])
-    layout = parse_layout(doc, ruleset, shown)
+    try:
+        ruleset = load_ruleset("orbitus", folder, deck_file)
+    except DefinitionError as exc:
+        raise DefinitionsFailed(exc, "nothing was scored") from None
+    deck = shown_deck(game_files("orbitus", folder, deck_file)["sectors"])
+    layout = parse_layout(doc, ruleset, deck)
     del doc  # the parsed file is not needed any more: free it before scoring
-    models = load_definitions("orbitus", folder, deck_file) if full else None
+    try:
+        models = load_definitions("orbitus", folder, deck_file) if full else None
+    except DefinitionError as exc:  # pragma: no cover - the ruleset came from them
+        raise DefinitionsFailed(exc, "nothing was scored") from None
     return score(layout, ruleset.scoring, layout.findings), models  # type: ignore[return-value]
 
 
@@ -198,7 +185,7 @@ def _run(args: Sequence[str], prog: str) -> int:
         return orbitus(opts, prog)
     for flag in ("players", "layout_out", "debug_image", "markers"):
         if getattr(opts, flag) is not None:
-            return fail(f"{prog}: --{flag.replace('_', '-')} goes with --photo FILE")
+            return misuse(prog, f"--{flag.replace('_', '-')} goes with --photo FILE")
     if opts.layout is None:
         parser.error("the following arguments are required: LAYOUT (or --photo FILE)")
     from cards.loader import DefinitionError
@@ -217,8 +204,8 @@ def _run(args: Sequence[str], prog: str) -> int:
         return fail("\n".join(exc.problems))
     if picture and len(result.table.sectors) > PICTURE_LIMIT:
         return fail(
-            f"{prog}: {opts.layout} has {len(result.table.sectors)} sectors; pictures are drawn "
-            f"for tables of up to {PICTURE_LIMIT} (a real game has at most a few hundred). "
+            f"{prog}: {shown(opts.layout)} has {len(result.table.sectors)} sectors; pictures are "
+            f"drawn for tables of up to {PICTURE_LIMIT} (a real game has at most a few hundred). "
             f"Score it without --svg/--png"
         )
 

@@ -16,15 +16,13 @@ what can still be scored, so scores are computed best-effort.
 
 from __future__ import annotations
 
-import difflib
-import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cards.loader import Document, UnreadableInput, display_path
 from cards.safe_text import has_control, printable
+from cards.spelling import closest, did_you_mean
 from rules.hexgeo import SIDE_INDEX, SIDES, Hex, RotationError, parse_rotation
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.table import STATION, Finding, Sector, Table, cell_text
@@ -52,41 +50,6 @@ class Layout(Table):
         """A table (of a game, say) as if read from ``source``."""
         return cls(table.players, table.start_lines, table.barriers, table.sectors,
                    table.planet_types, source, findings, deck_file)
-
-
-def _plain(text: str) -> str:
-    return re.sub(r"0+(?=\d)", "", text.strip().lower())
-
-
-def closest(word: str, options: Iterable[str]) -> str | None:
-    """The option a typo most likely meant (case and leading zeros first, then spelling)."""
-    opts = list(options)
-    plain = {_plain(o): o for o in opts}
-    if _plain(word) in plain:
-        return plain[_plain(word)]
-    matcher = difflib.SequenceMatcher()
-    matcher.set_seq2(word)
-    best: tuple[float, bool, int] | None = None
-    guess = None
-    for option in opts:
-        matcher.set_seq1(option)
-        if matcher.real_quick_ratio() < 0.6 or matcher.quick_ratio() < 0.6:
-            continue
-        ratio = matcher.ratio()
-        if ratio < 0.6:
-            continue
-        # spelling first; among equals a same-length option with more letters in place
-        # (SO7 is S07 mistyped rather than S72)
-        in_place = sum(a == b for a, b in zip(word, option, strict=False))
-        key = (ratio, len(option) == len(word), in_place)
-        if best is None or key > best:
-            best, guess = key, option
-    return guess
-
-
-def _did_you_mean(word: str, options: Iterable[str]) -> str:
-    guess = closest(word, options)
-    return f"; did you mean {guess}?" if guess is not None else ""
 
 
 # --- the parts of the file that must be right before anything can be scored -----------
@@ -230,7 +193,7 @@ class _Reader:
     def side(self, value: object, loc: tuple[str | int, ...], what: str) -> int | None:
         if isinstance(value, str) and value.strip().upper() in SIDE_INDEX:
             return SIDE_INDEX[value.strip().upper()]
-        hint = _did_you_mean(value, SIDES) if isinstance(value, str) else ""
+        hint = did_you_mean(value, SIDES) if isinstance(value, str) else ""
         self.add("unknown-direction", STATION,
                  f"{what}: {_value(value)} is not a direction; use {SIDE_LIST}{hint}", loc)
         return None
@@ -258,7 +221,7 @@ class _Reader:
                 if key not in players:
                     self.add("unknown-player", STATION,
                              f"start_lines: {key!r} is not one of the players "
-                             f"({', '.join(players)}){_did_you_mean(key, players)}", loc)
+                             f"({', '.join(players)}){did_you_mean(key, players)}", loc)
                     continue
                 seat = players.index(key)
                 items = sides if isinstance(sides, list) else [sides]
@@ -326,7 +289,7 @@ class _Reader:
                 if key not in SECTOR_KEYS:
                     self.add("unknown-field", None,
                              f"sector #{i + 1}: unknown field {key!r} was ignored (known: "
-                             f"{', '.join(SECTOR_KEYS)}){_did_you_mean(str(key), SECTOR_KEYS)}",
+                             f"{', '.join(SECTOR_KEYS)}){did_you_mean(str(key), SECTOR_KEYS)}",
                              (*loc, key))
             cell = self.cell(item, i)
             if cell is None:
@@ -401,7 +364,7 @@ class _Reader:
         deck = self.ruleset.cards
         if not isinstance(ident, str) or ident not in deck:
             text = ident if isinstance(ident, str) else _value(ident)
-            hint = _did_you_mean(text, deck) if isinstance(ident, str) else ""
+            hint = did_you_mean(text, deck) if isinstance(ident, str) else ""
             if isinstance(ident, str):
                 text = repr(printable(ident))  # quoted: ' S44' shows its space
             self.add("unknown-card", cell,
@@ -427,7 +390,7 @@ class _Reader:
             self.add("unknown-direction", cell,
                      f"sector at {where}: rot: {value!r} is not a direction, so the sector was "
                      f"left out of the score; give the direction the card's orientation marker "
-                     f"points to ({SIDE_LIST}) or 0-5{_did_you_mean(value, SIDES)}", loc)
+                     f"points to ({SIDE_LIST}) or 0-5{did_you_mean(value, SIDES)}", loc)
             return None
         problem = "is out of range" if kind == "range" else "is not a rotation"
         if isinstance(value, str) and kind == "range":
@@ -465,7 +428,7 @@ class _Reader:
                              at)
                 routes.add(side)
             else:
-                hint = _did_you_mean(value, SIDES) if isinstance(value, str) else ""
+                hint = did_you_mean(value, SIDES) if isinstance(value, str) else ""
                 self.add("unknown-direction", cell,
                          f"sector at {where}: routes: {_value(value)} is not a direction, so that "
                          f"route was left out; use {SIDE_LIST}{hint}", at)
@@ -485,7 +448,7 @@ class _Reader:
             self.add("unknown-planet", cell,
                      f"sector at {where}: planet: {planet!r} is not a planet type (known: "
                      f"{', '.join(planet_types)}); it was scored as a group of its own"
-                     f"{_did_you_mean(planet, planet_types)}", (*loc, "planet"))
+                     f"{did_you_mean(planet, planet_types)}", (*loc, "planet"))
         pirate = item.get("pirate", False)
         if pirate is None:
             pirate = False
@@ -514,7 +477,7 @@ def parse_layout(doc: Document, ruleset: Ruleset, deck_file: str) -> Layout:
         if key not in TOP_KEYS:
             reader.add("unknown-field", None,
                        f"unknown field {key!r} at the top level was ignored (known: "
-                       f"{', '.join(TOP_KEYS)}){_did_you_mean(str(key), TOP_KEYS)}", (key,))
+                       f"{', '.join(TOP_KEYS)}){did_you_mean(str(key), TOP_KEYS)}", (key,))
     players = reader.players(data["players"])
     start_lines, barriers = reader.station(data, players)
     sectors = reader.sectors(data["sectors"])

@@ -416,8 +416,11 @@ def _from_yaml(text: str, path: Path, shown: str, ruleset: Ruleset) -> Transcrip
             [f"{shown}:1: expected a mapping (game: satellites, board: |), "
              f"got {type_name(data)}"]
         )
+    from cards.spelling import did_you_mean
+
     problems = [
         f"{at(key)}: unknown field {str(key)!r} (known fields: {', '.join(YAML_FIELDS)})"
+        f"{did_you_mean(str(key), YAML_FIELDS, quote=True)}"
         for key in data
         if key not in YAML_FIELDS
     ]

@@ -9,7 +9,6 @@ score prints well within the 120 ms budget.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -17,12 +16,16 @@ from pnp.common import (
     EXIT_OK,
     EXIT_UNREADABLE,
     EXIT_VIOLATIONS,
+    DefinitionsFailed,
+    Parser,
     colour_terminal,
     dump_json,
     fail,
+    misuse,
     never_raises,
     other_picture,
     picture_target_problem,
+    shown,
     write_out,
 )
 
@@ -47,20 +50,17 @@ exit codes:
   0  the board is valid (or --lenient was given)
   1  the board breaks a rule; every violation is listed, scores still shown
   2  the input cannot be read, or the command was misused
+  definitions (--cards) that cannot be used: 1 if one breaks a rule, 2 if a
+  file of them cannot be read
 
 examples:
-  pnp-score satellites game.txt --json --png game.png
-  pnp-score satellites --photo board.jpg --layout-out read.txt --debug-image read.jpg
+  pnp score satellites game.txt --json --png game.png
+  pnp score satellites --photo board.jpg --layout-out read.txt --debug-image read.jpg
 """
 
 
-def build_parser(prog: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def build_parser(prog: str) -> Parser:
+    parser = Parser(prog, DESCRIPTION, EPILOG)
     parser.add_argument("file", metavar="FILE", nargs="?",
                         help="the board: a text grid or a YAML file ('-' for standard input); "
                              "or --photo instead")
@@ -105,22 +105,16 @@ def run(args: list[str], prog: str = "pnp-score satellites") -> int:
 
 def _run(args: list[str], prog: str) -> int:
     parser = build_parser(prog)
-    try:
-        opts = parser.parse_args(args)
-    except SystemExit as exc:  # argparse has printed the usage or the help
-        return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+    opts = parser.parse_args(args)
     if opts.photo is not None:
         from scorer.photo_cli import satellites
 
         return satellites(opts, prog)
     for flag in ("layout_out", "debug_image", "markers"):
         if getattr(opts, flag) is not None:
-            return fail(f"{prog}: --{flag.replace('_', '-')} goes with --photo PHOTO")
+            return misuse(prog, f"--{flag.replace('_', '-')} goes with --photo PHOTO")
     if opts.file is None:
-        try:
-            parser.error("the following arguments are required: FILE (or --photo PHOTO)")
-        except SystemExit as exc:
-            return exc.code if isinstance(exc.code, int) else EXIT_UNREADABLE
+        parser.error("the following arguments are required: FILE (or --photo PHOTO)")
     for flag in ("svg", "png"):
         problem = picture_target_problem(prog, flag, getattr(opts, flag), "board",
                                          [Path(opts.file)], other_picture(opts, flag))
@@ -128,8 +122,8 @@ def _run(args: list[str], prog: str) -> int:
             return fail(problem)
 
     if opts.cards is not None and not opts.cards.is_dir():
-        return fail(f"{prog}: --cards {opts.cards}: not a folder; give a folder laid out like "
-                    f"cards/ (with satellites/rules.yaml)")
+        return fail(f"{prog}: --cards {shown(opts.cards)}: not a folder; give a folder laid out "
+                    f"like cards/ (with satellites/rules.yaml)")
     from scorer.satellites.board import MAX_SIZE, InputError, load_rules, read_input
     from scorer.satellites.score import score
 
@@ -139,10 +133,7 @@ def _run(args: list[str], prog: str) -> int:
         loader = sys.modules.get("cards.loader")
         if loader is None or not isinstance(exc, loader.DefinitionError):
             raise
-        for line in exc.problems:
-            fail(line)
-        return fail(f"{prog}: the Satellites definitions could not be loaded, so the rule "
-                    f"numbers are unknown")
+        raise DefinitionsFailed(exc, "nothing was scored") from None
     try:
         transcript = read_input(Path(opts.file), ruleset)
     except InputError as exc:
@@ -185,12 +176,11 @@ def _pictures(result: object, svg: Path | None, png: Path | None, source: str,
     from scorer.satellites.picture import board_picture
 
     try:
-        drawing = board_picture(result, title=f"Satellites: {source}",  # type: ignore[arg-type]
-                                defs=load_satellites(cards))
+        defs = load_satellites(cards)
     except DefinitionError as exc:
-        for line in exc.problems:
-            fail(line)
-        return fail(f"{prog}: the board colours in cards/satellites could not be loaded")
+        raise DefinitionsFailed(exc, "no picture was drawn") from None
+    drawing = board_picture(result, title=f"Satellites: {source}",  # type: ignore[arg-type]
+                            defs=defs)
     return save_picture(prog, drawing, svg, png) or EXIT_OK
 
 
