@@ -30,6 +30,7 @@ from cards.definitions import (
 from cards.labels import load_labels, resolve
 from cards.loader import DefinitionError, display_path, read_text
 from cards.reading import MAX_TEXT_BYTES, UnreadableInput
+from generator import prose
 from generator.backends.pdf import render_pdf
 from generator.components import diagrams
 from generator.components.orbitus import planet_disc
@@ -94,7 +95,8 @@ def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
             text = read_text(inside(root, path), f"the {game} text {path.name}",
                              MAX_TEXT_BYTES, folder=root)
             lang = path.stem.rsplit("-", 1)[-1]
-            docs.append((path.stem, parse(text, display_path(path), values, tables(lang), art)))
+            docs.append((path.stem, parse(text, display_path(path), values, tables(lang), art,
+                                          facts=prose.FACTS.get(game, {}))))
         except DefinitionError as exc:
             problems += exc.problems
             unreadable = unreadable or isinstance(exc, UnreadableInput)
@@ -106,6 +108,30 @@ def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
 class UnreadableText(TextError, UnreadableInput):
     """A text file that could not be read at all (a pipe, not UTF-8 ...): the definitions'
     rule for unreadable files (:func:`pnp.common.definitions_failed`: exit 2)."""
+
+
+def prose_warnings(game: str, defs: OrbitusDefinitions | SatellitesDefinitions,
+                   lang: str) -> list[str]:
+    """Every hand-written sentence of ``game``'s booklet and aid in ``lang`` whose fact the
+    definitions no longer hold (:mod:`generator.prose`), one message each naming the file,
+    its line and the language. A text that cannot be read is left to the build to report."""
+    def tables(lg: str) -> Mapping[str, TableFn]:
+        return orbitus_tables(defs, lg) if isinstance(defs, OrbitusDefinitions) else {}
+
+    if isinstance(defs, OrbitusDefinitions):
+        values, art = orbitus_values(defs), orbitus_art(defs)
+    else:
+        values, art = satellites_values(defs), satellites_art(defs)
+    out: list[str] = []
+    for kind in KINDS:
+        chosen = resolve(defs.folder, game, kind, lang).lang
+        try:
+            docs = load_texts(defs.folder, game, kind, values, tables, art, [chosen])
+        except DefinitionError:
+            continue
+        for _, doc in docs:
+            out += prose.check(game, defs, doc.source, chosen, list(doc.facts))
+    return out
 
 
 def _memo(fn: Callable[[], Art]) -> Callable[[], Art]:
@@ -127,7 +153,8 @@ def _render_texts(game: str, docs: Sequence[tuple[str, Document]], kind: str, pa
     for stem, doc in docs:
         if kind == "player-aid":
             setup = PageSetup(size, margin=12.0, top=11.0, bottom=14.0, gap=6.0)
-            pages = typeset(doc, setup, replace(typo, body=3.8, title=2.1), art, max_pages=1,
+            aid = replace(typo, body=3.8, title=2.1, rule_refs=False)  # the numbers: booklet
+            pages = typeset(doc, setup, aid, art, max_pages=1,
                             max_art_fraction=0.42)
         else:
             pages = typeset(doc, PageSetup(size), typo, art)
@@ -155,7 +182,16 @@ def orbitus_values(defs: OrbitusDefinitions) -> dict[str, str]:
         "block_3": signed(scoring.block_points(3)),
         "block_6": signed(scoring.block_points(6)),
         "hub_total": signed(6 * scoring.block_points(3)),
+        # the last row of the planet table (O-55): the group size from which on all score alike
+        "planet_top": str(max(scoring.planet_groups, key=lambda b: b.min).min),
     }
+
+
+def side_names(defs: OrbitusDefinitions, lang: str) -> tuple[str, ...]:
+    """The station's six sides as the kit's language names them (N, NE, ... in English;
+    С, СВ, ... in Russian), from its labels."""
+    words = load_labels(defs.folder, "orbitus", lang)
+    return tuple(words.directions or SIDES)
 
 
 def _bands_table(bands: Sequence[Band], head: Sequence[str]) -> Table:
@@ -173,11 +209,12 @@ def orbitus_tables(defs: OrbitusDefinitions, lang: str = "en") -> dict[str, Tabl
             raise ValueError(f"give three column headings (players, start lines, barriers), "
                              f"not {len(head)}")
         rows = []
+        names = side_names(defs, lang)
         for setup in defs.ruleset.start_lines:
-            seats = " · ".join(f"P{k + 1}: {' '.join(SIDES[s] for s in lines)}"
+            seats = " · ".join(f"P{k + 1}: {' '.join(names[s] for s in lines)}"
                                for k, lines in enumerate(setup.start_lines))
             rows.append((str(setup.players), seats,
-                         " ".join(SIDES[s] for s in setup.barriers) or "—"))
+                         " ".join(names[s] for s in setup.barriers) or "—"))
         return data_table(head, rows, ["middle", "start", "middle"])
 
     def planets(head: Sequence[str]) -> Table:
