@@ -17,6 +17,7 @@ from cards.models import SatPlayer
 from generator.components.board_geometry import BoardGeometry, board_geometry, track_box
 from generator.components.markers import board_marker_items, token_marker_items
 from generator.drawing import (
+    CAP_HEIGHT,
     Circle,
     Drawing,
     Group,
@@ -30,6 +31,8 @@ from generator.drawing import (
     text_centred,
 )
 from generator.drawing import Polygon as Poly
+from generator.markers.codes import MODULES
+from generator.markers.plan import QUIET, token_marker
 from rules.satellites.table import column_name, setup_zones
 
 INK = "#1d1d1f"
@@ -60,57 +63,63 @@ def cut_circle(radius: float) -> list[Item]:
 def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
                     diameter: float | None = None, bleed: float = 0.0,
                     cut_line: bool = True, fiducial: bool = True) -> list[Item]:
-    """One satellite centred on (0, 0): numeral, ``value`` pips, colour and pattern.
+    """One satellite centred on (0, 0): its value as a large numeral, the value again as
+    pips on both sides, colour and pattern.
 
-    The token's edge colour runs on into the bleed (solid red, and blue's ring), so a cut
-    that misses by up to ``bleed`` shows no paper; the only thin high-contrast ring is the
-    dashed cut line. With its photo marker (``markers: true`` in satellites.yaml) the
-    marker takes the centre, the numeral sits above it and the pips below."""
+    The numeral dominates (its capitals 0.38 of the diameter tall, 9.6 mm on a 25 mm
+    token); the photo marker, when the deck prints them (``markers: true`` in
+    satellites.yaml), sits on the lower rim below it at the size the photo reader needs
+    (:mod:`generator.markers.plan`), and without one the numeral takes the middle. The
+    token's edge colour runs on into the bleed (solid red, and blue's ring), so a cut that
+    misses by up to ``bleed`` shows no paper; the only thin high-contrast ring is the dashed
+    cut line."""
     d = diameter or defs.satellites.diameter_mm
     r = d / 2.0
     look = player(defs, colour)
     s = d / 25.0
     marked = token_marker_items(defs, colour, value, d) if fiducial else []
     items: list[Item] = []
-    if look.pattern == "solid":
-        items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
+    solid = look.pattern == "solid"
+    items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
+    if solid:
         # a darker band inside the edge: a frame, not a second cut line
-        items.append(Circle(0, 0, r - 2.0 * s, Style(stroke=shade(look.colour, 0.3),
-                                                     width=0.9 * s)))
-        ink, pip_fill = WHITE, WHITE
+        items.append(Circle(0, 0, r - 1.6 * s, Style(stroke=shade(look.colour, 0.3),
+                                                     width=0.8 * s)))
+        ink = WHITE
     else:
         # the ring is the token's edge: it runs on into the bleed
-        items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
-        inner = r - 2.5 * s
+        inner = r - 2.3 * s
         items.append(Circle(0, 0, inner, Style(fill=WHITE)))
         hatch: list[Item] = []
-        step = 2.2 * s
         k = -2 * inner
         while k <= 2 * inner:
             hatch.append(Polyline(((k - inner, inner), (k + inner, -inner)),
-                                  Style(stroke=look.colour, width=0.45 * s, opacity=0.55)))
-            k += step
+                                  Style(stroke=look.colour, width=0.45 * s, opacity=0.45)))
+            k += 2.2 * s
         items.append(Group(tuple(hatch), clip=Circle(0, 0, inner, Style())))
-        if not marked:
-            items.append(Circle(0, 0, 6.4 * s, Style(fill=WHITE)))
-        ink, pip_fill = look.colour, look.colour
+        ink = look.colour
+    cap = NUMERAL_SHARE * d  # the capitals' height
     if marked:
-        if look.pattern != "solid":  # white under the numeral and the pips, off the hatching
-            items.append(Rect(-2.7 * s, -10.2 * s, 5.4 * s, 4.2 * s, Style(fill=WHITE),
-                              rx=1.2 * s))
-            items.append(Rect(-4.8 * s, 6.8 * s, 9.6 * s, 3.0 * s, Style(fill=WHITE),
-                              rx=1.4 * s))
-        items.extend(marked)
-        items.append(text_centred(0, -8.45 * s, str(value), 4.1 * s, fill=ink, bold=True,
-                                  cls="satellite-value"))
-        items.extend(_pips(value, 8.55 * s, 0.8 * s, pip_fill, ink, spread=19.0))
+        marker = token_marker(colour, value, d)
+        quiet = QUIET * marker.size / MODULES
+        top = -r + 2.6 * s
+        bottom = marker.y - marker.size / 2.0 - quiet - 0.9 * s
+        middle = (top + bottom) / 2.0
     else:
-        items.append(text_centred(0, -0.4 * s, str(value), 9.5 * s, fill=ink, bold=True,
-                                  cls="satellite-value"))
-        items.extend(_pips(value, 8.4 * s, 1.05 * s, pip_fill, ink))
+        middle = 0.0
+    if not solid:  # white under the numeral, off the hatching
+        items.append(Rect(-cap * 0.48, middle - cap / 2 - 0.8 * s, cap * 0.96, cap + 1.6 * s,
+                          Style(fill=WHITE), rx=1.4 * s))
+    items.append(text_centred(0, middle, str(value), cap / CAP_HEIGHT, fill=ink, bold=True,
+                              cls="satellite-value"))
+    items.extend(_pips(value, 0.34 * d, 0.034 * d, ink))
+    items.extend(marked)
     if cut_line:
         items.extend(cut_circle(r))
     return items
+
+
+NUMERAL_SHARE = 0.384  # the numeral's capital height, of the diameter
 
 
 def track_marker(defs: SatellitesDefinitions, kind: str, diameter: float,
@@ -137,16 +146,16 @@ def track_marker(defs: SatellitesDefinitions, kind: str, diameter: float,
     return items
 
 
-def _pips(value: int, radius: float, pip_r: float, fill: str, stroke: str,
-          spread: float = 24.0) -> list[Item]:
-    """``value`` pips on an arc below the numeral (readable for counting by touch and sight),
-    ``spread`` degrees apart."""
+def _pips(value: int, radius: float, pip_r: float, fill: str) -> list[Item]:
+    """``value`` pips on each side of the numeral, on an arc ``radius`` from the centre
+    (a second cue to the value, counted by touch and sight, from either side)."""
     pips: list[Item] = []
-    start = 90.0 - spread * (value - 1) / 2.0
-    for i in range(value):
-        a = math.radians(start + spread * i)
-        pips.append(Circle(radius * math.cos(a), radius * math.sin(a), pip_r,
-                           Style(fill=fill, stroke=stroke, width=0.15), cls="pip"))
+    step = 17.0
+    for side in (-1.0, 1.0):
+        for i in range(value):
+            a = math.radians(step * (i - (value - 1) / 2.0) - 12.0)
+            x, y = side * radius * math.cos(a), radius * math.sin(a)
+            pips.append(Circle(x, y, pip_r, Style(fill=fill), cls="pip"))
     return pips
 
 
@@ -290,10 +299,12 @@ def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board",
 
 def tokens_at(defs: SatellitesDefinitions, geo: BoardGeometry,
               placed: Iterable[tuple[int, int, str, int]], scale: float = 0.8) -> list[Item]:
-    """Satellite tokens drawn in board cells: ``(row, col, colour, value)`` each."""
+    """Satellite tokens drawn in board cells: ``(row, col, colour, value)`` each; as the
+    booklets' diagrams show them, without photo markers (the value in the middle)."""
     d = min(defs.satellites.diameter_mm, geo.cell * scale)
     out: list[Item] = []
     for row, col, colour, value in placed:
-        out.append(Group(tuple(satellite_token(defs, colour, value, d, cut_line=False)),
+        out.append(Group(tuple(satellite_token(defs, colour, value, d, cut_line=False,
+                                               fiducial=False)),
                          geo.cell_centre(row, col)))
     return out
