@@ -27,7 +27,7 @@ from cards.definitions import (
     SatellitesDefinitions,
     inside,
 )
-from cards.labels import load_labels, resolve
+from cards.labels import languages, load_labels, resolve
 from cards.loader import DefinitionError, display_path, read_text
 from cards.reading import MAX_TEXT_BYTES, UnreadableInput
 from generator import prose
@@ -119,7 +119,7 @@ def prose_warnings(game: str, defs: OrbitusDefinitions | SatellitesDefinitions,
         return orbitus_tables(defs, lg) if isinstance(defs, OrbitusDefinitions) else {}
 
     if isinstance(defs, OrbitusDefinitions):
-        values, art = orbitus_values(defs), orbitus_art(defs)
+        values, art = orbitus_values(defs), orbitus_art(defs, lang)
     else:
         values, art = satellites_values(defs), satellites_art(defs)
     out: list[str] = []
@@ -235,12 +235,14 @@ def orbitus_tables(defs: OrbitusDefinitions, lang: str = "en") -> dict[str, Tabl
     }
 
 
-def orbitus_art(defs: OrbitusDefinitions) -> dict[str, DiagramFn]:
+def orbitus_art(defs: OrbitusDefinitions, lang: str = "en") -> dict[str, DiagramFn]:
+    """The Orbitus diagrams; the station's sides named in ``lang``."""
+    names = side_names(defs, lang)
     return {
         "closed-blocks": _memo(lambda: diagrams.closed_blocks(defs)),
         "closed-block-hub": _memo(lambda: diagrams.closed_block_hub(defs)),
-        "setup": _memo(lambda: diagrams.setups(defs)),
-        "open-routes": _memo(lambda: diagrams.open_routes(defs)),
+        "setup": _memo(lambda: diagrams.setups(defs, names)),
+        "open-routes": _memo(lambda: diagrams.open_routes(defs, names)),
     }
 
 
@@ -252,10 +254,13 @@ def orbitus_texts(defs: OrbitusDefinitions, kind: str, page: str,
                   langs: Sequence[str] | None = None) -> dict[str, bytes]:
     """The Orbitus ``kind`` texts ("rules" or "player-aid") as PDFs: those in ``langs``
     (default: every language there is)."""
-    art = orbitus_art(defs)
-    docs = load_texts(defs.folder, "orbitus", kind, orbitus_values(defs),
-                      lambda lang: orbitus_tables(defs, lang), art, langs)
-    return _render_texts("orbitus", docs, kind, page, orbitus_typography(defs), art)
+    out: dict[str, bytes] = {}
+    for lang in langs if langs is not None else languages(defs.folder, "orbitus", kind):
+        art = orbitus_art(defs, lang)  # the diagrams name the station's sides in the text's
+        docs = load_texts(defs.folder, "orbitus", kind, orbitus_values(defs),
+                          lambda lg: orbitus_tables(defs, lg), art, [lang])
+        out.update(_render_texts("orbitus", docs, kind, page, orbitus_typography(defs), art))
+    return out
 
 
 def orbitus_aid_steps(defs: OrbitusDefinitions, page: str, lang: str = "en") -> list[Step]:

@@ -228,7 +228,7 @@ def closed_block_hub(defs: OrbitusDefinitions) -> Art:
     return Art(tuple(panel[0]), panel[1], panel[2], _max_scale(defs))
 
 
-def open_routes(defs: OrbitusDefinitions) -> Art:
+def open_routes(defs: OrbitusDefinitions, side_names: Sequence[str] | None = None) -> Art:
     """The station with one player's start lines and two sectors: every route that faces an
     empty cell is open (marked with the open-route points, as the rules core finds them)."""
     flats = defs.sectors.hex_across_flats_mm
@@ -236,7 +236,8 @@ def open_routes(defs: OrbitusDefinitions) -> Art:
     used: dict[str, int] = {}
     start_lines = {0: 0, 1: 0}  # the player's start lines: the station's N and NE sides
     items: list[Item] = [Group(tuple(orb.station_items(defs, flats, start_lines=start_lines,
-                                                       barriers=(), fiducial=False)), (0.0, 0.0))]
+                                                       barriers=(), fiducial=False,
+                                                       side_names=side_names)), (0.0, 0.0))]
     # N of the station: a sector matching the start line, with two more routes
     north, north_east = (0, -1), (1, -2)
     placements = [(north, frozenset({3, 1, 5})), (north_east, frozenset({4, 0}))]
@@ -266,7 +267,7 @@ def open_routes(defs: OrbitusDefinitions) -> Art:
                y1 - y0 + 2 * pad, _max_scale(defs))
 
 
-def setups(defs: OrbitusDefinitions) -> Art:
+def setups(defs: OrbitusDefinitions, side_names: Sequence[str] | None = None) -> Art:
     """The station for every player count (start lines in seat colours, barriers) and a
     hand of face-down sectors, in a grid of three columns."""
     flats = defs.sectors.hex_across_flats_mm
@@ -278,7 +279,8 @@ def setups(defs: OrbitusDefinitions) -> Art:
         seats = setup.owners()
         barriers = list(setup.barriers)
         items: list[Item] = [Group(tuple(orb.station_items(defs, flats, seats, barriers,
-                                                           fiducial=False)))]
+                                                           fiducial=False,
+                                                           side_names=side_names)))]
         for side, seat in seats.items():
             mid = hexgeo.side_midpoint((0.0, 0.0), flats, side)
             k = 1.0 + 6.0 * s / (flats / 2.0)

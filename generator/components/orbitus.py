@@ -8,7 +8,7 @@ PDF, SVG and the scorer's table picture all place these same items.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from cards.definitions import OrbitusDefinitions
 from cards.models import PlanetType, SectorDef
@@ -26,7 +26,9 @@ from generator.drawing import (
     Text,
     fit_size,
     offset_polygon,
+    star,
     text_centred,
+    text_width,
 )
 from rules import hexgeo
 
@@ -321,8 +323,11 @@ def back_items(defs: OrbitusDefinitions, across_flats: float | None = None,
 
 def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
                   start_lines: dict[int, int] | None = None,
-                  barriers: Iterable[int] = (), fiducial: bool = True) -> list[Item]:
-    """The station hex: its name, the six side labels and the start-line stubs.
+                  barriers: Iterable[int] = (), fiducial: bool = True,
+                  side_names: Sequence[str] | None = None) -> list[Item]:
+    """The station hex: its art (orbits and stars on the station's colour), its name, the
+    six side labels (``side_names``, in the kit's language: N, NE, ... by default) and the
+    start-line stubs.
 
     ``start_lines`` (side -> seat index) and ``barriers`` are drawn when given (the
     scorer's picture of a table); the printed station shows all six sides open. With
@@ -333,8 +338,10 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
     flats = across_flats or defs.sectors.hex_across_flats_mm
     st = defs.station
     s = flats / 50.0
+    names = tuple(side_names or hexgeo.SIDES)
     items: list[Item] = [
         Polygon(hex_points(flats), Style(fill=st.colour), cls="station-face"),
+        *_station_art(flats, st.accent),
         Polygon(offset_polygon(hex_points(flats), -1.6 * s), Style(stroke=st.accent,
                                                                   width=0.5 * s)),
     ]
@@ -355,8 +362,9 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
     for side in range(6):
         mid = hexgeo.side_midpoint((0.0, 0.0), flats, side)
         lx, ly = mid[0] * label_at, mid[1] * label_at
-        items.append(text_centred(lx, ly, hexgeo.SIDES[side], 2.8 * s, fill=WHITE, bold=True,
-                                  cls="side-label"))
+        items.append(text_centred(lx, ly, names[side], fit_size(names[side], 2.8 * s, 7.0 * s,
+                                                               bold=True),
+                                  fill=WHITE, bold=True, cls="side-label"))
     if marked:  # the marker takes the centre, the names sit above and below it
         items.extend(marked)
         name_size = fit_size(st.name, 2.6 * s, 13.0 * s, bold=True)
@@ -373,6 +381,37 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
     items.append(Polygon(hex_points(flats), Style(stroke=INK, width=0.3 * s),
                          cls="station-outline"))
     return items
+
+
+# the stars of the station's art: (angle in degrees, share of the radius, size in mm at 50 mm)
+_STARS = ((12, 0.80, 0.55), (47, 0.62, 0.35), (78, 0.86, 0.45), (104, 0.70, 0.30),
+          (131, 0.83, 0.50), (163, 0.58, 0.35), (196, 0.79, 0.42), (224, 0.66, 0.30),
+          (252, 0.85, 0.52), (283, 0.60, 0.32), (311, 0.81, 0.40), (342, 0.68, 0.30))
+
+
+def _station_art(flats: float, accent: str) -> list[Item]:
+    """Two orbits round the centre and a scatter of stars: the station looks like the
+    piece it is, not a plain hex (drawn faint, under the labels and the stubs)."""
+    s = flats / 50.0
+    r = hexgeo.circumradius(flats)
+    items: list[Item] = [
+        Path(_ellipse_path(r * 0.74, r * 0.30, -18.0), Style(stroke=accent, width=0.35 * s,
+                                                             opacity=0.45), cls="station-art"),
+        Path(_ellipse_path(r * 0.66, r * 0.24, 32.0), Style(stroke=accent, width=0.30 * s,
+                                                            opacity=0.35), cls="station-art"),
+    ]
+    for angle, k, size in _STARS:
+        a = math.radians(angle)
+        x, y = r * k * 0.86 * math.cos(a), r * k * 0.86 * math.sin(a)
+        items.append(Polygon(star(x, y, size * s, size * s * 0.4, 4), Style(fill=WHITE,
+                                                                          opacity=0.7),
+                             cls="station-art"))
+    return items
+
+
+def _ellipse_path(rx: float, ry: float, turn: float) -> tuple[tuple[str | float, ...], ...]:
+    pts = _ellipse(rx, ry, turn)
+    return (("M", *pts[0]), *(("L", *p) for p in pts[1:]), ("Z",))
 
 
 def _side_band(flats: float, side: int, colour: str, cls: str) -> Polygon:
@@ -403,20 +442,55 @@ def marker_size(across_flats: float) -> tuple[float, float]:
     return hexgeo.circumradius(across_flats), MARKER_DEPTH_MM * across_flats / 50.0
 
 
+SEAT_GLYPHS = ("circle", "square", "triangle", "diamond", "star", "cross")
+
+
+def seat_glyph(seat: int, radius: float, fill: str, edge: str | None = None) -> list[Item]:
+    """Seat ``seat``'s (0-based) own shape, centred on (0, 0) within ``radius``: P1 a disc,
+    P2 a square, P3 a triangle, P4 a diamond, P5 a star, P6 a cross. With the seat colours
+    they tell the seats apart in black and white and for colour-blind players too."""
+    kind = SEAT_GLYPHS[seat % len(SEAT_GLYPHS)]
+    style = Style(fill=fill, stroke=edge, width=radius * 0.14) if edge else Style(fill=fill)
+    r = radius
+    cls = f"seat-glyph {kind}"
+    if kind == "circle":
+        return [Circle(0.0, 0.0, r * 0.9, style, cls=cls)]
+    if kind == "square":
+        a = r * 0.78
+        return [Polygon(((-a, -a), (a, -a), (a, a), (-a, a)), style, cls=cls)]
+    if kind == "triangle":
+        return [Polygon(((0.0, -r), (r * 0.92, r * 0.62), (-r * 0.92, r * 0.62)), style,
+                        cls=cls)]
+    if kind == "diamond":
+        return [Polygon(((0.0, -r), (r * 0.78, 0.0), (0.0, r), (-r * 0.78, 0.0)), style,
+                        cls=cls)]
+    if kind == "star":
+        return [Polygon(star(0.0, 0.0, r, r * 0.45), style, cls=cls)]
+    a, b = r * 0.92, r * 0.32
+    return [Polygon(((-b, -a), (b, -a), (b, -b), (a, -b), (a, b), (b, b), (b, a), (-b, a),
+                     (-b, b), (-a, b), (-a, -b), (-b, -b)), style, cls=cls)]
+
+
 def start_marker_items(defs: OrbitusDefinitions, seat: int, across_flats: float | None = None,
                        bleed: float = 0.0, label: str | None = None) -> list[Item]:
-    """A start-line marker for seat ``seat`` (0-based), in that seat's colour, printed with
-    ``label`` (default: the seat, P1 ... P6)."""
+    """A start-line marker for seat ``seat`` (0-based), in that seat's colour, with the
+    seat's glyph (:func:`seat_glyph`) and ``label`` (default: the seat, P1 ... P6)."""
     flats = across_flats or defs.sectors.hex_across_flats_mm
     colour = defs.station.player_colours[seat]
     shape = marker_outline(flats)
-    h = marker_size(flats)[1]
+    w, h = marker_size(flats)
     label = label or f"P{seat + 1}"
+    ink = ink_on(colour)
+    g = h * 0.24  # the glyph's radius
+    room = w - 2 * h * 0.6 - 2.6 * g  # the label's width beside the glyph, inside the slopes
+    size = fit_size(label, h * 0.5, room, bold=True)
+    width = text_width(label, size, True)
+    gx = -(width + 2.6 * g) / 2.0 + g
     return [
         Polygon(offset_polygon(shape, bleed) if bleed else shape, Style(fill=colour),
                 cls="marker-face"),
-        text_centred(0.0, -h * 0.04, label, fit_size(label, h * 0.5, 18.0, bold=True),
-                     fill=ink_on(colour), bold=True),
+        Group(tuple(seat_glyph(seat, g, ink)), (gx, -h * 0.04)),
+        Text(gx + 1.6 * g, -h * 0.04 + size * 0.729 / 2.0, label, size, fill=ink, bold=True),
         Polygon(shape, Style(stroke=INK, width=0.25), cls="marker-outline"),
     ]
 

@@ -145,8 +145,12 @@ def _orbitus_block(defs: OrbitusDefinitions, rows: list[PadRow], g: _PadGeometry
                       bold=True))
     for k, x in enumerate(x_cols):
         colour = defs.station.player_colours[k]
-        items.append(Rect(x + 1.2, y + 1.2, 6.4, 3.6, Style(fill=colour), rx=0.6))
-        items.append(text_centred(x + 4.4, y + 3.0, f"P{k + 1}", 2.4, fill=orb.ink_on(colour),
+        # the seat's badge: its colour, its glyph (black and white, colour-blind) and name
+        items.append(Rect(x + 1.2, y + 1.2, 9.4, 3.6, Style(fill=colour), rx=0.6,
+                          cls=f"seat-badge seat-{k}"))
+        items.append(Group(tuple(orb.seat_glyph(k, 1.25, orb.ink_on(colour))),
+                           (x + 3.0, y + 3.0)))
+        items.append(text_centred(x + 7.3, y + 3.0, f"P{k + 1}", 2.4, fill=orb.ink_on(colour),
                                   bold=True))
         items.append(Rect(x + 1.2, y + 5.4, g.col_w - 2.4, g.names_h - 6.4,
                           Style(fill="#ffffff"), rx=0.6))

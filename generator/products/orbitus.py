@@ -126,7 +126,8 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     if bleed:
         d.add(Polygon(offset_polygon(orb.hex_points(flats, centre), bleed),
                       Style(fill=defs.station.colour), cls="bleed"))
-    d.add(Group(tuple(orb.station_items(defs, flats)), centre, cls="station"))
+    d.add(Group(tuple(orb.station_items(defs, flats, side_names=labels(defs, opts).directions)),
+                centre, cls="station"))
     d.extend(hex_crop_marks([centre], flats, bleed))
     d.add(caption(page, words.caption))
     need, barriers = defs.ruleset.marker_counts()
@@ -176,7 +177,8 @@ def components(defs: OrbitusDefinitions, words: OrbitusLabels | None = None) -> 
         out[f"sector-{sector.id}"] = orb.component(orb.sector_items(sector, defs, flats), w, h,
                                                    f"Orbitus sector {sector.id}")
     out["sector-back"] = orb.component(orb.back_items(defs, flats), w, h, "Orbitus sector back")
-    out["station"] = orb.component(orb.station_items(defs, flats), w, h, "Orbitus station")
+    out["station"] = orb.component(orb.station_items(defs, flats, side_names=words.directions),
+                                   w, h, "Orbitus station")
     mw, mh = orb.marker_size(flats)
     for seat in range(6):
         out[f"start-marker-P{seat + 1}"] = orb.component(
