@@ -57,6 +57,7 @@ class OrbitusDefinitions:
     rules: RulesFile
     folder: Path
     files: dict[str, Path] = field(default_factory=dict, compare=False)  # role -> file read
+    ink_saver: bool = False  # the printables' ink-saving look (pnp build --ink-saver)
 
     def sector(self, ident: str) -> SectorDef:
         return self.sectors.by_id()[ident]

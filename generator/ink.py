@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
-DPI = 30.0  # coarse: ink is an area figure (a 1 mm line still counts its share)
+DPI = 100.0  # fine enough that a hairline counts its own width (at 30 dpi it counts a pixel)
 
 
 def _lin(c: float) -> float:
@@ -74,3 +75,56 @@ class SheetInk:
 def _range(values: Sequence[float]) -> str:
     lo, hi = round(100 * min(values)), round(100 * max(values))
     return f"{lo} %" if lo == hi else f"{lo}–{hi} %"
+
+
+# --- --ink-saver ----------------------------------------------------------------------------
+
+
+def tint(colour: str, share: float) -> str:
+    """``colour`` mixed with white: ``share`` of the colour (1 keeps it, 0 is white)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 - (255 - v) * share):02x}" for v in (r, g, b))
+
+
+BACK_SHARE = 0.10  # the light back: a tenth of the back colour
+ROUTE_SHARE = 0.62  # routes keep most of their colour: they are what a player reads
+STATION_SHARE = 0.12
+
+
+def ink_saving(defs: Any) -> Any:
+    """``defs`` in the ink-saving look (``--ink-saver``): for Orbitus a light back (a tenth
+    of its colour, its lines and title in the full colour, and a screen that keeps a front
+    from showing through), lighter routes and a light station; planets, symbols, seat
+    colours and photo markers stay as they are. Satellites prints little solid colour
+    outside its tokens and is left as it is."""
+    from cards.definitions import OrbitusDefinitions
+
+    if not isinstance(defs, OrbitusDefinitions):
+        return defs
+    back = defs.sectors.back
+    sectors = defs.sectors.model_copy(update={
+        "back": back.model_copy(update={"colour": tint(back.colour, BACK_SHARE),
+                                        "accent": back.colour}),
+        "route_colour": tint(defs.sectors.route_colour, ROUTE_SHARE)})
+    station = defs.station.model_copy(update={
+        "colour": tint(defs.station.colour, STATION_SHARE), "accent": defs.station.colour})
+    return replace(defs, sectors=sectors, station=station, ink_saver=True)
+
+
+SHEETS = ("orbitus/sectors.pdf", "orbitus/station.pdf", "satellites/tokens.pdf",
+          "satellites/board.pdf")  # the sheets that carry colour; pads and texts are paper
+
+
+def kit_summary(files: dict[str, bytes], fold: bool = False) -> list[str]:
+    """One line per printed sheet of a kit: how much ink its pages take (the sector sheet's
+    fronts and backs apart)."""
+    out = []
+    for name in SHEETS:
+        if name not in files:
+            continue
+        ink = SheetInk(name, tuple(pdf_ink(files[name])))
+        labels = None
+        if name == "orbitus/sectors.pdf" and not fold:
+            labels = ["front" if k % 2 == 0 else "back" for k in range(len(ink.pages))]
+        out.append(ink.summary(labels))
+    return out

@@ -25,6 +25,8 @@ class BuildOptions:
     png_dpi: float | None = None  # also write <game>/png/*.png at this resolution
     tts: bool = False  # also write the Tabletop Simulator export, <game>/tts/
     out_root: Path | None = None  # absolute output folder (for the TTS file:/// URLs)
+    ink_saver: bool = False  # light sector backs and station (generator.ink.ink_saving)
+    fold: bool = False  # sector sheets for single-sided printers: fold and glue
 
     @property
     def bleed_mm(self) -> float:

@@ -307,6 +307,11 @@ def back_items(defs: OrbitusDefinitions, across_flats: float | None = None,
     items: list[Item] = [
         Polygon(offset_polygon(shape, bleed) if bleed else shape, Style(fill=back.colour),
                 cls="back-face"),
+    ]
+    if defs.ink_saver:  # a light back: a fine screen keeps the front from showing through
+        items.append(_screen(offset_polygon(shape, bleed) if bleed else shape, back.accent,
+                             flats))
+    items += [
         Polygon(offset_polygon(shape, -2.5 * s), Style(stroke=back.accent, width=0.5 * s)),
         Circle(0.0, 0.0, 15.0 * s, Style(stroke=back.accent, width=0.35 * s, dash=(1.2, 1.0))),
         Circle(11.0 * s, -10.4 * s, 1.6 * s, Style(fill=back.accent)),
@@ -319,6 +324,24 @@ def back_items(defs: OrbitusDefinitions, across_flats: float | None = None,
         sub = fit_size(back.subtitle, 3.6 * s, 28.0 * s)
         items.append(text_centred(0.0, 5.2 * s, back.subtitle, sub, fill=back.accent))
     return items
+
+
+SCREEN_PITCH_MM = 1.2  # the ink-saving back's screen: lines this far apart, both diagonals
+SCREEN_WIDTH_MM = 0.22
+
+
+def _screen(shape: Sequence[hexgeo.Point], colour: str, flats: float) -> Group:
+    """Two sets of fine diagonal lines over the whole back, clipped to it: about a sixth of
+    the back covered, too fine and too even for a front's routes to show through."""
+    r = hexgeo.circumradius(flats) + 4.0
+    lines: list[Item] = []
+    k = -2 * r
+    while k <= 2 * r:
+        for sign in (1.0, -1.0):
+            lines.append(Polyline(((k - r, -sign * r), (k + r, sign * r)),
+                                  Style(stroke=colour, width=SCREEN_WIDTH_MM, opacity=0.4)))
+        k += SCREEN_PITCH_MM * math.sqrt(2)
+    return Group(tuple(lines), clip=Polygon(tuple(shape), Style()), cls="back-screen")
 
 
 def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
