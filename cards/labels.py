@@ -63,10 +63,14 @@ def fill(text: str, **values: object) -> str:
 
 
 class SectorSheetTexts(Texts):
-    VALUES = {"note": ("n", "total")}
+    VALUES = {"note": ("n", "total"), "fold_note": ("n", "total")}
     note: Lines = Field(min_length=1, max_length=4,
                         description="the note on each front sheet, one line each: which "
                                     "sheet, print at 100 %, two-sided, flip on the long edge")
+    fold_note: Lines | None = Field(None, min_length=1, max_length=4,
+                                    description="the note on each sheet of --fold: which "
+                                                "sheet, print one-sided, fold, glue, cut")
+    fold_line: Line | None = Field(None, description="the label of the fold line")
 
 
 class StationTexts(Texts):
@@ -304,6 +308,10 @@ def load_labels(cards: Path | None, game: str, lang: str) -> Any:
     if missing:
         shipped = _shipped(game, path.name)
         words = words.model_copy(update={name: getattr(shipped, name) for name in missing})
+    if game == "orbitus" and words.sectors.fold_note is None:
+        shipped = _shipped(game, path.name)
+        words = words.model_copy(update={"sectors": words.sectors.model_copy(update={
+            "fold_note": shipped.sectors.fold_note, "fold_line": shipped.sectors.fold_line})})
     return words
 
 

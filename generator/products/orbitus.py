@@ -20,10 +20,12 @@ from generator.drawing import (
     Group,
     Item,
     Polygon,
+    Polyline,
     Style,
     Text,
     fit_size,
     offset_polygon,
+    text_width,
 )
 from generator.markers.plan import orbitus_map
 from generator.options import BuildOptions, Step, caption
@@ -115,6 +117,75 @@ def sector_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     return pages
 
 
+FOLD_GAP_MM = 4.0  # from the fold line to the nearest bleed, on either half
+
+
+def fold_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]:
+    """``--fold``: for printers without duplex. Each page holds fronts on its upper half and
+    their backs on the lower half, each back the mirror image of its front's place about
+    the fold line and turned half round, so that folding the lower half back along the
+    dashed line puts every back behind its front; glued and cut through both layers, the
+    two sides cannot be out of register. One-sided printing, fewer cards per page."""
+    page = page_size(opts.page)
+    flats = defs.sectors.hex_across_flats_mm
+    bleed = opts.bleed_mm
+    words = labels(defs, opts)
+    fold = page[1] / 2.0
+    lines = len(words.sectors.fold_note or [])
+    head = lines * 2.4 * 1.3 + 1.5  # the note's room at the top of the page
+    # the upper half below the note, its lower margin the gap to the fold
+    half = (page[0], fold - head + MARGIN_MM - FOLD_GAP_MM)
+    slots = list(honeycomb_slots(half, flats, bleed, opts.gutter).centres)
+    # the packing sits against the fold: its lowest bleed FOLD_GAP_MM above the line
+    low = max(y for _, y in slots) + flats / 2.0 + bleed
+    slots = [(x, y + (fold - FOLD_GAP_MM - low)) for x, y in slots]
+    copies = [s for s in defs.sectors.sectors for _ in range(s.count)]
+    sheets = [copies[i:i + len(slots)] for i in range(0, len(copies), len(slots))]
+    back = orb.back_items(defs, flats)
+    back_bleed = Polygon(offset_polygon(orb.hex_points(flats), bleed),
+                         Style(fill=defs.sectors.back.colour), cls="bleed") if bleed else None
+    pages: list[Drawing] = []
+    for n, cards in enumerate(sheets, start=1):
+        centres = slots[:len(cards)]
+        d = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} to fold")
+        if bleed:
+            for c, sector in zip(centres, cards, strict=True):
+                d.add(Group(tuple(orb.sector_bleed_items(sector, defs, flats, bleed)), c,
+                            cls="bleed"))
+        for c, sector in zip(centres, cards, strict=True):
+            d.add(Group(tuple(orb.sector_items(sector, defs, flats)), c, cls="sector"))
+        d.extend(hex_crop_marks(centres, flats, bleed, opts.gutter))
+        for x, y in centres:  # the back behind it once folded: mirrored about the fold
+            at = (x, 2 * fold - y)
+            if back_bleed is not None:
+                d.add(Group((back_bleed,), at, rotate=180.0, cls="bleed"))
+            d.add(Group(tuple(back), at, rotate=180.0, cls="sector-back"))
+        d.extend(_fold_line(page, fold, words.sectors.fold_line or ""))
+        obstacles = hex_obstacles(centres, flats, bleed, opts.gutter)
+        d.extend(caption_lines(page, [fill(line, n=n, total=len(sheets))
+                                      for line in words.sectors.fold_note or []],
+                               obstacles, top_only=True))
+        pages.append(d)
+    return pages
+
+
+def _fold_line(page: tuple[float, float], y: float, label: str) -> list[Item]:
+    """The dashed fold line across the page, its label in a gap at the middle."""
+    size = 2.4
+    width = fit_size(label, size, page[0] - 4 * MARGIN_MM) if label else size
+    gap = text_width(label, width) + 6.0 if label else 0.0
+    mid = page[0] / 2.0
+    style = Style(stroke="#555555", width=0.3, dash=(2.0, 1.5))
+    out: list[Item] = [
+        Polyline(((MARGIN_MM, y), (mid - gap / 2, y)), style, cls="fold-line"),
+        Polyline(((mid + gap / 2, y), (page[0] - MARGIN_MM, y)), style, cls="fold-line"),
+    ]
+    if label:
+        out.append(Text(mid, y + width * 0.36, label, width, fill=CAPTION, anchor="middle",
+                        cls="fold-label"))
+    return out
+
+
 def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]:
     """The station, its start-line and barrier markers, and the start-line table."""
     page = page_size(opts.page)
@@ -201,7 +272,8 @@ def svgs(defs: OrbitusDefinitions, outline: bool = False,
 def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
     return [
         ("Orbitus sectors", lambda: {"orbitus/sectors.pdf": render_pdf(
-            sector_sheets(defs, opts), "Orbitus sectors", "print-and-play sector deck")}),
+            (fold_sheets if opts.fold else sector_sheets)(defs, opts), "Orbitus sectors",
+            "print-and-play sector deck")}),
         ("Orbitus station", lambda: {"orbitus/station.pdf": render_pdf(
             station_sheet(defs, opts), "Orbitus station", "station and start-line markers")}),
         ("Orbitus SVG", lambda: svgs(defs, opts.svg_text == "outline", labels(defs, opts))),
