@@ -33,7 +33,7 @@ PAGE_SIZES_MM: dict[str, tuple[float, float]] = {
     "a4": (595 * MM_PER_PT, 842 * MM_PER_PT),
     "letter": (612 * MM_PER_PT, 792 * MM_PER_PT),
 }
-MARGIN_MM = 5.0
+MARGIN_MM = 6.5  # nothing prints nearer the paper's edge (many lasers leave 5 mm blank)
 BLEED_MM = 3.0
 MARK_GAP_MM = 0.5  # crop marks start this far outside the bleed
 MARK_LEN_MM = 2.0

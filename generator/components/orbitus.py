@@ -67,12 +67,18 @@ def route_band(across_flats: float, side: int, width: float, colour: str,
     return items
 
 
+ORIENTATION_OFFSET = 9.6  # mm (on a 50 mm hex) left of the N side's middle: off the route
+
+
 def orientation_marker(across_flats: float, colour: str = MARKER_FILL) -> Polygon:
-    """A small triangle pointing out of the printed N side: the card's 'up'."""
+    """A small triangle pointing out of the printed N side: the card's 'up'. It sits towards
+    the side's left end, clear of a route on N (in the middle it read as the route's
+    arrow)."""
     top = -across_flats / 2.0
     s = across_flats / 50.0
+    x = -ORIENTATION_OFFSET * s
     return Polygon(
-        ((0.0, top + 1.2 * s), (3.4 * s, top + 5.6 * s), (-3.4 * s, top + 5.6 * s)),
+        ((x, top + 1.2 * s), (x + 3.4 * s, top + 5.6 * s), (x - 3.4 * s, top + 5.6 * s)),
         Style(fill=colour, stroke=INK, width=0.35 * s, join="round"),
         cls="orientation-marker",
     )

@@ -18,7 +18,7 @@ from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import Drawing, Group, Item
 from generator.markers.plan import satellites_map
-from generator.options import BuildOptions, Step, caption
+from generator.options import BuildOptions, Step, caption, caption_height
 from generator.sheets import MARGIN_MM, fit_page, fit_scale, grid_slots, page_size
 from rules.satellites.table import column_name
 
@@ -61,9 +61,12 @@ def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing
         for e in defs.satellites.satellites for _ in range(e.count)]
     pieces += [(f"track-marker {kind}", sat.track_marker(defs, kind, marker, bleed))
                for kind in ("connected", "grace")]
-    slots = grid_slots(page, (diameter, diameter), 2 * bleed + 2.0, bleed)
     words = labels(defs, opts).tokens
     note = fill(words.note_fit, scale=_percent(scale)) if scale < 1 else words.note
+    top = MARGIN_MM + caption_height(page, note) + 1.0  # the tokens start below the caption
+    slots = grid_slots(page, (diameter, diameter), 2 * bleed + 2.0, bleed,
+                       area=(MARGIN_MM, top, page[0] - 2 * MARGIN_MM,
+                             page[1] - top - MARGIN_MM))
     pages: list[Drawing] = []
     per = len(slots)
     for n in range(0, len(pieces), per):
