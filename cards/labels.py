@@ -14,7 +14,7 @@ the values it may. What is printed in a language a game has no file for is decid
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -182,7 +182,7 @@ class TrackTexts(Texts):
 
 
 class SatellitesPadTexts(Texts):
-    VALUES = {"ends": ("end", "grace", "count")}
+    VALUES = {"ends": ("end", "grace", "count"), "colony": ("n",)}
     title: Line
     subtitle: Line
     reminder: Line
@@ -199,6 +199,9 @@ class SatellitesPadTexts(Texts):
     winner: Line
     winner_rule: Line
     draw: Line
+    colony: Line | None = Field(None, description="a colony's row: {n} its number")
+    colony_value: Line | None = Field(None, description="the column of a colony's value "
+                                                        "(every satellite in it)")
 
 
 class SatellitesTtsTexts(Texts):
@@ -304,18 +307,23 @@ def load_labels(cards: Path | None, game: str, lang: str) -> Any:
     inside(root, path)  # a link may not lead out of the definitions folder
     words = _read(path, game, path.stat().st_mtime_ns if path.exists() else 0)
     # a labels file written before these texts existed: the shipped file's of its language
-    missing = {name: None for name in OPTIONAL if getattr(words, name, 0) is None}
-    if missing:
-        shipped = _shipped(game, path.name)
-        words = words.model_copy(update={name: getattr(shipped, name) for name in missing})
-    if game == "orbitus" and words.sectors.fold_note is None:
-        shipped = _shipped(game, path.name)
-        words = words.model_copy(update={"sectors": words.sectors.model_copy(update={
-            "fold_note": shipped.sectors.fold_note, "fold_line": shipped.sectors.fold_line})})
-    return words
+    # a labels file written before some texts existed: the shipped file's of its language
+    return _completed(words, lambda: _shipped(game, path.name))
 
 
-OPTIONAL = ("directions", "tts")  # sections a labels file may lack (added in issue 20)
+def _completed(words: Any, shipped: Callable[[], Any]) -> Any:
+    """``words`` with every text it leaves out (None: an optional text, added after the
+    file was written) taken from the shipped labels of its language."""
+    update: dict[str, Any] = {}
+    for name in type(words).model_fields:
+        value = getattr(words, name)
+        if value is None:
+            update[name] = getattr(shipped(), name)
+        elif isinstance(value, Texts):
+            inner = _completed(value, lambda n=name: getattr(shipped(), n))
+            if inner is not value:
+                update[name] = inner
+    return words.model_copy(update=update) if update else words
 
 
 def _shipped(game: str, name: str) -> Any:
