@@ -39,7 +39,7 @@ from generator.drawing import (
     text_centred,
     text_width,
 )
-from generator.fit import FLOOR_MM, common_size, fit_lines
+from generator.fit import FLOOR_MM, FitError, common_size, fit_lines
 from generator.typeset.markup import signed
 from rules.orbitus.ruleset import Band
 from rules.satellites.score import WINNING, end_numbers
@@ -316,11 +316,18 @@ def _satellites_block(defs: SatellitesDefinitions, w: float, row_h: float,
     unused = Style(fill="#f1f1f1")
     rows = _sat_rows(said)
     small = row_h * 0.72  # the colony rows: one line each
-    label_size = min(fit_lines(r[0], 3.0, label_w - 4.0, max_lines=2, bold=True,
-                               what="a pad row").size for r in rows)  # one size for all rows
-    rule_size = 2.3 if 2.3 >= FLOOR_MM else FLOOR_MM
     draw = fit_lines(said.draw, 2.8, label_w * 0.34, bold=True, what="the draw box").size
     draw_w = text_width(said.draw, draw, True) + 1.2 + 5.2 + 2.0  # the draw box and its word
+    rooms = [label_w - 4.0 - (draw_w + 1.0 if k == len(rows) - 1 else 0.0)
+             for k in range(len(rows))]
+    try:  # one size for all rows: on one line each if that keeps them large enough
+        label_size = min(fit_lines(r[0], 3.0, room, floor=2.6, bold=True,
+                                   what="a pad row").size for r, room in zip(rows, rooms,
+                                                                            strict=True))
+    except FitError:  # else on two lines
+        label_size = min(fit_lines(r[0], 3.0, label_w - 4.0, max_lines=2, bold=True,
+                                   what="a pad row").size for r in rows)
+    rule_size = 2.3 if 2.3 >= FLOOR_MM else FLOOR_MM
 
     def row(label: str, rule: str, height: float, only_colours: bool, winner: bool = False
             ) -> None:

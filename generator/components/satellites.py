@@ -31,6 +31,7 @@ from generator.drawing import (
     text_centred,
 )
 from generator.drawing import Polygon as Poly
+from generator.fit import common_size
 from generator.markers.codes import MODULES
 from generator.markers.plan import QUIET, token_marker
 from rules.satellites.table import column_name, setup_zones
@@ -263,13 +264,15 @@ def tracks(defs: SatellitesDefinitions, x0: float, y: float, box: float,
     items.append(Text(x0, y2 - 1.2, grace, fit_size(grace, 3.2, width, bold=True), fill=INK,
                       bold=True))
     steps = numbers.grace_moves
-    for i in range(steps, -1, -1):
+    labels = [f"{t.grace.symbol}{i}" if i else said.end for i in range(steps, -1, -1)]
+    # one size for every step, with room to spare inside its box (the end's word too)
+    size = common_size(labels, box * 0.38, box * 1.6 - 4.0, bold=True, what="a grace step")
+    for i, label in zip(range(steps, -1, -1), labels, strict=True):
         x = x0 + (steps - i) * box * 1.6
         items.append(Rect(x, y2, box * 1.6, box, Style(fill=WHITE, stroke=INK, width=0.3),
                           cls="track-grace"))
-        label = f"{t.grace.symbol}{i}" if i else said.end
-        items.append(text_centred(x + box * 0.8, y2 + box / 2, label,
-                                  fit_size(label, box * 0.42, box * 1.4), fill=INK, bold=True))
+        items.append(text_centred(x + box * 0.8, y2 + box / 2, label, size, fill=INK,
+                                  bold=True, cls="track-grace-label"))
     return items, y2 + box
 
 
