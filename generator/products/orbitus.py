@@ -286,7 +286,8 @@ def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
 
 
 def tts_files(defs: OrbitusDefinitions, root: PurePath,
-              words: OrbitusLabels | None = None) -> dict[str, bytes]:
+              words: OrbitusLabels | None = None,
+              lang: str = "en") -> dict[str, bytes]:
     from generator.tts import orbitus_tts
 
-    return orbitus_tts(defs, root, words)
+    return orbitus_tts(defs, root, words, lang)

@@ -162,7 +162,8 @@ def steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
 
 
 def tts_files(defs: SatellitesDefinitions, root: PurePath,
-              words: SatellitesLabels | None = None) -> dict[str, bytes]:
+              words: SatellitesLabels | None = None,
+              lang: str = "en") -> dict[str, bytes]:
     from generator.tts import satellites_tts
 
-    return satellites_tts(defs, root, words)
+    return satellites_tts(defs, root, words, lang)
