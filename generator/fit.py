@@ -60,18 +60,22 @@ def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
 def fit_lines(text: str, size: float, width: float, height: float | None = None, *,
               floor: float = FLOOR_MM, max_lines: int = 1, bold: bool = False,
               what: str = "a text") -> Fitted:
-    """The largest size up to ``size`` (and not below ``floor``) at which ``text``, wrapped
-    onto at most ``max_lines`` lines, fits ``width`` (and ``height``, when given) mm."""
-    s = size
-    while s >= floor - 1e-9:
-        lines = wrap(text, s, width, bold)
-        fits = (len(lines) <= max_lines
-                and all(text_width(ln, s, bold) <= width + 1e-6 for ln in lines))
-        if fits and height is not None:
-            fits = Fitted(s, tuple(lines)).height() <= height + 1e-6
-        if fits:
-            return Fitted(s, tuple(lines))
-        s = s * 0.97 if s * 0.97 > floor else (floor if s > floor + 1e-9 else floor - 1.0)
+    """``text`` set to fit ``width`` (and ``height``, when given) mm: on as few lines as it
+    can (at most ``max_lines``), at the largest size up to ``size`` that allows them, never
+    below ``floor``."""
+    for lines_allowed in range(1, max_lines + 1):
+        s = size
+        while True:
+            lines = wrap(text, s, width, bold)
+            fits = (len(lines) <= lines_allowed
+                    and all(text_width(ln, s, bold) <= width + 1e-6 for ln in lines))
+            if fits and height is not None:
+                fits = Fitted(s, tuple(lines)).height() <= height + 1e-6
+            if fits:
+                return Fitted(s, tuple(lines))
+            if s <= floor + 1e-9:
+                break
+            s = max(floor, s * 0.97)
     raise FitError(f"{what} «{text}» does not fit {width:.1f} mm"
                    + (f" x {height:.1f} mm" if height is not None else "")
                    + f" on {max_lines} line(s) even at {floor / PT_MM:.0f} pt; "

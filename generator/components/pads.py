@@ -161,7 +161,8 @@ def _orbitus_block(defs: OrbitusDefinitions, rows: list[PadRow], g: _PadGeometry
                       fill=MUTED))
     for x in x_cols:
         items.append(text_centred(x + g.count_w / 2.0, y + g.sub_h / 2.0, said.count,
-                                  fit_size(said.count, 2.4, g.count_w - 0.6, bold=True),
+                                  fit_lines(said.count, 2.4, g.count_w - 0.6, bold=True,
+                                            what="the pad's count column").size,
                                   fill=MUTED, bold=True))
         points_w = g.col_w - g.count_w
         items.append(text_centred(x + g.count_w + points_w / 2.0, y + g.sub_h / 2.0,
@@ -189,12 +190,18 @@ def _orbitus_block(defs: OrbitusDefinitions, rows: list[PadRow], g: _PadGeometry
                                cls=f"pad-icon {row.kind}"))
             text_x = 2.0 + 2 * icon_r + 2.0
         avail = g.label_w - text_x - 1.5
-        label_size = fit_size(row.label, 3.4 if total else 3.0, avail, bold=True)
-        rule_size = fit_size(row.rule, 2.25, avail)
-        items.append(Text(text_x, y + h * 0.46, row.label, label_size, fill=INK, bold=True,
+        label_size = fit_lines(row.label, 3.4 if total else 3.0, avail, bold=True,
+                               what="a pad row").size
+        rule = fit_lines(row.rule, 2.25, avail, max_lines=2, what="a pad row's rule")
+        lead = rule.size * 1.2
+        # the label and its rule centred in the row, the rule on two lines if it needs them
+        block = label_size * CAP_HEIGHT + len(rule.lines) * lead
+        base = y + (h - block) / 2.0 + label_size * CAP_HEIGHT
+        items.append(Text(text_x, base, row.label, label_size, fill=INK, bold=True,
                           cls=f"pad-row {row.kind}"))
-        items.append(Text(text_x, y + h * 0.46 + rule_size * 1.35, row.rule, rule_size,
-                          fill=MUTED, cls="pad-rule"))
+        for k, line in enumerate(rule.lines):
+            items.append(Text(text_x, base + lead * (k + 1), line, rule.size, fill=MUTED,
+                              cls="pad-rule"))
         y += h
         lines.append(Polyline(((0.0, y), (w, y)), thin))
     # fills under everything else of the rows, then the rules on top
