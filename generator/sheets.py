@@ -293,7 +293,7 @@ def hex_obstacles(centres: Sequence[Point], flats: float, bleed: float,
 
 def caption_lines(page: tuple[float, float], lines: Sequence[str],
                   obstacles: Sequence[tuple[float, float, float, float]],
-                  size: float = 2.4, min_size: float = 1.6, top_only: bool = False
+                  size: float = 2.4, min_size: float = 6.0 * MM_PER_PT, top_only: bool = False
                   ) -> list[Item]:
     """Caption lines in the widest free stretch along the page's bottom or top margin (the
     bottom first; ``top_only``: the top), only as wide as that space (smaller text if

@@ -92,7 +92,7 @@ def _patch(defs: OrbitusDefinitions, cells: Sequence[Cell], links: Sequence[tupl
     masks: dict[Cell, int] = {}
     for cell in cells:
         sector, rot, real = pick_sector(defs, frozenset(sides[cell]), used)
-        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real,
+        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=False,
                                                   fiducial=False)),
                            hexgeo.centre(cell, flats), cls="diagram-sector"))
         masks[cell] = mask_of(hexgeo.rotate_sides(sector.route_sides, rot))
@@ -193,7 +193,7 @@ def closed_blocks(defs: OrbitusDefinitions) -> Art:
     tri_links = [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])]
     tri_items, tri_masks = _patch(defs, tri, tri_links, used, flats)
     tri_loops = _blocks(tri_masks)
-    tri_items += _block_faces(tri_loops, flats, s, 1.2, 5.0)
+    tri_items += _block_faces(tri_loops, flats, s, 1.2, 6.0)
     left = _panel(tri_items, tri, flats, _sizes_caption(tri_loops, scoring), label)
     # the ring of six around an empty cell
     ring_links = [(RING[d], RING[(d + 1) % 6]) for d in range(6)]
@@ -223,7 +223,7 @@ def closed_block_hub(defs: OrbitusDefinitions) -> Art:
     links = [(RING[d], RING[(d + 1) % 6]) for d in range(6)] + [((0, 0), c) for c in RING]
     items, masks = _patch(defs, cells, links, used, flats)
     loops = _blocks(masks)
-    items += _block_faces(loops, flats, s, 1.0, 3.6)
+    items += _block_faces(loops, flats, s, 1.0, 4.2)
     panel = _panel(items, cells, flats, _sizes_caption(loops, defs.ruleset.scoring), 6.5 * s)
     return Art(tuple(panel[0]), panel[1], panel[2], _max_scale(defs))
 
@@ -237,14 +237,15 @@ def open_routes(defs: OrbitusDefinitions, side_names: Sequence[str] | None = Non
     start_lines = {0: 0, 1: 0}  # the player's start lines: the station's N and NE sides
     items: list[Item] = [Group(tuple(orb.station_items(defs, flats, start_lines=start_lines,
                                                        barriers=(), fiducial=False,
-                                                       side_names=side_names)), (0.0, 0.0))]
+                                                       side_names=side_names, texts=False)),
+                               (0.0, 0.0))]
     # N of the station: a sector matching the start line, with two more routes
     north, north_east = (0, -1), (1, -2)
     placements = [(north, frozenset({3, 1, 5})), (north_east, frozenset({4, 0}))]
     masks: dict[Cell, int] = {}
     for cell, sides in placements:
         sector, rot, real = pick_sector(defs, sides, used)
-        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real,
+        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=False,
                                                   fiducial=False)),
                            hexgeo.centre(cell, flats)))
         masks[cell] = mask_of(hexgeo.rotate_sides(sector.route_sides, rot))
@@ -257,7 +258,7 @@ def open_routes(defs: OrbitusDefinitions, side_names: Sequence[str] | None = Non
             mid = hexgeo.side_midpoint(hexgeo.centre(cell, flats), flats, side)
             items.append(Circle(mid[0], mid[1], 4.4 * s, Style(fill="#ffffff", stroke="#b3261e",
                                                                width=0.7 * s), cls="open-route"))
-            items.append(text_centred(mid[0], mid[1], penalty, 4.0 * s, fill="#b3261e",
+            items.append(text_centred(mid[0], mid[1], penalty, 4.8 * s, fill="#b3261e",
                                       bold=True))
     # the station's other open start line (NE) also lies open but scores nothing
     cells = [(0, 0), north, north_east]
@@ -280,19 +281,20 @@ def setups(defs: OrbitusDefinitions, side_names: Sequence[str] | None = None) ->
         barriers = list(setup.barriers)
         items: list[Item] = [Group(tuple(orb.station_items(defs, flats, seats, barriers,
                                                            fiducial=False,
-                                                           side_names=side_names)))]
+                                                           side_names=side_names,
+                                                           texts=False)))]
         for side, seat in seats.items():
             mid = hexgeo.side_midpoint((0.0, 0.0), flats, side)
             k = 1.0 + 6.0 * s / (flats / 2.0)
             colour = defs.station.player_colours[seat % len(defs.station.player_colours)]
-            items.append(text_centred(mid[0] * k, mid[1] * k, f"P{seat + 1}", 5.0 * s,
+            items.append(text_centred(mid[0] * k, mid[1] * k, f"P{seat + 1}", 5.8 * s,
                                       fill=colour, bold=True, cls="seat-label"))
         items += _count_badge(-cell_w / 2.0 + 6.0 * s, -cell_h / 2.0 + 6.0 * s,
                               str(setup.players), s, defs.station.colour)
         panels.append(items)
     # the hand: face-down sectors fanned, with the hand size
     hand = defs.ruleset.hand_size
-    back = orb.back_items(defs, flats)
+    back = orb.back_items(defs, flats, texts=False)
     fan: list[Item] = []
     spread = 8.0
     for i in range(hand):
@@ -335,7 +337,7 @@ def colony(defs: SatellitesDefinitions) -> Art:
     """A corner of the board: a colony of four (blue controls it, 6 against 4), a pair that
     is no colony, and two lone satellites; under it the colony's totals by colour. The
     connections, the colony and its controller come from the rules core's analysis."""
-    geo, board = sat.board_items(defs, size=5, zones=False, trackers=False)
+    geo, board = sat.board_items(defs, size=5, zones=False, trackers=False, miniature=True)
     cell = geo.cell
     items: list[Item] = list(board)
     tokens = COLONY + PAIR + LONE
@@ -380,7 +382,7 @@ def colony(defs: SatellitesDefinitions) -> Art:
 def satellites_setup(defs: SatellitesDefinitions, seed: int = 7) -> Art:
     """The board with both players' setup zones and one example deal (the rules core's deal
     for ``seed``: the low values one cell inward)."""
-    geo, board = sat.board_items(defs, zones=True, trackers=False)
+    geo, board = sat.board_items(defs, zones=True, trackers=False, miniature=True)
     try:
         dealt = deal(defs.ruleset, seed)
     except SetupError:  # zones that do not take every satellite: show the zones alone

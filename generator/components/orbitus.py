@@ -30,6 +30,7 @@ from generator.drawing import (
     text_centred,
     text_width,
 )
+from generator.fit import FitError, fit_lines
 from rules import hexgeo
 
 INK = "#1d1d1f"
@@ -304,8 +305,9 @@ def _id_label(ident: str, flats: float, background: str) -> Text:
 
 
 def back_items(defs: OrbitusDefinitions, across_flats: float | None = None,
-               bleed: float = 0.0) -> list[Item]:
-    """The card back shared by every sector (bleed grows its background outwards)."""
+               bleed: float = 0.0, texts: bool = True) -> list[Item]:
+    """The card back shared by every sector (bleed grows its background outwards);
+    ``texts`` False: a miniature without its title (the booklets' diagrams)."""
     flats = across_flats or defs.sectors.hex_across_flats_mm
     back = defs.sectors.back
     s = flats / 50.0
@@ -323,6 +325,8 @@ def back_items(defs: OrbitusDefinitions, across_flats: float | None = None,
         Circle(11.0 * s, -10.4 * s, 1.6 * s, Style(fill=back.accent)),
         Circle(-13.0 * s, 7.8 * s, 1.0 * s, Style(fill=back.accent)),
     ]
+    if not texts:
+        return items
     title_size = fit_size(back.title, 6.0 * s, 27.0 * s, bold=True)
     items.append(text_centred(0.0, -1.6 * s, back.title, title_size, fill=back.accent, bold=True,
                               cls="back-title"))
@@ -353,7 +357,7 @@ def _screen(shape: Sequence[hexgeo.Point], colour: str, flats: float) -> Group:
 def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
                   start_lines: dict[int, int] | None = None,
                   barriers: Iterable[int] = (), fiducial: bool = True,
-                  side_names: Sequence[str] | None = None) -> list[Item]:
+                  side_names: Sequence[str] | None = None, texts: bool = True) -> list[Item]:
     """The station hex: its art (orbits and stars on the station's colour), its name, the
     six side labels (``side_names``, in the kit's language: N, NE, ... by default) and the
     start-line stubs.
@@ -387,6 +391,11 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
             items.append(_side_band(flats, side, colour, f"start-line seat-{start_lines[side]}"))
         items.append(Polyline((inner, end), Style(stroke=colour, width=7.0 * s), cls="start-stub"))
     marked = station_marker_items(defs, flats) if fiducial else []
+    if not texts:  # a miniature (the booklets' diagrams): the art without its small words
+        items.extend(marked)
+        items.append(Polygon(hex_points(flats), Style(stroke=INK, width=0.3 * s),
+                             cls="station-outline"))
+        return items
     label_at = 0.532 if marked else 0.5  # of the way to each side's midpoint
     for side in range(6):
         mid = hexgeo.side_midpoint((0.0, 0.0), flats, side)
@@ -510,16 +519,34 @@ def start_marker_items(defs: OrbitusDefinitions, seat: int, across_flats: float 
     w, h = marker_size(flats)
     label = label or f"P{seat + 1}"
     ink = ink_on(colour)
-    g = h * 0.24  # the glyph's radius
-    room = w - 2 * h * 0.6 - 2.6 * g  # the label's width beside the glyph, inside the slopes
-    size = fit_size(label, h * 0.5, room, bold=True)
-    width = text_width(label, size, True)
-    gx = -(width + 2.6 * g) / 2.0 + g
-    return [
+    g = h * 0.22  # the glyph's radius
+    inset = h / math.tan(math.radians(60))  # the slopes take this much at the bottom
+    room = w - 1.5 * inset - 1.6 - 2.6 * g  # the label's width beside the glyph
+    items: list[Item] = [
         Polygon(offset_polygon(shape, bleed) if bleed else shape, Style(fill=colour),
                 cls="marker-face"),
-        Group(tuple(seat_glyph(seat, g, ink)), (gx, -h * 0.04)),
-        Text(gx + 1.6 * g, -h * 0.04 + size * 0.729 / 2.0, label, size, fill=ink, bold=True),
+    ]
+    try:  # on one line beside the glyph, at least 6 pt
+        size = fit_lines(label, h * 0.5, room, bold=True, what="a start-line marker").size
+        lines: tuple[str, ...] = (label,)
+    except FitError:  # else the seat beside the glyph, the word below ("P1 ·" / "partenza")
+        head, _, rest = label.partition(" · ")
+        lines = (head, rest) if rest else fit_lines(label, h * 0.36, room, max_lines=2,
+                                                    bold=True, what="a start-line marker").lines
+        size = min(fit_lines(line, h * 0.36, w - 2 * inset - 1.6, bold=True,
+                             what="a start-line marker").size for line in lines)
+    lead = size * 1.12
+    top = -h * 0.04 - (len(lines) - 1) * lead / 2.0  # the first line's middle
+    width = text_width(lines[0], size, True)
+    gx = -(width + 2.6 * g) / 2.0 + g
+    items.append(Group(tuple(seat_glyph(seat, g, ink)), (gx, top)))
+    items.append(Text(gx + 1.6 * g, top + size * 0.729 / 2.0, lines[0], size, fill=ink,
+                      bold=True))
+    for k, line in enumerate(lines[1:], start=1):
+        items.append(Text(0.0, top + k * lead + size * 0.729 / 2.0, line, size, fill=ink,
+                          bold=True, anchor="middle"))
+    return [
+        *items,
         Polygon(shape, Style(stroke=INK, width=0.25), cls="marker-outline"),
     ]
 

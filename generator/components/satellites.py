@@ -26,12 +26,11 @@ from generator.drawing import (
     Rect,
     Style,
     Text,
-    fit_size,
     star,
     text_centred,
 )
 from generator.drawing import Polygon as Poly
-from generator.fit import common_size
+from generator.fit import FLOOR_MM, common_size, fit_lines
 from generator.markers.codes import MODULES
 from generator.markers.plan import QUIET, token_marker
 from rules.satellites.table import column_name, setup_zones
@@ -165,8 +164,11 @@ def _pips(value: int, radius: float, pip_r: float, fill: str) -> list[Item]:
 
 def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
                 zones: bool = True, trackers: bool = True,
-                words: Any = None) -> tuple[BoardGeometry, list[Item]]:
-    """The board: cells, coordinates, setup zones, inward cells and (optionally) trackers."""
+                words: Any = None, miniature: bool = False,
+                print_scale: float = 1.0) -> tuple[BoardGeometry, list[Item]]:
+    """The board: cells, coordinates, setup zones, inward cells and (optionally) trackers.
+    ``miniature``: as a booklet's diagram draws it, small: larger coordinates, no values
+    in the inward cells (the caption says them)."""
     geo = board_geometry(defs, size, trackers)
     b = defs.board
     n, cell, lab = geo.size, geo.cell, geo.label
@@ -189,15 +191,16 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
                 items.append(Rect(x + 1.2, y + 1.2, cell - 2.4, cell - 2.4,
                                   Style(stroke=look.colour, width=0.45, dash=(1.5, 1.2)),
                                   cls=f"inward {colour}"))
-                items.append(Text(x + cell - 2.4, y + cell - 2.6, inward_label, cell * 0.13,
-                                  fill=look.colour, anchor="end", bold=True))
+                if not miniature:
+                    items.append(Text(x + cell - 2.4, y + cell - 2.6, inward_label, cell * 0.13,
+                                      fill=look.colour, anchor="end", bold=True))
     grid = Style(stroke=b.grid, width=0.35)
     for i in range(n + 1):
         items.append(Polyline(((lab + i * cell, lab), (lab + i * cell, lab + n * cell)), grid))
         items.append(Polyline(((lab, lab + i * cell), (lab + n * cell, lab + i * cell)), grid))
     items.append(Rect(lab, lab, n * cell, n * cell, Style(stroke=INK, width=0.8)))
     items.extend(board_marker_items(defs, (lab, lab), n, cell, lab))  # for photos
-    size_txt = min(lab * 0.55, cell * 0.22)
+    size_txt = min(lab * 0.74, cell * 0.3) if miniature else min(lab * 0.55, cell * 0.22)
     for i in range(n):
         cx = lab + (i + 0.5) * cell
         name = column_name(i)
@@ -208,32 +211,36 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         items.append(text_centred(lab * 1.5 + n * cell, cy, str(i + 1), size_txt, fill=INK,
                                   bold=True))
     if trackers:
-        items.extend(tracker_items(defs, geo, words))
+        items.extend(tracker_items(defs, geo, words, print_scale))
     return geo, items
 
 
 def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry,
-                  words: Any = None) -> list[Item]:
+                  words: Any = None, print_scale: float = 1.0) -> list[Item]:
     """The connected-satellites track (0..max, marked values) and the grace-move track, in
     one row each below the board."""
     box = track_box(defs, geo.size, geo.cell)
     items, _ = tracks(defs, geo.label, geo.track_top + 4.0, box,
-                      defs.trackers.connected.max + 1, words)
+                      defs.trackers.connected.max + 1, words, print_scale)
     return items
 
 
 def tracks(defs: SatellitesDefinitions, x0: float, y: float, box: float,
-           per_row: int, words: Any = None) -> tuple[list[Item], float]:
+           per_row: int, words: Any = None, print_scale: float = 1.0
+           ) -> tuple[list[Item], float]:
     """Both tracks with their headings, the connected track in rows of ``per_row`` boxes;
     ``y`` is the first row's top. Returns the items and the bottom of the grace track.
-    ``words``: the kit's labels (default: English)."""
+    ``words``: the kit's labels (default: English); ``print_scale``: the scale the board
+    prints at (--fit), so that the words still print at 6 pt or more."""
     from cards.labels import default_labels, fill
 
     said = (words or default_labels("satellites")).tracks
     t = defs.trackers
     numbers = defs.ruleset
     width = per_row * box
-    heading = fit_size(said.connected, 3.2, width * 0.55, bold=True)
+    floor = FLOOR_MM / print_scale  # 6 pt once printed
+    heading = fit_lines(said.connected, max(3.2, floor * 1.05), width * 0.55, floor=floor,
+                        bold=True, what="the connected track's heading").size
     items: list[Item] = [
         Text(x0, y - 1.2, said.connected, heading, fill=INK, bold=True),
     ]
@@ -258,11 +265,14 @@ def tracks(defs: SatellitesDefinitions, x0: float, y: float, box: float,
         listed = ", ".join(str(m) for m in sorted(marked))
         note = "★ " + fill(said.ends, count=listed)
         items.append(Text(x0 + per_row * box, y - 1.2, note,
-                          fit_size(note, 2.6, width * 0.43), fill=INK, anchor="end"))
+                          fit_lines(note, max(2.6, floor * 1.05), width * 0.43, floor=floor,
+                                    what="the connected track's note").size,
+                          fill=INK, anchor="end"))
     y2 = y + rows * (box + 2.0) - 2.0 + 6.0
     grace = f"{t.grace.symbol} " + fill(said.grace, count=numbers.red.count)
-    items.append(Text(x0, y2 - 1.2, grace, fit_size(grace, 3.2, width, bold=True), fill=INK,
-                      bold=True))
+    items.append(Text(x0, y2 - 1.2, grace,
+                      fit_lines(grace, max(3.2, floor * 1.05), width, floor=floor, bold=True,
+                                what="the grace track's heading").size, fill=INK, bold=True))
     steps = numbers.grace_moves
     labels = [f"{t.grace.symbol}{i}" if i else said.end for i in range(steps, -1, -1)]
     # one size for every step, with room to spare inside its box (the end's word too)
@@ -294,9 +304,10 @@ def tracker_panel(defs: SatellitesDefinitions, width: float, words: Any = None) 
 
 
 def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board",
-                  words: Any = None) -> Drawing:
-    """The board with its trackers below (``words``: the kit's labels, default English)."""
-    geo, items = board_items(defs, words=words)
+                  words: Any = None, print_scale: float = 1.0) -> Drawing:
+    """The board with its trackers below (``words``: the kit's labels, default English;
+    ``print_scale``: the scale it prints at, --fit)."""
+    geo, items = board_items(defs, words=words, print_scale=print_scale)
     return Drawing(geo.width, geo.height, items, title)
 
 

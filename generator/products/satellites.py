@@ -85,8 +85,8 @@ def board_pages(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing
     page = page_size(opts.page)
     words = labels(defs, opts)
     if opts.fit:
-        board = sat.board_drawing(defs, words=words)
         scale = print_scale(defs, opts)
+        board = sat.board_drawing(defs, words=words, print_scale=scale)
         return [fit_page(board, page, fill(words.board.fit, scale=_percent(scale)))]
     return tiled_board(defs, page, words)[1]
 

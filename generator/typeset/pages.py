@@ -218,7 +218,7 @@ def _title_block(doc: Document, setup: PageSetup, typo: Typography,
 def _footer(doc: Document, setup: PageSetup, typo: Typography, n: int,
             total: int) -> list[Item]:
     pw, ph = setup.size
-    size = min(typo.body * 0.82, 2.8)
+    size = max(min(typo.body * 0.82, 2.8), 2.47)  # never below 7 pt
     y = ph - setup.bottom + 7.0
     items: list[Item] = [Polyline(((setup.margin, y - size * 1.6),
                                    (pw - setup.margin, y - size * 1.6)),
