@@ -65,7 +65,7 @@ def test_every_text_lies_on_the_page_at_a_readable_size(kits):
 
 
 def test_the_running_text_of_aids_and_booklets_is_7_pt_or_more(kits):
-    for (lang, page, fit), files in kits.items():
+    for (lang, page, _fit), files in kits.items():
         for name, data in files.items():
             if not re.search(r"/(rules|player-aid)-\w+\.pdf$", name):
                 continue
