@@ -37,10 +37,12 @@ START, END = "<!-- figures:start -->", "<!-- figures:end -->"
 
 # Small settings for --quick: each script runs in seconds.
 QUICK = {
+    "bench_balance.py": ["--quick"],
     "bench_build.py": ["--runs", "1"],
     "bench_cli.py": ["--runs", "2"],
     "bench_export.py": ["--runs", "1", "--dpi", "50"],
     "bench_photo.py": ["--photos", "3", "--cameras", "1", "--repeats", "1"],
+    "bench_presets.py": ["--runs", "1"],
     "bench_orbitus_score.py": ["--runs", "1", "--sizes", "500,2000"],
     "bench_rules_orbitus.py": ["--runs", "1", "--games", "8"],
     "bench_rules_satellites.py": ["--runs", "1", "--games", "8"],

@@ -16,6 +16,7 @@ type; what needs two values compared, two files or counting stays with the loade
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -329,6 +330,21 @@ class ScoringTables(Strict):
         return self
 
 
+TUNE_DESCRIPTION = ("numbers pnp sim tune may change, each with the range to search: "
+                    "NAME: [LOW, HIGH] (whole numbers); see docs/sim.md")
+TuneRange = Annotated[list[int], Field(min_length=2, max_length=2)]
+
+
+def _tune_keys(tune: dict[str, list[int]] | None, allowed: Callable[[str], bool],
+               names: str) -> None:
+    for key, (low, high) in (tune or {}).items():
+        if not allowed(key):
+            raise ValueError(f"tune: {key!r} is not a number that can be tuned; {names}")
+        if low >= high:
+            raise ValueError(f"tune: {key}: [{low}, {high}] is no range; give [LOW, HIGH] "
+                             f"with LOW below HIGH")
+
+
 class RulesFile(Strict):
     """``cards/orbitus/rules.yaml``: hand sizes, start lines, scoring."""
 
@@ -337,6 +353,18 @@ class RulesFile(Strict):
     start_lines: list[StartLineSetup] = Field(
         min_length=5, max_length=5, description="one setup for each player count, 2 to 6")
     scoring: ScoringTables
+    tune: dict[str, TuneRange] | None = Field(default=None, description=TUNE_DESCRIPTION)
+
+    @model_validator(mode="after")
+    def _tunable(self) -> RulesFile:
+        rows = {f"scoring.planet_groups.{b.min}" for b in self.scoring.planet_groups}
+        rows |= {f"scoring.closed_blocks.{b.min}" for b in self.scoring.closed_blocks}
+        fixed = {"hand_size", "min_hand", "scoring.pirate", "scoring.open_route"}
+        _tune_keys(self.tune, lambda k: k in fixed | rows,
+                   "the numbers are hand_size, min_hand, scoring.pirate, scoring.open_route, "
+                   "scoring.planet_groups.MIN and scoring.closed_blocks.MIN (the points of "
+                   "the row that starts at MIN)")
+        return self
 
     @model_validator(mode="after")
     def _complete(self) -> RulesFile:
@@ -455,6 +483,20 @@ class SatRulesFile(Strict):
     first: Colourname = Field(default="red", description="the colour that moves first")
     push_reach: int = Field(default=2, ge=1, le=4, description="how many cells a displaced "
                             "satellite may be pushed, at most")
+    stall_moves: int = Field(
+        default=1000, ge=1, le=4000,
+        description="moves in a row (both players, passes too) that connect no satellite and "
+                    "so end a stuck game, scored as it stands (rule S-62); at most 4000, so "
+                    "that every game ends within 100,000 moves")
+
+    tune: dict[str, TuneRange] | None = Field(default=None, description=TUNE_DESCRIPTION)
+
+    @model_validator(mode="after")
+    def _tunable(self) -> SatRulesFile:
+        names = ("colony_min", "colony_max", "end_connected", "grace_moves", "push_reach",
+                 "stall_moves")
+        _tune_keys(self.tune, lambda k: k in names, f"the numbers are {', '.join(names)}")
+        return self
 
     @model_validator(mode="after")
     def _sizes(self) -> SatRulesFile:

@@ -71,4 +71,5 @@ def satellites_ruleset(defs: SatellitesDefinitions) -> sat.Ruleset:
         grace_moves=numbers.grace_moves,
         first=numbers.first,
         push_reach=numbers.push_reach,
+        stall_moves=numbers.stall_moves,
     )

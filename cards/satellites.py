@@ -28,6 +28,7 @@ PARTS: dict[str, tuple[str, ...]] = {
     "max_value": ("satellites",), "total": ("satellites",),
     "colony_min": ("rules",), "colony_max": ("rules",), "end_connected": ("rules",),
     "grace_moves": ("rules",), "first": ("rules",), "push_reach": ("rules",),
+    "stall_moves": ("rules",),
 }
 
 

@@ -6,7 +6,11 @@ import json
 import sys
 from pathlib import Path
 
-from cards.models import SCHEMAS
+from cards.models import SCHEMAS as DEFINITION_SCHEMAS
+from cards.preset_models import PresetFile
+
+# every editor schema: the definitions files, and the presets (cards/presets/*.yaml)
+SCHEMAS = {**DEFINITION_SCHEMAS, "preset": PresetFile}
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
 

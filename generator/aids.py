@@ -116,7 +116,8 @@ def prose_warnings(game: str, defs: OrbitusDefinitions | SatellitesDefinitions,
     definitions no longer hold (:mod:`generator.prose`), one message each naming the file,
     its line and the language. A text that cannot be read is left to the build to report."""
     def tables(lg: str) -> Mapping[str, TableFn]:
-        return orbitus_tables(defs, lg) if isinstance(defs, OrbitusDefinitions) else {}
+        return orbitus_tables(defs, lg) if isinstance(defs, OrbitusDefinitions) \
+            else satellites_tables(defs)
 
     if isinstance(defs, OrbitusDefinitions):
         values, art = orbitus_values(defs), orbitus_art(defs, lang)
@@ -312,6 +313,7 @@ def satellites_values(defs: SatellitesDefinitions) -> dict[str, str]:
         "colony_min": str(rules.colony_min),
         "colony_max": str(rules.colony_max),
         "push_reach": str(rules.push_reach),
+        "stall_moves": str(rules.stall_moves),
         "end_connected": str(rules.end_connected),
         "grace_moves": str(rules.grace_moves),
         "track_max": str(defs.trackers.connected.max),
@@ -326,6 +328,23 @@ def satellites_art(defs: SatellitesDefinitions) -> dict[str, DiagramFn]:
     }
 
 
+def satellites_tables(defs: SatellitesDefinitions) -> dict[str, TableFn]:
+    """``colony-written``: the corner of the colony diagram as a board of its own, written
+    down the way :doc:`score-satellites` reads it (one line a row, ``.`` an empty cell)."""
+
+    def written(head: Sequence[str]) -> Table:
+        if len(head) != 2:
+            raise ValueError(f"give two column headings (row, as written), not {len(head)}")
+        size = diagrams.COLONY_BOARD
+        grid = [["."] * size for _ in range(size)]
+        for row, col, colour, value in diagrams.COLONY + diagrams.PAIR + diagrams.LONE:
+            grid[row][col] = f"{'R' if colour == 'red' else 'B'}{value}"
+        rows = [(str(k + 1), "  ".join(line)) for k, line in enumerate(grid)]
+        return data_table(head, rows, ["middle", "start"])
+
+    return {"colony-written": written}
+
+
 def satellites_typography(defs: SatellitesDefinitions) -> Typography:
     return Typography(accent=defs.board.blue.colour, highlight=defs.board.red.colour,
                       note_fill="#eef2f7")
@@ -337,7 +356,7 @@ def satellites_texts(defs: SatellitesDefinitions, kind: str, page: str,
     (default: every language there is)."""
     art = satellites_art(defs)
     docs = load_texts(defs.folder, "satellites", kind, satellites_values(defs),
-                      lambda lang: {}, art, langs)
+                      lambda lang: satellites_tables(defs), art, langs)
     return _render_texts("satellites", docs, kind, page, satellites_typography(defs), art)
 
 

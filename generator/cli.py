@@ -60,6 +60,15 @@ On request (they rasterise, which takes seconds rather than a fraction of one):
   <game>/tts/              --tts: Tabletop Simulator deck sheets, images and the
                            saved object <Game>.json (copy it to TTS's Saved Objects)
 
+For a print shop or a virtual table (docs/print-shops.md):
+  NAME/                    --preset NAME: the files that vendor asks for, named and
+                           ordered as it asks, a manifest.csv and the preset used,
+                           then a preflight of them (thegamecrafter, makeplayingcards,
+                           drivethrucards, printshop, playingcards-io, screentop, or
+                           your own in CARDS/presets/)
+  --preflight DIR          check such a folder again: sizes, dpi, bleed, safe zone,
+                           page boxes, fonts, colour, counts, file sizes
+
 Commands:
   pnp build init DIR       copy the shipped definitions into DIR to edit them, then
                            build with: pnp build --cards DIR [--watch]
@@ -74,8 +83,9 @@ EPILOG = """\
 Print PDFs at 100 % (no "fit to page").
 
 exit codes:
-  0  built (or --watch stopped with Ctrl-C)
-  1  a definition is wrong (nothing is overwritten)
+  0  built (or --watch stopped with Ctrl-C), or --preflight found no problems
+  1  a definition is wrong (nothing is overwritten), a preset cannot hold a component,
+     or the preflight found problems (one line each)
   2  the command is misused, a definitions file cannot be read at all (missing, not
      UTF-8, not YAML), or OUT cannot be written (it is then left as it was)
 """
@@ -196,6 +206,17 @@ def build_parser(prog: str = "pnp-build") -> Parser:
     add("--tts", action="store_true",
         help="also write <game>/tts/: Tabletop Simulator deck sheets, images and a "
              "saved-object JSON")
+    add("--tts-base-url", metavar="URL",
+        help="name the Tabletop Simulator images by URL, the address OUT is uploaded to "
+             "(e.g. https://example.org/kit/), instead of their paths on this machine, so "
+             "the saved object works for every player; implies --tts")
+    add("--preset", metavar="NAME",
+        help="write the files a print shop or virtual table asks for into OUT/NAME/ "
+             "instead of the home kit, then check them (a preflight); an unknown NAME "
+             "lists the presets")
+    add("--preflight", type=Path, metavar="DIR",
+        help="check a preset build folder (OUT/NAME) against its preset and the deck; "
+             "exit 1 with one line per problem")
     add("--watch", action="store_true",
         help="build, then keep watching the definitions folder and rebuild only what a "
              "changed file affects (and what was deleted from OUT); a wrong definition is "
@@ -284,6 +305,14 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
     if out.exists() and not out.is_dir():
         return fail(f"{prog}: --out {shown(out)}: is a file, expected a folder")
     games = tuple(rules.names("products")) if opts.game == BOTH else (opts.game,)
+    if opts.preflight is not None or opts.preset is not None:
+        return _preset(opts, prog, games, cards, out, report)
+    if opts.tts_base_url is not None:
+        from generator.presets.command import check_base_url
+
+        why = check_base_url(opts.tts_base_url)
+        if why is not None:
+            return fail(f"{prog}: --tts-base-url {why}")
     notes = _language(prog, opts.lang, games, cards)
     if notes is None:
         return EXIT_UNREADABLE
@@ -292,9 +321,10 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
     dpi = opts.dpi if opts.dpi is not None else (DEFAULT_DPI if opts.png else None)
     build_opts = BuildOptions(page=opts.page, bleed=not opts.no_bleed, gutter=opts.gutter,
                               fit=opts.fit, back_offset=offset, svg_text=opts.svg_text,
-                              lang=opts.lang, png_dpi=dpi, tts=opts.tts,
-                              out_root=out.resolve(), ink_saver=opts.ink_saver,
-                              fold=opts.fold)
+                              lang=opts.lang, png_dpi=dpi,
+                              tts=opts.tts or opts.tts_base_url is not None,
+                              out_root=out.resolve(), tts_base_url=opts.tts_base_url,
+                              ink_saver=opts.ink_saver, fold=opts.fold)
     for note in notes:
         say(f"{prog}: note: {note}")
     if opts.watch:
@@ -361,6 +391,36 @@ def _prose_warnings(games: tuple[str, ...], cards: Path | None, lang: str) -> li
     for game in games:
         out += prose_warnings(game, load(game, cards), lang)
     return out
+
+
+def _preset(opts: argparse.Namespace, prog: str, games: tuple[str, ...],
+            cards: Path | None, out: Path, report: Any) -> int:
+    """``--preset NAME`` (a preset build and its preflight) or ``--preflight DIR``."""
+    from generator.presets import command
+
+    if opts.preflight is not None and opts.preset is not None:
+        return misuse(prog, "--preset builds and checks; --preflight only checks a folder "
+                            "built before: give one of them")
+    home = [name for name, given in (("--watch", opts.watch), ("--json", opts.json_out),
+                                     ("--png", opts.png or opts.dpi is not None),
+                                     ("--tts", opts.tts or opts.tts_base_url is not None))
+            if given]
+    if home:
+        return misuse(prog, f"{', '.join(home)}: for the home kit, not with "
+                            f"--{'preset' if opts.preset is not None else 'preflight'}")
+
+    def out_text(text: str) -> None:
+        write_out(text + "\n")
+
+    if opts.preflight is not None:
+        return command.preflight(opts.preflight, cards, out_text)
+    notes = _language(prog, opts.lang, games, cards)
+    if notes is None:
+        return EXIT_UNREADABLE
+    for note in notes:
+        say(f"{prog}: note: {note}")
+    return command.build(opts.preset, games, cards, opts.lang, out, prog, report, out_text,
+                         opts.quiet)
 
 
 def _language(prog: str, lang: str, games: tuple[str, ...],

@@ -29,10 +29,10 @@ def export_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
 
         steps.append((f"{title} PNG", png))
     if opts.tts:
-        if opts.out_root is None:
+        if opts.out_root is None and opts.tts_base_url is None:
             raise ValueError("the Tabletop Simulator export needs the absolute output folder "
                              "(BuildOptions.out_root)")
-        root = opts.out_root
+        root: Any = opts.tts_base_url or opts.out_root
 
         def tts() -> dict[str, bytes]:
             from cards.labels import load_labels

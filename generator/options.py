@@ -28,6 +28,7 @@ class BuildOptions:
     out_root: Path | None = None  # absolute output folder (for the TTS file:/// URLs)
     ink_saver: bool = False  # light sector backs and station (generator.ink.ink_saving)
     fold: bool = False  # sector sheets for single-sided printers: fold and glue
+    tts_base_url: str | None = None  # where the output folder is uploaded: TTS images by URL
 
     @property
     def bleed_mm(self) -> float:

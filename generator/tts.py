@@ -225,13 +225,19 @@ def _save(objects: list[dict[str, Any]], note: str = "") -> bytes:
     return (json.dumps(save, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def _url(root: PurePath, rel: str) -> str:
+def _url(root: PurePath | str, rel: str) -> str:
     """The image's absolute path as the machine writes it (what TTS expects of a local
-    image; not a percent-encoded file:/// URL)."""
+    image; not a percent-encoded file:/// URL), or, with a base URL (``--tts-base-url``:
+    the address the kit's folder is uploaded to), that URL followed by the image's path in
+    the kit, each part percent-encoded: a kit uploaded once then works for every player."""
+    if isinstance(root, str):
+        from urllib.parse import quote
+
+        return root.rstrip("/") + "/" + "/".join(quote(part) for part in rel.split("/"))
     return str(root.joinpath(*rel.split("/")))
 
 
-def _pdfs(game: str, defs: Any, root: PurePath, lang: str, said: Any,
+def _pdfs(game: str, defs: Any, root: PurePath | str, lang: str, said: Any,
           x: float, z: float) -> list[dict[str, Any]]:
     """The rule booklet and the player aid as ``Custom_PDF`` objects: the kit's own PDFs
     (``<game>/rules-<lang>.pdf``, built beside the export), in the language they are built
@@ -257,10 +263,11 @@ def _token(nickname: str, key: str, url: str, transform: dict[str, float]) -> di
     return token
 
 
-def orbitus_tts(defs: OrbitusDefinitions, root: PurePath, words: Any = None,
+def orbitus_tts(defs: OrbitusDefinitions, root: PurePath | str, words: Any = None,
                 lang: str = "en") -> dict[str, bytes]:
-    """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder,
-    ``words`` the kit's labels (default: English) in ``lang``."""
+    """The Orbitus TTS files under ``orbitus/tts/``; ``root`` is the absolute output folder
+    (or the base URL the output folder is uploaded to), ``words`` the kit's labels (default:
+    English) in ``lang``."""
     from cards.labels import default_labels, fill
 
     words = words or default_labels("orbitus")
@@ -373,7 +380,7 @@ def _describe_in(defs: OrbitusDefinitions, sector: Any, said: Any, sides: Any,
     return fill(said.card_about, routes=routes, centre=centre)
 
 
-def satellites_tts(defs: SatellitesDefinitions, root: PurePath,
+def satellites_tts(defs: SatellitesDefinitions, root: PurePath | str,
                    words: Any = None, lang: str = "en") -> dict[str, bytes]:
     """The Satellites TTS files under ``satellites/tts/`` (``words``: the kit's labels, in
     ``lang``)."""

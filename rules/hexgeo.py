@@ -129,6 +129,18 @@ def side_midpoint(centre_xy: Point, across_flats: float, side: int) -> Point:
     return (centre_xy[0] + apothem * math.cos(angle), centre_xy[1] + apothem * math.sin(angle))
 
 
+def depth_inside(point: Point, centre_xy: Point, across_flats: float) -> float:
+    """How far ``point`` lies inside the flat-top hex centred at ``centre_xy`` (its distance
+    to the nearest side; negative outside, by that much)."""
+    dx, dy = point[0] - centre_xy[0], point[1] - centre_xy[1]
+    apothem = across_flats / 2.0
+    depth = apothem - abs(dy)
+    for angle in (30.0, 150.0):
+        a = math.radians(angle)
+        depth = min(depth, apothem - abs(dx * math.cos(a) + dy * math.sin(a)))
+    return depth
+
+
 def side_angle(side: int) -> float:
     """Direction (degrees, clockwise from north) in which ``side`` faces."""
     return 60.0 * (side % 6)

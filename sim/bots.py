@@ -11,24 +11,22 @@ deals the unseen cards itself, at random, consistent with its view (a determinis
 * ``random``: uniform over the legal actions;
 * ``greedy``: the action with the best immediate change of its own score (ties broken by
   its random generator, which comes from the game's seed);
-* ``mcts``: information-set Monte Carlo tree search (single observer): every iteration
-  deals the unseen cards at random, walks the tree with UCB among the actions that are
-  legal in that deal, adds one action, plays a short rollout (four plies, every player
-  greedy) and scores the position by the score margin; ``budget`` iterations (rollouts)
-  per decision. New actions are tried in the order of the greedy evaluation (progressive
-  widening), so a small budget already spends its rollouts on plausible moves. A game
-  without hidden information (``game.hidden_information``) is searched from the view
-  itself, which is the whole state. (Random
-  rollouts were tried first: at the same budget they did not beat greedy in Orbitus.)
+* ``value``: the action after which the game's evaluation is best (one ply; for Orbitus
+  an evaluation that counts what a system can still become, :mod:`sim.orbitus_eval`);
+* ``mcts``: information-set Monte Carlo tree search on that evaluation
+  (:mod:`sim.search`), ``mcts:64`` iterations per decision, ``mcts:200ms`` a time budget;
+* restricted play: any of them after ``+`` a restriction of the game
+  (``value+never-remove``, ``mcts:16+never-place-ice``), which never takes that kind of
+  action while it has another.
 
 Standard library only (bots run in worker processes and on Ray nodes).
 """
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 DEFAULT_BUDGET = 64
@@ -81,178 +79,164 @@ class GreedyBot:
         return pick(turn.sim.best_actions(turn.public, turn.view, turn.legal), rng)
 
 
-# --- information-set Monte Carlo tree search -------------------------------------------------
+class ValueBot:
+    """The action after which the game's evaluation (``sim.action_values``: what a
+    position is worth, a system's future counted) is best; one ply, no search."""
 
-
-class _Node:
-    __slots__ = ("player", "visits", "available", "reward", "children", "order")
-
-    def __init__(self, player: int) -> None:
-        self.player = player  # who chose the action leading here (-1 at the root)
-        self.visits = 0
-        self.available = 0
-        self.reward = 0.0  # summed for ``player``
-        self.children: dict[Any, _Node] = {}
-        self.order: list[Any] | None = None  # the root's actions, best greedy change first
-
-
-def _ranked(sim: Any, public: Any, view: Any, legal: Sequence[Any],
-            rng: random.Random) -> list[Any]:
-    """The legal actions, the best greedy change first (equal changes in random order)."""
-    changes = sim.score_changes(public, view, legal)
-    keys = [(-value, rng.random(), k) for k, (value, _) in enumerate(changes)]
-    keys.sort()
-    return [changes[k][1] for _, _, k in keys]
-
-
-def rewards(scores: Sequence[int], winners: Sequence[int] | None, scale: float) -> list[float]:
-    """Every seat's reward in [0, 1]: a finished game's share of the win; else a smooth
-    function of the score margin over the best other seat."""
-    n = len(scores)
-    if winners is not None:
-        share = 1.0 / len(winners) if winners else 0.0
-        return [share if s in winners else 0.0 for s in range(n)]
-    out = []
-    for s in range(n):
-        other = max(scores[t] for t in range(n) if t != s)
-        out.append(0.5 + 0.5 * math.tanh((scores[s] - other) / scale))
-    return out
-
-
-class MctsBot:
-    """Single-observer information-set MCTS with a budget of iterations per decision."""
-
-    name = "mcts"
-    exploration = 0.7
-    rollout_depth = 4  # plies after the tree's edge, each player playing greedy
-
-    def __init__(self, budget: int = DEFAULT_BUDGET) -> None:
-        self.budget = budget
+    name = "value"
 
     def choose(self, turn: Turn, rng: random.Random) -> Any:
-        legal = turn.legal
-        if len(legal) == 1:
-            return legal[0]
-        sim, public, view = turn.sim, turn.public, turn.view
-        game = sim.game
-        root = _Node(-1)
-        root.order = _ranked(sim, public, view, legal, rng)
-        scale = sim.reward_scale
-        hidden = game.hidden_information  # else the view is the whole state
-        for _ in range(self.budget):
-            state = sim.determinise(public, view, rng) if hidden else view
-            node = root
-            path = [root]
-            while True:
-                if game.is_over(state):
-                    break
-                player = game.current_player(state)
-                if node is root:
-                    order = node.order
-                    assert order is not None
-                    allowed = _widening(node.visits)
-                    if len(node.children) < min(allowed, len(order)):
-                        action = order[len(node.children)]
-                        node = node.children.setdefault(action, _Node(player))
-                        path.append(node)
-                        state = game.apply(state, action)
-                        break
-                    candidates = [order[k] for k in range(len(node.children))]
-                else:
-                    actions = game.legal_actions(state)
-                    # a node holding as many actions as this deal allows adds no more
-                    # (the check then costs nothing); otherwise only the tried actions
-                    # legal in this deal compete, and an untried one may be added
-                    present = [a for a in actions if a in node.children] \
-                        if len(node.children) < len(actions) else list(actions)
-                    if len(node.children) < _widening(node.visits) and \
-                            len(present) < len(actions):
-                        action = _first_new(sim, public, game, state, player, actions,
-                                            node.children, rng)
-                        node = node.children.setdefault(action, _Node(player))
-                        path.append(node)
-                        state = game.apply(state, action)
-                        break
-                    candidates = [a for a in present if a in node.children]
-                    if not candidates:
-                        action = _first_new(sim, public, game, state, player, actions,
-                                            node.children, rng)
-                        node = node.children.setdefault(action, _Node(player))
-                        path.append(node)
-                        state = game.apply(state, action)
-                        break
-                action = self._select(node, candidates)
-                node = node.children[action]
-                path.append(node)
-                state = game.apply(state, action)
-            state = self._rollout(sim, public, state, rng)
-            if game.is_over(state):
-                got = rewards(game.scores(state), game.result(state).winners, scale)
-            else:
-                got = rewards(sim.values(state), None, scale)
-            for visited in path:
-                visited.visits += 1
-                if visited.player >= 0:
-                    visited.reward += got[visited.player]
-        best = max(root.children.items(),
-                   key=lambda item: (item[1].visits, item[1].reward))
-        return best[0]
+        if len(turn.legal) == 1:
+            return turn.legal[0]
+        from sim.search import action_values
 
-    def _select(self, node: _Node, candidates: Sequence[Any]) -> Any:
-        c = self.exploration
-        best, best_value = candidates[0], -1.0
-        for action in candidates:
-            child = node.children[action]
-            child.available += 1
-            value = child.reward / child.visits + c * math.sqrt(
-                math.log(max(child.available, 1)) / child.visits)
-            if value > best_value:
-                best, best_value = action, value
-        return best
-
-    def _rollout(self, sim: Any, public: Any, state: Any, rng: random.Random) -> Any:
-        game = sim.game
-        for _ in range(self.rollout_depth):
-            if game.is_over(state):
-                break
-            actions = game.legal_actions(state)
-            if len(actions) > 1:
-                player = game.current_player(state)
-                action = best_of(sim.score_changes(public, game.view_for(state, player),
-                                                   actions, state), rng)
-            else:
-                action = actions[0]
-            state = game.apply(state, action)
-        return state
+        return best_of(action_values(turn.sim, turn.public, turn.view, turn.legal), rng)
 
 
-def _widening(visits: int) -> int:
-    """How many actions a node may have tried after ``visits`` visits."""
-    return 2 + int(math.sqrt(visits))
+class Restricted:
+    """A bot that never takes some kind of action while it has any other (restricted
+    play: what the option is worth shows in how much worse it plays without it). The
+    restrictions are the game's (``sim.restrictions``); the bot underneath chooses among
+    the actions left."""
+
+    def __init__(self, base: Bot, restrictions: Sequence[str]) -> None:
+        self.base = base
+        self.restrictions = tuple(restrictions)
+        self.name = "+".join((base.name, *self.restrictions))
+
+    def choose(self, turn: Turn, rng: random.Random) -> Any:
+        sim = turn.sim
+        allowed = getattr(sim, "allowed", None)
+        if allowed is None:
+            return self.base.choose(turn, rng)  # the game has no restrictions
+        left = [a for a in turn.legal
+                if all(allowed(r, turn.public, turn.view, a) for r in self.restrictions)]
+        if not left or len(left) == len(turn.legal):
+            return self.base.choose(turn, rng)
+        return self.base.choose(turn._replace(legal=left), rng)
 
 
-def _first_new(sim: Any, public: Any, game: Any, state: Any, player: int,
-               actions: Sequence[Any], children: dict[Any, Any], rng: random.Random) -> Any:
-    """The untried action with the best greedy change for the player to move."""
-    changes = sim.score_changes(public, game.view_for(state, player), actions, state)
-    best = None
-    best_key: tuple[float, float] = (-math.inf, 0.0)
-    for value, action in changes:
-        if action in children:
-            continue
-        key = (value, rng.random())
-        if key > best_key:
-            best, best_key = action, key
-    return best
+# --- bots by name ----------------------------------------------------------------------------
+
+NAMES = ("random", "greedy", "value", "mcts")
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {
-    "random": lambda budget: RandomBot(),
-    "greedy": lambda budget: GreedyBot(),
-    "mcts": lambda budget: MctsBot(budget),
-}
+class BotError(ValueError):
+    """A bot name that cannot be read (the message says what would be right)."""
 
 
-def make_bot(name: str, budget: int = DEFAULT_BUDGET) -> Bot:
-    """The bot called ``name`` (``KeyError`` if there is none)."""
-    return BOTS[name](budget)
+@dataclass(frozen=True)
+class Spec:
+    """A bot as the command line names it: ``mcts:64`` (iterations per decision),
+    ``mcts:200ms`` (thinking time), ``mcts:256x4`` (four trees of 64), and restrictions
+    after a ``+`` (``value+never-remove``; a restriction alone restricts ``value``)."""
+
+    name: str
+    budget: int | None = None
+    think: float | None = None
+    trees: int = 1
+    restrictions: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        head = self.name
+        if self.budget is not None or self.think is not None:
+            parts = []
+            if self.budget is not None:
+                parts.append(str(self.budget))
+            if self.think is not None:
+                parts.append(f"{round(self.think * 1000)}ms")
+            head += ":" + "/".join(parts)
+            if self.trees > 1:
+                head += f"x{self.trees}"
+        return "+".join((head, *self.restrictions))
+
+
+def parse_think(text: str) -> float:
+    """``200ms``, ``1.5s`` or ``2`` (seconds) as seconds; :class:`BotError` if it is no
+    time or not above 0."""
+    raw = text.strip().lower()
+    scale = 1.0
+    if raw.endswith("ms"):
+        raw, scale = raw[:-2], 0.001
+    elif raw.endswith("s"):
+        raw = raw[:-1]
+    try:
+        value = float(raw) * scale
+    except ValueError:
+        raise BotError(f"{text!r} is not a time; e.g. 200ms or 1.5s") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise BotError(f"{text!r}: a thinking time must be above 0; e.g. 200ms")
+    return value
+
+
+def parse_spec(text: str, restrictions: Sequence[str] | None = None) -> Spec:
+    """The :class:`Spec` written ``text``; ``restrictions`` are the names the game allows
+    after a ``+`` (None: any name that starts with ``never-``, checked by the game later).
+    :class:`BotError` says what is wrong."""
+    parts = [p.strip().lower() for p in text.split("+")]
+
+    def restriction(name: str) -> bool:
+        return name in restrictions if restrictions is not None else name.startswith("never-")
+
+    head, rest = parts[0], parts[1:]
+    if restriction(head):
+        head, rest = "value", parts
+    for r in rest:
+        if not restriction(r):
+            allowed = ", ".join(restrictions or ()) or "none for this game"
+            raise BotError(f"{r!r} is not a restriction; the restrictions are {allowed}")
+    name, sep, budget_text = head.partition(":")
+    if name not in NAMES:
+        raise BotError(f"{name or '(empty)'!r} is not a bot; the bots are {', '.join(NAMES)}"
+                       + (f", and the restrictions {', '.join(restrictions)}"
+                          if restrictions else ""))
+    if not sep:
+        return Spec(name, restrictions=tuple(rest))
+    if name != "mcts":
+        raise BotError(f"{head!r}: only mcts takes a budget ({name} has none)")
+    trees = 1
+    if "x" in budget_text:
+        budget_text, _, count = budget_text.partition("x")
+        if not count.isdigit() or int(count) < 1:
+            raise BotError(f"{head!r}: the number of trees after x must be a whole number "
+                           f"from 1; e.g. mcts:256x4")
+        trees = int(count)
+    budget = think = None
+    for piece in budget_text.split("/"):
+        if piece.isdigit():
+            budget = int(piece)
+            if budget < 1:
+                raise BotError(f"{head!r}: a budget of 0 iterations; give at least 1, e.g. "
+                               f"mcts:64")
+        elif piece.endswith("s") and piece[:1].isdigit():
+            think = parse_think(piece)
+        else:
+            raise BotError(f"{head!r}: {piece!r} is neither a number of iterations nor a "
+                           f"time; e.g. mcts:64, mcts:200ms or mcts:64/200ms")
+    if budget is not None and trees > budget:
+        raise BotError(f"{head!r}: {trees} trees need at least {trees} iterations")
+    return Spec(name, budget, think, trees, tuple(rest))
+
+
+def make(spec: Spec, budget: int = DEFAULT_BUDGET, think: float | None = None) -> Bot:
+    """The bot ``spec`` names; ``budget`` and ``think`` are the run's defaults for a search
+    bot whose spec gives neither."""
+    from sim.search import MctsBot
+
+    bot: Bot
+    if spec.name == "mcts":
+        if spec.budget is None and spec.think is None:
+            bot = MctsBot(budget if think is None else None, think, spec.trees)
+        else:
+            bot = MctsBot(spec.budget, spec.think, spec.trees)
+    else:
+        bot = {"random": RandomBot, "greedy": GreedyBot, "value": ValueBot}[spec.name]()
+    return Restricted(bot, spec.restrictions) if spec.restrictions else bot
+
+
+def make_bot(name: str, budget: int = DEFAULT_BUDGET, think: float | None = None) -> Bot:
+    """The bot written ``name`` (:class:`BotError` if there is none)."""
+    return make(parse_spec(name), budget, think)
+
+
+BOTS = NAMES

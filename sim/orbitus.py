@@ -1,44 +1,24 @@
-"""Orbitus in the simulator: the deal, what a bot may know, the greedy evaluation, the
-determinisation for search, and the statistics of a finished game.
-
-The greedy evaluation answers "how much does this action change my own score?" for every
-legal action of a position without scoring the table once per action (a 3-player turn
-has about 330 legal actions; a full score costs about 0.35 ms). It reads the one analysis
-of the rules core (:class:`rules.orbitus.analysis.Analysis`) and the core's closed-block
-finder, and works out the change per free cell once and per card and rotation with a few
-integer operations:
-
-* a sector joins my system only on a cell whose routes come from my system alone
-  (``spot.seats == (me,)``); anywhere else my score does not change;
-* joining adds its planet or pirate, its route sides facing empty cells, and takes away
-  the open routes it closes; neutral zones it joins come along with their planets,
-  pirates and open routes;
-* closed blocks change only when the new sector joins two or more sectors (a new face of
-  the route graph) or brings in a neutral zone; then the blocks of my system with the new
-  sector are found by the core's :func:`~rules.orbitus.blocks.closed_loops`.
-
-A test compares every value with the difference of two full scores of the rules core.
+"""Orbitus in the simulator: the deal, what a bot may know, the greedy evaluation and the
+search's (through :mod:`sim.orbitus_changes` and :mod:`sim.orbitus_eval`), the
+determinisation for search, restricted play, and the statistics of a finished game.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Sequence
 from typing import Any
 
 from rules.orbitus import GAME
-from rules.orbitus.actions import KIND_NAMES, PASS, PLACE, REMOVE, Action
-from rules.orbitus.analysis import BITS, OPP, POP, Analysis, near_cells
-from rules.orbitus.blocks import closed_loops
+from rules.orbitus.actions import DISCARD, KIND_NAMES, PASS, PLACE, REMOVE, Action
 from rules.orbitus.engine import END_ROUND, Seating, State
-from rules.orbitus.ruleset import Ruleset, Scoring
-from rules.orbitus.view import View, sample_state
+from rules.orbitus.ruleset import Ruleset
+from rules.orbitus.view import View, sample_state, view_for
+from sim.orbitus_changes import Changes, Values, points
 
 NAMES = ("P1", "P2", "P3", "P4", "P5", "P6")
 KINDS = KIND_NAMES  # place, remove, discard, pass
-STATION = (0, 0)
 
 
 class OrbitusSim:
@@ -66,6 +46,7 @@ class OrbitusSim:
         return state.game
 
     reward_scale = 4.0  # points of margin that make a position clearly better (search)
+    rollout_plies = 0  # the search scores the position it reaches as it stands
 
     def decided(self, state: State) -> bool:
         """Whether the game is over (the engine decides that after every action)."""
@@ -119,8 +100,84 @@ class OrbitusSim:
         return sample_state(view, match, rng)
 
     def values(self, state: State) -> tuple[int, ...]:
-        """The score of every seat as the position stands (the search's evaluation)."""
+        """The score of every seat as the position stands."""
         return state.score().totals
+
+    def action_values(self, match: Seating, view: View, legal: Sequence[Action],
+                      state: State | None = None) -> list[tuple[float, Action]]:
+        """``(worth after the action, action)`` for every legal action: the evaluation of
+        :mod:`sim.orbitus_eval` (a search that has a determinised state passes it, so its
+        table analysis is not worked out again)."""
+        from sim.orbitus_eval import action_values
+
+        return action_values(match, view, legal, None if state is None else state.info)
+
+    def position_values(self, state: State) -> tuple[float, ...]:
+        """Every seat's worth in a full state (:mod:`sim.orbitus_eval`)."""
+        from sim.orbitus_eval import position_values
+
+        return position_values(state)
+
+    def late(self, state: State) -> bool:
+        """Whether the scores as they stand are close to final (the deck is empty): when
+        kingmaking is judged (:mod:`sim.feel`)."""
+        return state.deck_left == 0
+
+    def outcomes(self, state: State) -> list[tuple[int, ...]]:
+        """The scores as they would stand after each legal action of the player to move
+        (a placement changes the score of the system it joins, a removal the mover's)."""
+        match = state.game
+        legal = list(state.legal_actions())
+        base = state.score().totals
+        moved = [[0] * len(legal) for _ in range(match.n)]
+        for s in range(match.n):
+            seat_view = view_for(state, s)
+            subset = legal if s == state.to_move else [a for a in legal if a.kind == PLACE]
+            index = range(len(legal)) if s == state.to_move else [
+                k for k, a in enumerate(legal) if a.kind == PLACE]
+            for k, (change, _) in zip(index, Changes(match, seat_view, state.info).of(subset),
+                                      strict=True):
+                moved[s][k] = int(change)
+        return [tuple(base[s] + moved[s][k] for s in range(match.n))
+                for k in range(len(legal))]
+
+    def restrictions(self, ruleset: Ruleset) -> dict[str, str]:
+        """The restricted-play options (:class:`sim.bots.Restricted`): their names and what
+        they forbid."""
+        out = {"never-remove": "never removes a sector of its own system",
+               "never-discard": "never discards",
+               "never-pass": "never passes"}
+        for t in ruleset.planet_types:
+            out[f"never-place-{t}"] = f"never places a {t} planet"
+        out["never-place-pirate"] = "never places a pirate"
+        out["never-place-void"] = "never places a void sector"
+        return out
+
+    def allowed(self, restriction: str, match: Seating, view: View, action: Action) -> bool:
+        """Whether ``action`` is allowed under ``restriction``."""
+        kind = action.kind
+        if restriction == "never-remove":
+            return kind != REMOVE
+        if restriction == "never-discard":
+            return kind != DISCARD
+        if restriction == "never-pass":
+            return kind != PASS
+        if restriction.startswith("never-place-"):
+            if kind != PLACE:
+                return True
+            return match.ruleset.cards[action.card].centre != restriction.removeprefix(
+                "never-place-")
+        raise KeyError(restriction)
+
+    def still_legal(self, state: State, action: Action) -> bool:
+        """Whether an action found legal in another deal of the same position (the same
+        table, other hidden hands) is legal in this one: a placement or a discard needs
+        the card in the hand; removals and the pass depend on the table alone."""
+        kind = action.kind
+        if kind == PLACE or kind == DISCARD:
+            return action.card in state.hands[state.to_move] and (
+                kind == PLACE or state.deck_left > 0)
+        return True
 
     # --- greedy ----------------------------------------------------------------------------
 
@@ -170,162 +227,5 @@ class OrbitusSim:
         }
 
 
-# --- the greedy evaluation ------------------------------------------------------------------
-
-
-@lru_cache(maxsize=32)
-def _planet_points(scoring: Scoring, most: int) -> tuple[int, ...]:
-    """Points of a planet group of each size from 0 to ``most - 1``."""
-    return tuple(scoring.planet_points(k) for k in range(most))
-
-
-class Changes:
-    """The change of one seat's own score for each legal action of a position, from what
-    that seat sees (the table)."""
-
-    def __init__(self, match: Seating, view: View, info: Analysis | None = None) -> None:
-        self.match = match
-        self.seat = seat = view.seat
-        rules = match.ruleset
-        self.scoring = rules.scoring
-        self.cards = rules.cards
-        self.board = view.board
-        if info is None:
-            info = Analysis(match.start_lines, match.n,
-                            {c: p.mask for c, p in view.board.items()})
-        self.info = info
-        owner = info.owner
-        self.mine = [i for i in range(len(owner)) if owner[i] == seat]
-        self.planets = Counter(self._planets(self.mine))
-        self.points = _planet_points(self.scoring, rules.deck_size + 2)
-        self._blocks_now: int | None = None
-        self._spots: dict[Any, tuple[int, int, Counter[str] | None]] = {}
-        self._cells: dict[Any, int] = {}
-
-    def _planets(self, nodes: Iterable[int]) -> Iterable[str]:
-        cells, board, cards = self.info.cells, self.board, self.cards
-        for i in nodes:
-            planet = cards[board[cells[i]].card].planet
-            if planet is not None:
-                yield planet
-
-    def _pirates(self, nodes: Iterable[int]) -> int:
-        cells, board, cards = self.info.cells, self.board, self.cards
-        return sum(1 for i in nodes if cards[board[cells[i]].card].pirate)
-
-    def _blocks(self, edges: dict[Any, int]) -> int:
-        block = self.scoring.block_points
-        return sum(block(loop.size) for loop in closed_loops(edges))
-
-    def _edges(self, nodes: Iterable[int]) -> dict[Any, int]:
-        cells, joined = self.info.cells, self.info.joined
-        return {cells[i]: joined[i] for i in nodes}
-
-    def blocks_now(self) -> int:
-        if self._blocks_now is None:
-            self._blocks_now = self._blocks(self._edges(self.mine))
-        return self._blocks_now
-
-    def _spot(self, cell: Any) -> tuple[int, int, Counter[str] | None]:
-        """``(known sides, change before the card's own part, planet counts after)``; the
-        counts are None when a sector there does not join my system."""
-        info, seat = self.info, self.seat
-        spot = info.spot(cell)
-        assert spot is not None
-        if spot.seats != (seat,):
-            return spot.known, 0, None
-        around = near_cells(cell)
-        joins = 0  # the sides towards sectors (the station is no sector)
-        for s in BITS[spot.required]:
-            if around[s] != STATION:
-                joins |= 1 << s
-        scoring = self.scoring
-        if not spot.zones:
-            change = -scoring.open_route * POP[joins]
-            if POP[joins] >= 2:
-                edges = self._edges(self.mine)
-                self._join(edges, cell, joins)
-                change += self._blocks(edges) - self.blocks_now()
-            return spot.known, change, self.planets
-        zone_nodes = [i for z in spot.zones for i in info.zones[z]]
-        zone_planets = Counter(self._planets(zone_nodes))
-        after = self.planets + zone_planets
-        points = self.points
-        change = sum(points[after[t]] - points[self.planets[t]] for t in zone_planets)
-        change += scoring.pirate * self._pirates(zone_nodes)
-        open_zones = sum(info.open_count[info.seats + z] for z in spot.zones)
-        change += scoring.open_route * (open_zones - POP[joins])
-        edges = self._edges([*self.mine, *zone_nodes])
-        self._join(edges, cell, joins)
-        change += self._blocks(edges) - self.blocks_now()
-        return spot.known, change, after
-
-    @staticmethod
-    def _join(edges: dict[Any, int], cell: Any, joins: int) -> None:
-        around = near_cells(cell)
-        edges[cell] = joins
-        for s in BITS[joins]:
-            other = around[s]
-            edges[other] = edges.get(other, 0) | 1 << OPP[s]
-
-    def _removal(self, cell: Any) -> int:
-        info, scoring = self.info, self.scoring
-        i = info.index[cell]
-        card = self.cards[self.board[cell].card]
-        change = 0
-        if card.planet is not None:
-            k = self.planets[card.planet]
-            change += self.points[k - 1] - self.points[k]
-        elif card.pirate:
-            change -= scoring.pirate
-        joined = info.joined[i]
-        change += scoring.open_route * (POP[joined] - POP[info.open_sides(i)])
-        if POP[joined] >= 2:
-            edges = self._edges(n for n in self.mine if n != i)
-            for s in BITS[joined]:
-                other = info.cells[info.near[6 * i + s]]
-                edges[other] &= ~(1 << OPP[s])
-            change += self._blocks(edges) - self.blocks_now()
-        return change
-
-    def of(self, legal: Sequence[Action]) -> list[tuple[int, Action]]:
-        out: list[tuple[int, Action]] = []
-        append = out.append
-        spots, cells, cards = self._spots, self._cells, self.cards
-        scoring = self.scoring
-        route, pirate, points = scoring.open_route, scoring.pirate, self.points
-        for action in legal:
-            kind = action.kind
-            if kind == PLACE:
-                key = (action.cell, action.card)
-                found = cells.get(key)
-                if found is None:
-                    spot = spots.get(action.cell)
-                    if spot is None:
-                        spot = spots[action.cell] = self._spot(action.cell)
-                    known, change, counts = spot
-                    card = cards[action.card]
-                    if counts is None:
-                        found = cells[key] = -1 << 30  # my score does not change
-                    else:
-                        if card.planet is not None:
-                            k = counts[card.planet]
-                            change += points[k + 1] - points[k]
-                        elif card.pirate:
-                            change += pirate
-                        found = cells[key] = change
-                if found == -1 << 30:
-                    append((0, action))
-                else:
-                    free = ~spots[action.cell][0] & 63
-                    mask = cards[action.card].masks[action.rot]
-                    append((found + route * POP[mask & free], action))
-            elif kind == REMOVE:
-                append((self._removal(action.cell), action))
-            else:
-                append((0, action))
-        return out
-
-
 SIM = OrbitusSim()
-__all__ = ["SIM", "Changes", "OrbitusSim"]
+__all__ = ["SIM", "Changes", "OrbitusSim", "Values", "points"]

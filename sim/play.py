@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import rules
 from sim.bots import Turn, make_bot
+from sim.feel import kingmaker, of_game
+from sim.search import position_values
 
-MAX_TURNS = 100_000  # a safety net; no game of either rules core comes near it
+MAX_TURNS = 100_000  # a safety net no game reaches: Satellites ends by S-62 at the latest
 
 
 def adapter(game: str) -> Any:
@@ -30,13 +32,18 @@ def adapter(game: str) -> Any:
 
 @dataclass(frozen=True)
 class Setup:
-    """What decides a run's games: the game, its ruleset, the bots, their budget, the seed."""
+    """What decides a run's games: the game, its ruleset, the bots, their budget, the seed;
+    ``think``: the search bots' time budget per decision (None: iterations only; with one
+    the games depend on the machine's speed); ``feel``: record each game's feel
+    (:mod:`sim.feel`), which the bots' evaluation of every position costs."""
 
     game: str
     ruleset: Any
     bots: tuple[str, ...]
     budget: int
     seed: int
+    think: float | None = None
+    feel: bool = False
 
 
 def game_seed(seed: int, players: int, index: int) -> int:
@@ -58,20 +65,30 @@ def play(setup: Setup, players: int, index: int, fast: bool = True) -> dict[str,
     game = sim.game
     seed = game_seed(setup.seed, players, index)
     names = lineup(setup.bots, players, index)
-    bots = [make_bot(name, setup.budget) for name in names]
+    bots = [make_bot(name, setup.budget, setup.think) for name in names]
     rngs = [random.Random(seed * 8 + seat + 1) for seat in range(players)]
     state = sim.new_game(setup.ruleset, players, seed)
     public = sim.public(state)
     kinds = [0] * len(sim.kinds)
     tally = sim.tally()
     turns = 0
-    if fast and all(name == "random" for name in names) and hasattr(sim, "random_loop"):
+    trace: list[Sequence[float]] = []
+    counts: list[int] = []
+    kingmaking: bool | None = None
+    if setup.feel and players >= 3 and hasattr(sim, "outcomes"):
+        kingmaking = False
+    if fast and not setup.feel and all(name == "random" for name in names) \
+            and hasattr(sim, "random_loop"):
         # every seat random: the adapter's own loop does exactly what the one below does
         # (the same draws from the same generators), without a turn object per move
         state, turns = sim.random_loop(state, rngs, kinds, tally, MAX_TURNS)
     while not sim.decided(state) and turns < MAX_TURNS:
         seat = game.current_player(state)
         turn = Turn(seat, game.view_for(state, seat), sim.legal(state), public, sim)
+        if setup.feel:
+            counts.append(len(turn.legal))
+            if kingmaking is False and sim.late(state):
+                kingmaking = kingmaker(seat, sim.outcomes(state))
         action = bots[seat].choose(turn, rngs[seat])
         if sim.may_end(action) and game.is_over(state):
             break  # nobody could move: over, though ``decided`` does not know it yet
@@ -79,6 +96,8 @@ def play(setup: Setup, players: int, index: int, fast: bool = True) -> dict[str,
         sim.count(tally, state, action)
         state = game.apply(state, action)
         turns += 1
+        if setup.feel:
+            trace.append(tuple(position_values(sim, state)))
     outcome = game.result(state)
     record: dict[str, Any] = {
         "players": players,
@@ -91,6 +110,8 @@ def play(setup: Setup, players: int, index: int, fast: bool = True) -> dict[str,
         "actions": kinds,
     }
     record.update(sim.record(state, tally, turns >= MAX_TURNS))
+    if setup.feel:
+        record["feel"] = of_game(trace, counts, outcome.winners, kingmaking)
     return record
 
 

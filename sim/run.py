@@ -90,6 +90,18 @@ class RayUnreachable(Exception):
     """No Ray cluster answers at the address given."""
 
 
+class RayRefused(RayUnreachable):
+    """A Ray cluster answers at the address but will not let this process in (with Ray's
+    token authentication, a missing or wrong token: Ray itself only says it failed to
+    connect, and logs ``InvalidAuthToken``)."""
+
+
+TOKEN_HINT = ("if it uses token authentication (Ray's default from 2.61 on), give its "
+              "token: RAY_AUTH_MODE=token and RAY_AUTH_TOKEN=THE-TOKEN (or "
+              "RAY_AUTH_TOKEN_PATH=FILE) in the environment; 'ray get-auth-token' on the "
+              "head node prints it")
+
+
 def probe(address: str, timeout: float = 5.0) -> None:
     """Raise :class:`RayUnreachable` at once when nothing listens at a ``host:port``
     address (Ray itself would keep trying for minutes)."""
@@ -129,8 +141,13 @@ def on_ray(setup: Setup, batches: list[list[Game]], address: str,
                 ray.init(address=address, log_to_driver=False,
                          runtime_env={"py_modules": modules})
             except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise RayUnreachable(str(exc).splitlines()[0] if str(exc) else
-                                     type(exc).__name__) from None
+                first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                if type(exc).__name__ == "AuthenticationError" or (
+                        isinstance(exc, ConnectionError) and ":" in address):
+                    # something answered at host:port (probe), yet Ray could not connect
+                    raise RayRefused(f"{first}; the cluster answers but refused the "
+                                     f"connection: {TOKEN_HINT}") from None
+                raise RayUnreachable(first) from None
         started = True
     try:
         task = ray.remote(play_many)

@@ -17,6 +17,7 @@ from rules.satellites.analysis import controller, value_sum
 from rules.satellites.engine import State, apply, connects, end_reason, standing_of
 from rules.satellites.legal import quiet_and_loud, random_action
 from rules.satellites.ruleset import COLOURS, Ruleset
+from sim.satellites_eval import changed_groups
 
 KINDS = ("normal", "connection", "displacement", "pass")
 
@@ -27,7 +28,8 @@ class SatellitesSim:
     name = "satellites"
     game = GAME
     kinds = KINDS
-    reward_scale = 1.0  # a colony of margin makes a position clearly better
+    reward_scale = 1.0  # a colony of margin makes a position clearly better (search)
+    rollout_plies = 4  # the search plays greedy moves this far before it scores a position
 
     def player_counts(self, ruleset: Ruleset) -> tuple[int, ...]:
         return (2,)
@@ -101,6 +103,32 @@ class SatellitesSim:
 
     def values(self, state: State) -> tuple[int, ...]:
         return GAME.scores(state)
+
+    def action_values(self, public: None, view: State, legal: Sequence[int],
+                      state: State | None = None) -> list[tuple[float, int]]:
+        """``(worth to the mover after the move, move)`` (:mod:`sim.satellites_eval`); the
+        quiet moves' look at what they prepare only at the root of a search (``state`` is
+        given inside the tree, where it would cost too much)."""
+        from sim.satellites_eval import action_values
+
+        return action_values(view, list(legal), quiet_terms=state is None)
+
+    def position_values(self, state: State) -> tuple[float, float]:
+        from sim.satellites_eval import position_values
+
+        return position_values(state)
+
+    def still_legal(self, state: State, action: int) -> bool:
+        return True  # nothing is hidden
+
+    def restrictions(self, ruleset: Ruleset) -> dict[str, str]:
+        """The restricted-play options: their names and what they forbid."""
+        return {"never-displace": "never displaces an opponent's satellite"}
+
+    def allowed(self, restriction: str, public: None, view: State, action: int) -> bool:
+        if restriction == "never-displace":
+            return action == PASS or parts(action)[2] < 0
+        raise KeyError(restriction)
 
     def score_changes(self, public: None, view: State, legal: Sequence[int],
                       state: State | None = None) -> list[tuple[int, int]]:
@@ -178,18 +206,9 @@ def _controls(state: State, group: int, colour: str) -> bool:
 
 
 def _change(before: State, after: State, action: int, colour: str) -> int:
-    """How many more colonies ``colour`` controls after ``action``. The satellites that
-    move were unconnected (connected ones never move), so only the groups holding the
-    cells they land on are new; the groups of before that those swallowed are gone."""
-    landed = 1 << (action >> 10 & 1023)
-    push = (action & 1023) - 1
-    if push >= 0:
-        landed |= 1 << push
-    new = [g for g in after.groups if g & landed]
-    region = 0
-    for g in new:
-        region |= g
-    gone = [g for g in before.groups if g & region]
+    """How many more colonies ``colour`` controls after ``action`` (only the groups the
+    move makes and those it swallows change)."""
+    new, gone = changed_groups(before, after, action)
     return (sum(1 for g in new if _controls(after, g, colour))
             - sum(1 for g in gone if _controls(before, g, colour)))
 

@@ -1,6 +1,8 @@
 """The statistics of the report: Wilson intervals, the score test against a fair share,
-differences of proportions (Newcombe's hybrid score interval, the pooled z-test) and of
-means (Welch's normal approximation), and value histograms.
+the same for shared wins (per-game variance: the design effect), differences of
+proportions (Newcombe's hybrid score interval, the pooled z-test) and of means (Welch's
+normal approximation), value histograms, and the distributions behind them (normal,
+chi-square, Student's t).
 
 Standard library only. Every interval is a 95 % interval unless ``z`` says otherwise.
 References: E. B. Wilson (1927); R. G. Newcombe, "Two-sided confidence intervals for the
@@ -33,6 +35,57 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def design_effect(total: float, squares: float, n: int) -> float:
+    """How much the per-game outcomes vary against a yes-or-no outcome of the same mean:
+    the variance of the per-game values (each in [0, 1], e.g. a seat's share of a win, a
+    shared win counting ``1/k``), ``squares`` being their sum of squares, divided by
+    ``p (1 - p)``. 1 when every value is 0 or 1; below 1 with shared wins (300 games all
+    shared by two seats vary not at all: 0); 1 as well when ``p`` is 0 or 1."""
+    if n <= 0:
+        return 1.0
+    p = total / n
+    if p <= 0 or p >= 1:
+        return 1.0
+    variance = max(0.0, squares / n - p * p)
+    return variance / (p * (1 - p))
+
+
+def share_interval(total: float, squares: float, n: int,
+                   z: float = Z95) -> tuple[float, float]:
+    """The interval of a mean of per-game values in [0, 1] (a win rate with shared wins
+    counted as shares): Wilson's interval at the effective number of games ``n / deff``
+    (:func:`design_effect`, Korn and Graubard's approach for proportions from data that
+    are not yes-or-no trials). With only 0s and 1s it is Wilson's interval; with values
+    that never vary it is the single point."""
+    if n <= 0:
+        return (0.0, 1.0)
+    deff = design_effect(total, squares, n)
+    p = total / n
+    if deff <= 0:
+        return (p, p)
+    n_eff = n / deff
+    z2 = z * z
+    centre = (p + z2 / (2 * n_eff)) / (1 + z2 / n_eff)
+    half = z * math.sqrt(p * (1 - p) / n_eff + z2 / (4 * n_eff * n_eff)) / (1 + z2 / n_eff)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def share_test(total: float, squares: float, n: int, p0: float) -> tuple[float, float]:
+    """The score test of a mean of per-game values in [0, 1] against ``p0``, its variance
+    scaled by the :func:`design_effect`: ``(z, two-sided p)``. With only 0s and 1s it is
+    :func:`score_test`."""
+    if n <= 0 or not 0 < p0 < 1:
+        return (0.0, 1.0)
+    deff = design_effect(total, squares, n)
+    diff = total / n - p0
+    if deff <= 0:
+        if abs(diff) < 1e-12:
+            return (0.0, 1.0)
+        return (math.copysign(math.inf, diff), 0.0)
+    z = diff / math.sqrt(p0 * (1 - p0) * deff / n)
+    return (z, two_sided_p(z))
 
 
 def score_test(successes: float, n: int, p0: float) -> tuple[float, float]:
@@ -82,6 +135,74 @@ def chi_square_sf(x: float, df: int) -> float:
     return min(1.0, math.exp(log_front) * h)
 
 
+def incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b) (Lentz's continued fraction,
+    as in Numerical Recipes' ``betai``)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x > (a + 1) / (a + b + 2):
+        return 1.0 - incomplete_beta(b, a, 1.0 - x)
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (tiny if abs(d) < tiny else d)
+    h = d
+    for m in range(1, 10_000):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + num * d
+            d = 1 / (tiny if abs(d) < tiny else d)
+            c = 1 + num / c
+            c = tiny if abs(c) < tiny else c
+            h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return front * h / a
+
+
+def t_two_sided_p(t: float, df: float) -> float:
+    """The two-sided p-value of Student's t statistic with ``df`` degrees of freedom."""
+    if math.isinf(t):
+        return 0.0
+    if df <= 0:
+        return 1.0
+    return incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def t_quantile(q: float, df: float) -> float:
+    """The ``q`` quantile (0.5 < q < 1) of Student's t distribution (bisection)."""
+    low, high = 0.0, 1.0
+    while t_two_sided_p(high, df) > 2 * (1 - q):
+        high *= 2
+    for _ in range(200):
+        mid = (low + high) / 2
+        if t_two_sided_p(mid, df) > 2 * (1 - q):
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def normal_quantile(q: float) -> float:
+    """The ``q`` quantile (0 < q < 1) of the standard normal distribution (bisection on
+    ``erfc``, to 1e-12)."""
+    if q == 0.5:
+        return 0.0
+    if q < 0.5:
+        return -normal_quantile(1 - q)
+    low, high = 0.0, 40.0
+    for _ in range(200):
+        mid = (low + high) / 2
+        if 0.5 * math.erfc(mid / math.sqrt(2.0)) > 1 - q:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
 def seats_test(wins: list[float], games: int) -> tuple[float, int, float]:
     """Pearson's chi-square test that every seat wins equally often: ``(statistic,
     degrees of freedom, p)``; draws are left out."""
@@ -91,6 +212,21 @@ def seats_test(wins: list[float], games: int) -> tuple[float, int, float]:
     expected = decided / len(wins)
     stat = sum((w - expected) ** 2 / expected for w in wins)
     df = len(wins) - 1
+    return (stat, df, chi_square_sf(stat, df))
+
+
+def seats_test_shares(wins: list[float], deffs: list[float]) -> tuple[float, int, float]:
+    """:func:`seats_test` with the Rao-Scott first-order correction for shared wins: the
+    chi-square statistic divided by the mean design effect of the seats (shared wins vary
+    less than yes-or-no outcomes, so the plain statistic overstates the evidence when they
+    are many). ``(statistic, degrees of freedom, p)``."""
+    stat, df, _ = seats_test(wins, 0)
+    mean_deff = sum(deffs) / len(deffs) if deffs else 1.0
+    if stat <= 0 or df < 1:
+        return (stat, df, 1.0)
+    if mean_deff <= 0:
+        return (math.inf, df, 0.0)
+    stat /= mean_deff
     return (stat, df, chi_square_sf(stat, df))
 
 

@@ -13,7 +13,8 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 from typing import Any
 
-from sim.stats import Spread, score_test, seats_test, wilson
+from sim.feel import Feel
+from sim.stats import Spread, design_effect, seats_test_shares, share_interval, share_test
 
 FORMAT = 1
 
@@ -29,9 +30,11 @@ class Count:
         self.players = players
         self.games = 0
         self.wins = [Fraction(0)] * players  # shared wins count as a share
+        self.squares = [Fraction(0)] * players  # the shares squared: their per-game variance
         self.draws = 0
         self.bot_games: Counter[str] = Counter()
         self.bot_wins: dict[str, Fraction] = defaultdict(Fraction)
+        self.bot_squares: dict[str, Fraction] = defaultdict(Fraction)
         self.turns: Counter[int] = Counter()
         self.totals: Counter[int] = Counter()  # every seat's final score
         self.seat_totals: list[Counter[int]] = [Counter() for _ in range(players)]
@@ -41,6 +44,7 @@ class Count:
         self.ends: Counter[str] = Counter()
         self.facts: dict[str, Counter[str]] = defaultdict(Counter)
         self.cards: dict[str, Counter[str]] = defaultdict(Counter)
+        self.feel: Feel | None = None
         self.card_points: Counter[str] = Counter()
 
     def add(self, record: dict[str, Any]) -> None:
@@ -53,7 +57,9 @@ class Count:
             share = Fraction(1, len(winners))
             for seat in winners:
                 self.wins[seat] += share
+                self.squares[seat] += share * share
                 self.bot_wins[bots[seat]] += share
+                self.bot_squares[bots[seat]] += share * share
         else:
             self.draws += 1
         self.turns[record["turns"]] += 1
@@ -75,6 +81,11 @@ class Count:
                         self.sizes[name][key] += n
                 else:
                     self.components[name][value] += 1
+        feel = record.get("feel")
+        if feel is not None:
+            if self.feel is None:
+                self.feel = Feel()
+            self.feel.add(feel)
         cards = record.get("cards")
         if cards:
             for what in ("placed", "removed", "discarded"):
@@ -91,30 +102,37 @@ class Count:
         fair = 1 / players
         seats = []
         for seat in range(players):
-            wins = self.wins[seat]
-            low, high = wilson(float(wins), n)
+            wins, squares = float(self.wins[seat]), float(self.squares[seat])
+            # the interval of a mean of per-game shares (a game shared by k seats gives each
+            # 1/k), not of yes-or-no trials: many shared wins make it narrower
+            low, high = share_interval(wins, squares, n)
             seats.append({"seat": seat + 1, "first": seat == first, "wins": _r(wins, 3),
                           "rate": _r(wins / n if n else 0), "ci": [_r(low), _r(high)],
+                          "design_effect": _r(design_effect(wins, squares, n), 4),
                           "mean_score": _r(Spread(self.seat_totals[seat]).mean, 4)})
         # the first seat against a fair share of the decided games (a draw is nobody's)
-        wins = float(self.wins[first])
+        wins, squares = float(self.wins[first]), float(self.squares[first])
         decided = n - self.draws
         rate = wins / decided if decided else 0.0
-        low, high = wilson(wins, decided)
-        z, p = score_test(wins, decided, fair)
+        low, high = share_interval(wins, squares, decided)
+        z, p = share_test(wins, squares, decided, fair)
         first_player = {
             "seat": first + 1, "decided_games": decided, "rate": _r(rate), "fair": _r(fair),
             "advantage": _r(rate - fair), "ci": [_r(low), _r(high)],
-            "z": _r(z, 4), "p": _r(p), "significant": p < 0.05,
+            "z": _r(z, 4) if z == z and abs(z) != float("inf") else None,
+            "p": _r(p), "significant": p < 0.05,
         }
-        stat, df, p_seats = seats_test([float(w) for w in self.wins], n)
-        seats_differ = {"chi_square": _r(stat, 4), "df": df, "p": _r(p_seats),
-                        "significant": p_seats < 0.05}
+        deffs = [design_effect(float(self.wins[s]), float(self.squares[s]), decided)
+                 for s in range(players)]
+        stat, df, p_seats = seats_test_shares([float(w) for w in self.wins], deffs)
+        seats_differ = {"chi_square": _r(stat, 4) if stat != float("inf") else None,
+                        "df": df, "p": _r(p_seats), "significant": p_seats < 0.05,
+                        "design_effect": _r(sum(deffs) / len(deffs), 4)}
         bots = []
         for bot in sorted(self.bot_games):
             seated = self.bot_games[bot]
             won = float(self.bot_wins[bot])
-            low, high = wilson(won, seated)
+            low, high = share_interval(won, float(self.bot_squares[bot]), seated)
             bots.append({"bot": bot, "seats_played": seated, "wins": _r(won, 3),
                          "rate": _r(won / seated if seated else 0),
                          "ci": [_r(low), _r(high)]})
@@ -150,10 +168,14 @@ class Count:
             "per_player_counts": sizes,
             "actions": actions,
             "ends": dict(sorted(self.ends.items())),
+            "stalled": self.ends.get("stalled", 0),
+            "safety_net": self.ends.get("turn-limit", 0),
             "facts": {k: dict(sorted(v.items())) for k, v in sorted(self.facts.items())},
         }
         if self.cards:
             out["cards"] = self._cards(n)
+        if self.feel is not None:
+            out["feel"] = self.feel.summary()
         return out
 
     def _cards(self, n: int) -> list[dict[str, Any]]:

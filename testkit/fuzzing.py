@@ -202,7 +202,7 @@ class Reader:
         work.mkdir(parents=True, exist_ok=True)
         if kind == "definitions":
             self.cards = work / "cards"
-            for game in ("orbitus", "satellites"):
+            for game in ("orbitus", "satellites", "presets"):  # presets: cards/presets/*.yaml
                 (self.cards / game).mkdir(parents=True, exist_ok=True)
                 for f in (CARDS / game).glob("*.yaml"):
                     shutil.copy(f, self.cards / game / f.name)
@@ -242,6 +242,12 @@ def _load_definitions(cards: Path, game: str) -> str:
     from generator.options import BuildOptions
 
     try:
+        if game == "presets":  # every preset read as a build reads it
+            from cards.presets import available, load_preset
+
+            for name in available(cards):
+                load_preset(name, cards)
+            return "ok"
         plan((game,), cards, BuildOptions())
     except DefinitionError as exc:
         print("\n".join(exc.problems), file=__import__("sys").stderr)

@@ -44,7 +44,8 @@ def _document(game: str, lang: str, kind: str = "rules"):
         art = aids.orbitus_art(defs)
     else:
         defs = load_satellites()
-        values, tables, art = aids.satellites_values(defs), {}, aids.satellites_art(defs)
+        values, tables, art = (aids.satellites_values(defs), aids.satellites_tables(defs),
+                               aids.satellites_art(defs))
     path = DEFAULT_CARDS / game / "text" / f"{kind}-{lang}.md"
     return parse(path.read_text(encoding="utf-8"), str(path), values, tables, art)
 

@@ -50,6 +50,13 @@ def letter(tmp_path_factory) -> Path:
     return _every_language(tmp_path_factory, "letter")
 
 
+def _fills(page) -> set[str]:
+    """The fill colours a PDF page paints with, as ``#rrggbb``."""
+    stream = page.get_contents().get_data().decode("latin-1")
+    return {"#" + "".join(f"{round(float(v) * 255):02x}" for v in m.groups())
+            for m in re.finditer(r"([\d.]+) ([\d.]+) ([\d.]+) rg", stream)}
+
+
 def _text(path: Path) -> str:
     return "\n".join(p.extract_text() for p in PdfReader(path).pages)
 
@@ -148,10 +155,20 @@ def test_diagrams_are_drawn_into_the_booklets(a4):
     defs = load_orbitus()
     deck = {s.id for s in defs.sectors.sectors}
     rules = _text(a4 / "orbitus/rules-en.pdf")
-    ids = set(re.findall(r"\bS\d\d\b", rules))  # the text itself names no sector
-    assert len(ids) >= 12 and ids <= deck
-    # the station in the setup diagram, once per player count, besides the text's mention
-    assert rules.count("Орбитус") >= 6
+    # the diagrams draw pieces as they lie on the table, without the codes a table is written
+    # down with (the sector IDs, the station's name): the one ID is the text's example
+    assert set(re.findall(r"\bS\d\d\b", rules)) == {"S07"} and "S07" in deck
+    # the setup diagram: the station for every player count, every seat's colour on it
+    # (start lines) and the face-down hand in the sector back's colour
+    reader = PdfReader(a4 / "orbitus/rules-en.pdf")
+    setup = next(page for page in reader.pages if "for 2 to 6 players" in page.extract_text())
+    drawn = _fills(setup)
+    assert {c.lower() for c in defs.station.player_colours} <= drawn
+    assert defs.sectors.back.colour.lower() in drawn
+    assert rules.count("P6") >= 2  # the start-line table and the six-player station
+    # the sector diagrams draw real planets: every planet's colour is on some page
+    assert {p.colour.lower() for p in defs.planets.by_id().values()} <= set().union(
+        *(_fills(page) for page in reader.pages))
     # the closed-block examples print their points from the scoring table
     assert "3 → +1" in rules and "6 → +3" in rules and "6 × (3 → +1) = +6" in rules
     for rel in ("satellites/rules-en.pdf", "satellites/rules-it.pdf",

@@ -147,7 +147,7 @@ def _commands(cards: Path, tmp: Path) -> dict[str, tuple[list[str], str]]:
      "with spaces)", 2),
     ("hand_size: 4", "hand_sise: 4",
      "orbitus/rules.yaml:4: hand_sise: unknown field 'hand_sise' (known fields: hand_size, "
-     "min_hand, start_lines, scoring); did you mean 'hand_size'?", 1),
+     "min_hand, start_lines, scoring, tune); did you mean 'hand_size'?", 1),
 ])
 def test_a_broken_definitions_folder_gets_the_same_code_from_every_command(
         cards_copy, tmp_path, old, new, problem, code):

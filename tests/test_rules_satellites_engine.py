@@ -14,9 +14,13 @@ from rules.satellites.engine import (
     END_CONNECTED,
     END_GRACE,
     END_LOCKED,
+    END_STALLED,
     State,
     action_text,
     apply,
+    deal,
+    decode,
+    encode,
     end_message,
     end_reason,
     is_over,
@@ -664,6 +668,75 @@ def test_every_edge_holding_a_connected_satellite_ends_the_game():
         .  .  .  .  .
     """)
     assert not is_over(open_edge)
+
+
+# --- a game that is stuck (S-62) -----------------------------------------------------------
+
+# red's R1 on c1 and blue's B1 on c5 can only wander: no move connects for a long while
+WANDER = """
+    .  .  R1 .  .
+    .  .  .  .  .
+    .  .  .  .  .
+    .  .  .  .  .
+    .  .  B1 .  .
+"""
+
+
+def test_moves_that_connect_nothing_end_the_game_at_the_count():
+    import dataclasses
+
+    rules = dataclasses.replace(RULES, stall_moves=4)
+    board = Board.from_tokens([line.split() for line in WANDER.strip().splitlines()])
+    s = start(rules, board.width, board.cells())
+    s = play(s, "c1-b1", "c5-b5", "b1-a1")
+    assert (s.quiet, end_reason(s)) == (3, None)
+    s = play(s, "b5-a5")
+    assert (s.quiet, end_reason(s)) == (4, END_STALLED)
+    assert end_message(s) == ("4 moves in a row connected no satellite, so the game ends as "
+                              "the board stands (rule S-62)")
+    assert why(s, "a1-b1").startswith("the game is already over (4 moves in a row")
+
+
+def test_a_connection_starts_the_count_again():
+    import dataclasses
+
+    rules = dataclasses.replace(RULES, stall_moves=3)
+    board = Board.from_tokens([line.split() for line in WANDER.strip().splitlines()])
+    s = start(rules, board.width, board.cells())
+    s = play(s, "c1-c2", "c5-c4")  # blue lands below nothing yet: two quiet moves
+    assert s.quiet == 2 and not is_over(s)
+    s = play(s, "c2-c3")  # red ends next to blue: a connection, the count starts again
+    assert s.conn and s.quiet == 0 and s.ended is None
+    assert end_reason(s) == END_BLOCKED  # both satellites locked now: S-41, not S-62
+
+
+def test_the_count_travels_with_the_state():
+    s = play(deal(RULES, 42), "c1-c2")
+    assert s.quiet == 1
+    again = decode(RULES, encode(s))
+    assert again == s and again.quiet == 1
+    old = encode(s)
+    format_1 = bytes([1]) + old[1:6] + old[8:]  # before S-62: no count, read as 0
+    assert decode(RULES, format_1) == s._replace(quiet=0)
+
+
+def test_the_stuck_random_game_of_the_issue_now_ends():
+    """Game 11,222 of a random run seeded 1 stopped connecting at move 733 with 22
+    connected: every colony within reach of the two free satellites is crowned. It used
+    to run into the simulator's 100,000-move limit; now S-62 ends it 1,000 moves later."""
+    import random
+
+    from rules.satellites.legal import random_action
+    from sim.play import game_seed
+
+    seed = game_seed(1, 2, 11222)
+    s = deal(RULES, seed)
+    rngs = [random.Random(seed * 8 + k + 1) for k in range(2)]
+    moves = 0
+    while s.ended is None and moves < 5000:
+        s = apply(s, random_action(s, rngs[s.to_move]))
+        moves += 1
+    assert (end_reason(s), moves, s.conn.bit_count()) == (END_STALLED, 733 + 1000, 22)
 
 
 # --- the notation ------------------------------------------------------------------------------

@@ -132,6 +132,10 @@ MUTATIONS: list[tuple[str, str, str, str, bool]] = [
     ("colony max below min", "satellites/rules.yaml", r"colony_max: 6 ", "colony_max: 2 ",
      CROSS),
     ("first colour green", "satellites/rules.yaml", r"first: red ", "first: green ", SCHEMA),
+    ("stall moves 0", "satellites/rules.yaml", r"stall_moves: 1000 ", "stall_moves: 0 ",
+     SCHEMA),
+    ("stall moves a million", "satellites/rules.yaml", r"stall_moves: 1000 ",
+     "stall_moves: 1000000 ", SCHEMA),
 ]
 
 

@@ -24,11 +24,12 @@ from rules.orbitus.actions import PLACE, REMOVE
 from rules.orbitus.engine import Placed, State, new_game
 from rules.orbitus.view import view_for
 from sim import run as simrun
-from sim.bots import BOTS, GreedyBot, MctsBot, RandomBot, Turn
+from sim.bots import BOTS, GreedyBot, RandomBot, Turn
 from sim.cli import main
 from sim.orbitus import SIM as ORBITUS
 from sim.orbitus import Changes
 from sim.play import Setup, game_seed, lineup, play
+from sim.search import MctsBot
 from sim.stats import Spread, score_test, two_means, two_proportions, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -252,7 +253,7 @@ def test_bots_choose_legal_actions_from_the_view_alone(ruleset):
     legal = list(turn.legal)
     for bot in (RandomBot(), GreedyBot(), MctsBot(budget=8)):
         assert bot.choose(turn, random.Random(3)) in legal
-    assert set(BOTS) == {"random", "greedy", "mcts"}
+    assert set(BOTS) == {"random", "greedy", "value", "mcts"}
 
 
 def test_greedy_beats_random_clearly(ruleset):
@@ -497,10 +498,10 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
      "(see pnp-sim orbitus --help)"),
     (["orbitus", "--bots", "random,clever"],
      "pnp-sim orbitus: --bots random,clever: 'clever' is not a bot; the bots are random, "
-     "greedy, mcts (see pnp-sim orbitus --help)"),
+     "greedy, value, mcts (see pnp-sim orbitus --help)"),
     (["orbitus", "--bots", "random,gready"],
      "pnp-sim orbitus: --bots random,gready: 'gready' is not a bot; the bots are random, "
-     "greedy, mcts; did you mean greedy? (see pnp-sim orbitus --help)"),
+     "greedy, value, mcts; did you mean greedy? (see pnp-sim orbitus --help)"),
     (["orbitus", "--players", "7"],
      "pnp-sim orbitus: --players 7: Orbitus is played by 2 to 6 players, not 7 "
      "(see pnp-sim orbitus --help)"),
@@ -567,6 +568,29 @@ def test_ray_address_where_nothing_listens_fails_at_once(tmp_path, capsys):
     assert err.startswith(f"pnp-sim: --ray 127.0.0.1:{port}: cannot reach the Ray cluster: "
                           f"nothing answers at 127.0.0.1:{port}")
     assert time.monotonic() - started < 30
+
+
+def test_a_ray_cluster_that_refuses_says_how_to_give_the_token(tmp_path, capsys, monkeypatch):
+    """Something answers at the address but Ray cannot connect: with token authentication
+    Ray raises only "Failed to connect" and logs InvalidAuthToken (seen against a real
+    token-authenticated head, Ray 2.60); the message names the token and how to pass it."""
+    ray = pytest.importorskip("ray")
+    import socket
+
+    def refused(*args, **kwargs):
+        raise ConnectionError("Failed to connect to Ray cluster at 127.0.0.1:1")
+
+    monkeypatch.setattr(ray, "init", refused)
+    with socket.socket() as server:  # something listens, as a Ray head would
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        code, out, err = sim(["orbitus", "--players", "2", "--games", "2", "--ray",
+                              f"127.0.0.1:{port}", "--out", str(tmp_path / "r")], capsys)
+    assert (code, out) == (2, "")
+    assert "the cluster answers but refused the connection: if it uses token " \
+           "authentication (Ray's default from 2.61 on), give its token: RAY_AUTH_MODE=token " \
+           "and RAY_AUTH_TOKEN=THE-TOKEN (or RAY_AUTH_TOKEN_PATH=FILE)" in err
 
 
 def test_help_explains_the_options(capsys):

@@ -237,6 +237,9 @@ SPREAD_KEYS: dict[str, Schema] = {
     "histogram": HISTOGRAM,
 }
 LABEL: Schema = {"type": "string", "description": "the measure in words"}
+BOT: Schema = {"type": "string", "pattern": "^(random|greedy|value|mcts)(:[0-9a-z./]+)?"
+                                             "(\\+never-[a-z0-9_-]+)*$",
+               "description": "a bot as --bots names it (mcts:64, value+never-remove)"}
 
 
 def spread(label: bool) -> Schema:
@@ -260,8 +263,11 @@ SIM_DEFS: dict[str, Schema] = {
                                                                     "as a share"},
             "rate": SHARE,
             "ci": ref("interval"),
+            "design_effect": {"type": "number", "minimum": 0, "description": "the per-game "
+                              "variance of the seat's win shares against yes-or-no games "
+                              "(below 1: shared wins); the interval uses it"},
             "mean_score": {"type": "number"},
-        })),
+        }, required=["seat", "first", "wins", "rate", "ci", "mean_score"])),
         "first_player": obj({
             "seat": {"type": "integer", "minimum": 1},
             "decided_games": COUNT,
@@ -269,19 +275,22 @@ SIM_DEFS: dict[str, Schema] = {
             "fair": SHARE,
             "advantage": {"type": "number"},
             "ci": ref("interval"),
-            "z": {"type": "number"},
+            "z": nullable({"type": "number"}),
             "p": P_VALUE,
             "significant": {"type": "boolean"},
-        }, "the first player's win rate against a fair share, with the score test"),
+        }, "the first player's win rate against a fair share, with the score test (the "
+           "variance of per-game shares; z is null when the shares never vary)"),
         "seats_differ": obj({
-            "chi_square": {"type": "number", "minimum": 0},
+            "chi_square": nullable({"type": "number", "minimum": 0}),
             "df": COUNT,
             "p": P_VALUE,
             "significant": {"type": "boolean"},
-        }, "whether the seats win equally often (chi-square test)"),
+            "design_effect": {"type": "number", "minimum": 0},
+        }, "whether the seats win equally often (chi-square test, Rao-Scott corrected for "
+           "shared wins)", required=["chi_square", "df", "p", "significant"]),
         "draws": obj({"count": COUNT, "rate": SHARE}),
         "bots": array(obj({
-            "bot": {"enum": ["random", "greedy", "mcts"]},
+            "bot": BOT,
             "seats_played": COUNT,
             "wins": {"type": "number", "minimum": 0},
             "rate": SHARE,
@@ -299,6 +308,19 @@ SIM_DEFS: dict[str, Schema] = {
                         "per_game": {"type": "number", "minimum": 0}})},
         "ends": {"type": "object", "description": "how the games ended",
                  "additionalProperties": COUNT},
+        "feel": obj({
+            "games": COUNT,
+            "lead_changes": {"type": "number", "minimum": 0},
+            "drama": nullable({"type": "number", "minimum": 0}),
+            "behind": nullable(SHARE),
+            "decisiveness": nullable(SHARE),
+            "branching": array(nullable({"type": "number", "minimum": 0}), "mean legal "
+                               "actions in each tenth of the game", minItems=10, maxItems=10),
+            "kingmaking": nullable(SHARE),
+        }, "how the games felt, from the bots' evaluations (runs with feel measures)"),
+        "stalled": COUNT | {"description": "Satellites games ended by rule S-62 (stuck)"},
+        "safety_net": COUNT | {"description": "games cut off by the simulator's turn limit "
+                                              "(none is expected)"},
         "facts": {"type": "object", "additionalProperties": {
             "type": "object", "additionalProperties": COUNT}},
         "cards": array(obj({
@@ -325,7 +347,7 @@ SIM_DEFS: dict[str, Schema] = {
 
 SIM_RUN: dict[str, Schema] = {
     "game": {"enum": ["orbitus", "satellites"]},
-    "bots": array({"enum": ["random", "greedy", "mcts"]}, minItems=1),
+    "bots": array(BOT, minItems=1),
     "seed": {"type": "integer"},
     "games": {"type": "integer", "minimum": 1, "description": "games per player count"},
     "budget": nullable({"type": "integer", "minimum": 1}) | {

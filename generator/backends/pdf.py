@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import CMYKColor, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
@@ -28,8 +28,20 @@ _CAPS = {"butt": 0, "round": 1, "square": 2}
 _JOINS = {"miter": 0, "round": 1, "bevel": 2}
 
 
-def render_pdf(pages: Sequence[Drawing], title: str = "", subject: str = "") -> bytes:
-    """A PDF with one page per drawing; each page is the drawing's size in mm."""
+# (x, y, w, h) in mm in a page's own coordinates (top-left origin), for TrimBox/BleedBox
+Box = tuple[float, float, float, float]
+
+
+def render_pdf(pages: Sequence[Drawing], title: str = "", subject: str = "", *,
+               boxes: Sequence[tuple[Box, Box] | None] | None = None,
+               cmyk: bool = False, max_ink: float = 3.0) -> bytes:
+    """A PDF with one page per drawing; each page is the drawing's size in mm.
+
+    Every PDF asks viewers not to scale it when printing (``/PrintScaling /None``: a
+    "fit to page" default would print the sheets at 96-98 %). ``boxes``: per page,
+    ``(trim, bleed)`` boxes (print-shop pages) or None. ``cmyk``: every colour as device
+    CMYK and no transparency (the content of a PDF/X-1a file, :mod:`generator.pdf_boxes`
+    adds the output intent)."""
     fonts.register()
     buffer = io.BytesIO()
     first = pages[0]
@@ -40,14 +52,22 @@ def render_pdf(pages: Sequence[Drawing], title: str = "", subject: str = "") -> 
         pageCompression=1,
         initialFontName=fonts.REGULAR,  # no reference to an unembedded Helvetica
         initialFontSize=10,
+        enforceColorSpace="cmyk" if cmyk else None,
     )
+    canvas._pnp_cmyk = max_ink if cmyk else None  # type: ignore[attr-defined]  # for _colour
+    from reportlab.pdfbase.pdfdoc import PDFName
+
+    canvas.setViewerPreference("PrintScaling", PDFName("None"))
     canvas.setTitle(title)
     canvas.setSubject(subject)
     canvas.setAuthor("orbitus-pnp")
     canvas.setCreator("orbitus-pnp pnp-build")
     canvas.setProducer("orbitus-pnp (reportlab)")
-    for page in pages:
+    for n, page in enumerate(pages):
         canvas.setPageSize((page.width * mm, page.height * mm))
+        box = boxes[n] if boxes is not None else None
+        canvas.setTrimBox(_pdf_box(box[0], page.height) if box else None)
+        canvas.setBleedBox(_pdf_box(box[1], page.height) if box else None)
         canvas.saveState()
         # mm units, origin top-left, y down: the drawing description's own coordinates
         canvas.translate(0, page.height * mm)
@@ -60,21 +80,41 @@ def render_pdf(pages: Sequence[Drawing], title: str = "", subject: str = "") -> 
     return buffer.getvalue()
 
 
+def _pdf_box(box: Box, page_height: float) -> tuple[float, float, float, float]:
+    x, y, w, h = box
+    return (round(x * mm, 3), round((page_height - y - h) * mm, 3), round((x + w) * mm, 3),
+            round((page_height - y) * mm, 3))
+
+
+def _colour(canvas: Canvas, hex_colour: str, opacity: float = 1.0) -> HexColor | CMYKColor:
+    """The colour as the page takes it: RGB, or (CMYK pages) device CMYK by the plain
+    formula, a translucent colour flattened onto white paper (PDF/X-1a has no
+    transparency)."""
+    colour = HexColor(hex_colour)
+    max_ink = getattr(canvas, "_pnp_cmyk", None)
+    if max_ink is None:
+        return colour
+    from generator.cmyk import cmyk_of
+
+    return CMYKColor(*cmyk_of(hex_colour, opacity, max_ink))
+
+
 def _apply(canvas: Canvas, style: Style) -> tuple[bool, bool]:
     fill = style.fill is not None
     stroke = style.stroke is not None and style.width > 0
+    flat = getattr(canvas, "_pnp_cmyk", None) is not None
     if fill:
-        canvas.setFillColor(HexColor(style.fill))
-        if style.opacity < 1:
+        canvas.setFillColor(_colour(canvas, style.fill, style.opacity))
+        if style.opacity < 1 and not flat:
             canvas.setFillAlpha(style.opacity)
     if stroke:
-        canvas.setStrokeColor(HexColor(style.stroke))
+        canvas.setStrokeColor(_colour(canvas, style.stroke, style.opacity))
         canvas.setLineWidth(style.width)
         canvas.setLineCap(_CAPS[style.cap])
         canvas.setLineJoin(_JOINS[style.join])
         if style.dash:
             canvas.setDash(list(style.dash), 0)
-        if style.opacity < 1:
+        if style.opacity < 1 and not flat:
             canvas.setStrokeAlpha(style.opacity)
     return fill, stroke
 
@@ -142,7 +182,7 @@ def _draw(canvas: Canvas, item: Item) -> None:
             _draw(canvas, as_paths(item))
             return
         canvas.saveState()
-        canvas.setFillColor(HexColor(item.fill))
+        canvas.setFillColor(_colour(canvas, item.fill))
         canvas.translate(item.x, item.y)
         if item.rotate:
             canvas.rotate(item.rotate)

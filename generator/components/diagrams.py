@@ -331,20 +331,22 @@ def _count_badge(x: float, y: float, label: str, s: float, colour: str,
 COLONY = [(1, 1, "red", 3), (1, 2, "blue", 2), (2, 2, "red", 1), (2, 3, "blue", 4)]
 PAIR = [(4, 0, "red", 2), (4, 1, "blue", 3)]
 LONE = [(0, 4, "blue", 1), (4, 4, "red", 4)]
+COLONY_BOARD = 5  # the corner drawn: 5 x 5 cells, the smallest board the scorer reads
 
 
 def colony(defs: SatellitesDefinitions) -> Art:
     """A corner of the board: a colony of four (blue controls it, 6 against 4), a pair that
     is no colony, and two lone satellites; under it the colony's totals by colour. The
     connections, the colony and its controller come from the rules core's analysis."""
-    geo, board = sat.board_items(defs, size=5, zones=False, trackers=False, miniature=True)
+    n = COLONY_BOARD
+    geo, board = sat.board_items(defs, size=n, zones=False, trackers=False, miniature=True)
     cell = geo.cell
     items: list[Item] = list(board)
     tokens = COLONY + PAIR + LONE
-    tb = table(5)
-    cells = [0] * 25
+    tb = table(n)
+    cells = [0] * (n * n)
     for row, col, colour, value in tokens:
-        cells[row * 5 + col] = value if colour == "red" else -value
+        cells[row * n + col] = value if colour == "red" else -value
     red, blue, vals = satellites_analysis.masks(cells)
     found = [g for g in satellites_analysis.groups(tb, red, blue, vals, defs.ruleset)
              if g.colony]

@@ -14,6 +14,7 @@ from cards.definitions import OrbitusDefinitions
 from cards.models import PlanetType, SectorDef
 from generator.components.markers import sector_marker_items, station_marker_items
 from generator.drawing import (
+    CAP_HEIGHT,
     Circle,
     Drawing,
     Group,
@@ -242,14 +243,15 @@ def face_outline(across_flats: float) -> Polygon:
 def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: float | None = None,
                  rot: int = 0, *, show_id: bool = True, show_marker: bool = True,
                  outline: bool = True, tint: str | None = None,
-                 fiducial: bool = True) -> list[Item]:
+                 fiducial: bool = True, id_margin: float = 0.0) -> list[Item]:
     """One sector face centred on (0, 0).
 
     ``rot`` turns the card ``rot * 60`` degrees clockwise as it would lie on the
     table (the ID and marker turn with it). ``tint`` replaces the background
     (the scorer tints sectors by owner). ``outline`` draws the cut line, the one
     polygon of class ``sector-outline``. ``fiducial``: the card's photo marker, when the
-    deck prints them (:mod:`generator.components.markers`).
+    deck prints them (:mod:`generator.components.markers`). ``id_margin``: the ID stays at
+    least that many mm inside the cut (a print shop's safe zone), moved in if need be.
     """
     flats = across_flats or defs.sectors.hex_across_flats_mm
     deck = defs.sectors
@@ -260,7 +262,7 @@ def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: floa
     planet = defs.planets.by_id().get(sector.planet or "")  # None: a type unknown (scorer input)
     face.extend(face_hub(sector.centre, planet, flats, deck.route_colour, background))
     if show_id:
-        face.append(_id_label(sector.id, flats, background))
+        face.append(_id_label(sector.id, flats, background, id_margin))
     if show_marker:
         face.append(orientation_marker(flats))
     if fiducial:
@@ -294,13 +296,22 @@ def sector_bleed_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats
     return items
 
 
-def _id_label(ident: str, flats: float, background: str) -> Text:
+def _id_label(ident: str, flats: float, background: str, margin: float = 0.0) -> Text:
     s = flats / 50.0
     r = hexgeo.circumradius(flats)
     # towards the lower-left corner, clear of every route band and the hub
     x, y = -r / 2.0 + 3.2 * s, flats / 2.0 - 4.2 * s
     size = fit_size(ident, 3.0 * s, 9.0 * s)
-    return Text(x, y + size * 0.36, ident, size, fill=ink_on(background), anchor="middle",
+    half = text_width(ident, size) / 2.0
+    base = size * 0.36  # the baseline below the label's centre
+    # in along the corner's line (between the two route bands there) until every corner of
+    # the label is ``margin`` inside the cut; at most a third of the way to the hub
+    k = 1.0
+    while margin > 0 and k > 0.67 and min(
+            hexgeo.depth_inside((x * k + dx, y * k + base + dy), (0.0, 0.0), flats)
+            for dx in (-half, half) for dy in (0.0, -size * CAP_HEIGHT)) < margin:
+        k -= 0.01
+    return Text(x * k, y * k + base, ident, size, fill=ink_on(background), anchor="middle",
                 cls="sector-id")
 
 

@@ -123,7 +123,7 @@ NUMERAL_SHARE = 0.384  # the numeral's capital height, of the diameter
 
 
 def track_marker(defs: SatellitesDefinitions, kind: str, diameter: float,
-                 bleed: float = 0.0) -> list[Item]:
+                 bleed: float = 0.0, cut_line: bool = True) -> list[Item]:
     """A round marker for a tracker beside the board, centred on (0, 0): ``connected``
     (half red, half blue, with two linked rings: it counts both colours) or ``grace``
     (the grace symbol on dark ink). Class ``track-marker KIND`` goes on the group."""
@@ -142,7 +142,8 @@ def track_marker(defs: SatellitesDefinitions, kind: str, diameter: float,
         items.append(Circle(0, 0, outer, Style(fill=INK)))
         items.append(text_centred(0, 0, defs.trackers.grace.symbol, r * 1.6, fill="#f1d36b",
                                   bold=True))
-    items.extend(cut_circle(r))
+    if cut_line:  # not on a piece a vendor die-cuts
+        items.extend(cut_circle(r))
     return items
 
 

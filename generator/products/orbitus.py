@@ -285,7 +285,7 @@ def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
     ]
 
 
-def tts_files(defs: OrbitusDefinitions, root: PurePath,
+def tts_files(defs: OrbitusDefinitions, root: PurePath | str,
               words: OrbitusLabels | None = None,
               lang: str = "en") -> dict[str, bytes]:
     from generator.tts import orbitus_tts

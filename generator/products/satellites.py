@@ -161,7 +161,7 @@ def steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
     ]
 
 
-def tts_files(defs: SatellitesDefinitions, root: PurePath,
+def tts_files(defs: SatellitesDefinitions, root: PurePath | str,
               words: SatellitesLabels | None = None,
               lang: str = "en") -> dict[str, bytes]:
     from generator.tts import satellites_tts

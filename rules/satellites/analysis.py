@@ -224,6 +224,7 @@ END_CONNECTED = "connected"  # S-37
 END_GRACE = "grace-moves-used"  # S-39
 END_LOCKED = "no-connection-possible"  # S-42
 END_BLOCKED = "no-legal-moves"  # S-41
+END_STALLED = "stalled"  # S-62: stall_moves moves in a row connected nothing
 
 
 class Ending(NamedTuple):

@@ -5,8 +5,9 @@ moves) and :mod:`rules.satellites.why` (why a move is illegal) this applies ever
 *Play* and *End of the game* (S-15 to S-42) with the engine decisions S-56 to S-58.
 :func:`apply` moves, updates the connections (they only ever grow: S-21) and decides the
 end: the end count and the grace moves (S-37 to S-40,
-:func:`~rules.satellites.analysis.end_after`), every edge locked (S-42); :func:`end_reason`
-adds S-41, neither player able to move.
+:func:`~rules.satellites.analysis.end_after`), every edge locked (S-42), a game stuck
+for ``stall_moves`` moves without a connection (S-62); :func:`end_reason` adds S-41,
+neither player able to move.
 
 A state is a :class:`State` (a named tuple: immutable, cheap to make); actions are ints
 (:mod:`rules.satellites.actions`). Seats: 0 is red, 1 is blue
@@ -26,6 +27,7 @@ from rules.satellites.analysis import (
     END_CONNECTED,
     END_GRACE,
     END_LOCKED,
+    END_STALLED,
     connected,
     edges_locked,
     end_after,
@@ -47,7 +49,8 @@ from rules.satellites.table import Table, column_name, setup_zones, table
 if TYPE_CHECKING:
     import random
 
-__all__ = ["END_BLOCKED", "END_CONNECTED", "END_GRACE", "END_LOCKED", "State", "apply",
+__all__ = ["END_BLOCKED", "END_CONNECTED", "END_GRACE", "END_LOCKED", "END_STALLED", "State",
+           "apply",
            "deal", "decode", "encode", "end_message", "end_reason", "is_over", "start"]
 
 
@@ -60,7 +63,8 @@ class State(NamedTuple):
     date move by move, since groups only ever grow and merge).
     ``finished`` is the seat that first had every satellite connected (None: nobody yet),
     ``grace_left`` the moves the other player still has then; ``ended`` is an end the last
-    move decided (S-37, S-39, S-42; :func:`end_reason` also finds S-41).
+    move decided (S-37, S-39, S-42, S-62; :func:`end_reason` also finds S-41); ``quiet``
+    the moves in a row, passes included, that connected no satellite (S-62).
     """
 
     table: Table
@@ -75,6 +79,7 @@ class State(NamedTuple):
     grace_left: int
     ended: str | None
     players: tuple[str, str] = ("Red", "Blue")
+    quiet: int = 0
 
     def __repr__(self) -> str:
         return (f"State({self.table.rows}x{self.table.cols}, {COLOURS[self.to_move]} to move, "
@@ -181,7 +186,7 @@ def deal(ruleset: Ruleset, seed: int, players: tuple[str, str] = ("Red", "Blue")
 def apply(st: State, code: int) -> State:
     """The state after ``code``, which must be legal (not checked here: see
     :func:`rules.satellites.why.check`)."""
-    tb, rs, red, blue, vals, conn, groups, x, finished, grace, _, players = st
+    tb, rs, red, blue, vals, conn, groups, x, finished, grace, _, players, quiet = st
     linked = False  # whether the move made a connection
     if code != PASS:
         o, t = code >> 20, code >> 10 & 1023
@@ -239,8 +244,11 @@ def apply(st: State, code: int) -> State:
             to_move = x if was is not None else 1 - finished
         if ended is None and linked and edges_locked(tb, conn):  # S-42, new connections only
             ended = END_LOCKED
+    quiet = 0 if linked else quiet + 1
+    if ended is None and quiet >= rs.stall_moves:  # S-62: a game that is stuck
+        ended = END_STALLED
     return _new(State, (tb, rs, red, blue, vals, conn, groups, to_move, finished, grace, ended,
-                        players))
+                        players, quiet))
 
 
 def end_reason(st: State) -> str | None:
@@ -296,6 +304,9 @@ def end_message(st: State) -> str:
                 f"again, no connection can be made and the score cannot change")
     if reason == END_BLOCKED:
         return "neither player has a legal move"
+    if reason == END_STALLED:
+        return (f"{plural(rs.stall_moves, 'move')} in a row connected no satellite, so the "
+                f"game ends as the board stands (rule S-62)")
     who = COLOURS[st.to_move]
     if st.finished is not None:
         done = COLOURS[st.finished]
@@ -350,8 +361,8 @@ def random_game(st: State, rng: random.Random,
 
 # --- a compact byte form ------------------------------------------------------------------------
 
-_FORMAT = 1
-_ENDS = (None, END_CONNECTED, END_GRACE, END_LOCKED)
+_FORMAT = 2  # 1: without the count of moves that connected nothing (read as 0)
+_ENDS = (None, END_CONNECTED, END_GRACE, END_LOCKED, END_STALLED)
 
 
 def encode(st: State) -> bytes:
@@ -363,6 +374,7 @@ def encode(st: State) -> bytes:
     out = bytearray((_FORMAT, tb.size, st.to_move,
                      0 if st.finished is None else st.finished + 1, st.grace_left,
                      _ENDS.index(st.ended)))
+    out += st.quiet.to_bytes(2, "big")
     out += len(sats).to_bytes(2, "big")
     for i in sats:
         out += (i | (st.red >> i & 1) << 10 | value_at(st.vals, i) << 11).to_bytes(2, "big")
@@ -376,11 +388,17 @@ def decode(ruleset: Ruleset, data: bytes) -> State:
     """The state :func:`encode` wrote; ``ValueError`` if ``data`` is not such a state."""
     try:
         fmt, size, to_move, finished, grace, ended = data[:6]
-        if fmt != _FORMAT or to_move > 1 or finished > 2 or ended >= len(_ENDS) or size < 1:
+        if fmt not in (1, _FORMAT) or to_move > 1 or finished > 2 or ended >= len(_ENDS) \
+                or size < 1:
             raise ValueError("not a Satellites state")
-        count = int.from_bytes(data[6:8], "big")
+        at = 6
+        quiet = 0
+        if fmt >= 2:
+            quiet = int.from_bytes(data[6:8], "big")
+            at = 8
+        count = int.from_bytes(data[at:at + 2], "big")
         cells = [0] * (size * size)
-        at = 8
+        at += 2
         for _ in range(count):
             word = int.from_bytes(data[at:at + 2], "big")
             at += 2
@@ -402,4 +420,4 @@ def decode(ruleset: Ruleset, data: bytes) -> State:
     conn = connected(tb, red, blue)
     return State(tb, ruleset, red, blue, vals, conn, tuple(group_masks(tb, red, blue, conn)),
                  to_move, None if finished == 0 else finished - 1, grace, _ENDS[ended],
-                 (names[0], names[1]))
+                 (names[0], names[1]), quiet)

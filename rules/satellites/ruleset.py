@@ -2,8 +2,9 @@
 
 A :class:`Ruleset` is built from a definitions folder by :mod:`cards.ruleset` (YAML,
 validated): the board size and setup zones, each colour's edges and satellites, the
-colony sizes, the connected count that ends the game, the grace moves, who moves first
-and how far a displaced satellite may be pushed.
+colony sizes, the connected count that ends the game, the grace moves, who moves first,
+how far a displaced satellite may be pushed and how many moves without a connection end
+a stuck game.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class Ruleset:
     grace_moves: int = 3  # the other player's moves once one has all satellites connected
     first: str = RED
     push_reach: int = 2  # a displaced satellite goes at most this many cells
+    stall_moves: int = 1000  # moves in a row without a connection that end the game (S-62)
 
     def colour(self, name: str) -> Colour:
         return self.red if name == RED else self.blue
@@ -86,6 +88,7 @@ class Ruleset:
             "grace_moves": self.grace_moves,
             "first": self.first,
             "push_reach": self.push_reach,
+            "stall_moves": self.stall_moves,
         }
 
     @classmethod
@@ -104,4 +107,5 @@ class Ruleset:
             grace_moves=int(data["grace_moves"]),
             first=str(data["first"]),
             push_reach=int(data["push_reach"]),
+            stall_moves=int(data.get("stall_moves", 1000)),
         )

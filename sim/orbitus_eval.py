@@ -1,0 +1,164 @@
+"""What an Orbitus position is worth to a player who builds: the search bots' evaluation.
+
+Greedy play values a position by the score as it stands, and in the default scoring every
+first step of a system costs points (a lone planet -2, each open route -1) before a group
+of three pays; so greedy players never build, and each removes at once whatever the other
+puts into its system. This evaluation values a system's *future* instead:
+
+* a planet group of ``k`` of one type is worth what it can still become: the best of
+  ``points(k + j) - cost * j`` over the ``j`` more planets of that type still to come
+  (those not yet on the table or out of the game), blended with ``points(k)`` as the game
+  goes on: early on a lone planet is the start of a group, when the deck is empty it is
+  the -2 it scores;
+* an open route costs little early (it is where the system grows) and its full -1 late;
+* pirates and closed blocks count as they score.
+
+``progress`` is the share of the undealt deck still to draw (1 at the start, 0 once the
+deck is empty), known to every seat. The values are turned into a
+:class:`~sim.orbitus_changes.Values`, so the incremental
+:class:`~sim.orbitus_changes.Changes` works out the change of a seat's value for every
+legal action at once, as it does the change of its score for greedy.
+
+A position's worth to a seat is its own value minus the best value among the others.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from rules.orbitus.actions import PLACE
+from rules.orbitus.analysis import Analysis
+from rules.orbitus.blocks import closed_loops
+from rules.orbitus.engine import Seating
+from rules.orbitus.ruleset import Ruleset
+from sim.orbitus_changes import Changes, Values, points
+
+CARD_COST = 1.5  # what each further planet a group still needs costs (turns, risk)
+EARLY_OPEN_ROUTE = -0.25  # an open route at the start of the game
+UNDONE = 0.25  # how much of the harm a sector put into another's system does: they remove it
+STEPS = 20  # the progress is rounded to 1/STEPS (the value tables are cached per step)
+
+
+def progress(view: Any, match: Seating) -> float:
+    """The share of the undealt deck still to draw, rounded to 1/:data:`STEPS`."""
+    undealt = max(1, view.deck_size - match.n * match.ruleset.hand_size)
+    return round(STEPS * min(1.0, view.deck_left / undealt)) / STEPS
+
+
+def remaining(match: Seating, board: Any, out: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """How many planets of each type are neither on the table nor out of the game (in
+    hands or the deck: still to come for someone)."""
+    cards = match.ruleset.cards
+    left = Counter(cards[c].planet for c in match.full_deck() if cards[c].planet)
+    left.subtract(cards[p.card].planet for p in board.values() if cards[p.card].planet)
+    left.subtract(cards[c].planet for c in out if cards[c].planet)
+    return tuple(sorted((t, max(0, n)) for t, n in left.items()))
+
+
+@lru_cache(maxsize=4096)
+def future_values(rules: Ruleset, step: float, supply: tuple[tuple[str, int], ...]) -> Values:
+    """The :class:`~sim.orbitus_changes.Values` of a system at progress ``step`` with ``supply``
+    planets of each type still to come (see the module docstring)."""
+    real = points(rules)
+    left = dict(supply)
+    early, late = step, 1 - step
+    planets = {}
+    for t in rules.planet_types:
+        table = real.planets[t]
+        most = len(table)
+        more = left.get(t, 0)
+        row = []
+        for k in range(most):
+            best = float(table[k])
+            for j in range(1, more + 1):
+                if k + j >= most:
+                    break
+                best = max(best, table[k + j] - CARD_COST * j)
+            row.append(late * table[k] + early * best)
+        planets[t] = tuple(row)
+    open_route = late * real.open_route + early * EARLY_OPEN_ROUTE
+    return Values(planets, real.pirate, open_route, real.block)
+
+
+def values_of(view: Any, match: Seating) -> Values:
+    """The values every seat's system is judged by in this position."""
+    return future_values(match.ruleset, progress(view, match),
+                         remaining(match, view.board, view.out))
+
+
+def system_value(match: Seating, board: Any, info: Analysis, seat: int, values: Values) -> float:
+    """What ``values`` make of ``seat``'s system as it lies."""
+    cards = match.ruleset.cards
+    nodes = info.system(seat)
+    counts: Counter[str] = Counter()
+    pirates = 0
+    open_routes = 0
+    edges = {}
+    for i in nodes:
+        card = cards[board[info.cells[i]].card]
+        if card.planet is not None:
+            counts[card.planet] += 1
+        elif card.pirate:
+            pirates += 1
+        open_routes += bin(info.open_sides(i)).count("1")
+        edges[info.cells[i]] = info.joined[i]
+    total = sum(values.planets[t][k] for t, k in counts.items())
+    total += values.pirate * pirates + values.open_route * open_routes
+    if len(nodes) >= 3:
+        total += sum(values.block(loop.size) for loop in closed_loops(edges))
+    return total
+
+
+class _Seat:
+    """The two things :class:`~sim.orbitus_changes.Changes` reads of a view, for another seat."""
+
+    __slots__ = ("seat", "board")
+
+    def __init__(self, seat: int, board: Any) -> None:
+        self.seat, self.board = seat, board
+
+
+def action_values(match: Seating, view: Any, legal: Sequence[Any],
+                  info: Analysis | None = None) -> list[tuple[float, Any]]:
+    """``(worth after the action, action)`` for every legal action of ``view.seat``: its
+    own value after the action minus the best of the others' (each other seat's value
+    changes only when the action places a sector into its system)."""
+    board = view.board
+    if info is None:
+        info = Analysis(match.start_lines, match.n, {c: p.mask for c, p in board.items()})
+    values = values_of(view, match)
+    me = view.seat
+    base = [system_value(match, board, info, s, values) for s in range(match.n)]
+    mine = Changes(match, view, info, values).of(legal)
+    placing = [k for k, (_, action) in enumerate(mine) if action.kind == PLACE]
+    placed = [mine[k][1] for k in placing]
+    others = []
+    for s in range(match.n):
+        if s != me:
+            change = [0.0] * len(mine)
+            seat = _Seat(s, board)
+            for k, (v, _) in zip(placing, Changes(match, seat, info, values).of(placed),
+                                 strict=True):
+                change[k] = v if v >= 0 else UNDONE * v
+            others.append((base[s], change))
+    out = []
+    for k, (change, action) in enumerate(mine):
+        best_other = max(value + moved[k] for value, moved in others)
+        out.append((base[me] + change - best_other, action))
+    return out
+
+
+def position_values(state: Any) -> tuple[float, ...]:
+    """Every seat's worth in a full state: its value minus the best of the others'."""
+    match = state.game
+    from rules.orbitus.view import view_for
+
+    values = values_of(view_for(state, 0), match)
+    info = state.info
+    own = [system_value(match, state.board, info, s, values) for s in range(match.n)]
+    return tuple(own[s] - max(own[t] for t in range(match.n) if t != s)
+                 for s in range(match.n))

@@ -1,0 +1,185 @@
+"""The bots that build: the evaluations against a full recount, bots by name and their
+mistakes, restricted play, reproducible search, and that every new bot sees only its view."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules
+from cards.ruleset_cache import load_ruleset
+from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE
+from rules.orbitus.engine import Placed, State, new_game
+from rules.orbitus.view import View, view_for
+from sim.bots import BotError, Turn, make_bot, parse_spec
+from sim.orbitus import SIM as ORBITUS
+from sim.orbitus_eval import action_values, system_value, values_of
+from sim.satellites import SIM as SATELLITES
+from sim.search import MctsBot
+
+NEW_BOTS = ("value", "mcts:8", "mcts:8x2", "mcts:4/50ms", "value+never-remove",
+            "mcts:6+never-place-ice", "never-pass")
+
+
+@pytest.fixture(scope="module")
+def orbitus_rules():
+    return load_ruleset("orbitus")
+
+
+def _position(ruleset, players=3, seed=4, moves=24) -> State:
+    state = new_game(ruleset, ["A", "B", "C", "D", "E", "F"][:players], seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        legal = state.legal_actions()
+        state = state.after(legal[rng.randrange(len(legal))])
+    return state
+
+
+class Guarded:
+    """A seat's view that refuses everything a View does not hold (another hand, the
+    deck, the state), so a bot that reaches for it fails."""
+
+    def __init__(self, view: View) -> None:
+        object.__setattr__(self, "_view", view)
+
+    def __getattr__(self, name: str):
+        if name in ("hands", "deck", "drawn", "state", "game"):
+            raise AttributeError(f"a bot may not read {name!r}")
+        return getattr(object.__getattribute__(self, "_view"), name)
+
+
+@pytest.mark.parametrize("spec", NEW_BOTS)
+def test_every_new_bot_plays_from_the_view_alone(orbitus_rules, spec):
+    state = _position(orbitus_rules)
+    seat = state.to_move
+    view = view_for(state, seat)
+    legal = list(state.legal_actions())
+    turn = Turn(seat, Guarded(view), legal, ORBITUS.public(state), ORBITUS)
+    assert make_bot(spec).choose(turn, random.Random(5)) in legal
+
+
+def test_a_guarded_view_stops_a_bot_that_reads_another_hand(orbitus_rules):
+    state = _position(orbitus_rules)
+    view = Guarded(view_for(state, state.to_move))
+    with pytest.raises(AttributeError, match="a bot may not read 'hands'"):
+        view.hands  # noqa: B018
+    assert view.hand == state.hands[state.to_move]
+
+
+def test_the_evaluation_of_every_action_equals_a_recount(orbitus_rules):
+    """The incremental value change of each placement and removal equals the system's
+    value counted again on the table after the action, for every seat the action touches."""
+    checked = 0
+    for seed in range(4):
+        for players in (2, 3, 5):
+            state = _position(orbitus_rules, players, seed, moves=8 + 9 * seed)
+            seat = state.to_move
+            view = view_for(state, seat)
+            match = state.game
+            legal = list(state.legal_actions())
+            got = dict((a, v) for v, a in action_values(match, view, legal))
+            values = values_of(view, match)
+            before = [system_value(match, state.board, state.info, s, values)
+                      for s in range(players)]
+            for action in legal[::max(1, len(legal) // 40)] + [a for a in legal
+                                                                if a.kind == REMOVE]:
+                if action.kind in (DISCARD, PASS):
+                    continue
+                board = dict(state.board)
+                if action.kind == PLACE:
+                    mask = match.cards[action.card].masks[action.rot]
+                    board[action.cell] = Placed(action.card, action.rot, mask)
+                else:
+                    del board[action.cell]
+                after = State(match, board, state.deck, state.drawn, state.hands, state.limits,
+                              state.to_move, state.passed, state.quiet)
+                now = [system_value(match, board, after.info, s, values) for s in range(players)]
+                changes = [now[s] - before[s] for s in range(players)]
+                # harm done to another seat counts a quarter: they will remove it
+                others = [before[s] + (c if c >= 0 else 0.25 * c)
+                          for s, c in enumerate(changes) if s != seat]
+                assert got[action] == pytest.approx(now[seat] - max(others)), action
+                checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("chess", "'chess' is not a bot; the bots are random, greedy, value, mcts, and the "
+              "restrictions never-remove"),
+    ("mcts:0", "'mcts:0': a budget of 0 iterations; give at least 1, e.g. mcts:64"),
+    ("greedy:8", "'greedy:8': only mcts takes a budget (greedy has none)"),
+    ("mcts:fast", "'mcts:fast': 'fast' is neither a number of iterations nor a time; e.g. "
+                  "mcts:64, mcts:200ms or mcts:64/200ms"),
+    ("mcts:0ms", "'0ms': a thinking time must be above 0; e.g. 200ms"),
+    ("mcts:4x8", "'mcts:4x8': 8 trees need at least 8 iterations"),
+    ("value+never-fly", "'never-fly' is not a restriction; the restrictions are never-remove"),
+])
+def test_bot_names_that_cannot_be_read(text, message):
+    with pytest.raises(BotError) as caught:
+        parse_spec(text, ["never-remove"])
+    assert str(caught.value) == message
+
+
+def test_bot_names_round_trip():
+    for text in ("random", "mcts:64", "mcts:200ms", "mcts:64/200ms", "mcts:256x4",
+                 "value+never-remove", "mcts:16+never-place-ice"):
+        assert parse_spec(text).text() == text
+    assert parse_spec("never-remove").text() == "value+never-remove"
+
+
+def test_restricted_bots_never_take_the_forbidden_action(orbitus_rules):
+    state = _position(orbitus_rules, players=2, seed=1, moves=30)
+    view = view_for(state, state.to_move)
+    legal = list(state.legal_actions())
+    assert any(a.kind == REMOVE for a in legal)
+    for restriction, bad in (("never-remove", lambda a: a.kind == REMOVE),
+                             ("never-pass", lambda a: a.kind == PASS),
+                             ("never-discard", lambda a: a.kind == DISCARD)):
+        bot = make_bot(f"value+{restriction}")
+        for k in range(20):
+            turn = Turn(state.to_move, view, legal, ORBITUS.public(state), ORBITUS)
+            assert not bad(bot.choose(turn, random.Random(k)))
+    ice = [a for a in legal if a.kind == PLACE and orbitus_rules.cards[a.card].centre == "ice"]
+    others = [a for a in legal if a not in ice]
+    turn = Turn(state.to_move, view, ice + others, ORBITUS.public(state), ORBITUS)
+    assert make_bot("never-place-ice").choose(turn, random.Random(2)) not in ice
+    only_pass = [a for a in legal if a.kind == PASS]
+    turn = Turn(state.to_move, view, only_pass, ORBITUS.public(state), ORBITUS)
+    assert make_bot("never-pass").choose(turn, random.Random(2)).kind == PASS  # nothing else
+
+
+def test_a_search_is_reproducible_and_its_trees_may_run_anywhere(orbitus_rules):
+    import multiprocessing
+
+    from sim import search
+
+    state = _position(orbitus_rules, players=3, seed=2, moves=12)
+    turn = Turn(state.to_move, view_for(state, state.to_move), list(state.legal_actions()),
+                ORBITUS.public(state), ORBITUS)
+    bot = MctsBot(budget=24, trees=3)
+    here = [bot.choose(turn, random.Random(k)) for k in range(3)]
+    assert here == [bot.choose(turn, random.Random(k)) for k in range(3)]
+    context = multiprocessing.get_context("fork")
+    with context.Pool(2) as pool:
+        search.use_pool(pool)
+        try:
+            pooled = [bot.choose(turn, random.Random(k)) for k in range(3)]
+        finally:
+            search.use_pool(None)
+    assert pooled == here
+
+
+def test_satellites_bots_choose_legal_moves():
+    ruleset = load_ruleset("satellites")
+    game = rules.get("satellites")
+    state = game.new_game(ruleset, ("R", "B"), 3)
+    rng = random.Random(1)
+    for _ in range(40):
+        legal = game.legal_actions(state)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    legal = list(game.legal_actions(state))
+    for spec in ("value", "mcts:8", "value+never-displace"):
+        turn = Turn(state.to_move, game.view_for(state, state.to_move), SATELLITES.legal(state),
+                    None, SATELLITES)
+        assert make_bot(spec).choose(turn, random.Random(4)) in legal

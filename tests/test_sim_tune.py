@@ -1,0 +1,99 @@
+"""``pnp sim tune``: tunable numbers, targets, the search with its stored study, the diff."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cards.ruleset_cache import load_ruleset
+from sim.tune import (
+    TuneError,
+    current,
+    loss,
+    parse_target,
+    search,
+    tunables,
+    with_values,
+    yaml_diff,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_targets_are_read_or_refused():
+    gap = parse_target("seat-gap<2%")
+    assert (gap.measure, gap.low, gap.high) == ("seat-gap", None, 0.02)
+    length = parse_target("length 25..40 turns")
+    assert (length.low, length.high) == (25, 40)
+    assert length.miss(30) == 0 and length.miss(44) == pytest.approx(4 / 40)
+    with pytest.raises(TuneError, match="cannot be read; e.g."):
+        parse_target("fun>9000")
+    with pytest.raises(TuneError, match="seat-gap is a share; write it with %"):
+        parse_target("seat-gap<2")
+    with pytest.raises(TuneError, match="the range runs backwards"):
+        parse_target("length 40..25")
+
+
+def test_numbers_are_changed_in_the_ruleset():
+    rules = load_ruleset("orbitus")
+    changed = with_values(rules, {"scoring.open_route": 0, "scoring.planet_groups.1": -1,
+                                  "hand_size": 5})
+    assert current(changed, "scoring.open_route") == 0
+    assert current(changed, "scoring.planet_groups.1") == -1
+    assert current(changed, "scoring.planet_groups.3") == current(rules, "scoring.planet_groups.3")
+    assert changed.hand_size == 5 and rules.hand_size == 4
+    with pytest.raises(TuneError, match=r"\[-2000, 0\] goes beyond what the definitions allow "
+                                         r"\(-1000 to 1000\)"):
+        tunables({"scoring.pirate": [-2000, 0]}, rules, "rules.yaml")
+    with pytest.raises(TuneError, match="declares nothing to tune"):
+        tunables(None, rules, "rules.yaml")
+
+
+def test_the_loader_refuses_a_number_that_cannot_be_tuned(tmp_path):
+    from cards.loader import DefinitionError
+
+    cards = tmp_path / "cards"
+    shutil.copytree(ROOT / "cards", cards)
+    rules = cards / "orbitus" / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8") + "tune:\n  deck_size: [10, 20]\n",
+                     encoding="utf-8")
+    with pytest.raises(DefinitionError) as caught:
+        load_ruleset("orbitus", cards)
+    assert "'deck_size' is not a number that can be tuned" in "\n".join(caught.value.problems)
+
+
+def test_a_small_search_resumes_from_its_study_and_writes_a_diff(tmp_path):
+    from sim.play import Setup, adapter, play
+    from sim.summary import Summary
+
+    rules = load_ruleset("satellites")
+    sim = adapter("satellites")
+    found = tunables({"end_connected": [18, 23]}, rules, "rules.yaml")
+    target = parse_target("length 150..250 turns")
+
+    def summarise(ruleset, players):
+        setup = Setup("satellites", ruleset, ("random",), 8, 3)
+        summary = Summary({"game": "satellites", "first_seat": 0, "kinds": list(sim.kinds),
+                           "_order": [], "_labels": {}})
+        for i in range(30):
+            summary.add(play(setup, players, i))
+        return summary.to_json()["by_players"][0]
+
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    first = search(found, [target], rules, summarise, (2,), 4, storage, "t", 1)
+    assert first["trials"] == 4
+    again = search(found, [target], rules, summarise, (2,), 6, storage, "t", 1)
+    assert again["trials"] == 6  # the four before were kept
+    assert again["loss"] <= first["loss"]
+    assert loss([target], [summarise(with_values(rules, again["best"]), 2)]) <= \
+        loss([target], [summarise(rules, 2)])
+    text = (ROOT / "cards" / "satellites" / "rules.yaml").read_text(encoding="utf-8")
+    diff = yaml_diff(text, {"end_connected": 20}, "rules.yaml")
+    assert "-end_connected: 23" in diff and "+end_connected: 20" in diff
+    orbitus = (ROOT / "cards" / "orbitus" / "rules.yaml").read_text(encoding="utf-8")
+    diff = yaml_diff(orbitus, {"scoring.planet_groups.1": -1, "scoring.open_route": 0},
+                     "rules.yaml")
+    assert "+    - {min: 1, max: 1, points: -1}" in diff
+    assert "+  open_route: 0" in diff
