@@ -30,7 +30,7 @@ from cards.definitions import (
 from cards.labels import languages, load_labels, resolve
 from cards.loader import DefinitionError, display_path, read_text
 from cards.reading import MAX_TEXT_BYTES, UnreadableInput
-from generator import prose
+from generator import aid_sizes, prose
 from generator.backends.pdf import render_pdf
 from generator.components import diagrams
 from generator.components.orbitus import planet_disc
@@ -56,6 +56,9 @@ from rules.satellites.table import column_name
 
 Step = tuple[str, Callable[[], dict[str, bytes]]]
 KINDS = ("rules", "player-aid")
+AID_MIN_BODY = 7.0 * 25.4 / 72.0  # mm: no aid sets its text smaller than 7 pt
+ART_MIN_TEXT = 6.0 * 25.4 / 72.0  # mm: a diagram's labels in an aid, 6 pt or more
+AID_CARD_BODY = AID_MIN_BODY  # the aid's text on its cards: 7 pt
 
 
 # --- the texts ------------------------------------------------------------------------------
@@ -154,9 +157,22 @@ def _render_texts(game: str, docs: Sequence[tuple[str, Document]], kind: str, pa
     for stem, doc in docs:
         if kind == "player-aid":
             setup = PageSetup(size, margin=12.0, top=11.0, bottom=14.0, gap=6.0)
-            aid = replace(typo, body=3.8, title=2.1, rule_refs=False)  # the numbers: booklet
+            aid = replace(typo, body=3.8, title=2.1, rule_refs=False,  # the numbers: booklet
+                          min_art_text=ART_MIN_TEXT)
             pages = typeset(doc, setup, aid, art, max_pages=1,
                             max_art_fraction=0.42)
+            # the same aid on half the paper, two to a sheet, and on poker-size cards
+            # (generator.aid_sizes); never below 7 pt
+            half = typeset(doc, aid_sizes.half_setup(size), aid, art, max_pages=2,
+                           min_body=AID_MIN_BODY, max_art_fraction=0.42)
+            out[f"{game}/{stem}-2up.pdf"] = render_pdf(
+                [aid_sizes.two_up(half, size, doc.meta.get("fold", ""))], doc.title,
+                "player aid, 2-up")
+            card = replace(aid, body=AID_CARD_BODY, title=1.6)
+            numbered = replace(doc, meta={**doc.meta, "page": "{n} / {total}"})
+            cards = typeset(numbered, aid_sizes.card_setup(), card, art, max_art_fraction=0.9)
+            out[f"{game}/{stem}-cards.pdf"] = render_pdf(
+                aid_sizes.card_sheets(cards, size), doc.title, "player aid, cards")
         else:
             pages = typeset(doc, PageSetup(size), typo, art)
         subject = "player aid" if kind == "player-aid" else "rules of play"

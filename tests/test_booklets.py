@@ -275,7 +275,7 @@ def test_markup_problems_name_the_line():
         _parse("title: X\ncolour: red\n---\n# Big\n[table: nope]\n[oops]\n")
     assert err.value.problems == [
         "t.md:2: 'colour: red' is not a front-matter line; write one of title: ..., "
-        "subtitle: ..., footer: ..., page: ... before the '---'",
+        "subtitle: ..., footer: ..., page: ..., fold: ... before the '---'",
         "t.md:4: a heading is '## Heading' or '### Smaller heading' (the title goes in the "
         "front matter as 'title: ...')",
         "t.md:5: unknown table 'nope'; this game has: none",

@@ -181,3 +181,28 @@ def test_every_number_of_the_texts_follows_the_ruleset(cards_copy, tmp_path):
     for phrase in ("2 o più formano", "Al massimo 5 in un gruppo; una colonia di 5",
                    "in un gruppo di 2 o più senza quello spostato", "di 1–3 caselle"):
         assert phrase in aid, phrase
+
+
+def test_a_sentence_the_change_made_untrue_is_named_by_the_build(cards_copy, tmp_path):
+    """Issue 20, point 4a: colony_min 2 makes the colony diagram's pair a colony; the build
+    still builds, and names every sentence that says otherwise, by file, line and language.
+    The stall count of S-62 prints as the ruleset has it."""
+    from testkit.commands import run_build
+
+    cards = _change(cards_copy, colony_min=2, stall_moves=500)
+    for lang in ("en", "ru", "it"):
+        ran = run_build(["satellites", "--cards", str(cards), "--out", str(tmp_path / lang),
+                         "--lang", lang])
+        assert ran.exit_code == 0, ran.output
+        warnings = [ln for ln in ran.stderr.splitlines() if "warning:" in ln]
+        # the booklet's and the aid's colony diagram caption, in the kit's language
+        for name in (f"rules-{lang}.md", f"player-aid-{lang}.md"):
+            hits = [w for w in warnings if f"{name}:" in w and f"({lang})" in w]
+            assert hits and all("colony_min is 2, so the diagram's pair is a colony" in w
+                                for w in hits), (name, warnings)
+        assert all("S-27" in w for w in warnings), warnings
+        text = _text(tmp_path / lang / "satellites" / f"rules-{lang}.pdf")
+        assert "500" in text and "1000" not in text
+    # the definitions as shipped: no warning at all
+    ran = run_build(["satellites", "--out", str(tmp_path / "shipped")])
+    assert ran.exit_code == 0 and "warning:" not in ran.stderr, ran.stderr

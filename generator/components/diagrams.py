@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
 from cards.models import SectorDef
@@ -180,20 +181,21 @@ def _sizes_caption(loops: Sequence[Loop], scoring: Scoring) -> str:
     return " · ".join(parts)
 
 
-def closed_blocks(defs: OrbitusDefinitions) -> Art:
+def closed_blocks(defs: OrbitusDefinitions, labels: float = 1.0) -> Art:
     """Left: three sectors around one corner, a block of 3. Right: a ring of six around an
-    empty cell, one block of 6. Under each: size → points from the scoring table."""
+    empty cell, one block of 6. Under each: size → points from the scoring table.
+    ``labels``: the badges and captions that many times their size (a small print)."""
     flats = defs.sectors.hex_across_flats_mm
     s = flats / 50.0
     scoring = defs.ruleset.scoring
     used: dict[str, int] = {}
-    label = 8.5 * s
+    label = 8.5 * s * labels
     # the triangle: (0,0), its NE and SE neighbours meet at one corner
     tri = [(0, 0), (1, -1), (1, 0)]
     tri_links = [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])]
     tri_items, tri_masks = _patch(defs, tri, tri_links, used, flats)
     tri_loops = _blocks(tri_masks)
-    tri_items += _block_faces(tri_loops, flats, s, 1.2, 6.0)
+    tri_items += _block_faces(tri_loops, flats, s, 1.2, 6.0 * labels)
     left = _panel(tri_items, tri, flats, _sizes_caption(tri_loops, scoring), label)
     # the ring of six around an empty cell
     ring_links = [(RING[d], RING[(d + 1) % 6]) for d in range(6)]
@@ -202,9 +204,10 @@ def closed_blocks(defs: OrbitusDefinitions) -> Art:
                                                            width=0.35 * s, dash=(2.0, 1.6)),
                               cls="empty-cell"))
     ring_loops = _blocks(ring_masks)
-    ring_items += _block_faces(ring_loops, flats, s, 1.2, 8.0)
+    ring_items += _block_faces(ring_loops, flats, s, 1.2, 8.0 * labels)
     right = _panel(ring_items, RING, flats, _sizes_caption(ring_loops, scoring), label)
-    return _row([left, right], 10.0 * s)
+    return replace(_row([left, right], 10.0 * s),
+                   relabel=lambda f: closed_blocks(defs, labels * f))
 
 
 HEX_MM = 24.0  # a sector in a diagram is drawn at most this wide across flats

@@ -28,6 +28,7 @@ from generator.drawing import (
     Text,
     star,
     text_centred,
+    text_width,
 )
 from generator.drawing import Polygon as Poly
 from generator.fit import FLOOR_MM, common_size, fit_lines
@@ -177,6 +178,8 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         Rect(0, 0, geo.width, geo.height, Style(fill=WHITE), cls="board-sheet"),
         Rect(lab, lab, n * cell, n * cell, Style(fill=b.background), cls="board-grid"),
     ]
+    if not miniature:
+        items += _frame(n, cell, lab)
     if zones:
         inward_label = "·".join(str(v) for v in defs.ruleset.inward_values)
         for colour in ("red", "blue"):
@@ -214,6 +217,46 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
     if trackers:
         items.extend(tracker_items(defs, geo, words, print_scale))
     return geo, items
+
+
+FRAME = "#dfe6f2"  # the coordinate margin's tint: the board's frame (pale: the markers
+# in its corners keep their white squares, and the reader its contrast)
+FRAME_LINE = "#9aa9c4"
+
+
+def _frame(n: int, cell: float, lab: float) -> list[Item]:
+    """The coordinate margin as the board's frame: tinted bands along the four edges, the
+    corner squares (where the photo markers sit) left white, their quiet zone."""
+    side = n * cell
+    bands = ((lab, 0.0, side, lab), (lab, lab + side, side, lab),
+             (0.0, lab, lab, side), (lab + side, lab, lab, side))
+    return [Rect(x, y, w, h, Style(fill=FRAME), cls="board-frame") for x, y, w, h in bands]
+
+
+def title_art(defs: SatellitesDefinitions, title: str, height: float,
+              width: float) -> tuple[list[Item], float]:
+    """The game's name beside a little picture, a planet with a ring and two satellites
+    (red and blue) on an orbit: the board's title, at most ``height`` high and ``width``
+    wide, its left edge at x = 0 and top at y = 0. Returns the items and their width."""
+    r = height * 0.30
+    cx, cy = height * 0.62, height / 2.0
+    red, blue = player(defs, "red").colour, player(defs, "blue").colour
+    orbit = [(cx + height * 0.58 * math.cos(math.radians(a)),
+              cy + height * 0.20 * math.sin(math.radians(a))) for a in range(0, 361, 8)]
+    items: list[Item] = [
+        Polyline(tuple(orbit), Style(stroke=FRAME_LINE, width=0.45), cls="board-art"),
+        Circle(cx, cy, r, Style(fill=FRAME, stroke=INK, width=0.45), cls="board-art"),
+        Circle(cx - height * 0.52, cy + height * 0.09, height * 0.08, Style(fill=red),
+               cls="board-art"),
+        Circle(cx + height * 0.50, cy - height * 0.10, height * 0.08,
+               Style(fill=WHITE, stroke=blue, width=height * 0.045), cls="board-art"),
+    ]
+    art_w = cx + height * 0.70
+    size = common_size([title], height * 0.62, max(1.0, width - art_w - 1.0), floor=FLOOR_MM,
+                       bold=True, what="the board's title")
+    items.append(Text(art_w + 1.0, cy + size * CAP_HEIGHT / 2.0, title, size, fill=INK,
+                      bold=True, cls="board-title"))
+    return items, art_w + 1.0 + text_width(title, size, True)
 
 
 def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry,
@@ -284,6 +327,12 @@ def tracks(defs: SatellitesDefinitions, x0: float, y: float, box: float,
                           cls="track-grace"))
         items.append(text_centred(x + box * 0.8, y2 + box / 2, label, size, fill=INK,
                                   bold=True, cls="track-grace-label"))
+    # the game's name and picture at the grace track's right: the board's title
+    words_all = words or default_labels("satellites")
+    free = width - (steps + 1) * box * 1.6 - 4.0
+    if free > box * 2.5:
+        art, used = title_art(defs, words_all.pad.title, box, free)
+        items.append(Group(tuple(art), (x0 + width - used, y2), cls="board-title-art"))
     return items, y2 + box
 
 

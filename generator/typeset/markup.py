@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from cards.loader import DefinitionError
@@ -104,6 +104,9 @@ class Art:
     width: float
     height: float
     max_scale: float = 1.0  # never drawn larger than this (keeps a diagram in proportion)
+    # the same diagram with its labels this many times larger (drawn small, a diagram that
+    # has it keeps its labels readable: Typography.min_art_text)
+    relabel: Callable[[float], Art] | None = field(default=None, compare=False)
 
 
 class TextError(DefinitionError, ValueError):
@@ -117,7 +120,7 @@ class TextError(DefinitionError, ValueError):
 TableFn = Callable[[Sequence[str]], Table]
 DiagramFn = Callable[[], Art]
 
-META_KEYS = ("title", "subtitle", "footer", "page")
+META_KEYS = ("title", "subtitle", "footer", "page", "fold")
 _VAR_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _DIRECTIVE_RE = re.compile(r"^\[(table|diagram):\s*([^\]]*)\]\s*(.*)$")
 _NUMBERED_RE = re.compile(r"^(\d{1,3})[.)]\s+(.*)$")

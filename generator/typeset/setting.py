@@ -52,6 +52,7 @@ class Typography:
     on_accent: str = "#ffffff"
     rule_refs: bool = True  # print the rule numbers a block ends with (muted), or leave them out
     ref_ink: str = "#8c8c8c"
+    min_art_text: float = 0.0  # mm: a diagram's labels are redrawn larger below this (Art.relabel)
 
     def scaled(self, body: float) -> Typography:
         return replace(self, body=body)
@@ -415,6 +416,12 @@ class Composer:
     def diagram(self, block: DiagramRef) -> list[Box]:
         art = self.art[block.name]()
         scale = min(art.max_scale, self.width / art.width, self.max_art_height / art.height)
+        for _ in range(3):  # drawn this small, its labels would be hard to read: larger ones
+            smallest = _smallest_text(art.items) * scale
+            if art.relabel is None or smallest >= self.t.min_art_text:
+                break
+            art = art.relabel(self.t.min_art_text / smallest * 1.02)
+            scale = min(art.max_scale, self.width / art.width, self.max_art_height / art.height)
         w, h = art.width * scale, art.height * scale
         items: list[Item] = [Group(art.items, ((self.width - w) / 2.0, 0.0), scale=scale,
                                    cls=f"diagram {block.name}")]
@@ -428,6 +435,13 @@ class Composer:
         # room below the caption too: text may follow a diagram that opens a column
         return [Box(y + self.t.body * 0.7, items, space_before=self.t.body * 0.6,
                     floating=True)]
+
+
+def _smallest_text(items: Sequence[Item], scale: float = 1.0) -> float:
+    """The size of the smallest text among ``items`` (groups' scales applied; inf if none)."""
+    sizes = [i.size * scale for i in items if isinstance(i, Text)]
+    sizes += [_smallest_text(i.items, scale * i.scale) for i in items if isinstance(i, Group)]
+    return min(sizes, default=float("inf"))
 
 
 def _column_widths(natural: list[float], minimum: list[float], avail: float) -> list[float]:
