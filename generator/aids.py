@@ -159,7 +159,7 @@ def _render_texts(game: str, docs: Sequence[tuple[str, Document]], kind: str, pa
             setup = PageSetup(size, margin=12.0, top=11.0, bottom=14.0, gap=6.0)
             aid = replace(typo, body=3.8, title=2.1, rule_refs=False,  # the numbers: booklet
                           min_art_text=ART_MIN_TEXT)
-            pages = typeset(doc, setup, aid, art, max_pages=1,
+            pages = typeset(doc, setup, aid, art, max_pages=1, min_body=AID_MIN_BODY,
                             max_art_fraction=0.42)
             # the same aid on half the paper, two to a sheet, and on poker-size cards
             # (generator.aid_sizes); never below 7 pt
