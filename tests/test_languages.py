@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from pixels import open_pdf, text_lines
 
+from cards.definitions import load_orbitus
 from cards.labels import load_labels
 from testkit.commands import run_build
 
@@ -51,11 +52,16 @@ def test_every_sheet_speaks_the_kit_language(kits, lang):
         assert not found, f"{lang} {rel} prints English: {found[:5]}"
     station = _words(folder / "orbitus/station.pdf")
     pads = _words(folder / "orbitus/score-pad.pdf") + _words(folder / "satellites/score-pad.pdf")
+    table = station[station.index("P1:"):]  # the start lines by player count
     if lang == "ru":
         assert "P1 · старт" in station and "БАРЬЕР" in station
+        assert "P2: Ю ЮЗ СЗ" in table and not re.search(r"\b(NE|SE|SW|NW)\b", table)
         assert "бланк подсчёта" in pads and "Пираты" in pads and "Лёд" in pads
-    else:
-        assert "P1 · partenza" in station and "BARRIERA" in station
+    else:  # the marker's words on two lines: «● P1» over «partenza»
+        seats = sum(load_orbitus().ruleset.marker_counts()[0])
+        assert "P1" in station and station.count("partenza") >= seats + 2  # + the captions
+        assert "BARRIERA" in station
+        assert "P2: S SO NO" in table and not re.search(r"\b(SW|NW)\b", table)
         assert "segnapunti" in pads and "Pirati" in pads and "Ghiaccio" in pads
 
 
@@ -75,7 +81,8 @@ def test_every_kit_carries_its_own_language_booklets_and_aids(kits):
         for game in ("orbitus", "satellites"):
             texts = sorted(p.name for p in (folder / game).glob("*.pdf")
                            if p.name.startswith(("rules-", "player-aid-")))
-            assert texts == [f"player-aid-{lang}.pdf", f"rules-{lang}.pdf"], (lang, game)
+            assert texts == [f"player-aid-{lang}-2up.pdf", f"player-aid-{lang}-cards.pdf",
+                             f"player-aid-{lang}.pdf", f"rules-{lang}.pdf"], (lang, game)
         assert output == "", output  # no note that something is in English
 
 

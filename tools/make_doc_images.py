@@ -36,16 +36,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cards.definitions import load_orbitus, load_satellites  # noqa: E402
+from generator import colour_vision as cv  # noqa: E402
 from generator.aids import orbitus_texts  # noqa: E402
 from generator.backends.pdf import render_pdf  # noqa: E402
-from generator import colour_vision as cv  # noqa: E402
+from generator.components.satellites import satellite_token  # noqa: E402
 from generator.drawing import Drawing, Group  # noqa: E402
 from generator.export_png import components  # noqa: E402
 from generator.ink import ink_saving  # noqa: E402
 from generator.options import BuildOptions  # noqa: E402
 from generator.products.orbitus import sector_sheets  # noqa: E402
 from generator.products.satellites import token_sheet  # noqa: E402
-from generator.components.satellites import satellite_token  # noqa: E402
 from rules.hexgeo import circumradius, corners  # noqa: E402
 
 OUT = ROOT / "docs" / "images"

@@ -40,7 +40,7 @@ from generator.sheets import (
     mirror_x,
     page_size,
 )
-from rules.hexgeo import SIDES, circumradius
+from rules.hexgeo import circumradius
 
 TITLE = "Orbitus"
 CAPTION = "#444444"
@@ -222,13 +222,14 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     d.add(Text(MARGIN_MM + 10, y, words.table_title, fit_size(words.table_title, 3.4, width,
                                                                  bold=True),
                fill="#1d1d1f", bold=True))
+    sides = labels(defs, opts).directions  # the sides as the station shows them
     for i, setup in enumerate(defs.ruleset.start_lines):
-        seats = " · ".join(f"P{k + 1}: {' '.join(SIDES[s] for s in lines)}"
+        seats = " · ".join(f"P{k + 1}: {' '.join(sides[s] for s in lines)}"
                            for k, lines in enumerate(setup.start_lines))
         row = fill(words.table_row, players=setup.players, seats=seats)
         if setup.barriers:
             row += "   " + fill(words.table_barriers,
-                                sides=" ".join(SIDES[s] for s in setup.barriers))
+                                sides=" ".join(sides[s] for s in setup.barriers))
         d.add(Text(MARGIN_MM + 10, y + 7.0 + i * 6.0, row, fit_size(row, 3.0, width),
                    fill="#1d1d1f"))
     d.add(Text(MARGIN_MM + 10, y + 7.0 + 5 * 6.0 + 2.0, words.table_note,
