@@ -40,9 +40,10 @@ def half_setup(paper: tuple[float, float]) -> PageSetup:
 
 
 def card_setup() -> PageSetup:
-    """One card: a single column, 4 mm from the cut (the footer's baseline 3.5 mm)."""
+    """One card: a single column, 4 mm from the cut (the footer's baseline 3.5 mm); a
+    paragraph, item or table that fits one card is not split between two."""
     return PageSetup(CARD_MM, columns=1, margin=4.0, top=4.5, bottom=8.0, gap=0.0,
-                     footer=4.5, art_on_first=False)
+                     footer=4.5, art_on_first=False, whole_blocks=True)
 
 
 def two_up(pages: Sequence[Drawing], paper: tuple[float, float], fold_note: str = "") -> Drawing:

@@ -205,6 +205,18 @@ def test_the_aid_on_poker_size_cards(kits):
             assert left + 3.0 - 0.3 <= ln.x0 and ln.x1 <= left + cw - 3.0 + 0.3, ln.text
             assert top + 3.0 - 0.3 <= ln.y0 and ln.y1 <= top + ch - 3.0 + 0.3, ln.text
             assert ln.size >= 6.0 * 25.4 / 72.0 - 0.01, ln.text
+        # every card reads on its own: none opens in the middle of a sentence
+        for k in range(len(doc)):
+            tops: dict[tuple[int, int], object] = {}
+            for ln in text_lines(doc, k):
+                if len(ln.text) < 4:  # a diagram's coordinates
+                    continue
+                slot = (int((ln.x0 - x0) // cw), int((ln.y0 - y0) // ch))
+                if slot not in tops or ln.y0 < tops[slot].y0 - 0.5 or (
+                        abs(ln.y0 - tops[slot].y0) <= 0.5 and ln.x0 < tops[slot].x0):
+                    tops[slot] = ln
+            opened = [ln.text for ln in tops.values() if ln.text[:1].islower()]
+            assert not opened, (game, k, opened)
 
 
 # --- 9: the satellites' tokens --------------------------------------------------------------

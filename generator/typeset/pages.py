@@ -32,6 +32,8 @@ class PageSetup:
     gap: float = 7.0
     footer: float = 7.0  # the footer's baseline, this far below the bottom margin's top
     art_on_first: bool = True  # a diagram is never taller than the first page's body can hold
+    whole_blocks: bool = False  # a block (paragraph, item, table) that fits one page is never
+    # split between two (cards: each reads on its own)
 
     @property
     def column_width(self) -> float:
@@ -141,6 +143,8 @@ def _document_pages(doc: Document, setup: PageSetup, typo: Typography,
     room = min(body_h_first, body_h) if setup.art_on_first else body_h
     composer = Composer(typo, cw, art, room * max_art_fraction, measure)
     boxes = composer.boxes(doc.blocks)
+    if setup.whole_blocks:
+        boxes = [replace(b, keep_with_next=True) if b.continues else b for b in boxes]
     cols = setup.columns
 
     def frames(k: int) -> Frame:
