@@ -7,10 +7,12 @@ Every product module (one per game in :func:`rules.names`) offers the same funct
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path, PurePath
 
 from cards.definitions import OrbitusDefinitions, load_orbitus
 from cards.labels import OrbitusLabels, default_labels, fill, load_labels
+from cards.models import SectorDef
 from generator import aids
 from generator.backends.pdf import render_pdf
 from generator.backends.svg import render_svg
@@ -40,7 +42,7 @@ from generator.sheets import (
     mirror_x,
     page_size,
 )
-from rules.hexgeo import circumradius
+from rules.hexgeo import Point, circumradius
 
 TITLE = "Orbitus"
 CAPTION = "#444444"
@@ -75,6 +77,20 @@ def sector_slots(defs: OrbitusDefinitions, opts: BuildOptions) -> tuple[tuple[fl
     return tuple(centres)
 
 
+def _fronts(page: Drawing, defs: OrbitusDefinitions, centres: Sequence[Point],
+            cards: Sequence[SectorDef], bleed: float, gutter: float) -> None:
+    """The sector fronts at ``centres``: every card's bleed first (under all of them), the
+    faces, and the crop marks."""
+    flats = defs.sectors.hex_across_flats_mm
+    if bleed:
+        for c, sector in zip(centres, cards, strict=True):
+            page.add(Group(tuple(orb.sector_bleed_items(sector, defs, flats, bleed)), c,
+                           cls="bleed"))
+    for c, sector in zip(centres, cards, strict=True):
+        page.add(Group(tuple(orb.sector_items(sector, defs, flats)), c, cls="sector"))
+    page.extend(hex_crop_marks(centres, flats, bleed, gutter))
+
+
 def sector_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]:
     """Fronts and backs on alternate pages; each back sits behind its front (long-edge duplex).
 
@@ -96,13 +112,7 @@ def sector_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     for n, cards in enumerate(sheets, start=1):
         centres = slots[:len(cards)]
         front = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} fronts")
-        if bleed:
-            for c, sector in zip(centres, cards, strict=True):
-                front.add(Group(tuple(orb.sector_bleed_items(sector, defs, flats, bleed)), c,
-                                cls="bleed"))
-        for c, sector in zip(centres, cards, strict=True):
-            front.add(Group(tuple(orb.sector_items(sector, defs, flats)), c, cls="sector"))
-        front.extend(hex_crop_marks(centres, flats, bleed, opts.gutter))
+        _fronts(front, defs, centres, cards, bleed, opts.gutter)
         obstacles = hex_obstacles(centres, flats, bleed, opts.gutter)
         front.extend(caption_lines(page, _print_note(words, n, len(sheets)), obstacles))
         back_page = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} backs")
@@ -148,13 +158,7 @@ def fold_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]:
     for n, cards in enumerate(sheets, start=1):
         centres = slots[:len(cards)]
         d = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} to fold")
-        if bleed:
-            for c, sector in zip(centres, cards, strict=True):
-                d.add(Group(tuple(orb.sector_bleed_items(sector, defs, flats, bleed)), c,
-                            cls="bleed"))
-        for c, sector in zip(centres, cards, strict=True):
-            d.add(Group(tuple(orb.sector_items(sector, defs, flats)), c, cls="sector"))
-        d.extend(hex_crop_marks(centres, flats, bleed, opts.gutter))
+        _fronts(d, defs, centres, cards, bleed, opts.gutter)
         for x, y in centres:  # the back behind it once folded: mirrored about the fold
             at = (x, 2 * fold - y)
             if back_bleed is not None:
