@@ -51,7 +51,9 @@ Writes, under OUT (default ./output):
   satellites/board.pdf     the board in pieces with glue flaps, and the trackers
   <game>/svg/*.svg         one SVG per distinct component
   <game>/score-pad.pdf     score pads (Orbitus rows come from the scoring tables)
-  <game>/player-aid-L.pdf  the one-page player aid in the kit's language L (--lang)
+  <game>/player-aid-L.pdf  the one-page player aid in the kit's language L (--lang);
+                           -2up.pdf: on half the paper, two to a sheet (fold it);
+                           -cards.pdf: on poker-size cards
   <game>/rules-L.pdf       the rule booklet, typeset from cards/<game>/text/rules-L.md
   calibration.pdf          100 mm rulers and front/back crosshairs (duplex alignment)
 
