@@ -187,8 +187,8 @@ def build_parser(prog: str = "pnp-build") -> Parser:
              "--back-offset='-1,5;0,5' (default: 0,0)")
     add("--ink-saver", action="store_true",
         help="light sector backs (a fine screen keeps the fronts from showing through), "
-             "lighter routes and station: the backs take about half the ink. The build "
-             "summary gives each sheet's ink either way.")
+             "fronts on a near-white ground, lighter routes and station: the sector sheets "
+             "take about half the ink. The build summary gives each sheet's ink either way.")
     add("--fold", action="store_true",
         help="for printers without duplex: every sector sheet holds fronts on its upper "
              "half and their backs on the lower half; print one-sided, fold along the "

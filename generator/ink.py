@@ -89,12 +89,14 @@ def tint(colour: str, share: float) -> str:
 BACK_SHARE = 0.10  # the light back: a tenth of the back colour
 ROUTE_SHARE = 0.62  # routes keep most of their colour: they are what a player reads
 STATION_SHARE = 0.12
+FACE_SHARE = 0.3  # the fronts' cream ground: a hint of its warmth, nearly paper
 
 
 def ink_saving(defs: Any) -> Any:
     """``defs`` in the ink-saving look (``--ink-saver``): for Orbitus a light back (a tenth
     of its colour, its lines and title in the full colour, and a screen that keeps a front
-    from showing through), lighter routes and a light station; planets, symbols, seat
+    from showing through), fronts on a ground near the paper's white, lighter routes and a
+    light station; planets, symbols, seat
     colours and photo markers stay as they are. Satellites prints little solid colour
     outside its tokens and is left as it is."""
     from cards.definitions import OrbitusDefinitions
@@ -105,7 +107,8 @@ def ink_saving(defs: Any) -> Any:
     sectors = defs.sectors.model_copy(update={
         "back": back.model_copy(update={"colour": tint(back.colour, BACK_SHARE),
                                         "accent": back.colour}),
-        "route_colour": tint(defs.sectors.route_colour, ROUTE_SHARE)})
+        "route_colour": tint(defs.sectors.route_colour, ROUTE_SHARE),
+        "background": tint(defs.sectors.background, FACE_SHARE)})
     station = defs.station.model_copy(update={
         "colour": tint(defs.station.colour, STATION_SHARE), "accent": defs.station.colour})
     return replace(defs, sectors=sectors, station=station, ink_saver=True)

@@ -264,6 +264,8 @@ def test_ink_saver_backs_take_far_less_ink_and_stay_identical(kits, tmp_path):
     assert len(plain) == len(light)
     backs_plain, backs_light = plain[1::2], light[1::2]
     assert max(backs_light) <= 0.5 * min(backs_plain), (backs_plain, backs_light)
+    fronts_plain, fronts_light = plain[0::2], light[0::2]
+    assert max(fronts_light) < min(fronts_plain), (fronts_plain, fronts_light)
     station_plain = pdf_ink(kits["a4"]["orbitus/station.pdf"])[0]
     station_light = pdf_ink(kits["ink"]["orbitus/station.pdf"])[0]
     assert station_light < station_plain
