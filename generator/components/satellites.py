@@ -224,12 +224,19 @@ FRAME = "#dfe6f2"  # the coordinate margin's tint: the board's frame (pale: the 
 FRAME_LINE = "#9aa9c4"
 
 
+FRAME_INSET = 3.0  # mm of white between the frame and the board's outer edge: a board cut
+# at its very edge (a print shop's pad 0) has no art at the cut that a drift would show
+
+
 def _frame(n: int, cell: float, lab: float) -> list[Item]:
-    """The coordinate margin as the board's frame: tinted bands along the four edges, the
-    corner squares (where the photo markers sit) left white, their quiet zone."""
+    """The coordinate margin as the board's frame: tinted bands along the four sides,
+    :data:`FRAME_INSET` inside the outer edge, the corner squares (where the photo markers
+    sit) left white, their quiet zone."""
     side = n * cell
-    bands = ((lab, 0.0, side, lab), (lab, lab + side, side, lab),
-             (0.0, lab, lab, side), (lab + side, lab, lab, side))
+    inset = min(FRAME_INSET, lab / 3.0)
+    band = lab - inset
+    bands = ((lab, inset, side, band), (lab, lab + side, side, band),
+             (inset, lab, band, side), (lab + side, lab, band, side))
     return [Rect(x, y, w, h, Style(fill=FRAME), cls="board-frame") for x, y, w, h in bands]
 
 
