@@ -511,6 +511,10 @@ def schemas() -> dict[str, Schema]:
                                    {"type": "string", "pattern": "^in place \\(.+\\)$"}],
                          "description": "swap: the whole folder replaced at once; in place "
                                         "(and why): file by file, journaled"},
+                "warnings": array({"type": "string"}, description=(
+                    "each sentence of a booklet or aid the definitions made untrue: the "
+                    "file and line, its language, the sentence and what the definitions "
+                    "say (the build writes the kit anyway)")),
             }, {}),
         "sim-report.schema.json": document(
             "sim-report", "pnp sim orbitus|satellites --json (and OUT/report.json)",
