@@ -1,17 +1,28 @@
-"""pnp-web's figures: the server time of one transcription edit, and a load of many games.
+"""pnp-web's figures: the server time of one transcription edit, the server's CPU per move,
+and how many games one core holds.
 
 1. **Edit**: the server's work for one edit of the 72-sector six-player table
    (``tests/fixtures/orbitus/six-players-72.yaml``): write the layout, read it with the
    scorer's reader, score it, build the answer (median of 200, one process). Budget 30 ms.
-2. **Load**: one ``pnp-web`` server process (uvicorn, started as a subprocess on a free
-   loopback port) and ``--games`` Orbitus games of 4 seats, every seat a WebSocket client
-   of this process; whenever a seat is to move it waits ``--think`` ms and sends a random
-   legal action of the ones the server sent it. A move's round trip is the time from
-   sending it to the server's answer (``ok``, after the move is checked, applied, written
-   to SQLite and sent to every page of the game). Each game plays ``--moves`` moves.
-   Budget: no errors, median under 50 ms, 95th percentile under 200 ms.
+2. **Move, in process**: the server's own work for one move of a 4-seat Orbitus game
+   (check, apply, SQLite, the messages of the four seats), without the network.
+3. **Load**: one ``pnp-web`` server process (uvicorn, started as a subprocess on a free
+   loopback port, held to one core where the system allows it, the clients on the others)
+   and ``--games`` Orbitus games of 4 seats, every seat a WebSocket client of this process
+   (each seat taken with the game's join code, as a player's device takes it); whenever a
+   seat is to move it waits ``--think`` s (0.5 to 1.5 times) and sends a random legal
+   action of the ones the server sent it. A move's round trip is the time from sending it
+   to the server's answer (``ok``, after the move is checked, applied, written to SQLite
+   and sent to every page of the game). Each game plays ``--moves`` moves. Budget: no
+   errors, median under 50 ms, 95th percentile under 200 ms; and the **server's CPU time
+   per move** (its user and system time while the games are played, from
+   ``/proc/PID/stat``, divided by the moves): budget 1 ms.
+4. **Games per core**: the load again with more games each time (``--ramp``), on the one
+   core; the most games whose moves still come back in under 50 ms at the median (where
+   the load generator, on the other core, reaches its own limit first, the figure says so
+   and gives the server's CPU use there: one core then holds more).
 
-Run: ``.venv/bin/python benchmarks/bench_web.py`` (about a minute; only loopback traffic,
+Run: ``.venv/bin/python benchmarks/bench_web.py`` (a few minutes; only loopback traffic,
 a bounded number of moves, and the server is stopped at the end).
 """
 
@@ -28,7 +39,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from timing import figure
 
@@ -73,7 +86,7 @@ def bench_move(moves: int = 200) -> None:
         rng = random.Random(2)
         done = 0
         while done < moves:
-            session, _ = context.games.create("orbitus", [
+            session, _, _ = context.games.create("orbitus", [
                 {"name": n, "kind": "human"} for n in ("A", "B", "C", "D")], rng.randrange(1000))
 
             async def send(text: str) -> None:
@@ -101,16 +114,6 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def post(port: int, path: str, body: dict) -> dict:
-    import urllib.request
-
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
-                                 data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as res:
-        return json.load(res)
-
-
 def choices(legal: dict) -> list[str]:
     if not legal:
         return ["pass"]
@@ -123,34 +126,77 @@ def choices(legal: dict) -> list[str]:
     return out
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The user and system CPU time of a process so far (Linux: /proc), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Table:
+    """What the seats of one run share: the round trips, errors, and the moments every seat
+    is connected (the measurement starts) and every game has played its moves (it ends),
+    so that connecting and closing are not counted as moves' work."""
+
+    seats: int
+    times: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    connected: int = 0
+    all_connected: asyncio.Event = field(default_factory=asyncio.Event)
+    start: asyncio.Event = field(default_factory=asyncio.Event)
+    over: bool = False  # the run is measured; the seats are being closed
+
+
 async def seat(port: int, token: str, moves: int, think: float, rng: random.Random,
-               times: list[float], errors: list[str], done: asyncio.Event) -> None:
+               table: Table, done: asyncio.Event) -> None:
+    """One seat's device: moves when the server says it is its turn. Only a message that
+    carries this seat's legal actions (or the answer to its move) is read whole; the others'
+    turns are seen and passed over, as a phone that is not to move does nothing. Its game's
+    ``done`` is set when the game has its moves (or fails); the connection stays open until
+    the run ends (the task is cancelled)."""
     import websockets
 
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{token}", max_size=None) as ws:
+        first = await asyncio.wait_for(ws.recv(), timeout=120)
+        table.connected += 1
+        if table.connected == table.seats:
+            table.all_connected.set()
+        await table.start.wait()
         sent_at: dict[int, float] = {}
         next_id = 0
         pending = False
-        while not done.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=60)
-            except TimeoutError:
-                errors.append("no message for 60 s")
-                return
-            msg = json.loads(raw)
-            kind = msg.get("type")
-            if kind in ("ok", "error"):
-                times.append((time.perf_counter() - sent_at.pop(msg["id"])) * 1000)
+        raw: str | bytes | None = first
+        while True:
+            if raw is None:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=120)
+                except TimeoutError:  # (Python 3.11 also says so of a task cancelled)
+                    if not table.over:
+                        table.errors.append("no message for 120 s")
+                    done.set()
+                    return
+            text, raw = str(raw), None
+            head = text[:40]
+            if '"type":"ok"' in head or '"type":"error"' in head or '"type": "error"' in head:
+                msg = json.loads(text)
+                table.times.append((time.perf_counter() - sent_at.pop(msg["id"])) * 1000)
                 pending = False
-                if kind == "error":
-                    errors.append(msg["error"])
+                if msg["type"] == "error":
+                    table.errors.append(msg["error"])
                 continue
-            if kind != "state":
+            if '"legal":{' not in text:
+                if '"status":"active"' not in text:
+                    done.set()
                 continue
+            msg = json.loads(text)
             if msg["status"] != "active" or len(msg["history"]) >= moves:
                 done.set()
-                return
-            if msg.get("legal") and not pending:
+                continue
+            if not pending and not done.is_set():
                 if think:
                     await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 action = rng.choice(choices(msg["legal"]))
@@ -161,38 +207,130 @@ async def seat(port: int, token: str, moves: int, think: float, rng: random.Rand
                                           "version": msg["version"], "id": next_id}))
 
 
-async def load(port: int, games: int, moves: int, think: float, seed: int) -> None:
+def post(port: int, path: str, body: dict) -> dict:
+    import urllib.request
+
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
+                                 data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as res:
+        out: dict[str, Any] = json.load(res)
+    return out
+
+
+def new_games(port: int, games: int, seed: int) -> list[list[str]]:
+    """``games`` new 4-seat Orbitus games, each seat taken with the join code."""
     names = ["Anna", "Boris", "Carla", "Dmitri"]
     tokens = []
     for g in range(games):
-        out = post(port, "/api/games", {"game": "orbitus", "seed": seed + g, "players": [
+        made = post(port, "/api/games", {"game": "orbitus", "seed": seed + g, "players": [
             {"name": n, "kind": "human"} for n in names]})
-        tokens.append([s["url"].rsplit("/", 1)[1] for s in out["links"]["seats"]])
-    times: list[float] = []
-    errors: list[str] = []
+        tokens.append([post(port, f"/api/join/{made['code']}", {"seat": s})["url"]
+                       .rsplit("/", 1)[1] for s in range(4)])
+    return tokens
+
+
+async def play(port: int, tokens: list[list[str]], moves: int, think: float, seed: int,
+               pid: int) -> dict[str, Any]:
+    """Play the games; the round trips, errors, wall time and the server's CPU time, from
+    the moment every seat is connected to the moment every game has its moves."""
+    table = Table(seats=sum(len(game) for game in tokens))
     rng = random.Random(seed)
-    start = time.perf_counter()
-    tasks = []
-    for g, game in enumerate(tokens):
-        done = asyncio.Event()
-        for s, token in enumerate(game):
-            tasks.append(seat(port, token, moves, think, random.Random(rng.random() + g * 10 + s),
-                              times, errors, done))
-    await asyncio.gather(*tasks)
-    wall = time.perf_counter() - start
-    times.sort()
-    p = lambda q: times[min(len(times) - 1, int(q * len(times)))]  # noqa: E731
+    dones = [asyncio.Event() for _ in tokens]
+    tasks = [asyncio.create_task(seat(port, token, moves, think,
+                                      random.Random(rng.random() + g * 10 + s), table,
+                                      dones[g]))
+             for g, game in enumerate(tokens) for s, token in enumerate(game)]
+    try:
+        waiting = asyncio.create_task(table.all_connected.wait())
+        await asyncio.wait([waiting, *tasks], timeout=300,
+                           return_when=asyncio.FIRST_COMPLETED)
+        failed = [t for t in tasks if t.done() and t.exception() is not None]
+        if failed or not table.all_connected.is_set():
+            raise SystemExit(f"the seats did not all connect ({table.connected} of "
+                             f"{table.seats}): {failed[0].exception() if failed else 'timeout'}")
+        cpu0, mine0, start = cpu_seconds(pid), time.process_time(), time.perf_counter()
+        table.start.set()
+        await asyncio.gather(*(d.wait() for d in dones))
+        wall = time.perf_counter() - start
+        cpu1, mine1 = cpu_seconds(pid), time.process_time()
+    finally:
+        table.over = True
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    times = sorted(table.times)
+    return {"times": times, "errors": table.errors, "wall": wall,
+            "cpu": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
+            "clients": mine1 - mine0}
+
+
+def percentile(times: list[float], q: float) -> float:
+    return times[min(len(times) - 1, int(q * len(times)))]
+
+
+def report_load(out: dict[str, Any], games: int, think: float) -> None:
+    times = out["times"]
     load = (f"{games} Orbitus games x 4 seats over WebSockets, one server process, think "
             f"{think * 1000:.0f} ms")
-    print(f"load: {load}: {len(times)} moves in {wall:.1f} s")
-    figure(f"pnp web: {load}, moves per second", len(times) / wall, unit="moves/s",
+    print(f"load: {load}: {len(times)} moves in {out['wall']:.1f} s")
+    figure(f"pnp web: {load}, moves per second", len(times) / out["wall"], unit="moves/s",
            better="higher")
-    figure(f"pnp web: {load}, errors", len(errors), 1, unit="")
+    figure(f"pnp web: {load}, errors", len(out["errors"]), 1, unit="")
     figure(f"pnp web: {load}, move round trip, median", statistics.median(times), 50)
-    figure(f"pnp web: {load}, move round trip, 95th percentile", p(0.95), 200,
-           note=f"99th {p(0.99):.1f} ms, max {times[-1]:.1f} ms")
-    if errors:
-        print("  first errors:", errors[:3])
+    figure(f"pnp web: {load}, move round trip, 95th percentile", percentile(times, 0.95), 200,
+           note=f"99th {percentile(times, 0.99):.1f} ms, max {times[-1]:.1f} ms")
+    if out["cpu"] is not None:
+        figure("pnp web: the server's CPU time per move (WebSockets in and out, checks, rules, "
+               "SQLite, four seats' messages)", out["cpu"] * 1000 / len(times), 1,
+               note=f"{out['cpu']:.2f} s of CPU for {len(times)} moves in {out['wall']:.0f} s "
+                    f"with {games} games, think {think * 1000:.0f} ms")
+    if out["errors"]:
+        print("  first errors:", out["errors"][:3])
+
+
+def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: int) -> None:
+    """More games each time, until a median round trip reaches 50 ms or the load generator
+    is at its own limit; the most games one core held under 50 ms."""
+    held, note = 0, ""
+    for n in sizes:
+        tokens = new_games(port, n, seed + 10_000 * n)
+        out = asyncio.run(play(port, tokens, moves, think, seed, pid))
+        times = out["times"]
+        median = statistics.median(times)
+        busy = out["cpu"] / out["wall"] if out["cpu"] is not None else float("nan")
+        clients = out["clients"] / out["wall"]
+        print(f"  ramp: {n} games: {len(times)} moves in {out['wall']:.1f} s, median "
+              f"{median:.1f} ms, 95th {percentile(times, 0.95):.1f} ms, server CPU "
+              f"{busy:.0%} of a core, clients {clients:.0%}, errors {len(out['errors'])}",
+              flush=True)
+        if median >= 50 or out["errors"]:
+            over = (f"{n} games: median {median:.1f} ms, server at {busy:.0%} of a core"
+                    + (f", {len(out['errors'])} errors" if out["errors"] else ""))
+            note = (f"{note}; {over}" if held else
+                    f"not even the fewest tried ({over}; a loaded machine gives the server "
+                    f"less than its core)")
+            break
+        held = n
+        note = (f"median {median:.1f} ms, server at {busy:.0%} of its core, think "
+                f"{think * 1000:.0f} ms (0.5 to 1.5 times)")
+        if clients > 0.9:
+            note += (f"; the load generator was at its limit ({clients:.0%} of its core): one "
+                     f"core holds more, about {n / max(busy, 0.01):.0f} at full use")
+            break
+    figure(f"pnp web: four-seat games one core holds at a median move round trip under 50 "
+           f"ms, think {think * 1000:.0f} ms", held, unit="games", better="higher", note=note)
+
+
+def pin(pid: int) -> str:
+    """Hold the server to one core and this process (the clients) to the others, where the
+    system allows it; says what was done."""
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if len(cores) < 2:
+        return "the server and the clients share the machine's cores"
+    os.sched_setaffinity(pid, {cores[0]})
+    os.sched_setaffinity(0, set(cores[1:]))
+    return f"the server on core {cores[0]}, the clients on {len(cores) - 1} other core(s)"
 
 
 def main() -> None:
@@ -201,17 +339,24 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40, help="moves per game")
     parser.add_argument("--think", type=float, default=0.5,
                         help="seconds a seat waits before it moves (0.5-1.5 times this)")
+    parser.add_argument("--ramp", default="100,200,400,800",
+                        help="numbers of games for the games-per-core figure ('' for none)")
+    parser.add_argument("--port", type=int, default=0,
+                        help="the loopback port of the server (default: a free one)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-edit", action="store_true")
     opts = parser.parse_args()
     if not opts.skip_edit:
         bench_edit()
         bench_move()
-    port = free_port()
+    port = opts.port or free_port()
     data = tempfile.mkdtemp(prefix="bench-web-")
+    # the server's warnings go to a file (a pipe nobody reads would fill and stop it)
+    log = open(Path(data) / "server.log", "w+b")  # noqa: SIM115 (closed in the finally)
     server = subprocess.Popen(
-        [sys.executable, "-m", "web", "--no-browser", "--port", str(port), "--data", data],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ})
+        [sys.executable, "-m", "web", "--no-browser", "--port", str(port), "--data",
+         str(Path(data) / "games"), "--rate", "0", "--workers", "1"],
+        stdout=subprocess.DEVNULL, stderr=log, env={**os.environ})
     try:
         end = time.time() + 30
         while True:
@@ -220,13 +365,21 @@ def main() -> None:
                     break
             except OSError as exc:
                 if time.time() > end or server.poll() is not None:
-                    raise SystemExit("the server did not start: " + (
-                        server.stderr.read().decode() if server.stderr else "")) from exc
+                    log.seek(0)
+                    raise SystemExit("the server did not start: " + log.read().decode(
+                        errors="replace")) from exc
                 time.sleep(0.1)
-        asyncio.run(load(port, opts.games, opts.moves, opts.think, opts.seed))
+        print(f"load: {pin(server.pid)}")
+        tokens = new_games(port, opts.games, opts.seed)
+        report_load(asyncio.run(play(port, tokens, opts.moves, opts.think, opts.seed,
+                                     server.pid)), opts.games, opts.think)
+        sizes = [int(n) for n in opts.ramp.split(",") if n.strip()]
+        if sizes:
+            ramp(port, server.pid, sizes, opts.moves, opts.think, opts.seed)
     finally:
         server.terminate()
         server.wait(10)
+        log.close()
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ QUICK = {
     "bench_balance.py": ["--quick"],
     "bench_build.py": ["--runs", "1"],
     "bench_cli.py": ["--runs", "2"],
+    "bench_design.py": ["--runs", "1"],
     "bench_export.py": ["--runs", "1", "--dpi", "50"],
     "bench_photo.py": ["--photos", "3", "--cameras", "1", "--repeats", "1"],
     "bench_presets.py": ["--runs", "1"],
@@ -49,7 +50,7 @@ QUICK = {
     "bench_satellites_score.py": ["--runs", "2"],
     "bench_sim.py": ["--quick", "--only", "1,3,5"],
     "bench_watch.py": ["--runs", "1"],
-    "bench_web.py": ["--games", "4", "--moves", "10", "--think", "0.1"],
+    "bench_web.py": ["--games", "4", "--moves", "10", "--think", "0.1", "--ramp", "8"],
 }
 
 # Settings of a full run that differ from a script's defaults (and change no figure: the

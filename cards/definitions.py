@@ -8,7 +8,7 @@ raised together in one :class:`~cards.loader.DefinitionError`, one line each.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -23,9 +23,7 @@ from cards.files import (
 from cards.loader import (
     DefinitionError,
     Document,
-    UnreadableInput,
     collect,
-    display_path,
     format_problem,
     load_yaml,
     validate,
@@ -42,8 +40,10 @@ from cards.models import (
     StationFile,
     TrackersFile,
 )
+from cards.reading import inside
 
 if TYPE_CHECKING:
+    from cards.design import Design
     from rules.orbitus.ruleset import Ruleset as OrbitusRuleset
     from rules.satellites.ruleset import Ruleset as SatellitesRuleset
 
@@ -63,6 +63,13 @@ class OrbitusDefinitions:
 
     def sector(self, ident: str) -> SectorDef:
         return self.sectors.by_id()[ident]
+
+    @cached_property
+    def design(self) -> Design:
+        """The version of these definitions: the designer's ``version:`` and their hash."""
+        from cards.design import design_of
+
+        return design_of(self)
 
     @cached_property
     def ruleset(self) -> OrbitusRuleset:
@@ -88,23 +95,22 @@ class SatellitesDefinitions:
 
         return satellites_ruleset(self)
 
+    @cached_property
+    def design(self) -> Design:
+        """The version of these definitions: the designer's ``version:`` and their hash."""
+        from cards.design import design_of
 
-def inside(folder: Path, path: Path) -> Path:
-    """``path`` if it stays inside ``folder`` once links are resolved; else a clear error."""
-    try:
-        resolved = path.resolve()
-    except (RuntimeError, OSError):  # a link loop: reading the file reports it
-        return path
-    if not resolved.is_relative_to(folder.resolve()):
-        raise UnreadableInput([
-            f"{display_path(path)}: leads outside {display_path(folder)} (to {resolved}); "
-            "definitions are read only from inside the folder you gave"
-        ])
-    return path
+        return design_of(self)
 
 
-def _load(path: Path, what: str, model: type[M]) -> tuple[Document, M]:
-    doc = load_yaml(inside(path.parent, path), what)
+# The parsed files to use instead of reading them, by role (a spreadsheet being imported
+# gives its sheets as documents whose places are cells: one validation path for both).
+Documents = Mapping[str, Document]
+
+
+def _load(path: Path, what: str, model: type[M], given: Document | None = None
+          ) -> tuple[Document, M]:
+    doc = given if given is not None else load_yaml(inside(path.parent, path), what)
     return doc, validate(doc, model)
 
 
@@ -117,8 +123,8 @@ def _duplicates(doc: Document, key: str, ids: Sequence[str], what: str) -> list[
                 format_problem(
                     doc,
                     (key, i, "id"),
-                    f"duplicate {what} ID {ident!r} (first used on line "
-                    f"{doc.line_of((key, first[ident]))}); every {what} needs its own ID",
+                    f"duplicate {what} ID {ident!r} (first used on "
+                    f"{doc.place((key, first[ident]))}); every {what} needs its own ID",
                 )
             )
         else:
@@ -126,9 +132,11 @@ def _duplicates(doc: Document, key: str, ids: Sequence[str], what: str) -> list[
     return problems
 
 
-def load_sectors_file(path: Path, planets: PlanetsFile) -> SectorsFile:
-    """Load one sector deck file and check it against ``planets``."""
-    doc = load_yaml(path, ORBITUS_FILES["sectors"])
+def load_sectors_file(path: Path, planets: PlanetsFile, given: Document | None = None
+                      ) -> SectorsFile:
+    """Load one sector deck file (or the document ``given`` for it) and check it against
+    ``planets``."""
+    doc = given if given is not None else load_yaml(path, ORBITUS_FILES["sectors"])
     deck = validate(doc, SectorsFile)
     problems = _duplicates(doc, "sectors", [s.id for s in deck.sectors], "sector")
     known = planets.by_id()
@@ -146,17 +154,21 @@ def load_sectors_file(path: Path, planets: PlanetsFile) -> SectorsFile:
     return deck
 
 
-def load_orbitus(folder: Path | None = None, deck_file: Path | None = None) -> OrbitusDefinitions:
+def load_orbitus(folder: Path | None = None, deck_file: Path | None = None,
+                 documents: Documents | None = None) -> OrbitusDefinitions:
     """Load and cross-check the Orbitus definitions in ``folder`` (default: shipped), with
-    the deck ``deck_file`` if given (see :func:`game_files`)."""
+    the deck ``deck_file`` if given (see :func:`game_files`); ``documents`` are parsed files
+    to use instead of the folder's, by role."""
     root = (folder or DEFAULT_CARDS).resolve()
     files = game_files("orbitus", root, deck_file)
-    for path in files.values():
-        if path.parent == root / "orbitus":
+    given = documents or {}
+    for role, path in files.items():
+        if path.parent == root / "orbitus" and role not in given:
             inside(root, path)
 
     def planets() -> PlanetsFile:
-        doc, model = _load(files["planets"], ORBITUS_FILES["planets"], PlanetsFile)
+        doc, model = _load(files["planets"], ORBITUS_FILES["planets"], PlanetsFile,
+                           given.get("planets"))
         problems = _duplicates(
             doc, "planet_types", [p.id for p in model.planet_types], "planet type"
         )
@@ -166,22 +178,30 @@ def load_orbitus(folder: Path | None = None, deck_file: Path | None = None) -> O
 
     planets_model, station, rules = collect(
         planets,
-        lambda: _load(files["station"], ORBITUS_FILES["station"], StationFile)[1],
-        lambda: _load(files["rules"], ORBITUS_FILES["rules"], RulesFile)[1],
+        lambda: _load(files["station"], ORBITUS_FILES["station"], StationFile,
+                      given.get("station"))[1],
+        lambda: _load(files["rules"], ORBITUS_FILES["rules"], RulesFile, given.get("rules"))[1],
     )
-    sectors = load_sectors_file(inside(files["sectors"].parent, files["sectors"]), planets_model)
+    sectors = load_sectors_file(files["sectors"] if "sectors" in given else
+                                inside(files["sectors"].parent, files["sectors"]),
+                                planets_model, given.get("sectors"))
     return OrbitusDefinitions(planets_model, sectors, station, rules, root, files)
 
 
-def load_satellites(folder: Path | None = None) -> SatellitesDefinitions:
-    """Load and cross-check the Satellites definitions in ``folder`` (default: shipped)."""
+def load_satellites(folder: Path | None = None, documents: Documents | None = None
+                    ) -> SatellitesDefinitions:
+    """Load and cross-check the Satellites definitions in ``folder`` (default: shipped);
+    ``documents`` are parsed files to use instead of the folder's, by role."""
     root = (folder or DEFAULT_CARDS).resolve()
     files = game_files("satellites", root)
-    for path in files.values():
-        inside(root, path)
+    given = documents or {}
+    for role, path in files.items():
+        if role not in given:
+            inside(root, path)
 
     def satellites() -> SatellitesFile:
-        doc, model = _load(files["satellites"], SATELLITES_FILES["satellites"], SatellitesFile)
+        doc, model = _load(files["satellites"], SATELLITES_FILES["satellites"], SatellitesFile,
+                           given.get("satellites"))
         problems = []
         # both players have the same satellites (S-6); how many of each value is the
         # designer's to choose
@@ -201,14 +221,16 @@ def load_satellites(folder: Path | None = None) -> SatellitesDefinitions:
 
     def rules() -> tuple[Document | None, SatRulesFile]:
         path = files["rules"]
-        if not path.exists() and not path.is_symlink():
+        if "rules" not in given and not path.exists() and not path.is_symlink():
             return None, SatRulesFile()
-        return _load(path, SATELLITES_FILES["rules"], SatRulesFile)
+        return _load(path, SATELLITES_FILES["rules"], SatRulesFile, given.get("rules"))
 
     board, (sdoc, sats), (tdoc, tracks), (rdoc, numbers) = collect(
-        lambda: _load(files["board"], SATELLITES_FILES["board"], BoardFile)[1],
+        lambda: _load(files["board"], SATELLITES_FILES["board"], BoardFile,
+                      given.get("board"))[1],
         satellites,
-        lambda: _load(files["trackers"], SATELLITES_FILES["trackers"], TrackersFile),
+        lambda: _load(files["trackers"], SATELLITES_FILES["trackers"], TrackersFile,
+                      given.get("trackers")),
         rules,
     )
     problems = _satellites_across(sats, tdoc, tracks, rdoc, numbers)

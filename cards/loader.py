@@ -55,7 +55,12 @@ class Document:
         return self.lines.get((), 1)
 
     def where(self, loc: Iterable[str | int]) -> str:
+        """``FILE:LINE`` of ``loc``, as a problem line starts."""
         return f"{self.display}:{self.line_of(loc)}"
+
+    def place(self, loc: Iterable[str | int]) -> str:
+        """Where ``loc`` is, in the words of a sentence: ``line 54``."""
+        return f"line {self.line_of(loc)}"
 
 
 # Characters that some programs count as a line break and others do not: YAML 1.1

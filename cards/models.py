@@ -117,6 +117,37 @@ def mm(default: float, lo: float, hi: float, what: str) -> float:
 
 
 MAX_COPIES = 30  # copies of one sector card
+MAX_VERSION = 20  # characters of a design version (it is printed on every component)
+_VERSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
+
+
+def _check_version(value: object) -> object:
+    """A design version as the designer writes it (``0.7.2``, ``2b``): printed as is, so a
+    number YAML would read with digits lost (``1.10`` is the number 1.1) must be quoted."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a version; write one such as 0.7.2")
+    if isinstance(value, float):
+        raise ValueError(f"{value!r} is read as a number, so digits may be lost (1.10 becomes "
+                         f"1.1); write the version in quotes, e.g. version: '{value!r}'")
+    if isinstance(value, int):
+        value = str(value)
+    if not isinstance(value, str) or not _VERSION_RE.match(value) \
+            or len(value) > MAX_VERSION:
+        raise ValueError(f"{value!r} is not a version; use at most {MAX_VERSION} letters, "
+                         "digits, '.', '-', '_' or '+', starting with a letter or digit "
+                         "(e.g. 0.7.2)")
+    return value
+
+
+VERSION_SCHEMA = {"anyOf": [{"type": "string", "pattern": _VERSION_RE.pattern,
+                             "maxLength": MAX_VERSION}, {"type": "integer", "minimum": 0},
+                            {"type": "null"}],
+                  "description": "the design's version as you name it (e.g. 0.7.2), printed "
+                                 "with the content hash on every component"}
+Version = Annotated[str | int | float | None, BeforeValidator(_check_version),
+                    WithJsonSchema(VERSION_SCHEMA)]
 MAX_DECK = 300  # cards in a deck: 15 sheets of A4
 MAX_POINTS = 1000  # a score in a table, either way
 MAX_TRACK = 99  # boxes on the connected-satellites track
@@ -348,6 +379,7 @@ def _tune_keys(tune: dict[str, list[int]] | None, allowed: Callable[[str], bool]
 class RulesFile(Strict):
     """``cards/orbitus/rules.yaml``: hand sizes, start lines, scoring."""
 
+    version: Version = Field(default=None, description=VERSION_SCHEMA["description"])
     hand_size: int = Field(default=4, ge=1, le=20)
     min_hand: int = Field(default=2, ge=1, le=20)
     start_lines: list[StartLineSetup] = Field(
@@ -470,6 +502,7 @@ class SatRulesFile(Strict):
     """``cards/satellites/rules.yaml``: the Satellites rule numbers (optional file; without
     it the numbers of the rules page apply)."""
 
+    version: Version = Field(default=None, description=VERSION_SCHEMA["description"])
     colony_min: int = Field(default=3, ge=2, le=24,
                             description="satellites in a group that make it a colony")
     colony_max: int = Field(default=6, ge=2, le=24,

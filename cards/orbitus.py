@@ -17,8 +17,11 @@ from cards.files import ORBITUS_FILES
 from rules.orbitus.ruleset import Ruleset
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from cards.definitions import OrbitusDefinitions
     from cards.labels import OrbitusLabels
+    from cards.loader import Document
 
 FILES = ORBITUS_FILES
 OPTIONAL: frozenset[str] = frozenset()  # every file must be there
@@ -32,11 +35,13 @@ PARTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def load(folder: Path | None = None, deck_file: Path | None = None) -> OrbitusDefinitions:
-    """The validated definitions (:func:`cards.definitions.load_orbitus`)."""
+def load(folder: Path | None = None, deck_file: Path | None = None,
+         documents: Mapping[str, Document] | None = None) -> OrbitusDefinitions:
+    """The validated definitions (:func:`cards.definitions.load_orbitus`; ``documents``:
+    parsed files to use instead of the folder's, by role)."""
     from cards.definitions import load_orbitus
 
-    return load_orbitus(folder, deck_file)
+    return load_orbitus(folder, deck_file, documents)
 
 
 def labels() -> type[OrbitusLabels]:

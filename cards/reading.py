@@ -36,6 +36,20 @@ def display_path(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
+def inside(folder: Path, path: Path) -> Path:
+    """``path`` if it stays inside ``folder`` once links are resolved; else a clear error."""
+    try:
+        resolved = path.resolve()
+    except (RuntimeError, OSError):  # a link loop: reading the file reports it
+        return path
+    if not resolved.is_relative_to(folder.resolve()):
+        raise UnreadableInput([
+            f"{display_path(path)}: leads outside {display_path(folder)} (to {resolved}); "
+            "definitions are read only from inside the folder you gave"
+        ])
+    return path
+
+
 # --- reading files safely -------------------------------------------------------------------
 
 # The largest file each kind of input may be. Each is hundreds of times what real use

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -101,17 +102,22 @@ def _cached(folder: Path, key: str, game: str) -> dict[str, Any] | None:
 
 
 def _store(folder: Path, key: str, game: str, data: dict[str, Any]) -> None:
-    """Write one entry (through a temporary file and a rename); never fails the caller."""
+    store_entry(folder, f"{game}-{key}", {"format": CACHE_FORMAT, "game": game, "ruleset": data},
+                lambda p: p.name.split("-")[0] in rules.names("cards"))
+
+
+def store_entry(folder: Path, stem: str, payload: dict[str, Any],
+                family: Callable[[Path], bool]) -> None:
+    """Write one cache entry ``stem.json`` (through a temporary file and a rename) and keep
+    only the :data:`CACHE_KEEP` newest entries of its ``family``; never fails the caller."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        target = folder / f"{game}-{key}.json"
-        temp = folder / f".{game}-{key}.{os.getpid()}.tmp"
-        temp.write_text(json.dumps({"format": CACHE_FORMAT, "game": game, "ruleset": data},
-                                   separators=(",", ":")), encoding="utf-8")
+        target = folder / f"{stem}.json"
+        temp = folder / f".{stem}.{os.getpid()}.tmp"
+        temp.write_text(json.dumps(payload, separators=(",", ":")), encoding="utf-8")
         os.replace(temp, target)
-        games = rules.names("cards")
-        entries = sorted((p for p in folder.glob("*-*.json") if p.name.split("-")[0]
-                          in games), key=lambda p: p.stat().st_mtime)
+        entries = sorted((p for p in folder.glob("*-*.json") if family(p)),
+                         key=lambda p: p.stat().st_mtime)
         for old in entries[:-CACHE_KEEP]:
             old.unlink(missing_ok=True)
     except OSError:

@@ -15,8 +15,11 @@ from cards.files import SATELLITES_FILES
 from rules.satellites.ruleset import Ruleset
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from cards.definitions import SatellitesDefinitions
     from cards.labels import SatellitesLabels
+    from cards.loader import Document
 
 FILES = SATELLITES_FILES
 OPTIONAL: frozenset[str] = frozenset({"rules"})  # without it, the rules page's numbers apply
@@ -32,14 +35,16 @@ PARTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def load(folder: Path | None = None, deck_file: Path | None = None) -> SatellitesDefinitions:
-    """The validated definitions (:func:`cards.definitions.load_satellites`); Satellites
-    has no deck file of its own to name."""
+def load(folder: Path | None = None, deck_file: Path | None = None,
+         documents: Mapping[str, Document] | None = None) -> SatellitesDefinitions:
+    """The validated definitions (:func:`cards.definitions.load_satellites`; ``documents``:
+    parsed files to use instead of the folder's, by role); Satellites has no deck file of
+    its own to name."""
     from cards.definitions import load_satellites
 
     if deck_file is not None:
         raise ValueError("Satellites has no deck file; give the definitions folder only")
-    return load_satellites(folder)
+    return load_satellites(folder, documents)
 
 
 def labels() -> type[SatellitesLabels]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from cards.definitions import (
     DEFAULT_CARDS,
@@ -36,6 +37,7 @@ from generator.components import diagrams
 from generator.components.orbitus import planet_disc
 from generator.components.pads import orbitus_pad, satellites_pad
 from generator.sheets import page_size
+from generator.stamp import stamp_items
 from generator.typeset.markup import (
     Art,
     DiagramFn,
@@ -151,7 +153,8 @@ def _memo(fn: Callable[[], Art]) -> Callable[[], Art]:
 
 
 def _render_texts(game: str, docs: Sequence[tuple[str, Document]], kind: str, page: str,
-                  typo: Typography, art: Mapping[str, DiagramFn]) -> dict[str, bytes]:
+                  typo: Typography, art: Mapping[str, DiagramFn],
+                  defs: Any = None) -> dict[str, bytes]:
     size = page_size(page)
     out: dict[str, bytes] = {}
     for stem, doc in docs:
@@ -174,7 +177,11 @@ def _render_texts(game: str, docs: Sequence[tuple[str, Document]], kind: str, pa
             out[f"{game}/{stem}-cards.pdf"] = render_pdf(
                 aid_sizes.card_sheets(cards, size), doc.title, "player aid, cards")
         else:
-            pages = typeset(doc, PageSetup(size), typo, art)
+            setup = PageSetup(size)
+            pages = typeset(doc, setup, typo, art)
+        for drawing in pages:  # the design stamp in the middle of every page's footer
+            drawing.extend(stamp_items(defs, size[0] / 2.0, size[1] - setup.bottom + setup.footer,
+                                       min(typo.body * 0.82, 2.8) * 0.8, fill=typo.muted))
         subject = "player aid" if kind == "player-aid" else "rules of play"
         out[f"{game}/{stem}.pdf"] = render_pdf(pages, doc.title, subject)
     return out
@@ -276,7 +283,8 @@ def orbitus_texts(defs: OrbitusDefinitions, kind: str, page: str,
         art = orbitus_art(defs, lang)  # the diagrams name the station's sides in the text's
         docs = load_texts(defs.folder, "orbitus", kind, orbitus_values(defs),
                           lambda lg: orbitus_tables(defs, lg), art, [lang])
-        out.update(_render_texts("orbitus", docs, kind, page, orbitus_typography(defs), art))
+        out.update(_render_texts("orbitus", docs, kind, page, orbitus_typography(defs), art,
+                                 defs))
     return out
 
 
@@ -373,7 +381,8 @@ def satellites_texts(defs: SatellitesDefinitions, kind: str, page: str,
     art = satellites_art(defs)
     docs = load_texts(defs.folder, "satellites", kind, satellites_values(defs),
                       lambda lang: satellites_tables(defs), art, langs)
-    return _render_texts("satellites", docs, kind, page, satellites_typography(defs), art)
+    return _render_texts("satellites", docs, kind, page, satellites_typography(defs), art,
+                         defs)
 
 
 def satellites_aid_steps(defs: SatellitesDefinitions, page: str,

@@ -40,6 +40,7 @@ def load_checked(game: str, cards: Path | None, opts: BuildOptions) -> Any:
 
     defs = load(game, cards)
     load_labels(cards, game, opts.lang)
+    defs.design  # noqa: B018 - the stamp every sheet prints: its texts are read (and checked) now
     return defs
 
 
@@ -51,7 +52,19 @@ def game_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
     if opts.ink_saver:
         defs = ink_saving(defs)
     steps: list[Step] = product(game).steps(defs, opts)
-    return steps + export_steps(game, defs, opts)
+    return steps + [design_step(game, defs)] + export_steps(game, defs, opts)
+
+
+def design_step(game: str, defs: Any) -> Step:
+    """``<game>/design.json``: the definitions this build was made from, as data, so that
+    ``pnp diff`` and ``pnp build --since`` can compare with this build later, whatever
+    happens to the definitions folder (:mod:`cards.snapshot`)."""
+    import json
+
+    from cards.snapshot import snapshot_of
+
+    return (f"{game.capitalize()} design", lambda: {f"{game}/design.json": (json.dumps(
+        snapshot_of(defs), ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode()})
 
 
 def common_steps(opts: BuildOptions, cards: Path | None = None) -> list[Step]:

@@ -24,6 +24,7 @@ from pnp.common import (
     EXIT_VIOLATIONS,
     Parser,
     definitions_failed,
+    dump_json,
     fail,
     misuse,
     never_raises,
@@ -151,8 +152,8 @@ def build_parser(prog: str = "pnp-build") -> Parser:
     """The command line of ``pnp build`` (``pnp build init`` has its own,
     :func:`init_parser`)."""
     games = (*rules.names("products"), BOTH)
-    parser = Parser(prog, HELP, EPILOG, usage="%(prog)s [GAME] [OPTIONS]\n"
-                                              "       %(prog)s init DIR [--force]")
+    parser = Parser(prog, HELP, EPILOG, project=("cards", "out", "lang", "page"),
+                    usage="%(prog)s [GAME] [OPTIONS]\n       %(prog)s init DIR [--force]")
     add = parser.add_argument
     add("--page", choices=PAGES, default="a4",
         help="paper size of the PDFs (default: a4)")
@@ -223,6 +224,12 @@ def build_parser(prog: str = "pnp-build") -> Parser:
         help="build, then keep watching the definitions folder and rebuild only what a "
              "changed file affects (and what was deleted from OUT); a wrong definition is "
              "reported and the watch goes on. Ctrl-C stops (exit 0).")
+    add("--since", metavar="OLD",
+        help="write only a reprint kit into OUT/reprint/: the components added or changed "
+             "since OLD (a definitions folder, an earlier build folder, or a git revision of "
+             "the definitions), with their backs, on the full build's sheets, the other "
+             "sheets that print differently, and take-out.pdf listing what to take out of "
+             "the printed kit; nothing changed: nothing is written")
     add("-q", "--quiet", action="store_true", help="no progress output")
     add("--json", action="store_true", dest="json_out",
         help="print what was built as one JSON object (the output folder, every file "
@@ -329,6 +336,10 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
                               ink_saver=opts.ink_saver, fold=opts.fold)
     for note in notes:
         say(f"{prog}: note: {note}")
+    if opts.since is not None:
+        if opts.watch:
+            return misuse(prog, "--since writes one reprint kit; it does not go with --watch")
+        return _since(opts.since, games, cards, out, build_opts, opts, prog)
     if opts.watch:
         if opts.json_out:
             return misuse(prog, "--json reports one build; it does not go with --watch")
@@ -350,23 +361,19 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
         return definitions_failed(prog, exc, "nothing was written")
     except ValueError as exc:  # a component that cannot be laid out on the chosen paper
         return fail(f"{prog}: {exc}; nothing was written", EXIT_VIOLATIONS)
-    from generator.output import OutputError
-
-    try:
-        result = write_outputs(out, files, games, info=report)
-    except OutputError as exc:
-        for line in exc.lines:
-            report(line)
-        return EXIT_UNREADABLE
-    except OSError as exc:
-        return fail(f"{prog}: cannot write to {shown(out)}: {exc.strerror or exc}")
+    result, failed = _written(prog, out, lambda: write_outputs(out, files, games, info=report),
+                              report)
+    if failed is not None:
+        return failed
     took = time.perf_counter() - started
     if opts.json_out:
+        from cards.design_cache import design
         from pnp.common import dump_json
 
         write_out(dump_json({
             "out": str(out),
             "games": list(games),
+            "designs": {g: design(g, cards).to_json() for g in games},
             "files": {rel: len(files[rel]) for rel in sorted(files)},
             "kept": result.kept,
             "removed": result.deleted,
@@ -393,6 +400,93 @@ def _prose_warnings(games: tuple[str, ...], cards: Path | None, lang: str) -> li
     for game in games:
         out += prose_warnings(game, load(game, cards), lang)
     return out
+def _written(prog: str, out: Path, write: Any, say: Any) -> tuple[Any, int | None]:
+    """``write()``'s result, or the exit code of a folder it could not write (the lines
+    of an output problem said with ``say``)."""
+    from generator.output import OutputError
+
+    try:
+        return write(), None
+    except OutputError as exc:
+        for line in exc.lines:
+            say(line)
+        return None, EXIT_UNREADABLE
+    except OSError as exc:
+        return None, fail(f"{prog}: cannot write to {shown(out)}: {exc.strerror or exc}")
+
+
+def _since(since: str, games: tuple[str, ...], cards: Path | None, out: Path, build_opts: Any,
+           opts: argparse.Namespace, prog: str) -> int:
+    """``--since OLD``: the reprint kit of what changed since OLD, or nothing and a line
+    saying so."""
+    from cards.loader import DefinitionError
+    from cards.ruleset_cache import load_definitions
+    from cards.sources import SourceError, open_source
+    from generator.build import load_checked
+    from generator.output import write_build
+    from generator.reprint import FOLDER, reprint
+
+    try:
+        source = open_source(since, cards)
+    except SourceError as exc:
+        return fail(f"{prog}: --since {exc}")
+    with source:
+        missing = [g for g in games if g not in source.games]
+        if missing and opts.game != BOTH:
+            return fail(f"{prog}: --since {source.label} holds no {missing[0]} definitions")
+        games = tuple(g for g in games if g in source.games)
+        try:
+            new = {g: load_checked(g, cards, build_opts) for g in games}
+        except DefinitionError as exc:
+            return definitions_failed(prog, exc, "nothing was written")
+        try:
+            old = {g: load_definitions(g, source.folder) for g in games}
+        except DefinitionError as exc:
+            for line in exc.problems:
+                fail(line)
+            return fail(f"{prog}: --since {source.label}: its definitions cannot be read; "
+                        f"nothing was written")
+        files, parts = reprint(games, old, new, build_opts, source.label)
+    if not files:
+        same = [p.game for p in parts if p.old_stamp == p.new_stamp]
+        why = ("the definitions are the same" if len(same) == len(parts) else
+               "no printed component of this kit changed")
+        stamps = ", ".join(f"{p.game} {p.new_stamp}" for p in parts)
+        if opts.json_out:
+            write_out(dump_json({"out": str(out), "since": since, "files": {},
+                                 "games": [_part_json(p) for p in parts]}), json=True)
+        else:
+            say(f"{prog}: nothing to reprint since {source.label}: {why} ({stamps}); "
+                f"nothing was written")
+        return EXIT_OK
+    _, failed = _written(prog, out, lambda: write_build(
+        out, files, lambda rel: rel.startswith(f"{FOLDER}/"), info=_say_as(prog)), say)
+    if failed is not None:
+        return failed
+    if opts.json_out:
+        write_out(dump_json({"out": str(out), "since": since,
+                             "files": {rel: len(files[rel]) for rel in sorted(files)},
+                             "games": [_part_json(p) for p in parts]}), json=True)
+        return EXIT_OK
+    for part in parts:
+        if not part.any:
+            continue
+        say(f"{part.game}: {part.old_stamp} → {part.new_stamp}")
+        for note in part.notes:
+            say(f"  note: {note}")
+        for row in part.take_out:
+            say(f"  take out  {row}")
+        for row in part.put_in:
+            say(f"  put in    {row}")
+    said = ", ".join(sorted(files))
+    say(f"wrote the reprint kit into {shown(out / FOLDER)}: {said}")
+    return EXIT_OK
+
+
+def _part_json(part: Any) -> dict[str, Any]:
+    return {"game": part.game, "old": part.old_stamp, "new": part.new_stamp,
+            "files": sorted(part.files), "take_out": part.take_out, "put_in": part.put_in,
+            "notes": part.notes}
 
 
 def _preset(opts: argparse.Namespace, prog: str, games: tuple[str, ...],
@@ -481,9 +575,42 @@ def _init(given: str, force: bool, prog: str, build: str) -> int:
         return fail(f"{prog}: cannot write to {shown(folder)}: {exc.strerror or exc}")
     replaced = f" ({len(result.replaced)} replaced)" if result.replaced else ""
     say(f"copied {len(result.written)} definition files into {shown(folder)}{replaced}")
-    say(f"edit them, then build with:  {build} --cards {shown(folder)}   (add --watch to "
-        "rebuild on every save)")
+    project = _project_file(folder, prog)
+    if project:
+        say(f"edit them, then build with:  {build}   (add --watch to rebuild on every save; "
+            f"{project} names the folder)")
+    else:
+        say(f"edit them, then build with:  {build} --cards {shown(folder)}   (add --watch to "
+            "rebuild on every save)")
     return EXIT_OK
+
+
+def _project_file(folder: Path, prog: str) -> str | None:
+    """Write ``pnp.toml`` in the working folder naming ``folder``, when ``folder`` lies inside
+    the working folder and no project file is there yet; the file's name when one names it."""
+    from cards.project import FILE_NAME, load_project, project_text
+    from cards.reading import display_path
+
+    here = Path.cwd().resolve()
+    target = folder.resolve()
+    existing = here / FILE_NAME
+    if not target.is_relative_to(here) or target == here:
+        return None
+    if existing.exists():
+        try:
+            names = load_project(existing).cards
+        except Exception:  # noqa: BLE001 - a project file of the user's: left alone
+            names = None
+        if names == target:
+            return FILE_NAME
+        say(f"{prog}: note: {display_path(existing)} exists and names another folder; it "
+            f"is left alone")
+        return None
+    from cards.sheet_files import write_atomically
+
+    write_atomically(existing, project_text(target.relative_to(here).as_posix()).encode())
+    say(f"wrote {FILE_NAME}: every pnp command in this folder uses {shown(folder)}")
+    return FILE_NAME
 
 
 class _Bar:

@@ -217,9 +217,24 @@ def _base(name: str, nickname: str, key: str, transform: dict[str, float],
             "Tooltip": True, "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
 
 
-def _save(objects: list[dict[str, Any]], note: str = "") -> bytes:
+def _stamped(objects: list[dict[str, Any]], stamp: str) -> list[dict[str, Any]]:
+    """Every object (and every card inside a deck) noting the design it was built from in
+    its GM notes, which TTS shows to the host: ``design v0.7.2·3fa9c1``."""
+    for obj in objects:
+        obj["GMNotes"] = f"design {stamp}"
+        _stamped(obj.get("ContainedObjects", []), stamp)
+    return objects
+
+
+def _save(objects: list[dict[str, Any]], note: str = "", stamp: str = "") -> bytes:
+    """The saved object: ``note`` (the table's notes) and, with ``stamp``, the design it
+    was built from, in the notes and every object's GM notes."""
+    if stamp:
+        _stamped(objects, stamp)
+    notes = "\n".join(part for part in (note, f"design {stamp}" if stamp else "") if part)
     save = {"SaveName": "", "GameMode": "", "Date": "", "VersionNumber": "",
-            "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": note, "Rules": "",
+            "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "",
+            "Note": notes, "Rules": "",
             "LuaScript": "", "LuaScriptState": "", "XmlUI": "", "TabStates": {},
             "ObjectStates": objects}
     return (json.dumps(save, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
@@ -356,7 +371,7 @@ def orbitus_tts(defs: OrbitusDefinitions, root: PurePath | str, words: Any = Non
                                              scale=0.5)))
             n += 1
     objects += _pdfs("orbitus", defs, root, lang, said, 8.0, -4.0)
-    out[f"{folder}/Orbitus.json"] = _save(objects, "\n".join(said.note))
+    out[f"{folder}/Orbitus.json"] = _save(objects, "\n".join(said.note), defs.design.stamp)
     out[f"{folder}/Orbitus.png"] = thumb
     return out
 
@@ -454,6 +469,6 @@ def satellites_tts(defs: SatellitesDefinitions, root: PurePath | str,
                               _url(root, f"{folder}/marker-{kind}.png"),
                               _transform(-3.0 + 6.0 * k, -11.0, scale=0.4)))
     objects += _pdfs("satellites", defs, root, lang, said, 16.0, -8.0)
-    out[f"{folder}/Satellites.json"] = _save(objects, "\n".join(said.note))
+    out[f"{folder}/Satellites.json"] = _save(objects, "\n".join(said.note), defs.design.stamp)
     out[f"{folder}/Satellites.png"] = thumb
     return out

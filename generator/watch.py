@@ -71,6 +71,10 @@ def recording(defs: Any, recorder: Recorder) -> Any:
         def __getattribute__(self: Any, name: str) -> Any:  # noqa: N807
             if name == "ruleset":
                 return _recorded_ruleset(self)
+            if name == "design":  # the stamp is the hash of every definition and text
+                recorder = object.__getattribute__(self, "_recorder")
+                for part in (*sorted(names - {"files"}), FOLDER):
+                    recorder.note(part)
             if name in names:
                 object.__getattribute__(self, "_recorder").note(name)
             return object.__getattribute__(self, name)

@@ -45,6 +45,14 @@ COMMANDS: dict[str, Command] = {
     "web": Command("web.cli", "main",
                    "the browser companion: transcribe and score by clicking, play in the "
                    "browser"),
+    "diff": Command("design.diff_cli", "main",
+                    "what changed between two versions of a design: components (with "
+                    "pictures), rule numbers, texts, what plays differently"),
+    "playtest": Command("design.playtest_cli", "main",
+                        "log the games people play against the design version, and report "
+                        "them beside the simulator's bots: pnp playtest add|report|export"),
+    "sheet": Command("design.sheet_cli", "main",
+                     "the definitions as a spreadsheet and back: pnp sheet export|import"),
 }
 ALIASES = {"pnp-build": "build", "pnp-score": "score", "pnp-setup": "setup",
            "pnp-replay": "replay", "pnp-sim": "sim", "pnp-web": "web"}

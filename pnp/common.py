@@ -201,18 +201,86 @@ def misuse(prog: str, message: str) -> int:
     return fail(f"{prog}: {message} (see {prog} --help)", EXIT_UNREADABLE)
 
 
+# What a project file's keys are for (cards/project.py): the option each sets as its default.
+PROJECT_OPTIONS = {"cards": "--cards", "out": "--out", "lang": "--lang", "page": "--page",
+                   "players": "--players", "data": "--data"}
+
+
 class Parser(argparse.ArgumentParser):
     """argparse as every command uses it, so they all behave alike: ``--help`` (and
     ``-h``) print the help on stdout and end the command with 0; a misused command line
     is one line on stderr, ``PROG: what is wrong (see PROG --help)``, with the option a
     misspelt one most likely meant, and ends it with 2 (:func:`misuse`). Neither raises
     ``SystemExit``: :class:`CommandExit` carries the code to :func:`never_raises` (or to
-    :func:`parse`). Descriptions and epilogs are printed as written."""
+    :func:`parse`). Descriptions and epilogs are printed as written.
+
+    The project file (``pnp.toml``, :mod:`cards.project`) gives the defaults of the options
+    a command takes from it (``project``: ``cards`` for every command; ``out``, ``lang``,
+    ``page``, ``players``, ``data`` where the command says so); the command line wins.
+    ``-v`` says which project file was used. A namespace whose ``--cards`` came from the
+    project file, not from the command line, has ``cards_from_project`` true."""
+
+    _depth = 0  # parsers parsing: subcommands parse inside their parent
 
     def __init__(self, prog: str, description: str | None = None, epilog: str | None = None,
-                 **kwargs: Any) -> None:
+                 project: Sequence[str] = ("cards",), **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
         super().__init__(prog=prog, description=description, epilog=epilog, **kwargs)
+        self.project_keys = tuple(project)
+        self.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                          help="say which project file (pnp.toml) was used")
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        given = list(sys.argv[1:] if args is None else args)
+        project = self._project_defaults()
+        Parser._depth += 1
+        try:
+            ns, rest = super().parse_known_args(given, namespace)
+        finally:
+            Parser._depth -= 1
+        cards = self._action_of("--cards")
+        if project is not None and cards is not None and project.cards is not None and \
+                isinstance(getattr(ns, cards.dest, None), Path) and \
+                getattr(ns, cards.dest).resolve() == project.cards and \
+                not any(a == "--cards" or a.startswith("--cards=") for a in given):
+            ns.cards_from_project = True
+        if Parser._depth == 0 and getattr(ns, "verbose", False):
+            say(project_said(self.prog, project))
+        return ns, rest
+
+    def _action_of(self, option: str) -> argparse.Action | None:
+        return next((a for a in self._actions if option in a.option_strings), None)
+
+    def _project_defaults(self) -> Any:
+        """The project file that applies here (its values made this parser's defaults), or
+        None; a project file that cannot be used ends the command (exit 2)."""
+        from cards.project import ProjectError, current_project
+
+        try:
+            project = current_project()
+        except ProjectError as exc:
+            for line in exc.problems:
+                fail(line)
+            raise CommandExit(EXIT_UNREADABLE) from None
+        if project is None:
+            return None
+        for key in self.project_keys:
+            value = project.cards if key == "cards" else project.default(key)
+            action = self._action_of(PROJECT_OPTIONS[key])
+            if value is None or action is None:
+                continue
+            if isinstance(value, Path):  # as the user would write it: relative when inside
+                from cards.reading import display_path
+
+                value = Path(display_path(value))
+            if callable(action.type):
+                value = action.type(str(value))
+            elif not isinstance(value, Path):
+                value = str(value)
+            self.set_defaults(**{action.dest: value})
+        return project
 
     def error(self, message: str) -> NoReturn:
         hint = self._hint(message)
@@ -260,6 +328,16 @@ class Parser(argparse.ArgumentParser):
         if choice:
             return did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
         return ""
+
+
+def project_said(prog: str, project: Any) -> str:
+    """What ``-v`` says of the project file: which one, and the folder it names."""
+    from cards.reading import display_path
+
+    if project is None:
+        return f"{prog}: no project file (pnp.toml) in this folder or above it"
+    cards = f"; definitions {display_path(project.cards)}" if project.cards else ""
+    return f"{prog}: project file {display_path(project.path)}{cards}"
 
 
 def parse(parser: argparse.ArgumentParser, args: Sequence[str]) -> argparse.Namespace | int:

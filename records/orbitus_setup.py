@@ -92,7 +92,10 @@ def text_of(state: State, seed: int, again: str, note: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def record_of(state: State, seed: int, again: str, note: str) -> str:
+def record_of(state: State, seed: int, again: str, note: str,
+              definitions: list[str] | None = None) -> str:
+    """The start of a game record of the deal; ``definitions``: the lines that name the
+    definitions it was dealt from (:func:`cards.design_check.record_lines`)."""
     from cards.yaml_out import comment, flow
 
     game = state.game
@@ -108,6 +111,7 @@ def record_of(state: State, seed: int, again: str, note: str) -> str:
         "# hands:",
         *hands,
         "game: orbitus",
+        *(definitions or []),
         f"players: {flow(list(game.players))}",
         f"seed: {seed}",
         f"# one action per line, {comment(game.players[0])} first, then clockwise:",
@@ -205,7 +209,7 @@ examples:
 
 
 def build_parser(prog: str) -> Parser:
-    parser = Parser(prog, DESCRIPTION, EPILOG)
+    parser = Parser(prog, DESCRIPTION, EPILOG, project=("cards", "players"))
     parser.add_argument("--players", type=_players, metavar="K",
                         help="how many players, 2 to 6 (named P1, P2, ...)")
     parser.add_argument("--names", type=_names, metavar="A,B,...",
@@ -303,9 +307,17 @@ def _run(args: list[str], prog: str) -> int:
         f" --cards {shown(opts.cards)}" if opts.cards is not None else "")
     note = " (chosen at random)" if chosen else ""
     if opts.json:
-        text = json.dumps(json_of(state, seed), ensure_ascii=False, indent=2) + "\n"
+        from cards.design_cache import design
+
+        text = json.dumps({**json_of(state, seed),
+                           "design": design("orbitus", opts.cards).to_json()},
+                          ensure_ascii=False, indent=2) + "\n"
     elif opts.record:
-        text = record_of(state, seed, again, note)
+        from cards.design_cache import design
+        from cards.design_check import record_lines
+
+        text = record_of(state, seed, again, note, record_lines(
+            "orbitus", opts.cards, design("orbitus", opts.cards).stamp))
     else:
         text = text_of(state, seed, again, note)
     if opts.svg is not None or opts.png is not None:

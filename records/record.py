@@ -5,6 +5,7 @@ A record is a YAML mapping::
     game: satellites            # which game: satellites or orbitus
     players: {red: Anna, blue: Ben}   # optional; its form is the game's
     cards: my-game              # optional: the definitions folder (next to the record)
+    design: v0.7.2·3fa9c1       # optional: the design it was played with (cards.design)
     seed: 42                    # or another way to give the start (the game's fields)
     note: club night, table 3   # optional free text, ignored
     moves:                      # the moves in the order they were made
@@ -38,7 +39,8 @@ if TYPE_CHECKING:
     from generator.drawing import Drawing
 
 COMMON_FIELDS = ("game", "players", "moves", "note")
-DEFINITIONS_FIELD = "cards"  # listed last among the known fields
+DEFINITIONS_FIELD = "cards"  # listed last among the known fields, with the design
+DESIGN_FIELD = "design"
 MAX_RECORD_BYTES = 2_000_000
 WHAT = "a game record (YAML with game:, the start, and moves:)"
 
@@ -136,6 +138,8 @@ class Replay(ABC):
     illegal: Illegal | None = None
     last_line: int | None = None  # line of the last move replayed
     notes: list[str] = field(default_factory=list)
+    design: dict[str, Any] | None = None  # the design replayed with (cards.design)
+    design_note: str | None = None  # the record names another design, replayed on purpose
     start_state: Any = None  # the rules core's state before the first move
     history: list[Step] = field(default_factory=list)  # every move replayed, in order
 
@@ -173,6 +177,7 @@ class Replay(ABC):
             "message": self.message,
             "illegal": None if self.illegal is None else self.illegal.to_json(),
         }
+        out["design"] = self.design
         return out
 
 
@@ -205,7 +210,8 @@ def read_record(path: Path, shown: str | None = None) -> Record:
                            f"this tool knows; write {rules.listed(games, 'or')}"])
     game = game.strip().lower()
     module = game_module(game, shown)
-    known = COMMON_FIELDS + tuple(getattr(module, "FIELDS", ())) + (DEFINITIONS_FIELD,)
+    known = COMMON_FIELDS + tuple(getattr(module, "FIELDS", ())) + (DEFINITIONS_FIELD,
+                                                                      DESIGN_FIELD)
     from cards.spelling import did_you_mean
 
     problems = [
@@ -277,18 +283,38 @@ def definitions_folder(record: Record) -> Path | None:
     return target
 
 
-def replay(record: Record, cards: Path | None = None, until: int | None = None) -> Replay:
+def replay(record: Record, cards: Path | None = None, until: int | None = None,
+           override: bool = False, explicit: bool = False) -> Replay:
     """Replay ``record`` with its game's engine (the first ``until`` moves if given); the
     definitions come from the record's ``cards:`` folder, else from ``cards``, else the
-    shipped ones."""
+    shipped ones; ``override`` (a comparison of versions) or ``explicit`` (``--cards`` given
+    on purpose): from ``cards``, whatever the record names.
+
+    A record that names its ``design:`` is replayed only with definitions of that design
+    (:func:`cards.design_check.check`): others are refused, both named, unless ``explicit``
+    (then :attr:`Replay.design_note` says they differ)."""
+    from cards.design_check import check
+
     module = game_module(record.game, record.source)
     try:
-        cards = definitions_folder(record) or cards
+        named = definitions_folder(record)
+        if not ((override or explicit) and cards is not None):
+            cards = named or cards
+        checked = check(record.at(DESIGN_FIELD), record.data.get(DESIGN_FIELD), record.game,
+                        cards, explicit or override) if DESIGN_FIELD in record.data \
+            else None
+        if checked is not None and checked.problem:
+            raise RecordError([checked.problem])
         result: Replay = module.replay(record, cards, until)
     except RecordError as exc:
         raise RecordError(by_line(record.problems + exc.problems)) from None
     if record.problems:
         raise RecordError(by_line(record.problems))
+    from cards.design_cache import design
+
+    result.design = design(record.game, cards).to_json()
+    if checked is not None and checked.note and not override:
+        result.design_note = checked.note
     return result
 
 

@@ -130,11 +130,16 @@ def _run(args: list[str], prog: str = PROG) -> int:
 
     try:
         record = read_record(Path(opts.file))
-        result = replay(record, opts.cards, opts.until)
+        explicit = opts.cards is not None and not getattr(opts, "cards_from_project", False)
+        result = replay(record, opts.cards, opts.until, explicit=explicit)
     except RecordError as exc:
         for line in exc.problems:
             fail(line)
         return EXIT_UNREADABLE
+    if result.design_note:
+        from pnp.common import say
+
+        say(f"{prog}: note: {result.design_note}")
 
     if opts.svg is not None or opts.png is not None:
         from cards.loader import DefinitionError

@@ -173,10 +173,17 @@ def _run(args: list[str], prog: str) -> int:
     if opts.json and opts.record:
         return misuse(prog, "give --json or --record, not both")
     if opts.json:
+        from cards.design_cache import design
         from pnp.common import dump_json
 
-        text = dump_json(json_of(state, seed))
+        text = dump_json({**json_of(state, seed),
+                          "design": design("satellites", opts.cards).to_json()})
     elif opts.record:
+        from cards.design_cache import design
+        from cards.design_check import record_lines
+
+        definitions = "".join(line + "\n" for line in record_lines(
+            "satellites", opts.cards, design("satellites", opts.cards).stamp))
         commented = "".join(f"#   {line.removeprefix('# ')}" if line.startswith("#")
                             else f"# {line}" for line in board.splitlines(keepends=True))
         text = (
@@ -184,6 +191,7 @@ def _run(args: list[str], prog: str) -> int:
             f"# start position: seed {seed}{note}, {n} x {n} board ({again})\n"
             f"#\n{commented}#\n"
             f"game: satellites\n"
+            f"{definitions}"
             f"seed: {seed}\n"
             f"players: {{red: Red, blue: Blue}}\n"
             f"# one move per line, {first} first: c1-c4, c1-c4+ (connection), d5-d6>d8\n"

@@ -246,8 +246,8 @@ def orbitus(opts: Any, prog: str) -> int:
     read = _read(prog, opts, "orbitus", opts.cards_dir, photo, data)
     if isinstance(read, int):
         return read
-    _, reading, draw = read
-    text = orbitus_layout_text(reading, players, str(photo))
+    defs, reading, draw = read
+    text = orbitus_layout_text(reading, players, str(photo), defs.design.stamp)
     code = write_outputs(prog, opts, text, draw)
     if code is not None:
         return code
@@ -355,7 +355,7 @@ def satellites(opts: Any, prog: str) -> int:
     if isinstance(read, int):
         return read
     defs, reading, draw = read
-    text = satellites_board_text(reading, str(photo))
+    text = satellites_board_text(reading, str(photo), defs.design.stamp)
     code = write_outputs(prog, opts, text, draw)
     if code is not None:
         return code

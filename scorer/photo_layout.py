@@ -47,9 +47,11 @@ def orbitus_unread(cell: tuple[int, int]) -> str:
             f"is not scored (write its card and rot into the layout, or photograph it again)")
 
 
-def orbitus_layout_text(reading: Any, players: list[str], source: str) -> str:
+def orbitus_layout_text(reading: Any, players: list[str], source: str,
+                        design: str | None = None) -> str:
     """The layout read, in the format people type (``pnp-score orbitus --help``); a cell
-    seen but not read is written as ``card: "?"`` for the reader to fill in."""
+    seen but not read is written as ``card: "?"`` for the reader to fill in; ``design``:
+    the design of the definitions it was read with (``design: v0.7.2·3fa9c1``)."""
     import yaml
 
     sectors = orbitus_sectors(reading)
@@ -62,6 +64,8 @@ def orbitus_layout_text(reading: Any, players: list[str], source: str) -> str:
     for f in reading.findings:
         lines.append(f"# {f.rule}: {_comment(f.message)}")
     lines.append("game: orbitus")
+    if design:
+        lines.append(f"design: {design}")
     lines.append("players: " + yaml.safe_dump(players, default_flow_style=True,
                                               allow_unicode=True).strip())
     lines.append("sectors:")
@@ -93,8 +97,10 @@ def satellites_unread(name: str) -> str:
             f"not scored (write it into the board, or photograph it again)")
 
 
-def satellites_board_text(reading: Any, source: str) -> str:
-    """The board read as the text grid people type; a cell seen but not read is '?'."""
+def satellites_board_text(reading: Any, source: str, design: str | None = None) -> str:
+    """The board read as the text grid people type; a cell seen but not read is '?';
+    ``design``: the design of the definitions it was read with (a comment: a text grid has
+    no fields)."""
     from photo.satellites import cell_name
 
     lines = [f"{LAYOUT_MARK} satellites --photo {_comment(source)}",
@@ -105,6 +111,8 @@ def satellites_board_text(reading: Any, source: str) -> str:
                      + ", ".join(cell_name(c) for c in sorted(reading.unread)))
     for f in reading.findings:
         lines.append(f"# {f.rule}: {_comment(f.message)}")
+    if design:
+        lines.append(f"# design: {design}")
     from rules.satellites.table import column_name
 
     letters = "  ".join(column_name(c) for c in range(reading.size))

@@ -71,6 +71,7 @@ class Row:
         self.pairs = Pairs()
         self.only_a = self.only_b = 0  # seat rows: games won outright in A only, B only
         self.diffs: list[Fraction] = []  # to find rows that say the same as another
+        self.same_as: list[str] = []  # the rows left out because they say the same
 
     def add(self, a: Fraction, b: Fraction, won_a: bool | None = None,
             won_b: bool | None = None) -> None:
@@ -144,6 +145,8 @@ def compare_records(a: Iterable[dict[str, Any]], b: Iterable[dict[str, Any]],
                 if row.key.startswith("seat:"):
                     entry["mcnemar"] = {"only_a": row.only_a, "only_b": row.only_b,
                                         "p": round(mcnemar(row.only_a, row.only_b), 6)}
+            if row.same_as:
+                entry["same_as"] = row.same_as
             shown.append(entry)
             everything.append(entry)
         out.append({"players": players, "games": len(found), "rows": shown})
@@ -169,12 +172,15 @@ def _distinct(rows: list[tuple[Row, list[Fraction], list[Fraction]]]
     differences, or their negatives (seat 2 of a 2-player game without draws); rows
     that never differ at all are kept (they say nothing changed)."""
     out = []
-    seen: set[tuple[Fraction, ...]] = set()
+    seen: dict[tuple[Fraction, ...], Row] = {}
     for entry in rows:
         diffs = tuple(entry[0].diffs)
-        if any(diffs) and (diffs in seen or tuple(-d for d in diffs) in seen):
-            continue
-        seen.add(diffs)
+        if any(diffs):
+            kept = seen.get(diffs) or seen.get(tuple(-d for d in diffs))
+            if kept is not None:
+                kept.same_as.append(entry[0].label)
+                continue
+        seen.setdefault(diffs, entry[0])
         out.append(entry)
     return out
 

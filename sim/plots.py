@@ -146,7 +146,8 @@ def report_plots(summary: dict[str, Any], folder: Path) -> list[str]:
                   fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.06))
         _save(fig, folder / "cards.png")
         names.append("cards.png")
-    return [f"{folder.name}/{n}" for n in names]
+    return ([f"{folder.name}/{n}" for n in names] + feel_plots(summary, folder)
+            + impact_plots(summary, folder))
 
 
 def compare_plots(result: dict[str, Any], folder: Path) -> list[str]:
@@ -160,7 +161,7 @@ def compare_plots(result: dict[str, Any], folder: Path) -> list[str]:
         for k, row in enumerate(rows):
             d = row["difference"]
             scale = 100 if row["kind"] == "proportion" else 1
-            colour = "#b8483f" if d["significant"] else "#555"
+            colour = "#b8483f" if row["significant"] else "#555"
             y = len(rows) - 1 - k
             ax.plot([scale * d["ci"][0], scale * d["ci"][1]], [y, y], color=colour)
             ax.plot(scale * d["diff"], y, "o", color=colour, markersize=4)
@@ -174,3 +175,69 @@ def compare_plots(result: dict[str, Any], folder: Path) -> list[str]:
         _save(fig, folder / name)
         names.append(f"{folder.name}/{name}")
     return names
+
+
+def ladder_plots(result: dict[str, Any], folder: Path) -> list[str]:
+    """The ratings of the rungs with their 95 % intervals."""
+    plt = _pyplot()
+    folder.mkdir(parents=True, exist_ok=True)
+    ratings = result["ratings"]
+    fig, ax = plt.subplots(figsize=(6.5, 0.45 * len(ratings) + 1.2))
+    for k, r in enumerate(ratings):
+        y = len(ratings) - 1 - k
+        ax.plot([r["ci"][0], r["ci"][1]], [y, y], color=COLOURS[0])
+        ax.plot(r["elo"], y, "o", color=COLOURS[0], markersize=5)
+        ax.annotate(f"{r['elo']:.0f}", (r["elo"], y), textcoords="offset points",
+                    xytext=(0, 6), ha="center", fontsize=8)
+    ax.set_yticks(range(len(ratings)), [r["bot"] for r in reversed(ratings)])
+    ax.set_xlabel("rating, Elo scale (first rung 0), 95 % interval")
+    ax.set_title(f"{result['game'].capitalize()} ladder, {result['players']} players, "
+                 f"{result['games']} games per pairing")
+    _save(fig, folder / "ladder.png")
+    return [f"{folder.name}/ladder.png"]
+
+
+def feel_plots(summary: dict[str, Any], folder: Path) -> list[str]:
+    """The branching factor over the game, one line per player count (runs with
+    ``--feel``)."""
+    blocks = [b for b in summary["by_players"] if "feel" in b]
+    if not blocks:
+        return []
+    plt = _pyplot()
+    folder.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(6.5, 3.2))
+    for k, block in enumerate(blocks):
+        values = block["feel"]["branching"]
+        xs = [10 * d + 5 for d, v in enumerate(values) if v is not None]
+        ys = [v for v in values if v is not None]
+        ax.plot(xs, ys, "o-", color=COLOURS[k % len(COLOURS)], markersize=3,
+                label=f"{block['players']} players")
+    ax.set_xlabel("share of the game played (%)")
+    ax.set_ylabel("legal actions (mean)")
+    ax.set_title("Branching factor over the game")
+    ax.legend(frameon=False, fontsize=8)
+    _save(fig, folder / "branching.png")
+    return [f"{folder.name}/branching.png"]
+
+
+def impact_plots(summary: dict[str, Any], folder: Path) -> list[str]:
+    """Each card's win rate when it lay in a seat's system against when it did not, with
+    intervals (the first player count that has card rows)."""
+    block = next((b for b in summary["by_players"] if b.get("card_impact")), None)
+    if block is None:
+        return []
+    plt = _pyplot()
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = block["card_impact"]
+    fig, ax = plt.subplots(figsize=(max(6.5, 0.16 * len(rows) + 1.5), 3.4))
+    for k, row in enumerate(rows):
+        d = row["difference"]
+        colour = COLOURS[3] if d["significant"] else COLOURS[0]
+        ax.plot([k, k], [100 * d["ci"][0], 100 * d["ci"][1]], color=colour, linewidth=1)
+        ax.plot(k, 100 * d["diff"], "o", color=colour, markersize=3)
+    ax.axhline(0, color="#999", linewidth=0.7)
+    ax.set_xticks(range(len(rows)), [r["card"] for r in rows], rotation=90, fontsize=6)
+    ax.set_ylabel("win rate with it - without (% points)")
+    ax.set_title(f"Card impact, {block['players']} players (correlation, not cause)")
+    _save(fig, folder / "card-impact.png")
+    return [f"{folder.name}/card-impact.png"]

@@ -42,7 +42,7 @@ def chunked(todo: Sequence[Game], jobs: int, cap: int) -> list[list[Game]]:
 
 def batch_cap(bots: Sequence[str]) -> int:
     """The largest batch for these bots (a search bot's game takes seconds)."""
-    return 1 if "mcts" in bots else 100
+    return 1 if any(b.startswith("mcts") for b in bots) else 100
 
 
 # --- backends: each yields lists of records as they finish ----------------------------------------
@@ -126,6 +126,26 @@ def on_ray(setup: Setup, batches: list[list[Game]], address: str,
         import ray
     except ImportError:
         raise RayMissing() from None
+    started = connect(address, jobs)
+    try:
+        task = ray.remote(play_many)
+        shared = ray.put(setup)
+        pending = [task.remote(shared, batch) for batch in batches]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def connect(address: str, jobs: int) -> bool:
+    """Join the Ray cluster at ``address`` (or start one here for ``local``) unless this
+    process is already in one; whether it joined now (and so should leave again:
+    ``ray.shutdown()``). :class:`RayUnreachable` or :class:`RayRefused` when it cannot."""
+    import ray
+
     started = False
     if not ray.is_initialized():
         if address == "local":
@@ -149,17 +169,7 @@ def on_ray(setup: Setup, batches: list[list[Game]], address: str,
                                      f"connection: {TOKEN_HINT}") from None
                 raise RayUnreachable(first) from None
         started = True
-    try:
-        task = ray.remote(play_many)
-        shared = ray.put(setup)
-        pending = [task.remote(shared, batch) for batch in batches]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                yield ray.get(ref)
-    finally:
-        if started:
-            ray.shutdown()
+    return started
 
 
 # --- the results folder ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from sim.feel import Feel
 from sim.stats import Spread, design_effect, seats_test_shares, share_interval, share_test
 
 FORMAT = 1
+IMPACT_LEAST = 30  # seat-games with a card, and without it, before its impact is shown
 
 
 def _r(x: float, digits: int = 6) -> float:
@@ -46,6 +47,11 @@ class Count:
         self.cards: dict[str, Counter[str]] = defaultdict(Counter)
         self.feel: Feel | None = None
         self.card_points: Counter[str] = Counter()
+        # card impact: the seat-games in which a card lay in the seat's system at the end,
+        # and that seat's share of the win (shares and their squares, exact)
+        self.card_seats: Counter[str] = Counter()
+        self.card_wins: dict[str, Fraction] = defaultdict(Fraction)
+        self.card_squares: dict[str, Fraction] = defaultdict(Fraction)
 
     def add(self, record: dict[str, Any]) -> None:
         self.games += 1
@@ -91,9 +97,15 @@ class Count:
             for what in ("placed", "removed", "discarded"):
                 for card, n in cards.get(what, {}).items():
                     self.cards[what][card] += n
+            share = Fraction(1, len(winners)) if winners else Fraction(0)
             for card, seats in cards.get("in_systems", {}).items():
                 self.cards["in_systems"][card] += len(seats)
                 self.card_points[card] += sum(scores[s] for s in seats)
+                for seat in set(seats):
+                    got = share if seat in winners else Fraction(0)
+                    self.card_seats[card] += 1
+                    self.card_wins[card] += got
+                    self.card_squares[card] += got * got
 
     def summary(self, first: int, kinds: tuple[str, ...], order: list[str],
                 labels: dict[str, str]) -> dict[str, Any]:
@@ -174,9 +186,38 @@ class Count:
         }
         if self.cards:
             out["cards"] = self._cards(n)
+            out["card_impact"] = self._impact(n)
         if self.feel is not None:
             out["feel"] = self.feel.summary()
         return out
+
+    def _impact(self, n: int) -> list[dict[str, Any]]:
+        """Per card: the win rate of a seat whose system held it at the end against that of
+        the seats whose systems did not, the difference with Welch's 95 % interval and test
+        (Holm-adjusted over the cards). Correlation, not cause: a card lies in the systems
+        of players who were doing well for other reasons too."""
+        from sim.multiple import holm
+        from sim.stats import two_means
+
+        seat_games = n * self.players
+        wins = sum(self.wins, Fraction(0))
+        squares = sum(self.squares, Fraction(0))
+        rows = []
+        for card in sorted(self.card_seats):
+            k = self.card_seats[card]
+            if k < IMPACT_LEAST or seat_games - k < IMPACT_LEAST:
+                continue  # too few seat-games for the normal approximation
+            w, q = self.card_wins[card], self.card_squares[card]
+            ow, oq = wins - w, squares - q
+            m1, v1 = _mean_var(ow, oq, seat_games - k)
+            m2, v2 = _mean_var(w, q, k)
+            d = two_means(m1, v1, seat_games - k, m2, v2, k)
+            rows.append({"card": card, "with": k, "without": seat_games - k,
+                         "difference": d.to_json()})
+        for row, p in zip(rows, holm([r["difference"]["p"] for r in rows]), strict=True):
+            row["p_adjusted"] = _r(p)
+            row["difference"]["significant"] = p < 0.05
+        return rows
 
     def _cards(self, n: int) -> list[dict[str, Any]]:
         names = sorted(set().union(*(set(c) for c in self.cards.values())))
@@ -192,6 +233,12 @@ class Count:
                 "system_points": _r(self.card_points[card] / held, 4) if held else None,
             })
         return rows
+
+
+def _mean_var(total: Fraction, squares: Fraction, n: int) -> tuple[float, float]:
+    """The mean and sample variance of ``n`` values of this sum and sum of squares."""
+    mean = total / n
+    return float(mean), float((squares - n * mean * mean) / (n - 1))
 
 
 def _num(text: str) -> tuple[int, str]:

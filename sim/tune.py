@@ -12,10 +12,12 @@ rate and a fair share, at any player count), ``first-seat<55%``, ``draws<5%``,
 
 Each trial plays the same games (seeds) with one choice of the numbers and scores it by
 how far it misses the targets (each miss in the target's own unit, relative to the
-target) plus :data:`CHANGE_COST` for every number it changes. Optuna's TPE sampler
-proposes the numbers, its median pruner stops a trial whose first player counts already
-miss by more than most, and its SQLite storage (``OUT/study.db``) keeps every trial, so an
-interrupted tuning resumes where it stopped. Optuna is an optional extra (``pip install
+target) plus :data:`CHANGE_COST` for every number it changes. The first trials are the
+definitions as they are and each number one step either way alone (the smallest changes,
+:func:`first_trials`); then Optuna's TPE sampler proposes the numbers, its median pruner
+stops a trial whose first player counts already miss by more than most, and its SQLite
+storage (``OUT/study.db``) keeps every trial, so an interrupted tuning resumes where it
+stopped. Optuna is an optional extra (``pip install
 -e '.[tune]'``). The result is the best choice as a diff against ``rules.yaml`` and the
 evidence: a paired comparison of the original and the proposal on fresh seeds.
 """
@@ -175,21 +177,44 @@ def loss(targets: Sequence[Target], blocks: Iterable[dict[str, Any]]) -> float:
 # --- the search ----------------------------------------------------------------------------
 
 
+def first_trials(tunable: Sequence[Tunable]) -> list[dict[str, int]]:
+    """The trials every search starts with: the definitions as they are, then each
+    number one step down and one step up (inside its range), the others as they are."""
+    defaults = {t.key: t.default for t in tunable}
+    out = [defaults]
+    for t in tunable:
+        for step in (-1, 1):
+            if t.low <= t.default + step <= t.high:
+                out.append({**defaults, t.key: t.default + step})
+    return out
+
+
 def search(tunable: Sequence[Tunable], targets: Sequence[Target], ruleset: Any,
            summarise: Callable[[Any, int], dict[str, Any]], counts: Sequence[int],
            trials: int, storage: str, name: str, seed: int) -> dict[str, Any]:
     """Run (or go on with) the Optuna study ``name`` in ``storage`` until it holds
     ``trials`` finished trials; ``summarise(ruleset, players)`` plays one player count's
-    games and gives its summary block. The best numbers and the study's size."""
+    games and gives its summary block. The best numbers and the study's size.
+
+    Trials are asked for and told one at a time, each proposed by a TPE sampler seeded
+    from ``seed`` and the trial's number, so the search depends only on the study's
+    history: an interrupted search (even killed) resumes as if it had never stopped. A
+    trial the interruption left running is played again with its numbers (its games are
+    the caller's to keep)."""
     import optuna
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     study = optuna.create_study(direction="minimize", study_name=name, storage=storage,
                                 load_if_exists=True,
                                 sampler=optuna.samplers.TPESampler(seed=seed),
                                 pruner=optuna.pruners.MedianPruner(n_startup_trials=3))
-    if not study.trials:  # the definitions as they are come first
-        study.enqueue_trial({t.key: t.default for t in tunable})
+    if not study.trials:
+        # the definitions as they are come first, then the smallest changes: each number
+        # one step either way, alone; the sampler goes on from what these found
+        for values in first_trials(tunable):
+            study.enqueue_trial(values)
+    states = optuna.trial.TrialState
+    defaults = {t.key: t.default for t in tunable}
 
     def objective(trial: Any) -> float:
         values = {t.key: trial.suggest_int(t.key, t.low, t.high) for t in tunable}
@@ -199,18 +224,34 @@ def search(tunable: Sequence[Tunable], targets: Sequence[Target], ruleset: Any,
         for step, players in enumerate(counts):
             total += loss(targets, [summarise(trial_rules, players)])
             trial.report(total, step)
-            if trial.should_prune():
+            # after the last player count the trial is played out: nothing left to save
+            if step < len(counts) - 1 and trial.should_prune():
                 raise optuna.TrialPruned()
         return total + CHANGE_COST * changed
 
-    done = sum(1 for t in study.trials
-               if t.state in (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED))
-    if done < trials:
-        study.optimize(objective, n_trials=trials - done)
+    def finished() -> int:
+        return sum(1 for t in study.get_trials(deepcopy=False)
+                   if t.state in (states.COMPLETE, states.PRUNED))
+
+    while finished() < trials:
+        left = [t for t in study.get_trials(deepcopy=False) if t.state == states.RUNNING]
+        if left:  # interrupted while it played: play it again, with the same numbers
+            trial = optuna.trial.Trial(study, left[0]._trial_id)
+        else:
+            study.sampler = optuna.samplers.TPESampler(seed=seed * 7919 + len(study.trials))
+            trial = study.ask()
+        try:
+            study.tell(trial, objective(trial))
+        except optuna.TrialPruned:
+            study.tell(trial, state=states.PRUNED)
     best = study.best_trial
-    return {"best": dict(best.params), "loss": best.value, "trials": len(study.trials),
-            "changed": sorted(k for k, v in best.params.items()
-                              if v != next(t.default for t in tunable if t.key == k))}
+    return {"best": dict(best.params), "loss": best.value, "trials": finished(),
+            "changed": sorted(k for k, v in best.params.items() if v != defaults[k]),
+            "history": [{"number": t.number, "state": t.state.name.lower(),
+                         "loss": None if t.value is None else round(t.value, 6),
+                         "values": dict(t.params)}
+                        for t in study.get_trials(deepcopy=False)
+                        if t.state in (states.COMPLETE, states.PRUNED)]}
 
 
 def yaml_diff(text: str, values: dict[str, int], name: str) -> str:

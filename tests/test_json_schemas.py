@@ -330,3 +330,39 @@ def test_simulator_reports(tmp_path, capsys, cards_copy):
     assert result["by_players"][0]["rows"]
     assert json.loads((out / "compare.json").read_text(encoding="utf-8")) == result
     assert errors("sim-compare", result | {"winner": "b"})
+
+
+def test_sequential_tests_ladders_and_tunings(tmp_path, capsys, cards_copy):
+    from sim.cli import main as sim_main
+
+    rules_file = cards_copy / "orbitus" / "rules.yaml"
+    text = rules_file.read_text(encoding="utf-8")
+    rules_file.write_text(text.replace("{min: 3, max: 3, points: 2}",
+                                       "{min: 3, max: 3, points: 4}"), encoding="utf-8")
+    code, result = run_json(sim_main, ["compare", str(ROOT / "cards"), str(cards_copy),
+                                       "--game", "orbitus", "--players", "3", "--sprt",
+                                       "--metric", "score", "--effect", "0.25", "--games",
+                                       "60", "--jobs", "1", "--json", "--out",
+                                       str(tmp_path / "sprt")], capsys)
+    assert code == 0 and result is not None
+    assert errors("sim-sprt", result) == []
+    assert errors("sim-sprt", result | {"sprt": result["sprt"] | {"decision": "maybe"}})
+    code, result = run_json(sim_main, ["compare", str(ROOT / "cards"), str(cards_copy),
+                                       "--game", "orbitus", "--players", "2", "--seed-b", "5",
+                                       "--primary", "score", "--games", "6", "--jobs", "1",
+                                       "--json", "--out", str(tmp_path / "cmp")], capsys)
+    assert code == 0 and result is not None
+    assert errors("sim-compare", result) == []
+    assert result["paired"] is False and result["correction"] == "primary"
+    code, result = run_json(sim_main, ["ladder", "satellites", "--rungs", "random,greedy",
+                                       "--games", "4", "--jobs", "1", "--json", "--out",
+                                       str(tmp_path / "ladder")], capsys)
+    assert code == 0 and result is not None
+    assert errors("sim-ladder", result) == []
+    pytest.importorskip("optuna")
+    code, result = run_json(sim_main, ["tune", "satellites", "--target", "length 300..330",
+                                       "--trials", "3", "--games", "6", "--evidence", "10",
+                                       "--jobs", "1", "--json", "--out",
+                                       str(tmp_path / "tune")], capsys)
+    assert code == 0 and result is not None
+    assert errors("sim-tune", result) == []

@@ -3,8 +3,8 @@
 From the bottom: ``rules`` (the rules core, standard library only) <- ``cards`` (the
 definitions and the input-text layer) <- ``pnp.common`` (the plumbing every command
 shares) <- ``generator`` <- ``photo`` <- ``scorer`` <- ``records`` <- ``sim`` <- ``web``
-<- ``pnp.cli``. A module may import its own layer and the layers below it, never one
-above; ``testkit`` (kits for tests, benchmarks and tools) is imported by none of them.
+<- ``design`` <- ``pnp.cli``. A module may import its own layer and the layers below it,
+never one above; ``testkit`` (kits for tests, benchmarks and tools) is imported by none of them.
 Every import counts, at the top of a module or inside a function, except those under
 ``if TYPE_CHECKING:`` (annotations only). Also: no import circle between modules.
 """
@@ -16,8 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("rules", "cards", "pnp.common", "generator", "photo", "scorer", "records", "sim",
-          "web", "pnp")
-PRODUCT = {"rules", "cards", "pnp", "generator", "photo", "scorer", "records", "sim", "web"}
+          "web", "design", "pnp")
+PRODUCT = {"rules", "cards", "pnp", "generator", "photo", "scorer", "records", "sim", "web",
+           "design"}
 KNOWN = PRODUCT | {"testkit"}
 
 

@@ -39,8 +39,8 @@ def pnp(*args: str, cwd: Path | None = None, **kw) -> subprocess.CompletedProces
                 "(see pnp score --help)"),
     (["setup"], "pnp setup: name the game: pnp setup orbitus|satellites ... "
                 "(see pnp setup --help)"),
-    ([], "pnp: name a command: build, score, setup, replay, sim, web, completion "
-         "(see pnp --help)"),
+    ([], "pnp: name a command: build, score, setup, replay, sim, web, diff, playtest, sheet, "
+         "completion (see pnp --help)"),
     (["build", "--pgae", "a4"], "pnp build: unrecognized arguments: --pgae a4; did you mean "
                                 "--page? (see pnp build --help)"),
     (["build", "--page", "a5"], "pnp build: --page: invalid choice: 'a5' (choose from 'a4', "
@@ -146,8 +146,8 @@ def _commands(cards: Path, tmp: Path) -> dict[str, tuple[list[str], str]]:
      "orbitus/rules.yaml:4:1: a tab character; YAML indents with spaces only (replace the tab "
      "with spaces)", 2),
     ("hand_size: 4", "hand_sise: 4",
-     "orbitus/rules.yaml:4: hand_sise: unknown field 'hand_sise' (known fields: hand_size, "
-     "min_hand, start_lines, scoring, tune); did you mean 'hand_size'?", 1),
+     "orbitus/rules.yaml:4: hand_sise: unknown field 'hand_sise' (known fields: version, "
+     "hand_size, min_hand, start_lines, scoring, tune); did you mean 'hand_size'?", 1),
 ])
 def test_a_broken_definitions_folder_gets_the_same_code_from_every_command(
         cards_copy, tmp_path, old, new, problem, code):
@@ -359,7 +359,7 @@ def test_the_game_lists_come_from_the_rules_registry(heaps_registered, capsys):
     game = next(a for a in build_parser("pnp build")._actions if "--game" in a.option_strings)
     assert list(game.choices) == ["orbitus", "satellites", "both"]
     assert list(sim_parser("pnp sim")._subparsers._group_actions[0].choices) == \
-        ["orbitus", "satellites", "heaps", "compare"]
+        ["orbitus", "satellites", "heaps", "compare", "ladder", "tune"]
     assert complete(["score", ""]) == ["orbitus", "satellites"]
     assert complete(["setup", ""]) == ["heaps", "orbitus", "satellites"]
     assert "heaps" not in complete(["build", ""])

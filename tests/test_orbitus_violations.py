@@ -417,7 +417,7 @@ def test_unknown_fields_are_reported_with_the_closest_name(tmp_path):
     assert found(result) == [
         ("unknown-field", None, 2,
          "unknown field 'barrier' at the top level was ignored (known: game, players, "
-         "start_lines, barriers, cards, sectors); did you mean barriers?"),
+         "start_lines, barriers, cards, design, sectors); did you mean barriers?"),
         ("unknown-field", None, 4,
          "sector #1: unknown field 'planett' was ignored (known: at, card, rot, routes, planet, "
          "pirate); did you mean planet?"),

@@ -80,7 +80,7 @@ def test_setup_json_is_the_deal_the_engine_makes(capsys):
     assert code == 0
     data = json.loads(out)
     assert list(data) == ["game", "seed", "players", "first", "start_lines", "barriers",
-                          "hand_size", "min_hand", "hands", "deck"]
+                          "hand_size", "min_hand", "hands", "deck", "design"]
     assert data["start_lines"] == {"N": "Anna", "NE": "Boris", "S": "Carla", "SW": "Dmitri"}
     assert data["barriers"] == ["SE", "NW"]
     state = dealt(load_orbitus().ruleset, ["Anna", "Boris", "Carla", "Dmitri"], 7)
@@ -207,7 +207,7 @@ def test_json_is_the_scorers_object_plus_the_replay_and_the_position(capsys, mon
     assert code == 1
     data = json.loads(out)
     assert data["game"] == "orbitus" and data["valid"] is True
-    assert list(data)[-2:] == ["position", "replay"]
+    assert list(data)[-3:] == ["position", "replay", "design"]
     assert list(data["position"]) == ["to_move", "turns", "end", "deck_left", "hands",
                                       "hand_limits", "passed_last_turn", "out_of_game"]
     illegal = data["replay"]["illegal"]
@@ -347,7 +347,7 @@ def test_first_names_who_plays_first(tmp_path, capsys):
      "'pass'"),
     (HEAD + "barrier: [N]\nmoves: []\n",
      "game.yaml:4: unknown field 'barrier' (an orbitus record has: game, players, moves, note, "
-     "seed, deck, start_lines, barriers, first, cards); did you mean 'barriers'?"),
+     "seed, deck, start_lines, barriers, first, cards, design); did you mean 'barriers'?"),
 ])
 def test_a_bad_record_is_refused_with_its_line(text, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)

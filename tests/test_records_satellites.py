@@ -263,7 +263,7 @@ BAD = [
      "grace_moves_left out until a player has all 12 connected"),
     ("game: satellites\nseed: 1\nsize: 8\n",
      "game.yaml:3: unknown field 'size' (a satellites record has: game, players, moves, note, "
-     "seed, setup, first, grace_moves_left, cards)"),
+     "seed, setup, first, grace_moves_left, cards, design)"),
     ("game: chess\n",
      "game.yaml:1: game: 'chess' is not a game this tool knows; write satellites or orbitus"),
     ("seed: 1\n",

@@ -102,3 +102,20 @@ def test_a_sampled_state_keeps_what_the_seat_knows():
     assert len(guess.hands[1]) == len(state.hands[1]) and guess.deck_left == state.deck_left
     assert sorted(guess.hands[1] + guess.deck[guess.drawn:]) == \
         sorted(state.hands[1] + state.deck[state.drawn:])
+
+
+def test_orbitus_legal_actions_read_by_groups_are_the_same_actions():
+    """``placement_groups`` and ``others`` (for a page that lists cells and turns per card
+    without an action made for each) give exactly the sequence, in its order."""
+    from rules.orbitus.actions import PLACE
+
+    game = rules.get("orbitus")
+    state = game.new_game(load_ruleset("orbitus"), ["Anna", "Boris", "Carla"], 5)
+    rng = random.Random(5)
+    while not game.is_over(state):
+        legal = state.legal_actions()
+        expanded = [(PLACE, card, cell, rot) for cell, card, rots in legal.placement_groups()
+                    for rot in rots] + [tuple(a) for a in legal.others()]
+        assert expanded == [tuple(a) for a in legal]
+        assert all(a.kind != PLACE for a in legal.others())
+        state = game.apply(state, legal[rng.randrange(len(legal))])

@@ -152,7 +152,8 @@ UNREADABLE = [
      "mapping.yaml:2: board: expected the grid as text (board: | and then one row per line), "
      "got a mapping"),
     ("unknown.yaml", "game: satellites\nboard: R1\ncolour: red\n",
-     "unknown.yaml:3: unknown field 'colour' (known fields: game, board, grace_moves_left)"),
+     "unknown.yaml:3: unknown field 'colour' (known fields: game, cards, design, board, "
+     "grace_moves_left)"),
     ("grace5.yaml", "game: satellites\ngrace_moves_left: 5\nboard: R1\n",
      "grace5.yaml:2: grace_moves_left: must be 0, 1, 2 or 3 (the moves the other player still "
      "has), got 5"),

@@ -9,6 +9,7 @@ import json
 import math
 import os
 import random
+import shlex
 import signal
 import subprocess
 import sys
@@ -393,8 +394,9 @@ def test_ctrl_c_keeps_the_finished_games_and_prints_a_resume_hint(tmp_path, caps
         return real(setup, batch)
 
     monkeypatch.setattr(simrun, "play_many", interrupted)
-    out = tmp_path / "run"
-    args = ["orbitus", "--players", "2", "--games", "40", "--jobs", "1", "--out", str(out)]
+    out = tmp_path / "my run"  # a space: the hint must quote it
+    args = ["orbitus", "--players", "2", "--games", "40", "--jobs", "1", "--out", str(out),
+            "--json"]
     code, _, err = sim(args, capsys)
     assert code == 130
     kept = (out / "games.jsonl").read_text().splitlines()
@@ -402,12 +404,32 @@ def test_ctrl_c_keeps_the_finished_games_and_prints_a_resume_hint(tmp_path, caps
     assert err.splitlines() == [
         f"pnp-sim: interrupted after {len(kept)} of 40 games; the finished games are kept in "
         f"{out / 'games.jsonl'}",
-        f"pnp-sim: continue with: pnp-sim orbitus --players 2 --games 40 --bots random "
-        f"--seed 1 --out {out} --resume"]
+        f"pnp-sim: continue with: pnp-sim orbitus --players 2 --games 40 --jobs 1 --out "
+        f"'{out}' --json --resume"]
+    # pasted into a shell, the hint is the same command line with --resume: every option
+    # (--json too) kept
+    hint = err.splitlines()[1].split("continue with: ", 1)[1]
+    assert shlex.split(hint) == ["pnp-sim", *args, "--resume"]
     monkeypatch.setattr(simrun, "play_many", real)
-    code, _, err = sim([*args, "--resume"], capsys)
+    code, text, err = sim(shlex.split(hint)[1:], capsys)
     assert code == 0, err
+    assert json.loads(text)["by_players"][0]["games"] == 40
     assert len((out / "games.jsonl").read_text().splitlines()) == 40
+
+
+def test_the_resume_hint_names_the_command_as_it_was_started(tmp_path, capsys, monkeypatch):
+    def interrupted(setup, batch):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simrun, "play_many", interrupted)
+    monkeypatch.chdir(tmp_path)
+    code = main(["satellites", "--games", "5", "--bots", "mcts:8,value+never-displace",
+                 "--jobs", "1"], prog="pnp sim")
+    err = capsys.readouterr().err
+    assert code == 130
+    assert err.splitlines()[-1] == ("pnp sim: continue with: pnp sim satellites --games 5 "
+                                    "--bots mcts:8,value+never-displace --jobs 1 --out "
+                                    "output/sim/satellites --resume")
 
 
 def test_ctrl_c_on_a_real_process_pool(tmp_path):
@@ -480,11 +502,16 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
     assert code == 0, err
     result = json.loads(text)
     rows = {r["label"]: r for r in result["by_players"][0]["rows"]}
-    pirates = rows["pirates (points)"]["difference"]
-    assert pirates["significant"] and pirates["diff"] < 0
+    # only the pirates changed, so the score changes exactly as they do, game by game: one
+    # row says it, naming the other
+    score = rows["score per player"]
+    assert score["significant"] and score["difference"]["diff"] < 0
+    assert score["same_as"] == ["pirates per player"]
+    assert score["pairs"]["up"] == 0 and score["pairs"]["down"] > 20
+    assert "pirates per player" not in rows
     # the same seeds: the game lengths and actions do not depend on the scoring
     assert rows["game length (turns)"]["difference"]["diff"] == 0
-    assert not rows["seat 1 (first) win rate"]["difference"]["significant"]
+    assert not rows["seat 1 win share"]["significant"]
     assert (out / "compare.html").exists() and (out / "plots" / "compare-2p.png").exists()
     assert (out / "a" / "games.jsonl").exists() and (out / "b" / "games.jsonl").exists()
 
@@ -513,8 +540,46 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
      "(see pnp-sim orbitus --help)"),
     (["orbitus", "--jobs", "x"], "pnp-sim orbitus: --jobs: 'x' is not a whole number; e.g. "
                                  "--jobs 2 (see pnp-sim orbitus --help)"),
-    (["chess"], "pnp-sim: {orbitus,satellites,compare}: invalid choice: 'chess' "
-                "(choose from 'orbitus', 'satellites', 'compare') (see pnp-sim --help)"),
+    (["chess"], "pnp-sim: {orbitus,satellites,compare,ladder,tune}: invalid choice: 'chess' "
+                "(choose from 'orbitus', 'satellites', 'compare', 'ladder', 'tune') "
+                "(see pnp-sim --help)"),
+    (["orbitus", "--bots", "mcts:0"],
+     "pnp-sim orbitus: --bots mcts:0: 'mcts:0': a budget of 0 iterations; give at least 1, "
+     "e.g. mcts:64 (see pnp-sim orbitus --help)"),
+    (["orbitus", "--bots", "mcts:fast"],
+     "pnp-sim orbitus: --bots mcts:fast: 'mcts:fast': 'fast' is neither a number of "
+     "iterations nor a time; e.g. mcts:64, mcts:200ms or mcts:64/200ms "
+     "(see pnp-sim orbitus --help)"),
+    (["satellites", "--bots", "never-place-ice"],
+     "pnp-sim: --bots value+never-place-ice: 'never-place-ice' is not a restriction of "
+     "Satellites; its restrictions are never-displace; did you mean never-displace?"),
+    (["orbitus", "--think", "0ms"],
+     "pnp-sim orbitus: --think 0ms: '0ms': a thinking time must be above 0; e.g. 200ms "
+     "(see pnp-sim orbitus --help)"),
+    (["ladder", "orbitus", "--rungs", "greedy"],
+     "pnp-sim ladder: --rungs greedy: a ladder needs at least two bots "
+     "(see pnp-sim ladder --help)"),
+    (["tune", "orbitus", "--target", "fun>9000"],
+     "pnp-sim tune: --target 'fun>9000': cannot be read; e.g. \"seat-gap<2%\", \"length "
+     "25..40 turns\", \"draws<5%\"; the measures are seat-gap, first-seat, draws, length, "
+     "score (see pnp-sim tune --help)"),
+    (["compare", "a", "b", "--game", "orbitus", "--sprt"],
+     "pnp-sim compare: --sprt needs --effect: the change worth finding in the metric's "
+     "unit, e.g. --effect 0.05 for 5 points of a win share, --effect 0.25 for a quarter "
+     "point of score (see pnp-sim compare --help)"),
+    (["compare", "a", "b", "--game", "orbitus", "--sprt", "--effect", "0"],
+     "pnp-sim compare: --effect: 0 must be above 0; e.g. --effect 0.25 "
+     "(see pnp-sim compare --help)"),
+    (["compare", "a", "b", "--game", "orbitus", "--alpha", "2"],
+     "pnp-sim compare: --alpha: 2 must lie between 0 and 1; e.g. --alpha 0.05 "
+     "(see pnp-sim compare --help)"),
+    (["compare", "a", "b", "--game", "orbitus", "--primary", "fun"],
+     "pnp-sim compare: --primary fun: not a measure; one of seat:N (seat N's win share), "
+     "draws, length, score, component:NAME (a score component), action:KIND (a kind of "
+     "action's share), end:REASON (see pnp-sim compare --help)"),
+    (["compare", "a", "b", "--game", "orbitus", "--effect", "0.2"],
+     "pnp-sim compare: --effect belongs to the sequential test: add --sprt, or leave "
+     "--effect out (see pnp-sim compare --help)"),
     (["orbitus", "--cards", "no-such-folder"],
      "pnp-sim: no-such-folder: no such folder (expected a definitions folder with orbitus/ "
      "inside, like the shipped cards/)"),

@@ -11,6 +11,7 @@ from cards.ruleset_cache import load_ruleset
 from sim.tune import (
     TuneError,
     current,
+    first_trials,
     loss,
     parse_target,
     search,
@@ -36,6 +37,15 @@ def test_targets_are_read_or_refused():
         parse_target("length 40..25")
 
 
+def test_a_search_tries_the_smallest_changes_first():
+    found = tunables({"scoring.open_route": [-2, 0], "hand_size": [4, 6]},
+                     load_ruleset("orbitus"), "rules.yaml")
+    assert first_trials(found) == [
+        {"scoring.open_route": -1, "hand_size": 4},
+        {"scoring.open_route": -2, "hand_size": 4}, {"scoring.open_route": 0, "hand_size": 4},
+        {"scoring.open_route": -1, "hand_size": 5}]  # 3 lies below the declared range
+
+
 def test_numbers_are_changed_in_the_ruleset():
     rules = load_ruleset("orbitus")
     changed = with_values(rules, {"scoring.open_route": 0, "scoring.planet_groups.1": -1,
@@ -57,7 +67,9 @@ def test_the_loader_refuses_a_number_that_cannot_be_tuned(tmp_path):
     cards = tmp_path / "cards"
     shutil.copytree(ROOT / "cards", cards)
     rules = cards / "orbitus" / "rules.yaml"
-    rules.write_text(rules.read_text(encoding="utf-8") + "tune:\n  deck_size: [10, 20]\n",
+    text = rules.read_text(encoding="utf-8")
+    assert "\ntune:\n" in text  # the shipped file declares what may be tuned
+    rules.write_text(text.replace("\ntune:\n", "\ntune:\n  deck_size: [10, 20]\n"),
                      encoding="utf-8")
     with pytest.raises(DefinitionError) as caught:
         load_ruleset("orbitus", cards)
@@ -84,6 +96,9 @@ def test_a_small_search_resumes_from_its_study_and_writes_a_diff(tmp_path):
     storage = f"sqlite:///{tmp_path / 'study.db'}"
     first = search(found, [target], rules, summarise, (2,), 4, storage, "t", 1)
     assert first["trials"] == 4
+    # the definitions as they are first, then the one-step change (23 is the range's top)
+    assert [h["values"] for h in first["history"][:2]] == [{"end_connected": 23},
+                                                            {"end_connected": 22}]
     again = search(found, [target], rules, summarise, (2,), 6, storage, "t", 1)
     assert again["trials"] == 6  # the four before were kept
     assert again["loss"] <= first["loss"]

@@ -199,22 +199,18 @@ def test_the_simulator_refuses_a_player_count_outside_the_range(registered, tmp_
 def client(registered, tmp_path: Path):
     pytest.importorskip("starlette")
     pytest.importorskip("httpx")
-    from starlette.testclient import TestClient
-
+    from testkit.web import web_client
     from web.app import create_app
 
-    with TestClient(create_app(tmp_path / "data", bot_delay=0)) as c:
+    with web_client(create_app(tmp_path / "data", bot_delay=0)) as c:
         yield c
 
 
 def test_two_people_play_it_in_the_browser_and_its_record_replays(client, tmp_path, capsys):
     from records.replay_cli import main as replay
+    from testkit.web import new_game
 
-    players = [{"name": "Anna", "kind": "human"}, {"name": "Ben", "kind": "human"}]
-    made = client.post("/api/games", json={"game": "heaps", "players": players, "seed": 9})
-    assert made.status_code == 200, made.text
-    data = made.json()
-    tokens = [s["url"].rsplit("/", 1)[1] for s in data["links"]["seats"]]
+    data, tokens = new_game(client, "heaps", ["human", "human"], 9, ["Anna", "Ben"])
     dealt = GAME.new_game(Ruleset(), ["Anna", "Ben"], 9).heaps
     first = client.get(f"/api/link/{tokens[0]}").json()
     assert first["view"] == {"heaps": list(dealt), "taken": [0, 0], "over": False,
@@ -267,7 +263,7 @@ def test_a_bot_of_the_simulator_takes_its_seat(client):
                {"name": "Cleo", "kind": "random"}]
     data = client.post("/api/games", json={"game": "heaps", "players": players,
                                            "seed": 2}).json()
-    token = data["links"]["seats"][0]["url"].rsplit("/", 1)[1]
+    token = data["seat"]["url"].rsplit("/", 1)[1]  # the only person: the creator
     msg = client.get(f"/api/link/{token}").json()
     client.post(f"/api/link/{token}/move", json={"action": msg["legal"]["moves"][0]})
     end = time.time() + 20

@@ -86,6 +86,9 @@ def test_the_screentop_kit_has_grids_and_a_layout_that_adds_up(tmp_path):
     preset, result = make("screentop", ("orbitus",))
     folder = write(tmp_path, preset, result)
     layout = json.loads((folder / "screentop/orbitus/layout.json").read_text(encoding="utf-8"))
+    from cards.design_cache import design
+
+    assert layout["design"] == design("orbitus").to_json()  # as the components print it
     deck = next(c for c in layout["components"] if c["component"] == "orbitus.sector")
     assert deck["hands"] == "hidden" and deck["shuffle"] is True
     total = 0

@@ -66,7 +66,7 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1) + "# edited\n", encoding="utf-8")
 
 
-def test_a_planet_change_rebuilds_the_sectors_and_nothing_unrelated(cards_copy, tmp_path):
+def test_a_planet_change_rebuilds_the_orbitus_sheets_only(cards_copy, tmp_path):
     out = tmp_path / "out"
     with Watcher(out, cards_copy) as w:
         before = _stamps(out)
@@ -80,11 +80,12 @@ def test_a_planet_change_rebuilds_the_sectors_and_nothing_unrelated(cards_copy, 
         after = _stamps(out)
         assert (out / "orbitus/sectors.pdf").read_bytes() != old_sectors
         assert after["orbitus/sectors.pdf"] != before["orbitus/sectors.pdf"]
-        # the station sheet never reads the planets; Satellites is another game
-        for rel in ("orbitus/station.pdf", "satellites/board.pdf", "satellites/tokens.pdf",
-                    "calibration.pdf"):
+        # the station sheet shows no planet, but it carries the design stamp (the hash of
+        # every Orbitus definition), which changed; Satellites is another game
+        assert after["orbitus/station.pdf"] != before["orbitus/station.pdf"]
+        for rel in ("satellites/board.pdf", "satellites/tokens.pdf", "calibration.pdf"):
             assert after[rel] == before[rel], rel
-        assert "orbitus/sectors.pdf" in w.lines[i] and "station.pdf" not in w.lines[i]
+        assert "orbitus/sectors.pdf" in w.lines[i] and "station.pdf" in w.lines[i]
 
 
 def test_a_board_change_rebuilds_satellites_only(cards_copy, tmp_path):
@@ -150,18 +151,37 @@ def test_output_inside_the_definitions_folder_does_not_retrigger(cards_copy):
         assert sum(line.startswith("changed:") for line in w.lines) == 1, w.lines
 
 
-def test_recorded_reads_follow_the_steps():
+def _reads(stamped: bool) -> tuple[dict[str, set[str]], set[str]]:
+    from generator.stamp import stamps_off
+
     recorder = Recorder()
     steps = dict(orbitus_steps(recording(load_orbitus(), recorder), BuildOptions()))
     reads = {}
     for name, step in steps.items():
         recorder.current = set()
-        step()
+        if stamped:
+            step()
+        else:
+            with stamps_off():
+                step()
         reads[name] = recorder.current
-    assert recorder.listing == set()
+    return reads, recorder.listing
+
+
+def test_recorded_reads_follow_the_steps():
+    reads, listing = _reads(stamped=False)
+    assert listing == set()
     assert reads["Orbitus sectors"] == {"planets", "sectors", "folder"}  # folder: its note
     assert "planets" not in reads["Orbitus station"]
     assert {"sectors", "station", "rules"} <= reads["Orbitus station"]
+
+
+def test_a_stamped_sheet_depends_on_every_definition():
+    # the design stamp printed on every component is the hash of all the definitions
+    # (cards/design.py): any printed value changed changes every sheet that carries it
+    reads, _ = _reads(stamped=True)
+    every = {"planets", "sectors", "station", "rules", "folder"}
+    assert reads["Orbitus sectors"] == every and reads["Orbitus station"] == every
 
 
 def test_changed_files_map_to_parts():

@@ -18,8 +18,8 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from starlette.testclient import TestClient  # noqa: E402
-
+from cards.design_cache import design  # noqa: E402
+from testkit.web import new_game, upload, wait_for, web_client, ws_url  # noqa: E402
 from web.app import create_app  # noqa: E402
 from web.store import MIGRATIONS, Store, StoreError  # noqa: E402
 
@@ -31,7 +31,7 @@ SATELLITES = ROOT / "tests" / "fixtures" / "satellites"
 @pytest.fixture
 def client(tmp_path: Path):
     app = create_app(tmp_path / "data", bot_delay=0)
-    with TestClient(app) as c:
+    with web_client(app) as c:
         yield c
 
 
@@ -42,7 +42,9 @@ def cli_json(game: str, path: Path) -> dict:
 
 
 def without_file(report: dict) -> dict:
-    return {k: v for k, v in report.items() if k != "file"}
+    """A report without what names the file (and without the design the command adds: the
+    page's report shows the server's definitions beside it)."""
+    return {k: v for k, v in report.items() if k not in ("file", "design")}
 
 
 # --- the store -------------------------------------------------------------------------------
@@ -64,7 +66,7 @@ def test_an_older_database_is_migrated_and_a_newer_one_refused(tmp_path: Path):
     db.commit()
     db.close()
     store = Store(tmp_path)
-    assert store.version == 2
+    assert store.version == len(MIGRATIONS)
     assert [t["name"] for t in store.tables("orbitus")] == ["kept"]
     store.db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     store.close()
@@ -77,8 +79,7 @@ def test_an_older_database_is_migrated_and_a_newer_one_refused(tmp_path: Path):
 
 def test_the_readme_table_imports_and_scores_as_the_cli(client, tmp_path: Path):
     path = ORBITUS / "two-players.yaml"
-    out = client.post("/api/orbitus/import?name=two-players.yaml",
-                      content=path.read_bytes()).json()
+    out = upload(client, "/api/orbitus/import?name=two-players.yaml", path.read_bytes()).json()
     cli = cli_json("orbitus", path)
     assert without_file(out["report"]) == without_file(cli)
     assert [p["total"] for p in out["report"]["players"]] == [-1, -9]
@@ -92,10 +93,9 @@ def test_the_readme_table_imports_and_scores_as_the_cli(client, tmp_path: Path):
 @pytest.mark.parametrize("name", ["two-players.yaml", "ring-with-hub.yaml",
                                   "six-players-72.yaml"])
 def test_export_import_export_is_byte_stable(client, name):
-    first = client.post(f"/api/orbitus/import?name={name}",
-                        content=(ORBITUS / name).read_bytes()).json()
+    first = upload(client, f"/api/orbitus/import?name={name}", (ORBITUS / name).read_bytes()).json()
     text = client.post("/api/orbitus/export/yaml", json={"table": first["model"]}).text
-    again = client.post("/api/orbitus/import?name=x.yaml", content=text.encode()).json()
+    again = upload(client, "/api/orbitus/import?name=x.yaml", text.encode()).json()
     assert client.post("/api/orbitus/export/yaml",
                        json={"table": again["model"]}).text == text
     assert again["text"] == text
@@ -113,7 +113,7 @@ sectors:
 """
     path = tmp_path / "bad.yaml"
     path.write_text(text, encoding="utf-8")
-    out = client.post("/api/orbitus/import?name=bad.yaml", content=text.encode()).json()
+    out = upload(client, "/api/orbitus/import?name=bad.yaml", text.encode()).json()
     cli = cli_json("orbitus", path)
     assert out["report"]["violations"] == cli["violations"]
     assert {v["rule"] for v in cli["violations"]} >= {"match-sector", "station-cell",
@@ -125,7 +125,8 @@ def test_an_edit_is_scored_and_the_exports_are_the_scorers(client):
              "sectors": [{"at": [0, -1], "card": "S44", "rot": 0}]}
     out = client.post("/api/orbitus/score", json={"table": model}).json()
     assert out["text"] == ("game: orbitus\nplayers: [Anna, Boris]\nsectors:\n"
-                           "  - {at: [0, -1], card: S44, rot: 0}\n")
+                           "  - {at: [0, -1], card: S44, rot: 0}\n"
+                           f"design: {design('orbitus').stamp}\n")  # the server's
     assert out["owner"] == {"0,-1": 0}
     report = client.post("/api/orbitus/export/json", json={"table": model})
     assert report.headers["content-disposition"].startswith("attachment")
@@ -137,19 +138,19 @@ def test_an_edit_is_scored_and_the_exports_are_the_scorers(client):
 
 
 def test_malformed_and_oversized_layouts_are_refused_clearly(client):
-    bad = client.post("/api/orbitus/import?name=game.yaml",
-                      content=b"game: orbitus\nplayers: [Anna, Boris\nsectors: []\n")
+    bad = upload(client, "/api/orbitus/import?name=game.yaml",
+                 b"game: orbitus\nplayers: [Anna, Boris\nsectors: []\n")
     assert bad.status_code == 422
     assert bad.json()["problems"][0].startswith("game.yaml:")
     assert "YAML syntax error" in bad.json()["problems"][0]
-    big = client.post("/api/orbitus/import?name=big.yaml", content=b"#" * 2_000_000)
+    big = upload(client, "/api/orbitus/import?name=big.yaml", b"#" * 2_000_000)
     assert big.status_code == 413
     assert "kB" in big.json()["error"]
-    not_json = client.post("/api/orbitus/score", content=b"{nope")
+    not_json = client.post("/api/orbitus/score", content=b"{nope",
+                           headers={"Content-Type": "application/json"})
     assert not_json.status_code == 400
-    elsewhere = client.post("/api/orbitus/import?name=x.yaml",
-                            content=b"game: orbitus\ncards: ../cards\nplayers: [A, B]\n"
-                                    b"sectors: []\n")
+    elsewhere = upload(client, "/api/orbitus/import?name=x.yaml",
+                       b"game: orbitus\ncards: ../cards\nplayers: [A, B]\nsectors: []\n")
     assert elsewhere.status_code == 422
 
 
@@ -160,20 +161,19 @@ def test_malformed_and_oversized_layouts_are_refused_clearly(client):
                                   "end_23_connected.txt"])
 def test_satellites_boards_score_as_the_cli_and_round_trip(client, name):
     path = SATELLITES / name
-    out = client.post(f"/api/satellites/import?name={name}", content=path.read_bytes()).json()
+    out = upload(client, f"/api/satellites/import?name={name}", path.read_bytes()).json()
     assert without_file(out["report"]) == without_file(cli_json("satellites", path))
     text = client.post("/api/satellites/export/txt", json={"board": out["model"]}).text
-    again = client.post("/api/satellites/import?name=b", content=text.encode()).json()
+    again = upload(client, "/api/satellites/import?name=b", text.encode()).json()
     assert client.post("/api/satellites/export/txt", json={"board": again["model"]}).text == text
     assert again["report"] == out["report"]
 
 
 def test_a_ragged_paste_is_read_as_the_cli_reads_it(client):
-    out = client.post("/api/satellites/import?name=p",
-                      content=b". . .\n. R1 B1 .\n. . . . .\n").json()
+    out = upload(client, "/api/satellites/import?name=p", b". . .\n. R1 B1 .\n. . . . .\n").json()
     rules = {v["rule"] for v in out["import_report"]["violations"]}
     assert "ragged-rows" in rules or "board-size" in rules
-    unreadable = client.post("/api/satellites/import?name=p", content=b"game: satellites\n")
+    unreadable = upload(client, "/api/satellites/import?name=p", b"game: satellites\n")
     assert unreadable.status_code == 422
 
 
@@ -181,23 +181,9 @@ def test_a_ragged_paste_is_read_as_the_cli_reads_it(client):
 
 
 def create(client, game, kinds, seed=3, names=None):
-    names = names or ["Anna", "Boris", "Carla", "Dmitri", "Elena", "Fyodor"]
-    players = [{"name": names[i], "kind": k} for i, k in enumerate(kinds)]
-    out = client.post("/api/games", json={"game": game, "players": players, "seed": seed})
-    assert out.status_code == 200, out.text
-    data = out.json()
-    tokens = {s["seat"]: s["url"].rsplit("/", 1)[1] for s in data["links"]["seats"] if "url" in s}
-    return data, tokens
-
-
-def wait_for(client, token, check, timeout=20.0):
-    end = time.time() + timeout
-    while time.time() < end:
-        msg = client.get(f"/api/link/{token}").json()
-        if check(msg):
-            return msg
-        time.sleep(0.02)
-    raise AssertionError("the game did not get there in time")
+    """A game with every person's seat taken with its join code: its answer and seat ->
+    secret."""
+    return new_game(client, game, kinds, seed, names)
 
 
 def test_each_seat_sees_only_its_own_hand(client):
@@ -221,7 +207,7 @@ def test_each_seat_sees_only_its_own_hand(client):
         body = json.dumps(msg["view"]) + json.dumps(msg.get("history"))
         assert not any(card in body for hand in hands for card in hand)
     # the WebSocket carries the same: seat 1 never sees seat 0's or 2's cards
-    with client.websocket_connect(f"/ws/{tokens[1]}") as ws:
+    with client.websocket_connect(ws_url(f"/ws/{tokens[1]}")) as ws:
         first = ws.receive_text()
         assert json.loads(first)["private"]["hand"] == hands[1]
         client.post(f"/api/link/{tokens[0]}/move", json={"action": "pass", "version": 0})
@@ -248,8 +234,10 @@ def test_bad_requests_are_refused_and_leave_the_game_as_it_was(client):
          "is not a move"),
         (client.post(f"/api/link/{tokens[0]}/move", json={"action": "pass", "version": 7}),
          409, "moved on"),
-        (client.post(f"/api/link/{tokens[0]}/undo"), 409, "games against bots"),
-        (client.post(f"/api/link/{tokens[0]}/move", content=b"x" * 2_000_000), 413, "kB"),
+        (client.post(f"/api/link/{tokens[0]}/undo", json={}), 409,
+         "no move of yours to take back"),
+        (client.post(f"/api/link/{tokens[0]}/move", content=b"x" * 2_000_000,
+                     headers={"Content-Type": "application/json"}), 413, "kB"),
     ]
     for response, status, words in cases:
         assert response.status_code == status, response.text
@@ -263,11 +251,12 @@ def test_bad_requests_are_refused_and_leave_the_game_as_it_was(client):
     after = client.get(f"/api/link/{tokens[0]}").json()
     assert after["version"] == before["version"] and after["history"] == []
     assert after["private"] == before["private"]
-    # a replaced link stops working (410), the new one works
+    # a seat the host frees: its old link stops working (410), it is taken again by code
     host = data["links"]["host"].rsplit("/", 1)[1]
-    links = client.post(f"/api/link/{host}/relink", json={"seat": 1}).json()["links"]
+    assert client.post(f"/api/link/{host}/free", json={"seat": 1}).status_code == 200
     assert client.get(f"/api/link/{tokens[1]}").status_code == 410
-    new = links["seats"][1]["url"].rsplit("/", 1)[1]
+    again = client.post(f"/api/join/{data['code']}", json={"seat": 1}).json()
+    new = again["url"].rsplit("/", 1)[1]
     assert client.get(f"/api/link/{new}").json()["seat"] == 1
 
 
@@ -329,13 +318,13 @@ def test_undo_takes_back_the_move_and_the_bots_answers(client):
     client.post(f"/api/link/{tokens[0]}/move", json={"action": f"{frm}-{next(iter(targets))}"})
     moved = wait_for(client, tokens[0], lambda m: len(m["history"]) == 2 and not m["thinking"])
     assert moved["can_undo"]
-    back = client.post(f"/api/link/{tokens[0]}/undo").json()
+    back = client.post(f"/api/link/{tokens[0]}/undo", json={}).json()
     assert back["history"] == [] and back["view"]["cells"] == msg["view"]["cells"]
 
 
 def test_a_restarted_server_resumes_every_game_from_sqlite(tmp_path: Path):
     data_dir = tmp_path / "data"
-    with TestClient(create_app(data_dir, bot_delay=0)) as c:
+    with web_client(create_app(data_dir, bot_delay=0)) as c:
         data, tokens = create(c, "orbitus", ["human", "human"])
         for seat in (0, 1, 0):
             msg = c.get(f"/api/link/{tokens[seat]}").json()
@@ -345,7 +334,7 @@ def test_a_restarted_server_resumes_every_game_from_sqlite(tmp_path: Path):
             assert c.post(f"/api/link/{tokens[seat]}/move",
                           json={"action": f"place {card} @{cell} r{rots[0]}"}).status_code == 200
         before = c.get(f"/api/link/{tokens[1]}").json()
-    with TestClient(create_app(data_dir, bot_delay=0)) as c:
+    with web_client(create_app(data_dir, bot_delay=0)) as c:
         after = c.get(f"/api/link/{tokens[1]}").json()
         assert after["view"] == before["view"] and after["history"] == before["history"]
         assert after["private"] == before["private"] and after["legal"] == before["legal"]
@@ -359,8 +348,8 @@ def test_an_abandoned_game_is_kept_and_exports_its_record(client, tmp_path):
     msg = client.get(f"/api/link/{tokens[0]}").json()
     frm, targets = next(iter(msg["legal"]["moves"].items()))
     client.post(f"/api/link/{tokens[0]}/move", json={"action": f"{frm}-{next(iter(targets))}"})
-    assert client.post(f"/api/link/{tokens[0]}/abandon").status_code == 403
-    assert client.post(f"/api/link/{host}/abandon").json()["status"] == "abandoned"
+    assert client.post(f"/api/link/{tokens[0]}/abandon", json={}).status_code == 403
+    assert client.post(f"/api/link/{host}/abandon", json={}).json()["status"] == "abandoned"
     assert client.post(f"/api/link/{tokens[1]}/move", json={"action": "pass"}).status_code == 409
     record = client.get(f"/api/games/{data['id']}/record").text
     assert "seed: 42" in record and "abandoned" in record
@@ -441,20 +430,33 @@ def test_the_scorer_never_imports_the_server():
     assert not imported & {"starlette", "uvicorn", "segno", "websockets", "web", "anyio"}
 
 
-def test_a_replaced_link_is_cut_off_at_once(client):
+def test_a_seat_handed_on_is_cut_off_at_once(client):
     from starlette.websockets import WebSocketDisconnect
 
     data, tokens = create(client, "satellites", ["human", "human"])
     host = data["links"]["host"].rsplit("/", 1)[1]
-    with client.websocket_connect(f"/ws/{tokens[0]}") as ws:
+    with client.websocket_connect(ws_url(f"/ws/{tokens[0]}")) as ws:
         assert json.loads(ws.receive_text())["seat"] == 0
-        client.post(f"/api/link/{host}/relink", json={"seat": 0})
+        # a connected seat is not freed by the host: the host asks, the seat's page asks
+        refused = client.post(f"/api/link/{host}/free", json={"seat": 0})
+        assert refused.status_code == 409
+        assert refused.json()["error"] == ("Anna is connected; a connected seat is not freed "
+                                           "by the host: ask Anna to hand it on (their page "
+                                           "then asks them)")
+        assert client.post(f"/api/link/{host}/ask", json={"seat": 0}).status_code == 200
+        asked = json.loads(ws.receive_text())
+        assert asked["asked"] is True
+        assert asked["events"][-1]["text"] == ("the host asked Anna to hand the seat to "
+                                               "another device")
+        handed = client.post(f"/api/link/{tokens[0]}/handon", json={})
+        assert handed.status_code == 200 and handed.json()["code"] == data["code"]
         told = json.loads(ws.receive_text())
         assert told["type"] == "error" and told["status"] == 410
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_text()
         assert closed.value.code == 4410
-    with client.websocket_connect(f"/ws/{tokens[0]}") as ws:
+        assert closed.value.reason.startswith("this seat was handed to another device")
+    with client.websocket_connect(ws_url(f"/ws/{tokens[0]}")) as ws:
         refused = json.loads(ws.receive_text())
         assert refused["type"] == "error" and refused["status"] == 410
     assert client.get(f"/api/link/{tokens[0]}").status_code == 410
@@ -462,8 +464,8 @@ def test_a_replaced_link_is_cut_off_at_once(client):
 
 def test_odd_tables_and_boards_are_scored_or_refused_never_a_server_error(client):
     rng = random.Random(7)
-    base = client.post("/api/orbitus/import?name=t.yaml",
-                       content=(ORBITUS / "two-players.yaml").read_bytes()).json()["model"]
+    base = upload(client, "/api/orbitus/import?name=t.yaml",
+                  (ORBITUS / "two-players.yaml").read_bytes()).json()["model"]
     odd = [None, True, -1, 1e300, "", "N", "S99", [], {}, [1, 2, 3], {"a": [None]}, "x" * 300,
            "- Bob", "2024-05-01", "\u2028", [0, 0], {"at": [0, 0]}]
     for _ in range(120):
@@ -479,8 +481,8 @@ def test_odd_tables_and_boards_are_scored_or_refused_never_a_server_error(client
                 model[where] = rng.choice(odd) if rng.random() < 0.3 else model.get(where)
         r = client.post("/api/orbitus/score", json={"table": model})
         assert r.status_code in (200, 400, 413, 422), (model, r.text)
-    board = client.post("/api/satellites/import?name=b",
-                        content=(SATELLITES / "crowned.txt").read_bytes()).json()["model"]
+    board = upload(client, "/api/satellites/import?name=b",
+                   (SATELLITES / "crowned.txt").read_bytes()).json()["model"]
     for _ in range(60):
         rows = json.loads(json.dumps(board["rows"]))
         row = rng.randrange(len(rows))

@@ -31,13 +31,14 @@ from testkit.photo_examples import (  # noqa: E402
     orbitus_shot,
     satellites_photo,
 )
+from testkit.web import FILE, web_client  # noqa: E402
 from web.app import MAX_PHOTO, create_app  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     app = create_app(tmp_path_factory.mktemp("data"), bot_delay=0)
-    with TestClient(app) as c:
+    with web_client(app) as c:
         yield c
 
 
@@ -145,7 +146,7 @@ def test_a_satellites_photo_becomes_the_pages_board(client, satellites_bench):
     out = res.json()
     assert out["model"] == {"rows": crowned_grid(), "grace_moves_left": None}
     typed = client.post("/api/satellites/import?name=crowned.txt",
-                        content=CROWNED.read_bytes()).json()
+                        content=CROWNED.read_bytes(), headers=FILE).json()
     for key in ("groups", "connected", "colonies", "lowest_controlled", "winner"):
         assert out["report"][key] == typed["report"][key], key
     photo = out["photo"]
@@ -209,14 +210,14 @@ def test_a_photo_over_the_cap_is_refused_before_it_is_read(client):
     assert res.json()["error"] == ("the upload is 45 MB; the largest this page takes is 40 MB "
                                    "(save the photo as a JPEG of 12-24 megapixels)")
     # a layout upload keeps its own, smaller cap
-    res = client.post("/api/orbitus/import", content=b"x" * 2_000_000)
+    res = client.post("/api/orbitus/import", content=b"x" * 2_000_000, headers=FILE)
     assert res.status_code == 413 and "1100 kB" in res.json()["error"]
 
 
 def test_bad_page_tables_are_refused(client, orbitus_bench):
     res = upload(client, "orbitus", b"", players="[1, 2]")
     assert res.status_code == 400 and "with its players" in res.json()["error"]
-    res = client.post("/api/nothing/photo", content=b"")
+    res = client.post("/api/nothing/photo", content=b"", headers=FILE)
     assert res.status_code == 404
 
 

@@ -71,6 +71,18 @@ def nullable(schema: Schema) -> Schema:
 
 
 COUNT: Schema = {"type": "integer", "minimum": 0}
+DESIGN: Schema = {
+    "type": "object",
+    "description": "the design of the definitions used (docs/definitions.md): the designer's "
+                   "version, the content hash, and the stamp printed on every component",
+    "properties": {
+        "version": {"anyOf": [{"type": "string", "maxLength": 20}, {"type": "null"}]},
+        "hash": {"type": "string", "pattern": "^[0-9a-f]{6}$"},
+        "stamp": {"type": "string", "pattern": "^(v[A-Za-z0-9][A-Za-z0-9._+-]*·)?[0-9a-f]{6}$"},
+    },
+    "required": ["version", "hash", "stamp"],
+    "additionalProperties": False,
+}
 NAME: Schema = {"type": "string", "description": "a player's name, as written"}
 
 
@@ -331,6 +343,16 @@ SIM_DEFS: dict[str, Schema] = {
             "in_systems": {"type": "number", "minimum": 0},
             "system_points": nullable({"type": "number"}),
         }), "Orbitus: each card per game"),
+        "card_impact": array(obj({
+            "card": {"type": "string"},
+            "with": COUNT | {"description": "seat-games whose system held the card at the end"},
+            "without": COUNT | {"description": "seat-games whose system did not"},
+            "difference": ref("difference") | {
+                "description": "win rate with the card (b) minus without (a), Welch; "
+                               "'significant' after Holm's adjustment over the cards"},
+            "p_adjusted": P_VALUE,
+        }), "Orbitus: each card's win rate when it lay in one's system against when it did "
+            "not (correlation, not cause; cards with at least 30 seat-games each way)"),
     }, required=["players", "games", "seats", "first_player", "seats_differ", "draws",
                  "bots", "length", "scores", "components", "per_player_counts", "actions",
                  "ends", "facts"]),
@@ -353,6 +375,10 @@ SIM_RUN: dict[str, Schema] = {
     "budget": nullable({"type": "integer", "minimum": 1}) | {
         "description": "mcts rollouts per decision (null without mcts)"},
     "command": {"type": "string", "description": "the command that plays the run again"},
+    "think": nullable({"type": "string", "pattern": "^[0-9]+ms$"}) | {
+        "description": "the search bots' default thinking time per decision (null: an "
+                       "iteration budget; with one the games depend on the machine)"},
+    "feel": {"type": "boolean", "description": "whether the games' feel was measured"},
 }
 
 SIM_REPORT: dict[str, Schema] = {
@@ -362,7 +388,8 @@ SIM_REPORT: dict[str, Schema] = {
     "definitions_hash": {"type": "string", "pattern": "^[0-9a-f]+$"},
     "players": array({"type": "integer", "minimum": 2, "maximum": 6}, minItems=1,
                      uniqueItems=True),
-    **{k: SIM_RUN[k] for k in ("games", "bots", "budget", "seed", "command")},
+    **{k: SIM_RUN[k] for k in ("games", "bots", "budget", "seed", "think", "feel",
+                               "command")},
     "first_seat": COUNT,
     "kinds": array({"type": "string"}, "the kinds of action counted"),
     "card_centres": {"type": "object", "description": "Orbitus: each card's centre",
@@ -370,19 +397,129 @@ SIM_REPORT: dict[str, Schema] = {
     "by_players": array(ref("block"), "one block per player count"),
 }
 
+ROW: Schema = obj({
+    "key": {"type": "string", "description": "the measure, as --primary names it"},
+    "label": LABEL,
+    "test": {"enum": ["paired t", "Welch"]},
+    "kind": {"enum": ["proportion", "mean"]},
+    "difference": ref("difference") | {"description": "B - A: the mean per-game difference "
+                                                      "(paired) or of the two means (Welch); "
+                                                      "its 'significant' is unadjusted"},
+    "pairs": obj({"up": COUNT, "down": COUNT, "same": COUNT},
+                 "paired: games in which B is above, below and equal to A"),
+    "mcnemar": obj({"only_a": COUNT, "only_b": COUNT, "p": P_VALUE},
+                   "seat rows, paired: games the seat won outright in A only and in B only, "
+                   "McNemar's exact test"),
+    "same_as": array(LABEL, "rows left out because game by game they change exactly as "
+                            "this one"),
+    "primary": {"type": "boolean"},
+    "p_adjusted": nullable(P_VALUE) | {"description": "adjusted for all rows (null: not "
+                                                      "tested, beside a primary measure)"},
+    "significant": {"type": "boolean", "description": "after the adjustment, or the primary "
+                                                      "measure's own test"},
+}, required=["key", "label", "test", "kind", "difference", "p_adjusted", "significant"])
+
+ROWS_BY_PLAYERS: Schema = array(obj({
+    "players": {"type": "integer", "minimum": 2, "maximum": 6},
+    "games": COUNT,
+    "rows": array(ref("row")),
+}))
+
+SPRT: Schema = obj({
+    "metric": {"type": "string"},
+    "alpha": SHARE, "beta": SHARE, "effect": {"type": "number", "exclusiveMinimum": 0},
+    "decision": {"enum": ["H0", "H1", "undecided"]},
+    "direction": nullable({"enum": ["B above A", "B below A"]}),
+    "pairs": COUNT | {"description": "pairs of games the test took"},
+    "most": COUNT,
+    "fixed_pairs": COUNT | {"description": "pairs a fixed-size test of the same alpha, beta "
+                                           "and effect needs at the spread seen"},
+    "bounds": INTERVAL | {"description": "Wald's bounds on the log-likelihood ratio"},
+    "llr": array(nullable({"type": "number"}), "B above A, B below A (null: infinite)",
+                 minItems=2, maxItems=2),
+    "mean_difference": {"type": "number"},
+    "sd": {"type": "number", "minimum": 0},
+}, "the sequential probability ratio test")
+
 SIM_COMPARE: dict[str, Schema] = {
     "game": SIM_RUN["game"],
     "a": {"type": "string", "description": "the definitions folder A"},
     "b": {"type": "string", "description": "the definitions folder B"},
-    **{k: SIM_RUN[k] for k in ("bots", "seed", "games", "budget", "command")},
-    "by_players": array(obj({
-        "players": {"type": "integer", "minimum": 2, "maximum": 6},
-        "rows": array(obj({
-            "label": LABEL,
-            "kind": {"enum": ["proportion", "mean"]},
-            "difference": ref("difference"),
-        })),
+    **{k: SIM_RUN[k] for k in ("bots", "seed", "games", "budget", "think", "command")},
+    "seed_b": nullable({"type": "integer"}) | {"description": "B's own seed (null: A's)"},
+    "paired": {"type": "boolean"},
+    "correction": {"enum": ["holm", "bh", "none", "primary"]},
+    "alpha": SHARE,
+    "primary": nullable({"type": "string"}),
+    "by_players": ROWS_BY_PLAYERS,
+}
+
+SIM_SPRT: dict[str, Schema] = {
+    "game": SIM_RUN["game"],
+    "a": {"type": "string"},
+    "b": {"type": "string"},
+    **{k: SIM_RUN[k] for k in ("bots", "seed", "command")},
+    "players": {"type": "integer", "minimum": 2, "maximum": 6},
+    "games": COUNT | {"description": "the most pairs it may play"},
+    "sprt": SPRT,
+}
+
+SIM_LADDER: dict[str, Schema] = {
+    "game": SIM_RUN["game"],
+    "definitions": {"type": "string"},
+    "players": {"type": "integer", "minimum": 2, "maximum": 6},
+    "games": {"type": "integer", "minimum": 1, "description": "games per pairing"},
+    "seed": {"type": "integer"},
+    "rungs": array(BOT, minItems=2),
+    "ratings": array(obj({
+        "bot": BOT,
+        "elo": {"type": "number", "description": "Bradley-Terry on the Elo scale, the first "
+                                                 "rung 0"},
+        "ci": ref("interval"),
+        "games": COUNT,
+        "points": {"type": "number", "minimum": 0},
     })),
+    "prior": {"type": "boolean", "description": "a virtual draw per pairing was added "
+                                                "(a rung won or lost every game)"},
+    "pairings": array(obj({
+        "low": BOT, "high": BOT, "games": COUNT,
+        "high_share": SHARE,
+        "ci": ref("interval"),
+        "p_above_half": P_VALUE | {"description": "one-sided"},
+        "adjacent": {"type": "boolean"},
+        "significant": {"type": "boolean"},
+    })),
+    "each_rung_beats_the_one_below": {"type": "boolean"},
+}
+
+SIM_TUNE: dict[str, Schema] = {
+    "game": SIM_RUN["game"],
+    "definitions": {"type": "string"},
+    "targets": array({"type": "string"}, minItems=1),
+    "tunables": array(obj({"key": {"type": "string"}, "low": {"type": "integer"},
+                           "high": {"type": "integer"}, "default": {"type": "integer"}})),
+    "trials": COUNT,
+    "games": {"type": "integer", "minimum": 1, "description": "games per trial and player "
+                                                              "count"},
+    "players": array({"type": "integer", "minimum": 2, "maximum": 6}, minItems=1),
+    "bots": array(BOT, minItems=1),
+    "seed": {"type": "integer"},
+    "original": {"type": "object", "additionalProperties": {"type": "integer"}},
+    "best": {"type": "object", "additionalProperties": {"type": "integer"}},
+    "changed": array({"type": "string"}),
+    "loss": {"type": "number", "minimum": 0},
+    "original_loss": nullable({"type": "number", "minimum": 0}),
+    "diff": {"type": "string", "description": "rules.yaml with the proposal, a unified diff "
+                                              "(empty: no change proposed)"},
+    "evidence": obj({"games": COUNT, "seed": {"type": "integer"},
+                     "by_players": ROWS_BY_PLAYERS},
+                    "the original (A) and the proposal (B) on fresh seeds, game by game"),
+    "history": array(obj({
+        "number": COUNT, "state": {"enum": ["complete", "pruned"]},
+        "loss": nullable({"type": "number"}),
+        "values": {"type": "object", "additionalProperties": {"type": "integer"}},
+    })),
+    "command": {"type": "string"},
 }
 
 # --- replay and setup ------------------------------------------------------------------------
@@ -433,6 +570,11 @@ def document(name: str, title: str, description: str, properties: dict[str, Sche
     }
 
 
+ORBITUS_SCORE["design"] = DESIGN  # what the command adds to the scorer's object
+SATELLITES_SCORE["design"] = DESIGN
+SIM_REPORT["design"] = DESIGN
+
+
 def schemas() -> dict[str, Schema]:
     """Every schema by its file name."""
     orbitus_replay = replay_part(obj({}, "P1, P2, ... and their names") | {
@@ -443,11 +585,13 @@ def schemas() -> dict[str, Schema]:
         "score-orbitus.schema.json": document(
             "score-orbitus", "pnp score orbitus --json",
             "A scored Orbitus table: every system, the neutral zones, the winners and "
-            "every violation (docs/score-orbitus.md).", ORBITUS_SCORE, ORBITUS_DEFS),
+            "every violation (docs/score-orbitus.md).", ORBITUS_SCORE, ORBITUS_DEFS,
+            optional=("design",)),
         "score-satellites.schema.json": document(
             "score-satellites", "pnp score satellites --json",
             "A scored Satellites board: groups, colonies, control, the end and the winner "
-            "(docs/score-satellites.md).", SATELLITES_SCORE, SATELLITES_DEFS),
+            "(docs/score-satellites.md).", SATELLITES_SCORE, SATELLITES_DEFS,
+            optional=("design",)),
         "replay-orbitus.schema.json": document(
             "replay-orbitus", "pnp replay --json (an Orbitus record)",
             "The position reached, scored as pnp score orbitus --json scores it, with the "
@@ -475,6 +619,7 @@ def schemas() -> dict[str, Schema]:
                 "hands": {"type": "object", "description": "each player's hand",
                           "additionalProperties": array(ref("card"))},
                 "deck": array(ref("card"), "the draw pile, top first"),
+                "design": DESIGN,
             }, {k: ORBITUS_DEFS[k] for k in ("side", "card")}),
         "setup-satellites.schema.json": document(
             "setup-satellites", "pnp setup satellites --json",
@@ -490,6 +635,7 @@ def schemas() -> dict[str, Schema]:
                     "cell": SATELLITES_DEFS["cell"],
                     "value": {"type": "integer", "minimum": 1},
                 }), f"{colour}'s satellites in reading order") for colour in ("red", "blue")}),
+                "design": DESIGN,
             }, {"colour": COLOUR}),
         "build.schema.json": document(
             "build", "pnp build --json",
@@ -497,6 +643,9 @@ def schemas() -> dict[str, Schema]:
                 "out": {"type": "string", "description": "the output folder"},
                 "games": array({"enum": ["orbitus", "satellites"]}, minItems=1,
                                uniqueItems=True),
+                "designs": {"type": "object", "description": "each game's design, as its "
+                                                             "components are stamped",
+                            "additionalProperties": DESIGN},
                 "files": {"type": "object",
                           "description": "every file the build wrote, relative to out, "
                                          "with its size in bytes",
@@ -523,11 +672,107 @@ def schemas() -> dict[str, Schema]:
             "count (docs/sim.md).", SIM_REPORT,
             {k: SIM_DEFS[k] for k in ("interval", "spread", "component", "block")},
             optional=("card_centres",)),
+        "build-since.schema.json": document(
+            "build-since", "pnp build --since OLD --json",
+            "The reprint kit of what changed since OLD (docs/iterate.md).", {
+                "out": {"type": "string", "description": "the output folder"},
+                "since": {"type": "string", "description": "OLD, as given"},
+                "files": {"type": "object", "description": "every file of the kit, relative "
+                                                           "to out, with its size in bytes "
+                                                           "(none: nothing changed)",
+                          "additionalProperties": COUNT},
+                "games": array(obj({
+                    "game": {"enum": ["orbitus", "satellites"]},
+                    "old": DESIGN["properties"]["stamp"], "new": DESIGN["properties"]["stamp"],
+                    "files": array({"type": "string"}),
+                    "take_out": array({"type": "string"}, "what to take out of the kit"),
+                    "put_in": array({"type": "string"}, "what goes in from the reprint"),
+                    "notes": array({"type": "string"}),
+                })),
+            }, {}),
+        "diff.schema.json": document(
+            "diff", "pnp diff OLD NEW --json",
+            "What changed between two versions of a design (docs/iterate.md).", {
+                "old": ref("version"), "new": ref("version"),
+                "changed": {"type": "boolean"},
+                "games": array(obj({
+                    "game": {"enum": ["orbitus", "satellites"]},
+                    "changed": {"type": "boolean"},
+                    "old": DESIGN, "new": DESIGN,
+                    "components": nullable(obj({
+                        "added": array({"type": "string"}), "removed": array({"type": "string"}),
+                        "changed": array(obj({"name": {"type": "string"},
+                                              "changes": array({"type": "string"})})),
+                        "copies": array({"type": "string"}),
+                    })),
+                    "rules": array(ref("change")),
+                    "definitions": array(ref("change") | {}),
+                    "texts": array(obj({
+                        "file": {"type": "string"}, "kind": {"type": "string"},
+                        "lang": {"type": "string"},
+                        "state": {"enum": ["added", "removed", "changed"]},
+                        "changes": array(obj({k: {"type": "string"} for k in
+                                              ("before", "old", "new", "after")})),
+                    })),
+                    "labels": array({"type": "object"}),
+                    "plays": obj({
+                        "setups": array(obj({
+                            "players": {"type": "integer", "minimum": 2},
+                            "seeds": array({"type": "integer"}), "text": {"type": "string"}})),
+                        "records": array(obj({"file": {"type": "string"}, "old": {},
+                                              "new": {}, "text": {"type": "string"}})),
+                        "replayed": COUNT | {"description": "the records of this game "
+                                             "replayed with both versions"},
+                    }),
+                })),
+            }, {"version": obj({"spec": {"type": "string"}, "label": {"type": "string"},
+                                "kind": {"enum": ["folder", "build", "git"]}}),
+                "change": {"type": "object", "required": ["path", "old", "new", "text"],
+                           "properties": {"file": {"type": "string"},
+                                          "path": {"type": "string"}, "old": {}, "new": {},
+                                          "text": {"type": "string"}},
+                           "additionalProperties": False}}),
+        "playtest-log.schema.json": document(
+            "playtest-log", "pnp playtest export --format json",
+            "Every playtest logged (docs/iterate.md).", {
+                "playtests": array(obj({
+                    "id": {"type": "integer"}, "game": {"enum": ["orbitus", "satellites"]},
+                    "design": DESIGN["properties"]["hash"],
+                    "version": nullable({"type": "string"}),
+                    "cards": nullable({"type": "string"}),
+                    "played": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+                    "players": array(NAME, "in seat order", minItems=2),
+                    "seats": array({"type": "string"}, minItems=2),
+                    "scores": array({"type": "integer"}),
+                    "winners": array(COUNT, "the seats that won; none: a draw"),
+                    "components": nullable(array({"type": "object",
+                                                  "additionalProperties": {"type": "integer"}})),
+                    "minutes": nullable({"type": "integer", "minimum": 1}),
+                    "turns": nullable(COUNT),
+                    "source": nullable({"type": "string"}),
+                    "notes": {"type": "string"},
+                    "created": {"type": "number"},
+                })),
+            }, {}),
         "sim-compare.schema.json": document(
             "sim-compare", "pnp sim compare --json (and OUT/compare.json)",
-            "Two runs on the same seeds: every measure's difference B - A with its 95 % "
-            "interval and test, per player count (docs/sim.md).", SIM_COMPARE,
-            {k: SIM_DEFS[k] for k in ("interval", "difference")}),
+            "Two runs on the same seeds (or independent ones): every measure's difference "
+            "B - A with its 95 % interval, its test and its adjusted p-value, per player "
+            "count (docs/sim.md).", SIM_COMPARE,
+            {**{k: SIM_DEFS[k] for k in ("interval", "difference")}, "row": ROW},
+            optional=("think",)),
+        "sim-sprt.schema.json": document(
+            "sim-sprt", "pnp sim compare --sprt --json (and OUT/compare.json)",
+            "A sequential test on paired games: the decision, the pairs it took and those a "
+            "fixed-size test needs (docs/sim.md).", SIM_SPRT, {}),
+        "sim-ladder.schema.json": document(
+            "sim-ladder", "pnp sim ladder GAME --json (and OUT/ladder.json)",
+            "A round robin of bots: ratings with intervals and every pairing's win share "
+            "(docs/sim.md).", SIM_LADDER, {"interval": INTERVAL}),
+        "sim-tune.schema.json": document(
+            "sim-tune", "pnp sim tune GAME --json (and OUT/result.json)",
+            "A tuning: the proposal, its diff and its evidence (docs/sim.md).", SIM_TUNE,
+            {k: SIM_DEFS[k] for k in ("interval", "difference")} | {"row": ROW}),
     }
 
 

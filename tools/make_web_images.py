@@ -7,44 +7,16 @@ keeps each picture small (256 colours). Run: ``.venv/bin/python tools/make_web_i
 from __future__ import annotations
 
 import io
-import json
-import socket
+import sys
 import tempfile
-import threading
-import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "images"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+sys.path.insert(0, str(ROOT))
 
-
-def serve() -> tuple[str, object]:
-    import uvicorn
-
-    from web.app import create_app
-
-    app = create_app(Path(tempfile.mkdtemp(prefix="web-images-")), bot_delay=0)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.05)
-    return f"http://127.0.0.1:{port}", server
-
-
-def post(base: str, path: str, body: dict) -> dict:
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    return json.load(urllib.request.urlopen(req))
-
-
-def get(base: str, path: str) -> dict:
-    return json.load(urllib.request.urlopen(base + path))
+from testkit.browser import CHROMIUM, FLAGS, serving  # noqa: E402
+from testkit.web import http_game, http_get, http_post, seat_url  # noqa: E402
 
 
 def save(png: bytes, name: str) -> None:
@@ -57,21 +29,17 @@ def save(png: bytes, name: str) -> None:
 
 def grace_game(base: str) -> str:
     """A Satellites game played up to the grace moves (the seat link of the player who
-    has them)."""
-    import sys
-
-    sys.path.insert(0, str(ROOT))
+    has them), both seats taken with the join code."""
     from testkit.golden import moves_to_grace
 
     seed, moves = moves_to_grace()  # a golden record's game, up to its grace moves
-    game = post(base, "/api/games", {"game": "satellites", "seed": seed, "players": [
-        {"name": "Anna", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
-    tokens = [s["url"].rsplit("/", 1)[1] for s in game["links"]["seats"]]
+    _, tokens = http_game(base, "satellites", ["human", "human"], seed=seed,
+                          names=["Anna", "Ben"])
     for text in moves:
-        seat = get(base, f"/api/link/{tokens[0]}")["view"]["to_move"]
-        post(base, f"/api/link/{tokens[seat]}/move", {"action": text})
-    seat = get(base, f"/api/link/{tokens[0]}")["view"]["to_move"]
-    return game["links"]["seats"][seat]["url"]
+        seat = http_get(base, f"/api/link/{tokens[0]}")["view"]["to_move"]
+        http_post(base, f"/api/link/{tokens[seat]}/move", {"action": text})
+    seat = http_get(base, f"/api/link/{tokens[0]}")["view"]["to_move"]
+    return seat_url(base, tokens[seat])
 
 
 def covered_photo() -> bytes:
@@ -86,9 +54,9 @@ def covered_photo() -> bytes:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    base, server = serve()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+    with serving(Path(tempfile.mkdtemp(prefix="web-images-")), rate=0) as base, \
+            sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
         page = browser.new_page(viewport={"width": 1180, "height": 820})
         # transcribing the example table of docs/score-orbitus.md
         page.goto(base + "/transcribe/orbitus")
@@ -122,10 +90,9 @@ def main() -> None:
         save(page.screenshot(), "web-photo-orbitus.png")
         page.set_viewport_size({"width": 1180, "height": 820})
         # playing Orbitus as one seat against two bots, a few moves in
-        game = post(base, "/api/games", {"game": "orbitus", "seed": 12, "players": [
-            {"name": "Anna", "kind": "human"}, {"name": "Greedy", "kind": "greedy"},
-            {"name": "Random", "kind": "random"}]})
-        page.goto(game["links"]["seats"][0]["url"])
+        game, tokens = http_game(base, "orbitus", ["human", "greedy", "random"], seed=12,
+                                 names=["Anna", "Greedy", "Random"])
+        page.goto(seat_url(base, tokens[0]))
         for _ in range(4):
             page.wait_for_selector("#place-here")
             page.click("#hand button >> nth=0")
@@ -147,15 +114,23 @@ def main() -> None:
         page.click(f'#board .hit[data-cell="{movable[0]}"]', force=True)
         page.wait_for_timeout(300)
         save(page.screenshot(), "web-play-satellites.png")
-        # the host page (links and QR codes) at phone width
+        # the host page of a game of three people: the join code and its QR code, who
+        # holds which seat (one seat taken on a device)
+        made = http_post(base, "/api/games", {"game": "orbitus", "players": [
+            {"name": n, "kind": "human"} for n in ("Anna", "Ben", "Carla")]})
+        http_post(base, f"/api/join/{made['code']}", {"seat": 1})
+        page.goto(made["links"]["host"])
+        page.wait_for_selector("#join-qr svg, .qr svg")
+        page.wait_for_timeout(300)
+        save(page.screenshot(), "web-host.png")
+        # a seat on a phone: the hand docked over the board
         phone = browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=1)
-        game = post(base, "/api/games", {"game": "satellites", "seed": 4, "players": [
-            {"name": "Anna", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
-        phone.goto(game["links"]["seats"][0]["url"])
+        _, tokens = http_game(base, "satellites", ["human", "human"], seed=4,
+                              names=["Anna", "Ben"])
+        phone.goto(seat_url(base, tokens[0]))
         phone.wait_for_selector("[data-mark=movable]")
         save(phone.screenshot(full_page=True), "web-phone.png")
         browser.close()
-    server.should_exit = True  # type: ignore[attr-defined]
 
 
 if __name__ == "__main__":

@@ -4,6 +4,9 @@
 :mod:`web.play_satellites`): a game played in the browser. The module offers
 
 * ``game``: the rules core's game object;
+* ``HIDES``: whether a seat holds something the others do not see (hands, the deck's
+  order); a game without it is taken to hide something (a chosen seed is then told to
+  every seat);
 * ``seats_ok(ruleset, count)``: why ``count`` players cannot play, or None;
 * ``new(ruleset, names, seed)``: the start state;
 * ``action_data(action)`` / ``action_from(data)``: an action as JSON data and back (the
@@ -14,6 +17,8 @@
 * ``parse(state, seat, text)``: the legal action ``seat`` wrote (``NotationError``,
   ``IllegalAction`` with the rules core's sentence);
 * ``text(state, action)``: an action in the records' notation;
+* ``reveals(before, after)``: whether something hidden came to light between two states
+  (a card drawn): a move is never taken back across it;
 * ``record(start, actions, seed, note)``: the game record ``pnp replay`` replays;
 * ``page_extras(desk, view)``: what a page of the game needs besides the view (Orbitus:
   the station drawn), an empty dict when nothing.
@@ -58,6 +63,7 @@ class Desk:
     ruleset: Any
     load: Callable[[], Any]  # the validated definitions
     drawings: dict[Any, Any] = field(default_factory=dict)
+    design: dict[str, Any] | None = None  # the definitions' design (cards.design), as JSON
     _defs: Any = None
 
     @property
@@ -71,6 +77,21 @@ class Desk:
         if key not in self.drawings:
             self.drawings[key] = draw()
         return self.drawings[key]
+
+
+def check_design(where: str, named: object, design: dict[str, Any] | None) -> None:
+    """Refuse (422) a table or board that names a design (``design:`` at ``where``) other
+    than the server's: scored with these definitions it would be another game's score."""
+    from cards.design_check import refused_by
+
+    folder = (design or {}).get("cards")
+    problem = refused_by(
+        where, named, design,
+        f"pnp web's definitions ({f'the folder {folder}/' if folder else 'the shipped cards/'})",
+        "start pnp web with --cards DIR: the definitions of {made}; or, to score it with "
+        "these on purpose, remove the design line")
+    if problem is not None:
+        raise WebError(422, problem)
 
 
 def play_adapter(game: str) -> ModuleType:

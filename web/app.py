@@ -18,24 +18,37 @@ fonts are the printables' DejaVu Sans). The API answers JSON; a request it refus
 ``POST /api/satellites/score`` ...         the same five for a Satellites board (``txt`` is
                                            the board text, ``report`` the summary)
 ``GET|POST /api/tables/GAME``              saved transcriptions (``/api/tables/GAME/ID``)
-``POST /api/games``                        a new game: its links
-``GET  /api/games``                        every game (no links)
+``POST /api/games``                        a new game: its join code and links (the
+                                           creator's own seat's with ``me``; never the seed)
+``GET  /api/games``                        every game (no links, no codes, no seeds)
 ``GET  /api/games/ID/record``              a finished or abandoned game's record
 ``GET  /api/games/ID/replay``              its positions, for the replay viewer
+``GET  /api/join/CODE``                    the game of a join code: its seats, who holds them
+``POST /api/join/CODE``                    ``{"seat": n}``: take a free seat; its secret link,
+                                           shown to this device only, once
 ``GET  /api/link/TOKEN``                   what the link may see of its game
 ``POST /api/link/TOKEN/move``              ``{"action": "c1-c4", "version": n}``
-``POST /api/link/TOKEN/undo``, ``abandon``, ``relink``
+``POST /api/link/TOKEN/undo``, ``handon``  take a move back; hand the seat on (a seat's link)
+``POST /api/link/TOKEN/abandon``, ``free``, ``ask``  the host's: ``{"seat": n}`` to free a
+                                           seat whose device is gone, or to ask it to hand on
 ``GET  /api/link/TOKEN/view?seat=N``       a seat's view (only that seat's own link)
 ``WS   /ws/TOKEN``                         live updates; moves as ``{"type": "move", ...}``
 =========================================  ===================================================
+
+Every request passes :class:`web.guard.Guard` first (the Host allowlist, Origin, JSON only,
+rate limits, slow bodies). Work that takes a core for a while (pictures, the scores of big
+tables, bots) is done in worker processes (:mod:`web.work`). A failing disk or database is
+a 503 with a sentence (:class:`web.store.StoreFailure`), and nothing half-written stays.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,10 +65,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import rules
+from web import work
 from web.adapters import Desk, play_adapter, table_adapter, web_games
 from web.errors import WebError
-from web.games import Manager, Watcher, record_of, replay_of
-from web.store import Store
+from web.games import GONE, IDLE_DONE, Manager, Session, Watcher, record_of, replay_of
+from web.guard import LOOPBACK, Guard, close_reason
+from web.lock import DataLock, FolderInUse
+from web.playtest_api import routes as playtest_routes
+from web.store import Store, StoreError, StoreFailure, digest
 
 STATIC = Path(__file__).parent / "static"
 FONTS = Path(__file__).resolve().parent.parent / "generator" / "fonts"
@@ -64,6 +81,9 @@ MAX_PHOTO = 40_000_000  # bytes of an uploaded photo (a 50 MP phone JPEG is abou
 DEBUG_SIDE = 1600  # px: the long side of the debug image sent back with a photo's reading
 LAYOUT_HINT = "a layout or board of a real game is a few kB"
 PHOTO_HINT = "save the photo as a JPEG of 12-24 megapixels"
+MAX_DEPTH = 64  # levels of a request's JSON (a table is four deep)
+MAX_ID = 2**63 - 1  # the largest id SQLite keeps
+BIG = 24_000  # bytes of a table above which its score is worked out in a worker process
 KINDS = {"yaml": "application/x-yaml", "json": "application/json", "txt": "text/plain",
          "svg": "image/svg+xml", "png": "image/png", "report": "text/plain"}
 log = logging.getLogger("pnp-web")
@@ -80,9 +100,13 @@ class Context:
     cards: Path | None = None
     public_url: str | None = None
     bot_delay: float = 0.4
+    processes: int = 2  # worker processes (pictures, big scores, bots)
+    bot_games: int = 4  # games with bots played at once
+    local_only: bool = False  # listening on loopback only: no other device can come
     rulesets: dict[str, Any] = field(default_factory=dict)
     desks: dict[str, Desk] = field(default_factory=dict)
     manager: Manager | None = None
+    workers: work.Workers | None = None
     _readers: dict[str, Any] = field(default_factory=dict)
     _reading: dict[str, asyncio.Lock] = field(default_factory=dict)
 
@@ -93,7 +117,18 @@ class Context:
             self.rulesets[game] = load_ruleset(game, self.cards)
             self.desks[game] = Desk(game, self.rulesets[game],
                                     lambda g=game: load_definitions(g, self.cards))
-        self.manager = Manager(self.store, self.rulesets, bot_delay=self.bot_delay)
+        self.workers = work.Workers(self.cards, self.processes)
+        self.manager = Manager(self.store, self.rulesets, bot_delay=self.bot_delay,
+                               workers=self.workers, bot_games=self.bot_games)
+        from cards.design_cache import design  # saved games and their records name it
+        from cards.files import DEFAULT_CARDS
+
+        shipped = self.cards is None or self.cards.resolve() == DEFAULT_CARDS.resolve()
+        folder = None if shipped or self.cards is None else self.cards.resolve().name
+        self.manager.designs = {game: {**design(game, self.cards).to_json(), "cards": folder}
+                                for game in self.rulesets}
+        for game, desk in self.desks.items():  # the tables transcribed name it and check it
+            desk.design = self.manager.designs.get(game)
 
     def defs(self, game: str) -> Any:
         """The validated definitions (pydantic models: the drawing code needs them)."""
@@ -125,6 +160,11 @@ class Context:
         assert self.manager is not None
         return self.manager
 
+    @property
+    def pool(self) -> work.Workers:
+        assert self.workers is not None
+        return self.workers
+
 
 # --- helpers ------------------------------------------------------------------------------------
 
@@ -150,12 +190,40 @@ async def read_body(request: Request, limit: int = MAX_BODY, hint: str = LAYOUT_
     return b"".join(chunks)
 
 
-async def read_json(request: Request) -> Any:
-    body = await read_body(request)
+def parse_json(raw: bytes | str) -> Any:
+    """JSON as a request sends it; 400 with the reason for what is not JSON, or is nested
+    deeper than :data:`MAX_DEPTH` levels (nothing the pages send is)."""
     try:
-        return json.loads(body or b"null")
+        data = json.loads(raw or b"null")
+    except RecursionError:
+        data = None
+        too_deep = True
     except (UnicodeDecodeError, ValueError) as exc:
         raise WebError(400, f"the request is not JSON ({exc})") from None
+    else:
+        too_deep = depth(data) > MAX_DEPTH
+    if too_deep:
+        raise WebError(400, f"the request's JSON is nested more than {MAX_DEPTH} levels deep; "
+                            f"nothing this server takes is (a table is four levels deep)")
+    return data
+
+
+def depth(data: Any) -> int:
+    """How deeply lists and objects nest in ``data`` (without recursion)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, level)
+            if level > MAX_DEPTH:
+                return level
+            stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict)
+                                                  else item))
+    return deepest
+
+
+async def read_json(request: Request) -> Any:
+    return parse_json(await read_body(request))
 
 
 async def read_text(request: Request) -> str:
@@ -184,6 +252,9 @@ def api(handler: Handler) -> Handler:
             return await handler(request)
         except WebError as exc:
             return JSONResponse(exc.to_json(), status_code=exc.status)
+        except (StoreFailure, FolderInUse) as exc:  # the disk or the database: 503
+            log.warning("%s: %s", request.url.path, exc)
+            return JSONResponse(WebError(503, str(exc)).to_json(), status_code=503)
         except Exception as exc:  # a bug: one clear line, never a traceback to the page
             log.exception("internal error on %s", request.url.path)
             error = WebError(500, f"internal error ({type(exc).__name__}); nothing was "
@@ -243,21 +314,42 @@ async def pieces(request: Request) -> Response:
                          "max_photo": MAX_PHOTO})
 
 
+async def table_work(request: Request, name: str, heavy: bool, *args: Any) -> Any:
+    """``web.<game>_table.<name>(desk, *args)``: in a worker process when ``heavy`` (a
+    picture, a big table), so the event loop keeps answering every game meanwhile."""
+    game, table, desk = game_of(request)
+    if heavy:
+        return await ctx(request).pool.run(work.table_call, game, name, args)
+    return getattr(table, name)(desk, *args)
+
+
+async def table_answer(request: Request, name: str, heavy: bool, *args: Any) -> Response:
+    """:func:`table_work`'s answer as JSON (encoded in the worker too when ``heavy``)."""
+    if not heavy:
+        return JSONResponse(await table_work(request, name, False, *args))
+    game = request.path_params["game"]
+    table_adapter(game)
+    body = await ctx(request).pool.run(work.table_json, game, name, args)
+    return Response(body, media_type="application/json")
+
+
 @api
 async def score(request: Request) -> Response:
-    _, table, desk = game_of(request)
-    data = await read_json(request)
+    _, table, _ = game_of(request)
+    body = await read_body(request)
+    data = parse_json(body)
     if not isinstance(data, dict):
         raise WebError(400, "expected a JSON object with the table")
-    return JSONResponse(table.page_score(desk, data.get(table.KEY),
-                                         source_name(request, table.SOURCE)))
+    return await table_answer(request, "page_score", len(body) > BIG, data.get(table.KEY),
+                              source_name(request, table.SOURCE))
 
 
 @api
 async def import_(request: Request) -> Response:
-    _, table, desk = game_of(request)
+    _, table, _ = game_of(request)
     text = await read_text(request)
-    return JSONResponse(table.page_import(desk, text, source_name(request, table.SOURCE)))
+    return await table_answer(request, "page_import", len(text) > BIG, text,
+                              source_name(request, table.SOURCE))
 
 
 # --- reading a photo ----------------------------------------------------------------------------
@@ -322,13 +414,15 @@ async def photo(request: Request) -> Response:
 
 @api
 async def export(request: Request) -> Response:
-    _, table, desk = game_of(request)
+    _, table, _ = game_of(request)
     kind = request.path_params["kind"]
-    data = await read_json(request)
+    body = await read_body(request)
+    data = parse_json(body)
     if not isinstance(data, dict):
         raise WebError(400, "expected a JSON object with the table")
     stem = source_name(request, table.SOURCE.rsplit(".", 1)[0]).rsplit(".", 1)[0]
-    made = table.page_export(desk, kind, data.get(table.KEY), stem)
+    heavy = kind in ("png", "svg") or len(body) > BIG
+    made = await table_work(request, "page_export", heavy, kind, data.get(table.KEY), stem)
     if made is None:
         raise WebError(404, f"{kind!r} is not an export; choose yaml, json, txt, svg or png")
     body, filename = made
@@ -351,8 +445,9 @@ async def tables(request: Request) -> Response:
     if not isinstance(name, str) or not name.strip() or len(name) > 80:
         raise WebError(422, "give the table a name of 1 to 80 characters")
     ident = data.get("id")
-    if ident is not None and type(ident) is not int:
-        raise WebError(422, "id must be a number")
+    if ident is not None and (type(ident) is not int or not 1 <= ident <= MAX_ID):
+        raise WebError(422, f"id must be the number of a saved table, from 1 to {MAX_ID}, or "
+                            f"none for a new one")
     adapter.check_text(desk, data["text"])  # only what pnp-score reads may be saved
     saved = store.save_table(game, " ".join(name.split()), data["text"], ident)
     return JSONResponse({"id": saved})
@@ -362,10 +457,11 @@ async def tables(request: Request) -> Response:
 async def table(request: Request) -> Response:
     game, _, _ = game_of(request)
     store = ctx(request).store
-    try:
-        ident = int(request.path_params["ident"])
-    except ValueError:
-        raise WebError(404, "no such saved table") from None
+    raw = request.path_params["ident"]
+    ident = int(raw) if raw.isdigit() and len(raw) < 30 else 0
+    if not 1 <= ident <= MAX_ID:
+        raise WebError(404, f"no saved table has the id {raw[:40]!r}: ids are whole numbers "
+                            f"from 1 to {MAX_ID}, as the list of saved tables gives them")
     if request.method == "DELETE":
         if not store.delete_table(game, ident):
             raise WebError(404, "no such saved table")
@@ -385,26 +481,27 @@ def link_base(request: Request, context: Context) -> str:
     return str(request.base_url).rstrip("/")
 
 
+@functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
+    """The QR code of ``url`` as inline SVG that scales to its box: a ``viewBox`` and no
+    size of its own (the page sets the size), the quiet zone of four modules included."""
     import segno
 
-    return str(segno.make(url, error="m").svg_inline(scale=4, dark="#1d1d1f", light="#ffffff"))
+    return str(segno.make(url, error="m").svg_inline(scale=1, border=4, omitsize=True,
+                                                       dark="#000000", light="#ffffff"))
 
 
-def _links(request: Request, context: Context, session: Any) -> dict[str, Any]:
-    links = context.games.links(session)
+def _links(request: Request, context: Context, session: Session, role: str) -> dict[str, Any]:
+    """What a host's page (or a seat's, to hand the seat on) shows for others to come in:
+    the join code, its link and QR code, and for the host the spectators' link."""
     base = link_base(request, context)
-    seats = []
-    for seat, (name, kind) in enumerate(zip(session.names, session.kinds, strict=True)):
-        token = links["seats"].get(str(seat))
-        entry: dict[str, Any] = {"seat": seat, "name": name, "kind": kind}
-        if token is not None:
-            url = f"{base}/s/{token}"
-            entry.update(url=url, qr=qr_svg(url))
-        seats.append(entry)
-    spectator = f"{base}/w/{links['spectator']}"
-    return {"host": f"{base}/h/{links['host']}", "spectator": spectator,
-            "spectator_qr": qr_svg(spectator), "seats": seats}
+    join = f"{base}/j/{session.code}"
+    out: dict[str, Any] = {"code": session.code, "join": join, "join_qr": qr_svg(join),
+                           "reachable": not context.local_only or bool(context.public_url)}
+    if role == "host":
+        watch = f"{base}/w/{session.watch}"
+        out.update(spectator=watch, spectator_qr=qr_svg(watch))
+    return out
 
 
 @api
@@ -419,9 +516,17 @@ async def games(request: Request) -> Response:
     if game not in rules.names("web.play"):
         raise WebError(422, f"game: {game!r} is not a game; choose "
                             f"{rules.listed(rules.names('web.play'), 'or')}")
-    session, _ = context.games.create(game, data.get("players"), data.get("seed"))
-    return JSONResponse({"id": session.id, "seed": session.seed,
-                         "links": _links(request, context, session)})
+    session, host, mine = context.games.create(game, data.get("players"), data.get("seed"),
+                                               data.get("me"))
+    base = link_base(request, context)
+    out: dict[str, Any] = {"id": session.id, "code": session.code,
+                           "links": {"host": f"{base}/h/{host}",
+                                     **_links(request, context, session, "host")},
+                           "seat": None}
+    if mine is not None:
+        seat = next(iter(session.taken))
+        out["seat"] = {"seat": seat, "name": session.names[seat], "url": f"{base}/s/{mine}"}
+    return JSONResponse(out)
 
 
 def _finished(request: Request) -> Any:
@@ -450,13 +555,42 @@ def _extras(context: Context, game: str, view: dict[str, Any]) -> dict[str, Any]
     return extras
 
 
+def _seats(session: Session) -> list[dict[str, Any]]:
+    here = session.connected()
+    return [{"seat": s, "name": n, "kind": k, "taken": s in session.taken,
+             "connected": here[s]}
+            for s, (n, k) in enumerate(zip(session.names, session.kinds, strict=True))]
+
+
+@api
+async def join(request: Request) -> Response:
+    """A join code's game (GET: its seats and who holds them; POST ``{"seat": n}``: take a
+    free seat, whose secret link is in the answer, for this device only)."""
+    context = ctx(request)
+    session = context.games.by_code(request.path_params["code"])
+    base = link_base(request, context)
+    if request.method == "GET":
+        return JSONResponse({"id": session.id, "game": session.game, "code": session.code,
+                             "status": session.status, "dealt": session.dealt,
+                             "hides": session.hides,
+                             "players": _seats(session),
+                             "spectator": f"{base}/w/{session.watch}"})
+    data = await read_json(request)
+    if not isinstance(data, dict):
+        raise WebError(400, "expected {seat}")
+    seat = data.get("seat")
+    token = await context.games.take_seat(session, seat)
+    return JSONResponse({"id": session.id, "game": session.game, "seat": seat,
+                         "name": session.names[seat], "url": f"{base}/s/{token}"})
+
+
 @api
 async def link(request: Request) -> Response:
     context = ctx(request)
     session, role, seat = context.games.resolve(request.path_params["token"])
     out = session.message(role, seat)
-    if role == "host":
-        out["links"] = _links(request, context, session)
+    if role in ("host", "seat"):
+        out["links"] = _links(request, context, session, role)
     out.update(_extras(context, session.game, out["view"]))
     return JSONResponse(out)
 
@@ -478,48 +612,61 @@ async def link_view(request: Request) -> Response:
     return JSONResponse(session.message(role, seat))
 
 
+HOST_ONLY = {"abandon": "abandon the game", "free": "free a seat", "ask": "ask a seat to "
+             "hand itself on"}
+
+
 @api
 async def link_action(request: Request) -> Response:
     context = ctx(request)
     session, role, seat = context.games.resolve(request.path_params["token"])
     what = request.path_params["what"]
-    data = await read_json(request) if what in ("move", "relink") else None
+    data = await read_json(request)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise WebError(400, "expected a JSON object")
+    if what in HOST_ONLY:
+        if role != "host":
+            raise WebError(403, f"only the host's link can {HOST_ONLY[what]}")
+        if what == "abandon":
+            await context.games.abandon(session)
+        elif what == "free":
+            await context.games.free_seat(session, data.get("seat"), by_host=True)
+        else:
+            await context.games.ask_hand_on(session, data.get("seat"))
+        out = session.message(role, seat)
+        out["links"] = _links(request, context, session, role)
+        return JSONResponse(out)
+    if what not in ("move", "undo", "handon"):
+        raise WebError(404, f"{what!r} is not something a link can do")
+    if role != "seat" or seat is None:
+        raise WebError(403, f"a {role} link watches the game; only a seat's link "
+                            f"{'makes moves' if what == 'move' else 'does that'}")
     if what == "move":
-        if role != "seat" or seat is None:
-            raise WebError(403, f"a {role} link watches the game; only a seat's link makes "
-                                f"moves")
-        if not isinstance(data, dict):
-            raise WebError(400, "expected {action, version}")
         await context.games.move(session, seat, data.get("action"), data.get("version"))
         return JSONResponse(session.message(role, seat))
     if what == "undo":
-        if role != "seat" or seat is None:
-            raise WebError(403, "only a seat's link takes back its moves")
         return JSONResponse(await context.games.undo(session, seat))
-    if what == "abandon":
-        if role != "host":
-            raise WebError(403, "only the host's link can abandon the game")
-        await context.games.abandon(session)
-        return JSONResponse(session.message(role, seat))
-    if what == "relink":
-        if role != "host":
-            raise WebError(403, "only the host's link can replace a seat's link")
-        await context.games.relink(session, (data or {}).get("seat"))
-        out = session.message(role, seat)
-        out["links"] = _links(request, context, session)
-        return JSONResponse(out)
-    raise WebError(404, f"{what!r} is not something a link can do")
+    await context.games.free_seat(session, seat, by_host=False)
+    return JSONResponse({"handed_on": seat, "code": session.code,
+                         **_links(request, context, session, "seat")})
 
 
 async def ws(websocket: WebSocket) -> None:
-    """A page's live connection: the state now, then every change; moves and undo too."""
+    """A page's live connection: the state now, then every change; moves and taking back
+    too. A frame it cannot use (binary, not JSON, nested too deep) is answered with an
+    error and the connection stays; a link that does not open a game is told why, then
+    closed with 4000 + the HTTP status and the sentence as the reason."""
     context: Context = websocket.app.state.context
     await websocket.accept()
+    token = websocket.path_params["token"]
     try:
-        session, role, seat = context.games.resolve(websocket.path_params["token"])
-    except WebError as exc:
-        await websocket.send_text(json.dumps({"type": "error", **exc.to_json()}))
-        await websocket.close(code=4000 + exc.status)
+        session, role, seat = context.games.resolve(token)
+    except (WebError, StoreFailure) as exc:
+        error = exc if isinstance(exc, WebError) else WebError(503, str(exc))
+        await websocket.send_text(json.dumps({"type": "error", **error.to_json()}))
+        await websocket.close(code=4000 + error.status, reason=close_reason(error.problems[0]))
         return
     lock = asyncio.Lock()
 
@@ -527,38 +674,52 @@ async def ws(websocket: WebSocket) -> None:
         async with lock:
             await websocket.send_text(text)
 
-    async def close() -> None:
-        await websocket.close(code=4410)
+    async def close(code: int, reason: str) -> None:
+        await websocket.close(code=code, reason=close_reason(reason))
 
-    token = websocket.path_params["token"]
-    watcher = Watcher(send, role, seat, token, close)
-    session.watchers.append(watcher)
+    watcher = Watcher(send, role, seat, digest(token), close)
     try:
-        await send(session.message_text(role, seat))
+        await context.games.watch(session, watcher)
         while True:
-            raw = await websocket.receive_text()
-            reply = await _ws_message(context, token, raw)
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if message.get("text") is None:
+                size = len(message.get("bytes") or b"")
+                error = WebError(400, f"this connection takes text frames of JSON ({{type: "
+                                      f"move|undo|ping, ...}}); a binary frame of {size} "
+                                      f"bytes came and was ignored")
+                await send(json.dumps({"type": "error", "id": None, **error.to_json()}))
+                continue
+            reply = await _ws_message(context, session, watcher, message["text"])
             if reply is not None:
                 await send(json.dumps(reply, separators=(",", ":")))
     except WebSocketDisconnect:
         pass
+    except Exception as exc:  # a bug: the page is told, and reconnects
+        log.exception("internal error on the WebSocket of game %s", session.id)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1011, reason=close_reason(
+                f"internal error ({type(exc).__name__}); the page reconnects"))
     finally:
-        if watcher in session.watchers:
-            session.watchers.remove(watcher)
+        await context.games.unwatch(session, watcher)
 
 
-async def _ws_message(context: Context, token: str, raw: str) -> dict[str, Any] | None:
+async def _ws_message(context: Context, session: Session, watcher: Watcher,
+                      raw: str) -> dict[str, Any] | None:
+    ident = None
     try:
-        data = json.loads(raw) if len(raw) < 10_000 else None
-    except ValueError:
-        data = None
-    ident = data.get("id") if isinstance(data, dict) else None
-    try:
-        session, role, seat = context.games.resolve(token)  # a link replaced since: 410
+        if len(raw) > 10_000:
+            raise WebError(413, f"a message of {len(raw)} characters; a move is a few dozen")
+        data = parse_json(raw)
+        ident = data.get("id") if isinstance(data, dict) else None
+        if watcher not in session.watchers:  # its seat was handed on or freed since
+            raise WebError(410, GONE)
         if not isinstance(data, dict) or data.get("type") not in ("move", "undo", "ping"):
             raise WebError(400, "expected {type: move|undo|ping, ...}")
         if data["type"] == "ping":
             return {"type": "pong", "id": ident}
+        role, seat = watcher.role, watcher.seat
         if role != "seat" or seat is None:
             raise WebError(403, f"a {role} link watches the game; only a seat's link plays")
         if data["type"] == "move":
@@ -569,22 +730,58 @@ async def _ws_message(context: Context, token: str, raw: str) -> dict[str, Any] 
         return {"type": "ok", "id": ident, "version": version}
     except WebError as exc:
         return {"type": "error", "id": ident, **exc.to_json()}
+    except StoreFailure as exc:
+        return {"type": "error", "id": ident, **WebError(503, str(exc)).to_json()}
 
 
 # --- the application ------------------------------------------------------------------------------
 
 
 def create_app(data: Path, cards: Path | None = None, public_url: str | None = None,
-               bot_delay: float = 0.4) -> Starlette:
-    """The application for a data folder (and definitions folder)."""
+               bot_delay: float = 0.4, *, hosts: Iterable[str] = LOOPBACK, workers: int = 2,
+               bot_games: int = 4, rate: int = 30, idle: float = IDLE_DONE,
+               body_idle: float = 10.0, body_deadline: float = 120.0, warm: bool = False,
+               local_only: bool = False, url: str | None = None) -> Starlette:
+    """The application for a data folder (and definitions folder).
+
+    ``hosts``: the host names it answers to (:class:`web.guard.Guard`); ``workers``: its
+    worker processes; ``bot_games``: how many games with bots it plays at once; ``rate``:
+    new games (seats taken, tables saved) one address may make a minute; ``idle``: seconds
+    after which a finished game nobody looks at leaves memory; ``body_idle`` and
+    ``body_deadline``: a request body's timeouts; ``warm``: start the worker processes at
+    once; ``local_only``: it listens on loopback only (the host page says other devices
+    cannot come); ``url``: its address, named in the data folder's lock file. The folder
+    is locked (:mod:`web.lock`) until the application stops: a second server on it is
+    refused (:class:`~web.store.StoreError`, naming the first)."""
     store = Store(data)
-    context = Context(store, cards, public_url, bot_delay)
+    try:
+        lock = DataLock(data, url)
+    except FolderInUse as exc:
+        store.close()
+        raise StoreError(str(exc)) from None
+    context = Context(store, cards, public_url, bot_delay, workers, bot_games, local_only)
+    context.games.idle_done = idle
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        await context.games.stop()
-        store.close()
+        async def sweep() -> None:
+            every = max(0.05, min(30.0, idle / 2))
+            while True:
+                await asyncio.sleep(every)
+                context.games.sweep()
+
+        sweeper = asyncio.get_running_loop().create_task(sweep())
+        if warm:
+            with contextlib.suppress(Exception):
+                await context.pool.warm()
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            await context.games.stop()
+            context.pool.close()
+            store.close()
+            lock.release()
 
     routes = [
         Route("/", page("index.html")),
@@ -593,6 +790,7 @@ def create_app(data: Path, cards: Path | None = None, public_url: str | None = N
         Route("/s/{token}", page("play.html")),
         Route("/w/{token}", page("play.html")),
         Route("/h/{token}", page("play.html")),
+        Route("/j/{code}", page("join.html")),
         Route("/replay/{ident}", page("replay.html")),
         Route("/fonts/{name}", font),
         Route("/api/{game}/pieces", pieces),
@@ -605,13 +803,18 @@ def create_app(data: Path, cards: Path | None = None, public_url: str | None = N
         Route("/api/games", games, methods=["GET", "POST"]),
         Route("/api/games/{ident}/record", record),
         Route("/api/games/{ident}/replay", replay),
+        Route("/api/join/{code}", join, methods=["GET", "POST"]),
         Route("/api/link/{token}", link),
         Route("/api/link/{token}/view", link_view),
         Route("/api/link/{token}/{what}", link_action, methods=["POST"]),
+        *(Route(path, page("playtests.html") if handler is None else api(handler),
+                methods=methods) for path, handler, methods in playtest_routes()),
         WebSocketRoute("/ws/{token}", ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(GZipMiddleware, minimum_size=2000)])
+                    middleware=[Middleware(Guard, hosts=hosts, public_url=public_url, rate=rate,
+                                           idle=body_idle, deadline=body_deadline),
+                                Middleware(GZipMiddleware, minimum_size=2000)])
     app.state.context = context
     return app

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import socket
 import sys
 import threading
@@ -17,6 +16,7 @@ from pnp.common import (
     fail,
     misuse,
     never_raises,
+    say,
     shown,
     whole_number,
     write_out,
@@ -34,10 +34,12 @@ are part of the package.
 """
 
 EPILOG = """\
-To play from several devices on one network, start it with --host 0.0.0.0 (any
-address of this machine; your firewall may ask) and open the game's host page: every
-seat has its own link and QR code. Anyone who can reach the server can open its home
-page, so do this on a network you trust.
+To play from several devices on one network, start it with --host 0.0.0.0 (every
+address of this machine; your firewall may ask): it prints the address the others use,
+found from the network interfaces (give --public-url when they reach it by another, a
+name or a proxy). Each player takes their own seat on their own device with the game's
+join code (or its QR code on the host page). Anyone who can reach the server can open
+its home page and start games, so do this on a network you trust.
 
 exit codes: 0 stopped with Ctrl-C, 1 definitions (--cards) that break a rule, 2 misuse
 (a port in use, a data folder that cannot be used, a definitions file that cannot be
@@ -45,7 +47,7 @@ read)."""
 
 
 def build_parser(prog: str = "pnp-web") -> Parser:
-    parser = Parser(prog, DESCRIPTION, EPILOG)
+    parser = Parser(prog, DESCRIPTION, EPILOG, project=("cards", "data"))
     parser.add_argument("--host", default="127.0.0.1",
                         help="the address to listen on (default 127.0.0.1: this machine only; "
                              "0.0.0.0: every network this machine is on)")
@@ -61,10 +63,21 @@ def build_parser(prog: str = "pnp-web") -> Parser:
                         help="a definitions folder laid out like cards/ (default: the shipped "
                              "one); games and scores use its rules")
     parser.add_argument("--public-url", metavar="URL",
-                        help="the address other devices use to reach this server, for the seat "
-                             "links and QR codes (default: worked out from --host)")
+                        help="the address other devices use to reach this server, for the join "
+                             "links and QR codes, e.g. http://192.168.1.20:8000 (default: this "
+                             "machine's network address, found from its interfaces, when "
+                             "--host is 0.0.0.0); requests naming it are served too")
     parser.add_argument("--bot-delay", type=float, default=0.4, metavar="SECONDS",
                         help="a pause before each bot move, so people can follow (default 0.4)")
+    parser.add_argument("--workers", type=whole_number(1, 64), default=2, metavar="N",
+                        help="worker processes for pictures, the scores of big tables and the "
+                             "bots, so no game waits for them (default 2)")
+    parser.add_argument("--bot-games", type=whole_number(0, 10_000), default=4, metavar="N",
+                        help="games with bots played at once; a new one past this is refused "
+                             "until one ends (default 4)")
+    parser.add_argument("--rate", type=whole_number(0, 100_000), default=30, metavar="N",
+                        help="new games, seats taken (and join codes tried) and tables saved one "
+                             "address may make a minute, each (default 30; 0: no limit)")
     return parser
 
 
@@ -75,14 +88,51 @@ def free_port(host: str) -> int:
         return int(probe.getsockname()[1])
 
 
-def lan_address() -> str | None:
-    """This machine's address on its network (no packet is sent), for the seat links."""
-    with contextlib.suppress(OSError):
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            address = str(info[4][0])
-            if not address.startswith("127."):
-                return address
+EVERYWHERE = ("0.0.0.0", "::", "")
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def public_url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be the address other devices use (None: it can)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError as exc:
+        return f"--public-url {printable(url)}: {exc}"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return (f"--public-url {printable(url)}: give the address with its scheme and host, "
+                f"e.g. http://192.168.1.20:8000")
+    if parts.query or parts.fragment:
+        return f"--public-url {printable(url)}: no ? or # part, only the address"
     return None
+
+
+def addresses(host: str, port: int, public: str | None) -> tuple[str | None, list[str],
+                                                                 list[str]]:
+    """The address for the others' links, the host names the server answers to, and the
+    warnings to print, for listening on ``host``."""
+    from web.lan import lan_addresses
+
+    names = {host} if host not in EVERYWHERE else set()
+    warnings: list[str] = []
+    if host in EVERYWHERE:
+        lan = lan_addresses()
+        names |= set(lan) | {socket.gethostname(), socket.gethostname() + ".local"}
+        warnings.append(f"listening on every network this machine is on (--host "
+                        f"{host or '0.0.0.0'}): anyone who can reach it can open the home "
+                        f"page and start games; do this on a network you trust")
+        if public is None and lan:
+            public = f"http://{lan[0]}:{port}"
+        elif public is None:
+            warnings.append("found no network address but loopback (127.0.0.1): other devices "
+                            "cannot reach this server; connect this machine to the network "
+                            "(then start again), or give the address they use with "
+                            "--public-url")
+    elif host not in LOOPBACK_HOSTS and public is None:
+        public = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
+    return public, sorted(names), warnings
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "pnp-web") -> int:
@@ -106,6 +156,10 @@ def _run(args: list[str], prog: str) -> int:
 
     if not 0 <= opts.bot_delay <= 10:
         return misuse(prog, "--bot-delay must be from 0 to 10 seconds")
+    if opts.public_url is not None:
+        problem = public_url_problem(opts.public_url)
+        if problem:
+            return misuse(prog, problem)
     if opts.cards is not None and not opts.cards.is_dir():
         return fail(f"{prog}: --cards {shown(opts.cards)}: not a folder; give a folder laid out "
                     f"like cards/")
@@ -119,23 +173,32 @@ def _run(args: list[str], prog: str) -> int:
         return fail(f"{prog}: cannot listen on {printable(opts.host)}:{opts.port or ''} "
                     f"({reason}); choose another --port or --host")
     data = opts.data or default_data_dir()
-    host = "localhost" if opts.host in ("127.0.0.1", "::1") else opts.host
-    public = opts.public_url
-    if public is None and opts.host in ("0.0.0.0", "::"):
-        lan = lan_address()
-        if lan is not None:
-            public = f"http://{lan}:{port}"
+    local = opts.host in LOOPBACK_HOSTS
+    public, names, warnings = addresses(opts.host, port, opts.public_url)
+    shown_host = "localhost" if local else "127.0.0.1" if opts.host in EVERYWHERE else \
+        (f"[{opts.host}]" if ":" in opts.host else opts.host)
+    url = f"http://{shown_host}:{port}/"
     try:
-        app = create_app(data, opts.cards, public, opts.bot_delay)
+        app = create_app(data, opts.cards, public, opts.bot_delay, hosts=names,
+                         workers=opts.workers, bot_games=opts.bot_games, rate=opts.rate,
+                         warm=True, local_only=local, url=public or url)
     except StoreError as exc:
         return fail(f"{prog}: {exc}")
     except DefinitionError as exc:  # the one rule of every command for unusable definitions
         raise DefinitionsFailed(exc, "the server was not started") from None
-    url = f"http://{host if host != '0.0.0.0' else '127.0.0.1'}:{port}/"
     write_out(f"{prog}: serving on {url} (data: {shown(data / 'pnp-web.sqlite3')}); Ctrl-C "
               f"stops it\n")
+    for warning in warnings:
+        say(f"{prog}: warning: {warning}")
     if public:
-        write_out(f"{prog}: other devices on the network reach it at {printable(public)}/\n")
+        others = [a for a in names if a[0].isdigit() and a not in public]
+        also = f" (this machine's other addresses: {', '.join(others)})" if others and \
+            opts.public_url is None else ""
+        write_out(f"{prog}: other devices on the network reach it at {printable(public)}/"
+                  f"{also}\n")
+    elif local:
+        write_out(f"{prog}: only this machine can open it; to play from other devices, start "
+                  f"it with --host 0.0.0.0\n")
     if not opts.no_browser:
         threading.Timer(0.8, webbrowser.open, (url,)).start()
     config = uvicorn.Config(app, host=opts.host, port=port, log_level="warning",

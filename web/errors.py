@@ -18,3 +18,7 @@ class WebError(Exception):
         return {"error": self.problems[0] if len(self.problems) == 1 else
                 f"{len(self.problems)} problems", "problems": self.problems,
                 "status": self.status}
+
+    def __reduce__(self) -> tuple[type[WebError], tuple[int, list[str]]]:
+        """Pickled as its status and sentences (a refusal made in a worker process)."""
+        return (WebError, (self.status, self.problems))

@@ -26,6 +26,7 @@ from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.score import Result, score
 from scorer.orbitus.layout import TOP_KEYS, deck_path, parse_layout
 from scorer.orbitus.report import to_json, to_text
+from web.adapters import check_design
 from web.errors import WebError
 
 if TYPE_CHECKING:
@@ -103,9 +104,11 @@ def check_model(model: Any) -> dict[str, Any]:
     return model
 
 
-def layout_text(model: dict[str, Any]) -> str:
+def layout_text(model: dict[str, Any], design: dict[str, Any] | None = None) -> str:
     """The layout YAML of the page's table: ``game``, ``players``, the station if given,
-    any other top-level key as the page holds it, then one sector per line."""
+    any other top-level key as the page holds it, one sector per line, and last the
+    server's ``design`` when known (last, so that a sector's line is the line it has in a
+    layout file without one)."""
     out = ["game: orbitus", f"players: {flow(model['players'])}"]
     for key in ("start_lines", "barriers"):
         if model.get(key) is not None:
@@ -119,13 +122,17 @@ def layout_text(model: dict[str, Any]) -> str:
     else:
         out.append("sectors:")
         out.extend(f"  - {flow(_ordered(item))}" for item in sectors)
+    if design and design.get("stamp"):
+        out.append(f"design: {flow(design['stamp'])}")
     return "\n".join(out) + "\n"
 
 
 def read(text: str, ruleset: Ruleset, source: str = "table.yaml",
-         deck_shown: str = "cards/orbitus/sectors.yaml") -> tuple[dict[str, Any], Result]:
+         deck_shown: str = "cards/orbitus/sectors.yaml",
+         design: dict[str, Any] | None = None) -> tuple[dict[str, Any], Result]:
     """Read a layout text exactly as ``pnp-score orbitus`` reads a file; its data and its
-    score. A text that cannot be read at all is a 422 with the reader's lines."""
+    score. A text that cannot be read at all is a 422 with the reader's lines, and so is
+    one naming a design other than ``design`` (the server's)."""
     if len(text.encode("utf-8")) > MAX_TEXT:
         raise WebError(413, f"{source}: the layout is larger than {MAX_TEXT // 1000} kB; a "
                             f"layout of a real game is a few kB")
@@ -140,6 +147,8 @@ def read(text: str, ruleset: Ruleset, source: str = "table.yaml",
         raise WebError(422, f"{doc.where(('cards',))}: cards: the browser companion scores "
                             f"with the definitions it was started with (pnp-web --cards DIR); "
                             f"remove the cards line")
+    if isinstance(doc.data, dict) and "design" in doc.data:
+        check_design(doc.where(("design",)), doc.data["design"], design)
     sectors = doc.data["sectors"]
     if len(sectors) > MAX_SECTORS:
         raise WebError(413, f"{source}: {len(sectors)} sectors; the browser companion takes up "
@@ -149,16 +158,19 @@ def read(text: str, ruleset: Ruleset, source: str = "table.yaml",
 
 
 def scored(model: Any, ruleset: Ruleset, source: str = "table.yaml",
-           deck_shown: str = "cards/orbitus/sectors.yaml") -> dict[str, Any]:
-    """What the page shows after an edit: the layout text, the scorer's report (JSON and
-    text) and what the picture needs (owners, the station as scored)."""
-    return _scored(model, ruleset, source, deck_shown)[0]
+           deck_shown: str = "cards/orbitus/sectors.yaml",
+           design: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the page shows after an edit: the layout text (naming ``design``, the
+    server's), the scorer's report (JSON and text) and what the picture needs (owners, the
+    station as scored)."""
+    return _scored(model, ruleset, source, deck_shown, design)[0]
 
 
 def _scored(model: Any, ruleset: Ruleset, source: str,
-            deck_shown: str = "cards/orbitus/sectors.yaml") -> tuple[dict[str, Any], Result]:
-    text = layout_text(check_model(model))
-    data, result = read(text, ruleset, source, deck_shown)
+            deck_shown: str = "cards/orbitus/sectors.yaml",
+            design: dict[str, Any] | None = None) -> tuple[dict[str, Any], Result]:
+    text = layout_text(check_model(model), design)
+    data, result = read(text, ruleset, source, deck_shown, design)
     return answer(text, data, result), result
 
 
@@ -170,7 +182,7 @@ def answer(text: str, data: dict[str, Any], result: Result) -> dict[str, Any]:
             owner[f"{q},{r}"] = player.seat
     return {
         "text": text,
-        "model": {k: v for k, v in data.items() if k != "game"},
+        "model": {k: v for k, v in data.items() if k not in ("game", "design")},
         "report": to_json(result),
         "report_text": to_text(result),
         "owner": owner,
@@ -181,11 +193,14 @@ def answer(text: str, data: dict[str, Any], result: Result) -> dict[str, Any]:
 
 
 def imported(text: str, ruleset: Ruleset, source: str,
-             deck_shown: str = "cards/orbitus/sectors.yaml") -> dict[str, Any]:
+             deck_shown: str = "cards/orbitus/sectors.yaml",
+             design: dict[str, Any] | None = None) -> dict[str, Any]:
     """An uploaded or pasted layout: its data becomes the page's table (comments and
-    spacing are not kept; the export is the canonical text)."""
-    data, _ = read(text, ruleset, source, deck_shown)
-    return scored({k: v for k, v in data.items() if k != "game"}, ruleset, source, deck_shown)
+    spacing are not kept; the export is the canonical text). One naming another design
+    than ``design`` is refused."""
+    data, _ = read(text, ruleset, source, deck_shown, design)
+    return scored({k: v for k, v in data.items() if k not in ("game", "design")}, ruleset,
+                  source, deck_shown, design)
 
 
 # --- the page's routes ----------------------------------------------------------------------
@@ -198,14 +213,15 @@ def page_pieces(desk: Desk) -> dict[str, Any]:
 def page_score(desk: Desk, model: Any, source: str) -> dict[str, Any]:
     """The table scored, with the station as scored drawn (its start lines and the barriers
     on every other side, O-17, as the rules core's table has them)."""
-    out, result = _scored(model, desk.ruleset, source)
+    out, result = _scored(model, desk.ruleset, source, design=desk.design)
     table = result.table
     out["station_svg"] = station_picture(desk, table.start_lines, table.barriers)
     return out
 
 
 def page_import(desk: Desk, text: str, source: str) -> dict[str, Any]:
-    return page_score(desk, imported(text, desk.ruleset, source)["model"], source)
+    return page_score(desk, imported(text, desk.ruleset, source, design=desk.design)["model"],
+                      source)
 
 
 def photo_keep(raw: str | None) -> dict[str, Any]:
@@ -242,7 +258,7 @@ def page_export(desk: Desk, kind: str, model: Any, stem: str) -> tuple[bytes | s
     or ``png`` (the scorer's picture); None for another kind."""
     if kind in ("svg", "png"):
         return picture(model, desk.ruleset, desk.defs, kind, f"{stem}.yaml"), f"{stem}.{kind}"
-    out = scored(model, desk.ruleset, f"{stem}.yaml")
+    out = scored(model, desk.ruleset, f"{stem}.yaml", design=desk.design)
     if kind == "yaml":
         return out["text"], f"{stem}.yaml"
     if kind == "json":

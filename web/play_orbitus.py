@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 NAME = "orbitus"
 game = GAME
+HIDES = True  # the hands and the deck's order
 
 
 def seats_ok(ruleset: Ruleset, count: int) -> str | None:
@@ -74,17 +75,19 @@ def private(state: State, seat: int) -> dict[str, Any]:
 
 
 def legal(state: State) -> dict[str, Any]:
-    """The legal actions of the player to move, grouped for the page."""
+    """The legal actions of the player to move, grouped for the page (per card, the cells
+    and the turns where it fits: read from the rules core's groups of placements, without
+    an action made for each)."""
     place: dict[str, dict[str, list[int]]] = {}
     remove: list[list[int]] = []
     discard: list[str] = []
     can_pass = False
-    for action in GAME.legal_actions(state):
+    found = state.legal_actions()
+    for (q, r), card, rots in found.placement_groups():
+        place.setdefault(card, {}).setdefault(f"{q},{r}", []).extend(rots)
+    for action in found.others():
         kind = action.kind
-        if kind == PLACE:
-            cells = place.setdefault(action.card, {})
-            cells.setdefault(f"{action.cell[0]},{action.cell[1]}", []).append(action.rot)
-        elif kind == REMOVE:
+        if kind == REMOVE:
             remove.append(list(action.cell))
         elif kind == DISCARD:
             discard.append(action.card)
@@ -108,6 +111,12 @@ def parse(state: State, seat: int, text: str) -> Action:
         held = " ".join(state.hands[seat]) or "nothing"
         raise IllegalAction(f"{action.card} is not in your hand (you hold {held})")
     return GAME.parse_action(state, text)
+
+
+def reveals(before: State, after: State) -> bool:
+    """Whether a card came off the deck between two states (a move taken back across it
+    would let a seat see a card before its time)."""
+    return after.drawn != before.drawn
 
 
 def text(state: State, action: Action) -> str:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 NAME = "satellites"
 game = GAME
+HIDES = False  # everything is on the board
 
 
 def seats_ok(ruleset: Ruleset, count: int) -> str | None:
@@ -97,6 +98,11 @@ def legal(state: State) -> dict[str, Any]:
 
 def parse(state: State, seat: int, text: str) -> int:
     return GAME.parse_action(state, text)
+
+
+def reveals(before: State, after: State) -> bool:
+    """Nothing is hidden in Satellites, so no move reveals anything."""
+    return False
 
 
 def text(state: State, action: int) -> str:

@@ -19,6 +19,7 @@ from rules.satellites.ruleset import Ruleset
 from scorer.satellites.board import InputError, read_string
 from scorer.satellites.report import summary, to_json
 from scorer.satellites.score import Score, score
+from web.adapters import check_design
 from web.errors import WebError
 
 if TYPE_CHECKING:
@@ -32,9 +33,10 @@ MAX_TEXT = 100_000  # bytes of a pasted or uploaded board (a 26 x 26 board is 2 
 MAX_SIDE = 26
 
 
-def board_text(model: Any) -> str:
+def board_text(model: Any, design: dict[str, Any] | None = None) -> str:
     """The text of the page's board: the grid (tokens separated by one space, one row per
-    line), inside the YAML form when ``grace_moves_left`` is given."""
+    line), inside the YAML form when ``grace_moves_left`` is given or the server's
+    ``design`` is known (the YAML form names it: a bare grid has no place to)."""
     if not isinstance(model, dict) or not isinstance(model.get("rows"), list):
         raise WebError(422, "the board must be a JSON object with rows (lists of tokens)")
     rows = model["rows"]
@@ -50,17 +52,23 @@ def board_text(model: Any) -> str:
         lines.append(" ".join(row))
     grid = "".join(line + "\n" for line in lines)
     grace = model.get("grace_moves_left")
-    if grace is None:
+    stamp = (design or {}).get("stamp")
+    if grace is None and not stamp:
         return grid
-    if type(grace) is not int:
+    if grace is not None and type(grace) is not int:
         raise WebError(422, f"grace_moves_left must be a whole number, got {grace!r}")
-    return (f"game: satellites\ngrace_moves_left: {grace}\nboard: |\n"
-            + "".join(f"  {line}\n" for line in lines))
+    from cards.yaml_out import flow
+
+    head = "game: satellites\n" + (f"design: {flow(stamp)}\n" if stamp else "")
+    head += "" if grace is None else f"grace_moves_left: {grace}\n"
+    return head + "board: |\n" + "".join(f"  {line}\n" for line in lines)
 
 
-def read(text: str, ruleset: Ruleset, source: str = "board.txt") -> tuple[Score, Any]:
+def read(text: str, ruleset: Ruleset, source: str = "board.txt",
+         design: dict[str, Any] | None = None) -> tuple[Score, Any]:
     """Read and score a board text as ``pnp-score satellites`` does (422 when it cannot
-    be read at all, with the reader's lines)."""
+    be read at all, with the reader's lines, or names a design other than ``design``, the
+    server's)."""
     if len(text.encode("utf-8")) > MAX_TEXT:
         raise WebError(413, f"{source}: larger than {MAX_TEXT // 1000} kB; a Satellites board "
                             f"is a few lines of text, is this the right file?")
@@ -68,6 +76,11 @@ def read(text: str, ruleset: Ruleset, source: str = "board.txt") -> tuple[Score,
         transcript = read_string(text, source, ruleset)
     except InputError as exc:
         raise WebError(422, exc.problems) from None
+    if transcript.cards is not None:
+        raise WebError(422, f"{source}: cards: the browser companion scores with the "
+                            f"definitions it was started with (pnp-web --cards DIR); remove "
+                            f"the cards line")
+    check_design(transcript.design_at, transcript.design, design)
     return score(transcript.board, transcript.grace_moves_left, transcript.problems,
                  ruleset), transcript
 
@@ -86,20 +99,22 @@ def answer(text: str, result: Score, transcript: Any, source: str) -> dict[str, 
     }
 
 
-def scored(model: Any, ruleset: Ruleset, source: str = "board.txt") -> dict[str, Any]:
-    text = board_text(model)
-    result, transcript = read(text, ruleset, source)
+def scored(model: Any, ruleset: Ruleset, source: str = "board.txt",
+           design: dict[str, Any] | None = None) -> dict[str, Any]:
+    text = board_text(model, design)
+    result, transcript = read(text, ruleset, source, design)
     return answer(text, result, transcript, source)
 
 
-def imported(text: str, ruleset: Ruleset, source: str) -> dict[str, Any]:
+def imported(text: str, ruleset: Ruleset, source: str,
+             design: dict[str, Any] | None = None) -> dict[str, Any]:
     """A pasted or uploaded board: read as the command reads it; the board as read (ragged
     rows padded, unreadable tokens empty) becomes the page's, and the reader's violations
-    are reported with it."""
-    result, transcript = read(text, ruleset, source)
+    are reported with it. One naming another design than ``design`` is refused."""
+    result, transcript = read(text, ruleset, source, design)
     out = scored({"rows": [["." if s is None else s.token for s in row]
                            for row in result.board.rows],
-                  "grace_moves_left": transcript.grace_moves_left}, ruleset, source)
+                  "grace_moves_left": transcript.grace_moves_left}, ruleset, source, design)
     out["import_report"] = to_json(result)
     return out
 
@@ -112,11 +127,11 @@ def page_pieces(desk: Desk) -> dict[str, Any]:
 
 
 def page_score(desk: Desk, model: Any, source: str) -> dict[str, Any]:
-    return scored(model, desk.ruleset, source)
+    return scored(model, desk.ruleset, source, desk.design)
 
 
 def page_import(desk: Desk, text: str, source: str) -> dict[str, Any]:
-    return imported(text, desk.ruleset, source)
+    return imported(text, desk.ruleset, source, desk.design)
 
 
 def photo_keep(raw: str | None) -> dict[str, Any]:
@@ -133,7 +148,7 @@ def page_photo(desk: Desk, reading: Any, keep: dict[str, Any],
     from scorer.photo_layout import satellites_rows, satellites_unread
 
     rows = satellites_rows(reading, unread=".")
-    out = scored({"rows": rows, "grace_moves_left": None}, desk.ruleset, source)
+    out = scored({"rows": rows, "grace_moves_left": None}, desk.ruleset, source, desk.design)
     findings = [{"rule": "photo-unread", "cell": cell_name(c), "at": list(c),
                  "message": satellites_unread(cell_name(c))} for c in sorted(reading.unread)]
     findings += [{"rule": f.rule, "cell": cell_name(f.cell) if f.cell else None,
@@ -150,7 +165,7 @@ def page_export(desk: Desk, kind: str, model: Any, stem: str) -> tuple[bytes | s
     another kind."""
     if kind in ("svg", "png"):
         return picture(model, desk.ruleset, desk.defs, kind, f"{stem}.txt"), f"{stem}.{kind}"
-    out = scored(model, desk.ruleset, f"{stem}.txt")
+    out = scored(model, desk.ruleset, f"{stem}.txt", desk.design)
     if kind in ("txt", "yaml"):
         suffix = "yaml" if out["text"].startswith("game:") else "txt"
         return out["text"], f"{stem}.{suffix}"

@@ -32,6 +32,7 @@ from generator.drawing import (
     text_width,
 )
 from generator.fit import FitError, fit_lines
+from generator.stamp import stamp_items, stamp_text
 from rules import hexgeo
 
 INK = "#1d1d1f"
@@ -243,7 +244,8 @@ def face_outline(across_flats: float) -> Polygon:
 def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: float | None = None,
                  rot: int = 0, *, show_id: bool = True, show_marker: bool = True,
                  outline: bool = True, tint: str | None = None,
-                 fiducial: bool = True, id_margin: float = 0.0) -> list[Item]:
+                 fiducial: bool = True, id_margin: float = 0.0,
+                 stamp: bool = False) -> list[Item]:
     """One sector face centred on (0, 0).
 
     ``rot`` turns the card ``rot * 60`` degrees clockwise as it would lie on the
@@ -252,6 +254,8 @@ def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: floa
     polygon of class ``sector-outline``. ``fiducial``: the card's photo marker, when the
     deck prints them (:mod:`generator.components.markers`). ``id_margin``: the ID stays at
     least that many mm inside the cut (a print shop's safe zone), moved in if need be.
+    ``stamp``: the design stamp, as printed (:mod:`generator.stamp`), in the free corner
+    between the N and NE routes.
     """
     flats = across_flats or defs.sectors.hex_across_flats_mm
     deck = defs.sectors
@@ -267,6 +271,8 @@ def sector_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats: floa
         face.append(orientation_marker(flats))
     if fiducial:
         face.extend(sector_marker_items(sector, defs, flats))
+    if stamp:
+        face.extend(corner_stamp(defs, flats, ink_on(background), id_margin))
     if outline:
         face.append(face_outline(flats))
     if rot % 6:
@@ -294,6 +300,19 @@ def sector_bleed_items(sector: SectorDef, defs: OrbitusDefinitions, across_flats
         items.append(Polyline((a, b), Style(stroke=deck.background, width=7.0 * s * 0.16,
                                             dash=(1.6, 1.2))))
     return items
+
+
+def corner_stamp(defs: object, flats: float, ink: str, inset: float = 0.0) -> list[Item]:
+    """The design stamp in a hex's upper right, between the N and NE routes and 2.5 mm
+    (or ``inset``, a print shop's safe zone) inside the cut: clear of every route band, the
+    orientation marker and the photo marker."""
+    text = stamp_text(defs)
+    if text is None:
+        return []
+    s = flats / 50.0
+    size = fit_size(text, 1.5 * s, 8.0 * s)
+    return stamp_items(defs, 8.6 * s, -flats / 2.0 + max(2.5 * s, inset) + size * 0.75, size,
+                       fill=ink)
 
 
 def _id_label(ident: str, flats: float, background: str, margin: float = 0.0) -> Text:
@@ -368,7 +387,8 @@ def _screen(shape: Sequence[hexgeo.Point], colour: str, flats: float) -> Group:
 def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
                   start_lines: dict[int, int] | None = None,
                   barriers: Iterable[int] = (), fiducial: bool = True,
-                  side_names: Sequence[str] | None = None, texts: bool = True) -> list[Item]:
+                  side_names: Sequence[str] | None = None, texts: bool = True,
+                  stamp: bool = False) -> list[Item]:
     """The station hex: its art (orbits and stars on the station's colour), its name, the
     six side labels (``side_names``, in the kit's language: N, NE, ... by default) and the
     start-line stubs.
@@ -427,6 +447,8 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
                                   bold=True, cls="station-name"))
         en = fit_size(st.name_en, 2.4 * s, 18.0 * s)
         items.append(text_centred(0.0, 3.4 * s, st.name_en, en, fill=WHITE))
+    if stamp:
+        items.extend(corner_stamp(defs, flats, WHITE))
     items.append(Polygon(hex_points(flats), Style(stroke=INK, width=0.3 * s),
                          cls="station-outline"))
     return items
@@ -520,8 +542,19 @@ def seat_glyph(seat: int, radius: float, fill: str, edge: str | None = None) -> 
                      (-b, b), (-a, b), (-a, -b), (-b, -b)), style, cls=cls)]
 
 
+def _marker_stamp(defs: object, flats: float, ink: str) -> list[Item]:
+    """The design stamp along the short edge of a start-line or barrier marker."""
+    text = stamp_text(defs)
+    if text is None:
+        return []
+    h = marker_size(flats)[1]
+    size = fit_size(text, 1.1, 12.0)
+    return stamp_items(defs, 0.0, h / 2.0 - 0.9, size, fill=ink)
+
+
 def start_marker_items(defs: OrbitusDefinitions, seat: int, across_flats: float | None = None,
-                       bleed: float = 0.0, label: str | None = None) -> list[Item]:
+                       bleed: float = 0.0, label: str | None = None,
+                       stamp: bool = False) -> list[Item]:
     """A start-line marker for seat ``seat`` (0-based), in that seat's colour, with the
     seat's glyph (:func:`seat_glyph`) and ``label`` (default: the seat, P1 ... P6)."""
     flats = across_flats or defs.sectors.hex_across_flats_mm
@@ -558,12 +591,13 @@ def start_marker_items(defs: OrbitusDefinitions, seat: int, across_flats: float 
                           bold=True, anchor="middle"))
     return [
         *items,
+        *(_marker_stamp(defs, flats, ink) if stamp else []),
         Polygon(shape, Style(stroke=INK, width=0.25), cls="marker-outline"),
     ]
 
 
 def barrier_marker_items(defs: OrbitusDefinitions, across_flats: float | None = None,
-                         bleed: float = 0.0, label: str = "") -> list[Item]:
+                         bleed: float = 0.0, label: str = "", stamp: bool = False) -> list[Item]:
     """A barrier marker: closes one station side (counts as a blank side); ``label`` is the
     word printed on it (its stripes say it without words too)."""
     flats = across_flats or defs.sectors.hex_across_flats_mm
@@ -583,6 +617,7 @@ def barrier_marker_items(defs: OrbitusDefinitions, across_flats: float | None = 
              rx=0.8),
         text_centred(0.0, 0.0, label, fit_size(label, h * 0.42, w * 0.54, bold=True),
                      fill=INK, bold=True),
+        *(_marker_stamp(defs, flats, WHITE) if stamp else []),
         Polygon(shape, Style(stroke=INK, width=0.25), cls="marker-outline"),
     ]
 

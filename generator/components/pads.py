@@ -40,6 +40,7 @@ from generator.drawing import (
     text_width,
 )
 from generator.fit import FLOOR_MM, FitError, common_size, fit_lines
+from generator.stamp import stamp_items
 from generator.typeset.markup import signed
 from rules.orbitus.ruleset import Band
 from rules.satellites.score import WINNING, end_numbers
@@ -252,6 +253,7 @@ def orbitus_pad(defs: OrbitusDefinitions, page: tuple[float, float], words: Any 
                            cls="pad-game"))
         if n:
             items += _cut_line(page[0], top - (step - block_h) / 2.0)
+    items += stamp_items(defs, page[0] - MARGIN, page[1] - MARGIN / 2.0, 1.6, anchor="end")
     return [Drawing(page[0], page[1], items, "Orbitus score pad")]
 
 
@@ -440,6 +442,7 @@ def satellites_pad(defs: SatellitesDefinitions, page: tuple[float, float],
         y_mid = top + r * block_h + (r - 0.5) * gap_y
         items += _dashed(((MARGIN + 6.0, y_mid), (page[0] - MARGIN, y_mid)))
         items.append(Text(MARGIN, y_mid + 1.4, "✂", 4.0, fill=CUT))
+    items += stamp_items(defs, page[0] - MARGIN, page[1] - MARGIN / 2.0, 1.6, anchor="end")
     return [Drawing(page[0], page[1], items, "Satellites score pad")]
 
 

@@ -26,6 +26,7 @@ from generator.drawing import (
     Rect,
     Style,
     Text,
+    fit_size,
     star,
     text_centred,
     text_width,
@@ -34,6 +35,7 @@ from generator.drawing import Polygon as Poly
 from generator.fit import FLOOR_MM, common_size, fit_lines
 from generator.markers.codes import MODULES
 from generator.markers.plan import QUIET, token_marker
+from generator.stamp import stamp_items, stamp_text
 from rules.satellites.table import column_name, setup_zones
 
 INK = "#1d1d1f"
@@ -63,7 +65,8 @@ def cut_circle(radius: float) -> list[Item]:
 
 def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
                     diameter: float | None = None, bleed: float = 0.0,
-                    cut_line: bool = True, fiducial: bool = True) -> list[Item]:
+                    cut_line: bool = True, fiducial: bool = True,
+                    stamp: bool = False) -> list[Item]:
     """One satellite centred on (0, 0): its value as a large numeral, the value again as
     pips on both sides, colour and pattern.
 
@@ -73,7 +76,8 @@ def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
     (:mod:`generator.markers.plan`), and without one the numeral takes the middle. The
     token's edge colour runs on into the bleed (solid red, and blue's ring), so a cut that
     misses by up to ``bleed`` shows no paper; the only thin high-contrast ring is the dashed
-    cut line."""
+    cut line. ``stamp``: the design stamp (:mod:`generator.stamp`) up the token's left
+    side."""
     d = diameter or defs.satellites.diameter_mm
     r = d / 2.0
     look = player(defs, colour)
@@ -115,6 +119,10 @@ def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
                               cls="satellite-value"))
     items.extend(_pips(value, 0.34 * d, 0.034 * d, ink))
     items.extend(marked)
+    text = stamp_text(defs) if stamp else None
+    if text is not None:
+        size = fit_size(text, 1.2 * s, 9.5 * s)
+        items.extend(stamp_items(defs, -r + 3.4 * s, 0.0, size, fill=ink, rotate=-90.0))
     if cut_line:
         items.extend(cut_circle(r))
     return items
@@ -167,8 +175,10 @@ def _pips(value: int, radius: float, pip_r: float, fill: str) -> list[Item]:
 def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
                 zones: bool = True, trackers: bool = True,
                 words: Any = None, miniature: bool = False,
-                print_scale: float = 1.0) -> tuple[BoardGeometry, list[Item]]:
-    """The board: cells, coordinates, setup zones, inward cells and (optionally) trackers.
+                print_scale: float = 1.0, stamp: bool = False) -> tuple[BoardGeometry,
+                                                                         list[Item]]:
+    """The board: cells, coordinates, setup zones, inward cells, (optionally) trackers and
+    (``stamp``, as printed) the design stamp in the bottom margin.
     ``miniature``: as a booklet's diagram draws it, small: larger coordinates, no values
     in the inward cells (the caption says them)."""
     geo = board_geometry(defs, size, trackers)
@@ -214,6 +224,11 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         items.append(text_centred(lab / 2.0, cy, str(i + 1), size_txt, fill=INK, bold=True))
         items.append(text_centred(lab * 1.5 + n * cell, cy, str(i + 1), size_txt, fill=INK,
                                   bold=True))
+    text = stamp_text(defs) if stamp else None
+    if text is not None:  # in the bottom margin, right of the last column's letter
+        size = fit_size(text, min(1.6, size_txt), cell * 0.38)
+        items.extend(stamp_items(defs, lab + n * cell - 1.0, lab * 1.5 + n * cell + size * 0.35,
+                                 size, anchor="end"))
     if trackers:
         items.extend(tracker_items(defs, geo, words, print_scale))
     return geo, items
@@ -357,14 +372,15 @@ def tracker_panel(defs: SatellitesDefinitions, width: float, words: Any = None) 
     grace_w = (defs.ruleset.grace_moves + 1) * box * 1.6
     w = max(per_row * box + 4.0, grace_w) + 2 * pad
     frame = Rect(0, 0, w, bottom + pad, Style(fill=WHITE), cls="tracker-panel")
-    return Drawing(w, bottom + pad, [frame, *items], "Satellites trackers")
+    stamp = stamp_items(defs, w - pad, bottom + pad - 0.8, 1.4, anchor="end")
+    return Drawing(w, bottom + pad, [frame, *items, *stamp], "Satellites trackers")
 
 
 def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board",
                   words: Any = None, print_scale: float = 1.0) -> Drawing:
     """The board with its trackers below (``words``: the kit's labels, default English;
     ``print_scale``: the scale it prints at, --fit)."""
-    geo, items = board_items(defs, words=words, print_scale=print_scale)
+    geo, items = board_items(defs, words=words, print_scale=print_scale, stamp=True)
     return Drawing(geo.width, geo.height, items, title)
 
 

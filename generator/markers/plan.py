@@ -98,6 +98,7 @@ class MarkerMap:
     margin_mm: float = 0.0  # Satellites: the coordinate margin round the grid
     token_mm: float = 0.0  # Satellites: token diameter
     dictionary: str = DICTIONARY
+    design: dict[str, Any] | None = None  # the design printed (cards.design: hash, version)
     by_id: dict[int, Marker] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -113,6 +114,7 @@ class MarkerMap:
             "dictionary": self.dictionary,
             "modules": MODULES,
             "quiet_zone_modules": QUIET,
+            **({"design": self.design} if self.design is not None else {}),
             "about": "ArUco markers printed on the components: id, what carries it, and its "
                      "centre (x, y, mm, y down), side and rotation (degrees clockwise) in that "
                      "component's frame. pnp-score --photo reads photos against this file.",
@@ -177,7 +179,8 @@ def orbitus_map(defs: OrbitusDefinitions) -> MarkerMap:
     if len(defs.sectors.sectors) + 1 > code_count():
         raise MarkerMapError(f"the deck has {len(defs.sectors.sectors)} different sectors; "
                              f"markers exist for at most {code_count() - 1}")
-    return MarkerMap("orbitus", tuple(markers), hex_across_flats_mm=flats)
+    return MarkerMap("orbitus", tuple(markers), hex_across_flats_mm=flats,
+                     design=defs.design.to_json())
 
 
 def board_margin(defs: SatellitesDefinitions) -> float:
@@ -200,7 +203,7 @@ def satellites_map(defs: SatellitesDefinitions) -> MarkerMap:
     if b.markers:
         markers += board_markers(b.size, b.cell_mm, margin)
     return MarkerMap("satellites", tuple(markers), board_size=b.size, cell_mm=b.cell_mm,
-                     margin_mm=margin, token_mm=diameter)
+                     margin_mm=margin, token_mm=diameter, design=defs.design.to_json())
 
 
 # --- reading markers.json ----------------------------------------------------------------
@@ -237,13 +240,15 @@ def from_json(text: str, source: str, game: str) -> MarkerMap:
         ids = [m.id for m in markers]
         if len(set(ids)) != len(ids):
             raise MarkerMapError(f"{source}: a marker id is listed twice")
+        design = doc.get("design") if isinstance(doc.get("design"), dict) else None
         if game == "orbitus":
             return MarkerMap(game, tuple(markers),
-                             hex_across_flats_mm=float(doc["hex_across_flats_mm"]))
+                             hex_across_flats_mm=float(doc["hex_across_flats_mm"]),
+                             design=design)
         board = doc["board"]
         return MarkerMap(game, tuple(markers), board_size=int(board["size"]),
                          cell_mm=float(board["cell_mm"]), margin_mm=float(board["margin_mm"]),
-                         token_mm=float(board["token_mm"]))
+                         token_mm=float(board["token_mm"]), design=design)
     except MarkerMapError:
         raise
     except (KeyError, TypeError, ValueError) as exc:

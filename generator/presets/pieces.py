@@ -71,7 +71,7 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
     def sector_art(sector: Any) -> Art:
         return lambda bleed, safe: (orb.sector_bleed_items(sector, defs, flats, bleed)
                                     if bleed > 0 else []) + orb.sector_items(
-            sector, defs, flats, id_margin=safe)
+            sector, defs, flats, id_margin=safe, stamp=True)
 
     named = dict(faces["orbitus.sector"])
     fronts = tuple(Face(f"sector-{s.id}", sector_art(s), named[f"sector-{s.id}"],
@@ -86,7 +86,7 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
     def station_art(bleed: float, _safe: float) -> list[Item]:
         under: list[Item] = [Polygon(offset_polygon(orb.hex_points(flats), bleed),
                                      Style(fill=st.colour))] if bleed > 0 else []
-        return under + orb.station_items(defs, flats)
+        return under + orb.station_items(defs, flats, stamp=True)
 
     def station_back(bleed: float, _safe: float) -> list[Item]:
         return [Polygon(offset_polygon(orb.hex_points(flats), bleed), Style(fill=st.colour))]
@@ -100,12 +100,12 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
         seat = int(name.rsplit("P", 1)[1]) - 1
         label = fill(words.station.start_marker, seat=f"P{seat + 1}")
         markers.append(Face(name, (lambda s, lab: lambda bleed, _safe: orb.start_marker_items(
-            defs, s, flats, bleed, lab))(seat, label), copies, label))
+            defs, s, flats, bleed, lab, stamp=True))(seat, label), copies, label))
     (_, barriers), = faces["orbitus.barrier_marker"]
     pieces.append(Piece("orbitus.start_marker", "trapezoid", size, tuple(markers), None, WHITE))
     pieces.append(Piece("orbitus.barrier_marker", "trapezoid", size, (Face(
         "barrier-marker", lambda bleed, _safe: orb.barrier_marker_items(
-            defs, flats, bleed, words.station.barrier_marker), barriers,
+            defs, flats, bleed, words.station.barrier_marker, stamp=True), barriers,
         words.station.barrier_marker),), None, WHITE))
     return pieces
 
@@ -116,7 +116,7 @@ def satellites_pieces(defs: Any, words: Any) -> list[Piece]:
 
     def token(colour: str, value: int) -> Art:
         return lambda bleed, _safe: sat.satellite_token(defs, colour, value, d, bleed,
-                                                        cut_line=False)
+                                                        cut_line=False, stamp=True)
 
     fronts = []
     for name, n in faces["satellites.satellite"]:

@@ -237,7 +237,10 @@ def screentop_kit(game: str, defs: Any, words: Any, dpi: float) -> tuple[dict[st
     folder = f"screentop/{game}"
     files: dict[str, bytes] = {}
     rows: list[Row] = []
-    layout: dict[str, Any] = {"game": game, "units": "mm", "components": []}
+    design = getattr(defs, "design", None)  # the kit's design, as its components print it
+    layout: dict[str, Any] = {"game": game, "units": "mm",
+                              **({"design": design.to_json()} if design else {}),
+                              "components": []}
     per_sheet = MAX_CELLS[0] * MAX_CELLS[1]
     for piece in pieces(game, defs, words):
         faces = list(piece.fronts)

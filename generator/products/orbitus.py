@@ -13,9 +13,7 @@ from pathlib import Path, PurePath
 from cards.definitions import OrbitusDefinitions, load_orbitus
 from cards.labels import OrbitusLabels, default_labels, fill, load_labels
 from cards.models import SectorDef
-from generator import aids
 from generator.backends.pdf import render_pdf
-from generator.backends.svg import render_svg
 from generator.components import orbitus as orb
 from generator.drawing import (
     Drawing,
@@ -87,7 +85,8 @@ def _fronts(page: Drawing, defs: OrbitusDefinitions, centres: Sequence[Point],
             page.add(Group(tuple(orb.sector_bleed_items(sector, defs, flats, bleed)), c,
                            cls="bleed"))
     for c, sector in zip(centres, cards, strict=True):
-        page.add(Group(tuple(orb.sector_items(sector, defs, flats)), c, cls="sector"))
+        page.add(Group(tuple(orb.sector_items(sector, defs, flats, stamp=True)), c,
+                       cls="sector"))
     page.extend(hex_crop_marks(centres, flats, bleed, gutter))
 
 
@@ -201,16 +200,17 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     if bleed:
         d.add(Polygon(offset_polygon(orb.hex_points(flats, centre), bleed),
                       Style(fill=defs.station.colour), cls="bleed"))
-    d.add(Group(tuple(orb.station_items(defs, flats, side_names=labels(defs, opts).directions)),
-                centre, cls="station"))
+    d.add(Group(tuple(orb.station_items(defs, flats, side_names=labels(defs, opts).directions,
+                                        stamp=True)), centre, cls="station"))
     d.extend(hex_crop_marks([centre], flats, bleed))
     d.add(caption(page, words.caption))
     need, barriers = defs.ruleset.marker_counts()
     markers: list[list[Item]] = []
     for seat, k in enumerate(need):
         label = fill(words.start_marker, seat=f"P{seat + 1}")
-        markers += [orb.start_marker_items(defs, seat, flats, bleed, label) for _ in range(k)]
-    markers += [orb.barrier_marker_items(defs, flats, bleed, words.barrier_marker)
+        markers += [orb.start_marker_items(defs, seat, flats, bleed, label, stamp=True)
+                    for _ in range(k)]
+    markers += [orb.barrier_marker_items(defs, flats, bleed, words.barrier_marker, stamp=True)
                 for _ in range(barriers)]
     box = orb.marker_size(flats)
     top = centre[1] + flats / 2.0 + 14.0
@@ -250,19 +250,22 @@ def components(defs: OrbitusDefinitions, words: OrbitusLabels | None = None) -> 
     w, h = 2 * circumradius(flats) + 2.0, flats + 2.0
     out: dict[str, Drawing] = {}
     for sector in defs.sectors.sectors:
-        out[f"sector-{sector.id}"] = orb.component(orb.sector_items(sector, defs, flats), w, h,
-                                                   f"Orbitus sector {sector.id}")
+        out[f"sector-{sector.id}"] = orb.component(
+            orb.sector_items(sector, defs, flats, stamp=True), w, h,
+            f"Orbitus sector {sector.id}")
     out["sector-back"] = orb.component(orb.back_items(defs, flats), w, h, "Orbitus sector back")
-    out["station"] = orb.component(orb.station_items(defs, flats, side_names=words.directions),
-                                   w, h, "Orbitus station")
+    out["station"] = orb.component(orb.station_items(defs, flats, side_names=words.directions,
+                                                     stamp=True), w, h, "Orbitus station")
     mw, mh = orb.marker_size(flats)
     for seat in range(6):
         out[f"start-marker-P{seat + 1}"] = orb.component(
             orb.start_marker_items(defs, seat, flats,
-                                   label=fill(words.station.start_marker, seat=f"P{seat + 1}")),
+                                   label=fill(words.station.start_marker, seat=f"P{seat + 1}"),
+                                   stamp=True),
             mw + 2, mh + 2, f"Orbitus start-line marker P{seat + 1}")
     out["barrier-marker"] = orb.component(
-        orb.barrier_marker_items(defs, flats, label=words.station.barrier_marker), mw + 2,
+        orb.barrier_marker_items(defs, flats, label=words.station.barrier_marker, stamp=True),
+        mw + 2,
         mh + 2, "Orbitus barrier marker")
     return out
 
@@ -270,11 +273,15 @@ def components(defs: OrbitusDefinitions, words: OrbitusLabels | None = None) -> 
 def svgs(defs: OrbitusDefinitions, outline: bool = False,
          words: OrbitusLabels | None = None) -> dict[str, bytes]:
     """One SVG per component; ``outline``: every letter drawn as a path (--svg-text)."""
+    from generator.backends.svg import render_svg  # here: comparing components needs none
+
     return {f"orbitus/svg/{name}.svg": render_svg(drawing, outline)
             for name, drawing in components(defs, words).items()}
 
 
 def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
+    from generator import aids  # here: comparing components needs no booklets
+
     return [
         ("Orbitus sectors", lambda: {"orbitus/sectors.pdf": render_pdf(
             (fold_sheets if opts.fold else sector_sheets)(defs, opts), "Orbitus sectors",

@@ -11,9 +11,8 @@ from pathlib import Path, PurePath
 
 from cards.definitions import SatellitesDefinitions, load_satellites
 from cards.labels import SatellitesLabels, default_labels, fill, load_labels
-from generator import aids, tiling
+from generator import tiling
 from generator.backends.pdf import render_pdf
-from generator.backends.svg import render_svg
 from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import Drawing, Group, Item
@@ -47,9 +46,10 @@ def print_scale(defs: SatellitesDefinitions, opts: BuildOptions) -> float:
     return fit_scale((geo.width, geo.height), page_size(opts.page))
 
 
-def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing]:
-    """The 24 satellites and a marker for each tracker, at the board's scale (--fit prints
-    them smaller, as the board, and says so)."""
+def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions,
+                markers: bool = True) -> list[Drawing]:
+    """The 24 satellites and (``markers``) a marker for each tracker, at the board's scale
+    (--fit prints them smaller, as the board, and says so)."""
     page = page_size(opts.page)
     scale = print_scale(defs, opts)
     diameter = defs.satellites.diameter_mm * scale
@@ -57,10 +57,12 @@ def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing
     marker = (sat.track_box(defs, geo.size, geo.cell) - 1.0) * scale
     bleed = opts.bleed_mm
     pieces: list[tuple[str, list[Item]]] = [
-        ("satellite", sat.satellite_token(defs, e.colour, e.value, diameter, bleed))
+        ("satellite", sat.satellite_token(defs, e.colour, e.value, diameter, bleed,
+                                          stamp=True))
         for e in defs.satellites.satellites for _ in range(e.count)]
-    pieces += [(f"track-marker {kind}", sat.track_marker(defs, kind, marker, bleed))
-               for kind in ("connected", "grace")]
+    if markers:
+        pieces += [(f"track-marker {kind}", sat.track_marker(defs, kind, marker, bleed))
+                   for kind in ("connected", "grace")]
     words = labels(defs, opts).tokens
     note = fill(words.note_fit, scale=_percent(scale)) if scale < 1 else words.note
     top = MARGIN_MM + caption_height(page, note) + 1.0  # the tokens start below the caption
@@ -95,7 +97,7 @@ def tiled_board(defs: SatellitesDefinitions, page: tuple[float, float],
                 words: SatellitesLabels | None = None) -> tuple[tiling.Tiled, list[Drawing]]:
     """How the board is split and packed, and the pages."""
     words = words or default_labels("satellites")
-    geo, board = sat.board_items(defs, trackers=False)
+    geo, board = sat.board_items(defs, trackers=False, stamp=True)
     margin = 2 * tiling.MARKS + tiling.SPACE_MM
     panel = sat.tracker_panel(defs, page[0] - 2 * MARGIN_MM - margin, words)
     panel_size = (panel.width + margin, panel.height + margin)
@@ -132,7 +134,8 @@ def components(defs: SatellitesDefinitions, words: SatellitesLabels | None = Non
     for e in defs.satellites.satellites:
         name = f"satellite-{e.colour}-{e.value}"
         if name not in out:
-            out[name] = orb.component(sat.satellite_token(defs, e.colour, e.value, d), d + 2,
+            out[name] = orb.component(sat.satellite_token(defs, e.colour, e.value, d,
+                                                          stamp=True), d + 2,
                                       d + 2, f"Satellites {e.colour} {e.value}")
     out["board"] = sat.board_drawing(defs, words=words)
     return out
@@ -141,11 +144,15 @@ def components(defs: SatellitesDefinitions, words: SatellitesLabels | None = Non
 def svgs(defs: SatellitesDefinitions, outline: bool = False,
          words: SatellitesLabels | None = None) -> dict[str, bytes]:
     """One SVG per component; ``outline``: every letter drawn as a path (--svg-text)."""
+    from generator.backends.svg import render_svg  # here: comparing components needs none
+
     return {f"satellites/svg/{name}.svg": render_svg(drawing, outline)
             for name, drawing in components(defs, words).items()}
 
 
 def steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
+    from generator import aids  # here: comparing components needs no booklets
+
     return [
         ("Satellites tokens", lambda: {"satellites/tokens.pdf": render_pdf(
             token_sheet(defs, opts), "Satellites tokens", "24 satellites")}),

@@ -19,6 +19,12 @@ _ENDS = (None, "quiet-round", "no-one-can-act")
 _OFFSET = 32768  # cells are stored as q + _OFFSET, r + _OFFSET
 
 
+def winners_of(totals: Sequence[int]) -> tuple[int, ...]:
+    """The seats with the highest total: they share the win (O-64)."""
+    best = max(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == best)
+
+
 class Orbitus:
     """The game object (stateless): every method reads or makes immutable states."""
 
@@ -55,7 +61,7 @@ class Orbitus:
         result = state.score()
         totals = result.totals
         best = max(totals)
-        winners = tuple(seat for seat, total in enumerate(totals) if total == best)
+        winners = winners_of(totals)
         names = " and ".join(state.game.players[s] for s in winners)
         verb = "wins" if len(winners) == 1 else "share the win"
         return Outcome(winners, totals, f"{names} {verb} with {best} point(s)")

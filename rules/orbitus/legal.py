@@ -59,6 +59,15 @@ class Legal(Sequence[Action]):
     def __len__(self) -> int:
         return self._placements + len(self._rest)
 
+    def placement_groups(self) -> list[tuple[Hex, str, tuple[int, ...]]]:
+        """The placements as ``(cell, card, rotations)``, in their order, without making an
+        action of each (a page that lists, per card, the cells and turns where it fits)."""
+        return list(self._groups)
+
+    def others(self) -> list[Action]:
+        """The actions that are not placements: removals, discards, the pass."""
+        return list(self._rest)
+
     def __getitem__(self, k: Any) -> Any:
         if isinstance(k, slice):
             return list(self)[k]

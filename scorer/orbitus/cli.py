@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pnp.common import (
     EXIT_OK,
@@ -139,17 +140,51 @@ def run(args: Sequence[str], prog: str = "pnp-score orbitus") -> int:
 def score_file(
     path: Path, cards_dir: Path | None = None, full: bool = False
 ) -> tuple[Result, OrbitusDefinitions | None]:
+    """Read, check and score one layout file (``full``: also load the models, to draw):
+    :func:`score_layout`'s result and models."""
+    found = score_layout(path, cards_dir, full)
+    return found.result, found.models
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A layout scored: the result, the models (when asked for), the design of the
+    definitions it was scored with and, when the layout names another design and the
+    definitions were chosen on purpose, the note that says so."""
+
+    result: Result
+    models: OrbitusDefinitions | None
+    folder: Path | None
+    deck_file: Path | None
+    note: str | None = None
+
+    def design(self) -> dict[str, Any]:
+        """The design of the definitions scored with (asked for only where it is shown: it
+        reads every text the kit prints)."""
+        from cards.design_cache import design
+        from cards.ruleset_cache import load_definitions
+
+        if self.deck_file is None:
+            return design("orbitus", self.folder).to_json()
+        return load_definitions("orbitus", self.folder, self.deck_file).design.to_json()
+
+
+def score_layout(path: Path, cards_dir: Path | None = None, full: bool = False,
+                 explicit: bool = False) -> Scored:
     """Read, check and score one layout file (``full``: also load the models, to draw).
 
     The definitions come from the folder the layout names with ``cards:`` (or from the deck
     file it names and the files beside it), else from ``cards_dir``, else the shipped ones;
     they are read through the validated, cached ruleset (:func:`cards.ruleset.load_ruleset`).
-    Raises :class:`cards.loader.DefinitionError` (``UnreadableInput`` for a file that can't
-    be read) with one line per problem of the layout, and
-    :class:`pnp.common.DefinitionsFailed` when the definitions cannot be used.
+    A layout that names its ``design:`` is scored only with definitions of that design
+    (:func:`cards.design_check.check`), unless ``cards_dir`` was given on purpose
+    (``explicit``). Raises :class:`cards.loader.DefinitionError` (``UnreadableInput`` for a
+    file that can't be read, or another design) with one line per problem of the layout,
+    and :class:`pnp.common.DefinitionsFailed` when the definitions cannot be used.
     """
+    from cards.design_check import DESIGN_FIELD, check
     from cards.files import game_files, shown_deck
-    from cards.loader import DefinitionError, load_yaml
+    from cards.loader import DefinitionError, UnreadableInput, load_yaml
     from cards.ruleset_cache import load_definitions, load_ruleset
     from rules.orbitus.score import score
     from scorer.orbitus.layout import deck_path, parse_layout
@@ -166,6 +201,13 @@ def score_file(
         ruleset = load_ruleset("orbitus", folder, deck_file)
     except DefinitionError as exc:
         raise DefinitionsFailed(exc, "nothing was scored") from None
+    checked = None
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if data.get(DESIGN_FIELD) is not None:
+        checked = check(doc.where((DESIGN_FIELD,)), data[DESIGN_FIELD], "orbitus", folder,
+                        explicit and named is None)
+        if checked.problem:
+            raise UnreadableInput([checked.problem])
     deck = shown_deck(game_files("orbitus", folder, deck_file)["sectors"])
     layout = parse_layout(doc, ruleset, deck)
     del doc  # the parsed file is not needed any more: free it before scoring
@@ -173,7 +215,9 @@ def score_file(
         models = load_definitions("orbitus", folder, deck_file) if full else None
     except DefinitionError as exc:  # pragma: no cover - the ruleset came from them
         raise DefinitionsFailed(exc, "nothing was scored") from None
-    return score(layout, ruleset.scoring, layout.findings), models  # type: ignore[return-value]
+    result = score(layout, ruleset.scoring, layout.findings)
+    return Scored(result, models, folder, deck_file,  # type: ignore[arg-type]
+                  checked.note if checked is not None else None)
 
 
 def _run(args: Sequence[str], prog: str) -> int:
@@ -198,10 +242,16 @@ def _run(args: Sequence[str], prog: str) -> int:
             return fail(problem)
 
     picture = opts.svg is not None or opts.png is not None
+    explicit = opts.cards_dir is not None and not getattr(opts, "cards_from_project", False)
     try:
-        result, models = score_file(Path(opts.layout), opts.cards_dir, full=picture)
+        scored = score_layout(Path(opts.layout), opts.cards_dir, picture, explicit)
     except DefinitionError as exc:
         return fail("\n".join(exc.problems))
+    result, models = scored.result, scored.models
+    if scored.note:
+        from pnp.common import say
+
+        say(f"{prog}: note: {scored.note}")
     if picture and len(result.table.sectors) > PICTURE_LIMIT:
         return fail(
             f"{prog}: {shown(opts.layout)} has {len(result.table.sectors)} sectors; pictures are "
@@ -212,7 +262,7 @@ def _run(args: Sequence[str], prog: str) -> int:
     if opts.json:
         from scorer.orbitus.report import json_text, to_json
 
-        write_out(json_text(to_json(result)), json=True)
+        write_out(json_text({**to_json(result), "design": scored.design()}), json=True)
     else:
         from scorer.orbitus.report import to_text
 

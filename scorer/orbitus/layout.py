@@ -29,7 +29,7 @@ from rules.orbitus.table import STATION, Finding, Sector, Table, cell_text
 
 __all__ = ["STATION", "Finding", "Layout", "Sector", "cell_text", "closest", "deck_path",
            "parse_layout", "read_players_and_station"]
-TOP_KEYS = ("game", "players", "start_lines", "barriers", "cards", "sectors")
+TOP_KEYS = ("game", "players", "start_lines", "barriers", "cards", "design", "sectors")
 SECTOR_KEYS = ("at", "card", "rot", "routes", "planet", "pirate")
 SIDE_LIST = "N, NE, SE, S, SW or NW"
 _SIDES_OF = [frozenset(s for s in range(6) if m >> s & 1) for m in range(64)]

@@ -56,7 +56,7 @@ MAX_FILE_BYTES = 1_000_000
 
 EMPTY = "."
 WHAT = "a Satellites board (a text grid, or YAML with game: satellites and board: |)"
-YAML_FIELDS = ("game", "board", "grace_moves_left")
+YAML_FIELDS = ("game", "cards", "design", "board", "grace_moves_left")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +150,9 @@ class Transcript:
     problems: tuple[Violation, ...]
     grace_moves_left: int | None
     source: str
+    cards: Path | None = None  # the definitions folder the file names (cards:)
+    design: object = None  # the design the file names (design:), as written
+    design_at: str = ""  # FILE:LINE of design:
 
 
 class InputError(Exception):
@@ -431,6 +434,7 @@ def _from_yaml(text: str, path: Path, shown: str, ruleset: Ruleset) -> Transcrip
         hint = " (score Orbitus tables with pnp-score orbitus)" if game == "orbitus" else ""
         problems.append(f"{at('game')}: game: {game!r} is not satellites{hint}")
 
+    cards = _named_folder(data, path, shown, at, problems)
     grace = data.get("grace_moves_left")
     wrong = grace_problem(grace, ruleset)
     if wrong:
@@ -464,7 +468,34 @@ def _from_yaml(text: str, path: Path, shown: str, ruleset: Ruleset) -> Transcrip
     if problems:
         raise InputError(problems)
     board_obj, violations = parse_grid(lines, f"{at('board')}: board", ruleset.values)
-    return Transcript(board_obj, tuple(violations), grace, shown)
+    return Transcript(board_obj, tuple(violations), grace, shown, cards, data.get("design"),
+                      at("design"))
+
+
+def _named_folder(data: dict[str, Any], path: Path, shown: str, at: Any,
+                  problems: list[str]) -> Path | None:
+    """The definitions folder a board file names with ``cards:``, relative to the file's
+    own folder and inside it, as an Orbitus layout names its own; None when it names none
+    (the problem added to ``problems`` when it names no such folder)."""
+    given = data.get("cards")
+    if given is None:
+        return None
+    if not isinstance(given, str) or not given.strip():
+        problems.append(f"{at('cards')}: cards: expected a definitions folder next to the "
+                        f"board file (e.g. cards: my-game), got {type_name(given)}")
+        return None
+    base = (Path.cwd() if str(path) == "-" else path.resolve().parent).resolve()
+    target = (base / given.strip()).resolve()
+    if not target.is_relative_to(base):
+        problems.append(f"{at('cards')}: cards: {given!r} lies outside the board file's folder "
+                        f"{base}; put the definitions in that folder (or below it) and name "
+                        f"them relative to it")
+        return None
+    if not (target / "satellites").is_dir():
+        problems.append(f"{at('cards')}: cards: {given!r} is not a definitions folder with a "
+                        f"satellites/ folder ({target}); pnp build init makes one")
+        return None
+    return target
 
 
 def _refuse_aliases(text: str, shown: str) -> None:

@@ -25,6 +25,7 @@ from pnp.common import (
     never_raises,
     other_picture,
     picture_target_problem,
+    say,
     shown,
     write_out,
 )
@@ -140,6 +141,32 @@ def _run(args: list[str], prog: str) -> int:
         for line in exc.problems:
             fail(line)
         return EXIT_UNREADABLE
+    cards = opts.cards
+    if transcript.cards is not None and (cards is None or
+                                         cards.resolve() != transcript.cards):
+        cards = transcript.cards  # the folder the board file names: read it with those rules
+        try:
+            ruleset = load_rules(cards)
+            transcript = read_input(Path(opts.file), ruleset)
+        except InputError as exc:
+            for line in exc.problems:
+                fail(line)
+            return EXIT_UNREADABLE
+        except Exception as exc:
+            loader = sys.modules.get("cards.loader")
+            if loader is None or not isinstance(exc, loader.DefinitionError):
+                raise
+            raise DefinitionsFailed(exc, "nothing was scored") from None
+    from cards.design_cache import design
+    from cards.design_check import check
+
+    explicit = opts.cards is not None and not getattr(opts, "cards_from_project", False) \
+        and transcript.cards is None
+    checked = check(transcript.design_at, transcript.design, "satellites", cards, explicit)
+    if checked.problem:
+        return fail(checked.problem)
+    if checked.note:
+        say(f"{prog}: note: {checked.note}")
     result = score(transcript.board, transcript.grace_moves_left, transcript.problems,
                    ruleset)
 
@@ -151,14 +178,15 @@ def _run(args: list[str], prog: str) -> int:
                 f"pictures are drawn for boards up to {MAX_SIZE} x {MAX_SIZE}; score it "
                 f"without --svg/--png to see its violations"
             )
-        code = _pictures(result, opts.svg, opts.png, transcript.source, prog, opts.cards)
+        code = _pictures(result, opts.svg, opts.png, transcript.source, prog, cards)
         if code:
             return code
 
     if opts.json:
         from scorer.satellites.report import to_json
 
-        write_out(dump_json(to_json(result)), json=True)
+        write_out(dump_json({**to_json(result), "design": design("satellites", cards).to_json()}),
+                  json=True)
     else:
         from scorer.satellites.report import summary
 

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from web.adapters import Desk
 
 game = GAME
+HIDES = False
 
 
 def seats_ok(ruleset: Ruleset, count: int) -> str | None:
@@ -49,6 +50,11 @@ def legal(state: State) -> dict[str, Any]:
 
 def parse(state: State, seat: int, text: str) -> Action:
     return GAME.parse_action(state, text)
+
+
+def reveals(before: State, after: State) -> bool:
+    """Nothing is hidden in Heaps."""
+    return False
 
 
 def text(state: State, action: Action) -> str:

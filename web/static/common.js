@@ -14,8 +14,11 @@ export class ApiError extends Error {
 }
 
 // A JSON request to the server; a 4xx/5xx answer raises ApiError with the server's sentences.
+// A request that changes something is always JSON (an empty object when it carries nothing)
+// or a file with its own type: the server takes nothing else (no other site can send those).
 export async function api(path, { method = "GET", json, body, headers = {} } = {}) {
   const init = { method, headers: { ...headers } };
+  if (json === undefined && body === undefined && method !== "GET") json = {};
   if (json !== undefined) {
     init.body = JSON.stringify(json);
     init.headers["Content-Type"] = "application/json";
@@ -154,3 +157,40 @@ export function mix(colour, amount) {
 
 export const plural = (n, word, many = word + "s") => `${n} ${n === 1 ? word : many}`;
 export const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+
+// --- what this device remembers: the games it created, the seats it took -------------------
+
+const HOSTED = "pnp-web.hosted";
+const SEATS = "pnp-web.seats";
+
+function stored(name) {
+  try { const v = JSON.parse(localStorage.getItem(name) || "[]"); return Array.isArray(v) ? v : []; } catch { return []; }
+}
+
+export function hostedGames() { return stored(HOSTED); }
+
+export function rememberHosted(id, host) {
+  const list = hostedGames().filter((h) => h.id !== id);
+  list.unshift({ id, host });
+  localStorage.setItem(HOSTED, JSON.stringify(list.slice(0, 50)));
+}
+
+// The seats taken on this device: {id, game, seat, name, url}, the newest first.
+export function seatsHere() { return stored(SEATS); }
+
+export function rememberSeat(entry) {
+  const list = seatsHere().filter((s) => s.id !== entry.id);
+  list.unshift(entry);
+  localStorage.setItem(SEATS, JSON.stringify(list.slice(0, 50)));
+}
+
+export function forgetSeat(url) {
+  localStorage.setItem(SEATS, JSON.stringify(seatsHere().filter((s) => s.url !== url)));
+}
+
+// A QR code the server drew (an <svg> with a viewBox) in a box the page sizes.
+export function qrBox(markup, label) {
+  const box = el("div", { class: "qr", role: "img", "aria-label": label });
+  box.innerHTML = markup;
+  return box;
+}

@@ -330,7 +330,7 @@ function loadPhoto(out) {
 
 async function importText(text, name) {
   try {
-    const out = await api(`/api/orbitus/import?name=${encodeURIComponent(name)}`, { method: "POST", body: text, headers: { "Content-Type": "text/plain" } });
+    const out = await api(`/api/orbitus/import?name=${encodeURIComponent(name)}`, { method: "POST", body: text, headers: { "Content-Type": "application/octet-stream" } });
     edit(() => { model = out.model; photo = null; }, `Imported ${name}`);
     showPhotoImage($("photo-view"), null);
   } catch (err) {

@@ -17,6 +17,7 @@ export class OrbitusPlay {
     this.rot = 0;
     this.cursor = [0, -1];
     this.mode = "place";
+    this.confirming = null; // a removal or discard waiting for "yes": {kind, cell, card, text}
     this.msg = null;
     if (help) help.textContent = "Choose a card of your hand: the cells where it fits are outlined in green. Click a cell (or move with the arrow keys), turn the card with R / Shift-R or the wheel, click again or press Enter to place it. 1-9 choose a card, Esc lets it go.";
     svg.setAttribute("aria-label", "Orbitus table: arrow keys move, R turns the card, Enter places it");
@@ -24,7 +25,7 @@ export class OrbitusPlay {
       svg.addEventListener("click", (e) => this.onClick(e));
       svg.addEventListener("keydown", (e) => this.onKey(e));
       svg.addEventListener("wheel", (e) => {
-        if (!this.card) return;
+        if (!this.card || e.ctrlKey) return; // Ctrl + wheel zooms
         e.preventDefault();
         this.turn(e.deltaY > 0 ? 1 : -1);
       }, { passive: false });
@@ -52,9 +53,11 @@ export class OrbitusPlay {
   }
 
   update(msg) {
+    const moved = !this.msg || this.msg.version !== msg.version;
     this.msg = msg;
     const hand = msg.private ? msg.private.hand : [];
     if (this.card && !hand.includes(this.card)) this.card = null;
+    if (moved || !this.mine) this.confirming = null;
     this.draw();
     this.renderControls();
   }
@@ -111,11 +114,20 @@ export class OrbitusPlay {
         const more = el("div", { class: "row" });
         more.append(el("button", { "aria-pressed": this.mode === "remove" ? "true" : "false", id: "remove-mode", disabled: !legal.remove.length,
           onclick: () => { this.mode = this.mode === "remove" ? "place" : "remove"; this.update(this.msg); } }, `Remove a sector (${legal.remove.length})`));
-        if (this.card && legal.discard.includes(this.card)) more.append(el("button", { id: "discard", onclick: () => this.send("move", `discard ${this.card}`) }, `Discard ${this.card}`));
+        if (this.card && legal.discard.includes(this.card)) more.append(el("button", { id: "discard", onclick: () => this.ask({ kind: "discard", card: this.card }) }, `Discard ${this.card}`));
         more.append(el("button", { id: "pass", disabled: !legal.pass, onclick: () => this.send("move", "pass") }, "Pass"));
         parts.push(more);
+        if (this.confirming) {
+          const c = this.confirming;
+          const question = c.kind === "remove" ? `Remove ${c.card} from [${c.cell.join(", ")}]? It leaves the game for good.`
+            : `Discard ${c.card}? It leaves the game, and you draw a card in its place.`;
+          parts.push(el("div", { class: "confirm", id: "confirm", role: "alertdialog", "aria-label": question },
+            el("span", {}, question), " ",
+            el("button", { class: "danger", id: "confirm-yes", onclick: () => this.confirm() }, c.kind === "remove" ? "Remove it" : "Discard it"), " ",
+            el("button", { id: "confirm-no", onclick: () => { this.confirming = null; this.renderControls(); this.draw(); } }, "Keep it")));
+        }
       }
-      if (msg.can_undo) parts.push(el("div", { class: "row" }, el("button", { id: "undo", onclick: () => this.send("undo") }, "Undo my last move")));
+      if (msg.can_undo) parts.push(el("div", { class: "row" }, el("button", { id: "undo", onclick: () => this.send("undo") }, "Take back my move")));
     }
     box.replaceChildren(...parts);
   }
@@ -145,6 +157,29 @@ export class OrbitusPlay {
     this.renderControls();
   }
 
+  // a removal or a discard is asked first ("Remove it" / "Keep it"): a tap alone never
+  // takes a card out of the game
+  ask(what) {
+    if (what.kind === "remove") {
+      const placed = this.msg.view.board.find(([q, r]) => q === what.cell[0] && r === what.cell[1]);
+      what.card = placed ? placed[2] : "the sector";
+    }
+    this.confirming = what;
+    this.draw();
+    this.renderControls();
+    const yes = document.getElementById("confirm-yes");
+    if (yes) yes.focus();
+  }
+
+  async confirm() {
+    const c = this.confirming;
+    if (!c) return;
+    this.confirming = null;
+    const ok = await this.send("move", c.kind === "remove" ? `remove ${c.cell[0]},${c.cell[1]}` : `discard ${c.card}`);
+    if (ok) { this.mode = "place"; if (c.kind === "discard") this.card = null; }
+    this.renderControls();
+  }
+
   async place() {
     if (!this.card) return;
     const [q, r] = this.cursor;
@@ -160,8 +195,9 @@ export class OrbitusPlay {
     const occupied = this.msg.view.board.some(([a, b]) => a === q && b === r);
     if (occupied) {
       this.cursor = [q, r];
-      if (this.mode === "remove" || (!this.card && this.mine && this.msg.legal.remove.some(([a, b]) => a === q && b === r))) {
-        this.send("move", `remove ${q},${r}`).then((ok) => { if (ok) this.mode = "place"; });
+      if (this.mine && (this.mode === "remove" || !this.card) && this.msg.legal.remove.some(([a, b]) => a === q && b === r)) {
+        this.ask({ kind: "remove", cell: [q, r] });
+        return;
       }
       this.draw();
       return;
@@ -188,10 +224,12 @@ export class OrbitusPlay {
       this.turn(e.shiftKey ? -1 : 1);
     } else if (e.key === "Enter") {
       e.preventDefault();
-      if (this.mode === "remove") this.send("move", `remove ${this.cursor[0]},${this.cursor[1]}`);
+      if (this.confirming) this.confirm();
+      else if (this.mode === "remove") this.ask({ kind: "remove", cell: [...this.cursor] });
       else this.place();
     } else if (e.key === "Escape") {
       this.card = null;
+      this.confirming = null;
       this.mode = "place";
       this.draw();
       this.renderControls();

@@ -114,7 +114,7 @@ export class SatellitesPlay {
       if (this.selected) row.append(el("button", { onclick: () => { this.selected = null; this.target = null; this.draw(); this.renderControls(); } }, "Choose another"));
       parts.push(row);
     }
-    if (msg.can_undo) parts.push(el("div", { class: "row" }, el("button", { id: "undo", onclick: () => this.send("undo") }, "Undo my last move")));
+    if (msg.can_undo) parts.push(el("div", { class: "row" }, el("button", { id: "undo", onclick: () => this.send("undo") }, "Take back my move")));
     box.replaceChildren(...parts);
   }
 

@@ -150,7 +150,7 @@ function onKey(e) {
 
 async function importText(text, name) {
   try {
-    const out = await api(`/api/satellites/import?name=${encodeURIComponent(name)}`, { method: "POST", body: text, headers: { "Content-Type": "text/plain" } });
+    const out = await api(`/api/satellites/import?name=${encodeURIComponent(name)}`, { method: "POST", body: text, headers: { "Content-Type": "application/octet-stream" } });
     edit(() => { model = out.model; cursor = [0, 0]; photo = null; }, `Read ${name}`);
     showPhotoImage($("photo-view"), null);
     const problems = out.import_report.violations;

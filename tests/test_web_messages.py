@@ -1,0 +1,125 @@
+"""The state messages a move sends, made fast (issue 22, scale): every page's message is put
+together from pieces encoded once per moment, and a seat's legal actions are read from the
+rules core's groups of placements. Both must say exactly what the plain ways say: the
+message as one ``json.dumps`` of :meth:`Session.message`, the legal actions grouped from
+every action the rules core lists."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from rules.orbitus import GAME as ORBITUS  # noqa: E402
+from rules.orbitus.actions import DISCARD, PLACE, REMOVE  # noqa: E402
+from testkit.web import players  # noqa: E402
+from web import play_orbitus  # noqa: E402
+from web.app import Context  # noqa: E402
+from web.games import Session, Watcher  # noqa: E402
+from web.store import Store  # noqa: E402
+
+
+def grouped_plainly(state: Any) -> dict[str, Any]:
+    """The page's legal actions as they were made before: from every action, one by one."""
+    place: dict[str, dict[str, list[int]]] = {}
+    remove: list[list[int]] = []
+    discard: list[str] = []
+    can_pass = False
+    for action in ORBITUS.legal_actions(state):
+        if action.kind == PLACE:
+            place.setdefault(action.card, {}).setdefault(
+                f"{action.cell[0]},{action.cell[1]}", []).append(action.rot)
+        elif action.kind == REMOVE:
+            remove.append(list(action.cell))
+        elif action.kind == DISCARD:
+            discard.append(action.card)
+        else:
+            can_pass = True
+    return {"place": place, "remove": remove, "discard": discard, "pass": can_pass}
+
+
+def pages(session: Session) -> list[tuple[str, int | None]]:
+    return [("host", None), ("spectator", None)] + [("seat", s) for s in range(len(session.names))]
+
+
+def same_messages(session: Session) -> None:
+    for role, seat in pages(session):
+        text = session.message_text(role, seat)
+        assert json.loads(text) == session.message(role, seat), (role, seat, session.version)
+        assert session.message_text(role, seat) is text  # made once per moment
+
+
+def test_the_legal_actions_grouped_from_the_rules_cores_groups_are_every_action(
+        tmp_path: Path) -> None:
+    context = Context(Store(tmp_path / "data"), bot_delay=0)
+    rng = random.Random(5)
+    positions = 0
+    for seed in range(3):
+        state = ORBITUS.new_game(context.rulesets["orbitus"], ["A", "B", "C"], seed)
+        while not ORBITUS.is_over(state) and positions < 150:
+            out = play_orbitus.legal(state)
+            plain = grouped_plainly(state)
+            assert {k: out[k] for k in plain} == plain
+            positions += 1
+            state = ORBITUS.apply(state, rng.choice(list(ORBITUS.legal_actions(state))))
+    assert positions >= 100
+
+
+@pytest.mark.parametrize("game", ["orbitus", "satellites"])
+def test_every_pages_message_text_says_what_its_message_says(tmp_path: Path, game: str) -> None:
+    """Through moves, who is connected, a seat asked to hand on, a move taken back (the
+    moves' cached text then made again), and the end of the game with its result."""
+    context = Context(Store(tmp_path / "data"), bot_delay=0)
+    manager = context.games
+    rng = random.Random(11)
+
+    async def nothing(text: str) -> None:
+        return None
+
+    async def run() -> None:
+        kinds = ["human", "human"] if game == "satellites" else ["human"] * 3
+        session, _, _ = manager.create(game, players(kinds), 4)
+        for seat in range(len(kinds)):
+            await manager.take_seat(session, seat)
+        same_messages(session)
+        watcher = Watcher(nothing, "seat", 0)
+        await manager.watch(session, watcher)
+        same_messages(session)
+        await manager.ask_hand_on(session, 1)
+        same_messages(session)
+        took_back = 0
+        moves = 0
+        while session.status == "active" and moves < 400:
+            legal = session.adapter.game.legal_actions(session.state)
+            action = rng.choice(list(legal))
+            seat = session.to_move
+            await manager.move(session, seat, session.adapter.text(session.state, action))
+            moves += 1
+            same_messages(session)
+            if session.take_back_from(seat)[0] is not None and took_back < 5:
+                await manager.unwatch(session, watcher)  # no page: nothing made at the undo
+                await manager.undo(session, seat)
+                took_back += 1
+                other = [a for a in session.adapter.game.legal_actions(session.state)
+                         if a != action]
+                if other:  # another move in its place: its text, not the one taken back
+                    await manager.move(session, seat,
+                                       session.adapter.text(session.state, rng.choice(other)))
+                    moves += 1
+                same_messages(session)
+                assert [m["text"] for m in json.loads(session.message_text(
+                    "host", None))["history"]] == session.texts
+                await manager.watch(session, watcher)
+        assert took_back
+        if session.status == "active":
+            await manager.abandon(session)
+        same_messages(session)
+        assert "result" in json.loads(session.message_text("spectator", None))
+
+    asyncio.run(run())
