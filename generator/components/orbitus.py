@@ -581,6 +581,9 @@ def start_marker_items(defs: OrbitusDefinitions, seat: int, across_flats: float 
                              what="a start-line marker").size for line in lines)
     lead = size * 1.12
     top = -h * 0.04 - (len(lines) - 1) * lead / 2.0  # the first line's middle
+    if stamp and stamp_text(defs) is not None:  # the lowest line clear of the stamp's line
+        low = top + (len(lines) - 1) * lead + size * (0.729 / 2.0 + 0.25)
+        top -= max(0.0, low - (h / 2.0 - 2.1))
     width = text_width(lines[0], size, True)
     gx = -(width + 2.6 * g) / 2.0 + g
     items.append(Group(tuple(seat_glyph(seat, g, ink)), (gx, top)))

@@ -53,6 +53,8 @@ COUNT_FILL = "#f4f4f1"
 TOTAL_FILL = "#e3e6ee"
 CUT = "#6d6d6d"  # cut lines between games
 MARGIN = 10.0
+STAMP_FROM_EDGE = 7.0  # the design stamp's baseline above the paper's edge: clear of the outer
+# 6 mm many printers leave blank (sheets.MARGIN_MM)
 SEATS = 6
 
 
@@ -253,7 +255,7 @@ def orbitus_pad(defs: OrbitusDefinitions, page: tuple[float, float], words: Any 
                            cls="pad-game"))
         if n:
             items += _cut_line(page[0], top - (step - block_h) / 2.0)
-    items += stamp_items(defs, page[0] - MARGIN, page[1] - MARGIN / 2.0, 1.6, anchor="end")
+    items += stamp_items(defs, page[0] - MARGIN, page[1] - STAMP_FROM_EDGE, 1.6, anchor="end")
     return [Drawing(page[0], page[1], items, "Orbitus score pad")]
 
 
@@ -442,7 +444,7 @@ def satellites_pad(defs: SatellitesDefinitions, page: tuple[float, float],
         y_mid = top + r * block_h + (r - 0.5) * gap_y
         items += _dashed(((MARGIN + 6.0, y_mid), (page[0] - MARGIN, y_mid)))
         items.append(Text(MARGIN, y_mid + 1.4, "✂", 4.0, fill=CUT))
-    items += stamp_items(defs, page[0] - MARGIN, page[1] - MARGIN / 2.0, 1.6, anchor="end")
+    items += stamp_items(defs, page[0] - MARGIN, page[1] - STAMP_FROM_EDGE, 1.6, anchor="end")
     return [Drawing(page[0], page[1], items, "Satellites score pad")]
 
 
