@@ -4,9 +4,11 @@ one process.
 
 Interpreter start and imports are excluded: the modules are imported first,
 then each build is timed from loading the definitions to the last file written.
-The write phase (staging folder, hard links of what stays, the swap, removing the
-previous build: see generator/output.py) is also timed alone, into a new folder
-and into a folder that already holds a build and a few files of the user's.
+The write phase (the files staged and flushed, then renamed into place: see
+generator/output.py) is also timed alone, into a new folder and into a folder that
+already holds a build and a few files of the user's; and the renames of an in-place
+build alone (a Letter build over an A4 one), the only moment someone looking into the
+folder could see some files new and some old.
 The SVG backend remembers documents it rendered (for --watch); that memory is
 cleared before every timed build, so each figure is a whole build's work, as a
 fresh pnp-build does it.
@@ -77,9 +79,41 @@ def main() -> None:
     line("full default build into a new folder", fresh)
     line("full default build into a folder holding the previous build and 3 files of the "
          "user's", again)
-    line("build write phase alone (staging, links, swap, old build removed), into a new "
+    line("build write phase alone (staged, flushed, renamed into place), into a new "
          "folder", write_new)
     line("build write phase alone, over the previous build", write_again)
+    renames = renames_alone(args.runs)
+    line("the renames of an in-place build alone (Letter over A4: "
+         f"{renames[1]} files change), the moment a look into the folder can see a mix",
+         renames[0])
+
+
+def renames_alone(runs: int) -> tuple[list[float], int]:
+    """Times (s) of the renames that put a staged Letter build over an A4 one (the journal
+    written, every file flushed already), and how many files they replace."""
+    import generator.output as output
+
+    a4 = build(Path(tempfile.mkdtemp()) / "a4", opts=BuildOptions())
+    letter = build(Path(tempfile.mkdtemp()) / "letter", opts=BuildOptions(page="letter"))
+    changed = sum(1 for rel in letter if letter[rel] != a4[rel])
+    times: list[float] = []
+    real = output._apply_journal
+
+    def timed(out: Path, stage: Path, replace: list[str], delete: list[str]) -> None:
+        started = time.perf_counter()
+        real(out, stage, replace, delete)
+        times.append(time.perf_counter() - started)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "kit"
+        output._apply_journal = timed  # type: ignore[assignment]
+        try:
+            for i in range(runs * 2):
+                write_outputs(out, a4 if i % 2 else letter, GAMES)
+        finally:
+            output._apply_journal = real  # type: ignore[assignment]
+    return times, changed
+
 
 def whole_command(runs: int) -> tuple[list[float], list[float]]:
     """Wall times (s) of ``pnp build -q`` into a new folder each time, and into one folder

@@ -18,7 +18,7 @@ Speed: a 12-megapixel photo (4000 x 3000) of the 72-sector golden table
 five times on one core (OpenCV and BLAS limited to one thread); the figure is the
 whole read from the JPEG's bytes to the layout (decoding, markers, grid, art).
 
-    .venv/bin/python benchmarks/bench_photo.py                 # 200 photos per game
+    .venv/bin/python benchmarks/bench_photo.py                 # 200 photos, 100 pairs per game
     .venv/bin/python benchmarks/bench_photo.py --photos 20 --jobs 2
     .venv/bin/python benchmarks/bench_photo.py --game orbitus --only 17   # one photo again
 """
@@ -44,31 +44,36 @@ from timing import figure  # noqa: E402
 _BENCH = None
 
 
-def _worker(job: tuple[str, int, int, int]) -> object:
+def _worker(job: tuple[str, int, int, int, bool]) -> object:
     global _BENCH
     import cv2
 
     from testkit.photo_evaluate import Bench
 
-    game, seed, count, index = job
+    game, seed, count, index, pair = job
     cv2.setNumThreads(1)
     if _BENCH is None or _BENCH.game != game:
         _BENCH = Bench(game, seed, count)
-    return _BENCH.case(index)
+    return _BENCH.pair(index) if pair else _BENCH.case(index)
 
 
-def accuracy(game: str, photos: int, seed: int, jobs: int, only: int | None) -> bool:
+def _run(work: list[tuple[str, int, int, int, bool]], jobs: int) -> tuple[list[object], float]:
+    """The cases of ``work`` (:func:`_worker`'s arguments), in ``jobs`` processes, and the
+    seconds they took."""
     from multiprocessing import get_context
 
-    indices = [only] if only is not None else list(range(photos))
-    work = [(game, seed, photos, i) for i in indices]
     start = time.perf_counter()
     if jobs > 1:
         with get_context("fork").Pool(jobs) as pool:
             cases = list(pool.imap(_worker, work))
     else:
         cases = [_worker(w) for w in work]
-    took = time.perf_counter() - start
+    return cases, time.perf_counter() - start
+
+
+def accuracy(game: str, photos: int, seed: int, jobs: int, only: int | None) -> bool:
+    indices = [only] if only is not None else list(range(photos))
+    cases, took = _run([(game, seed, photos, i, False) for i in indices], jobs)
     return report(game, cases, took, seed)
 
 
@@ -128,6 +133,31 @@ def report(game: str, cases: list, took: float, seed: int) -> bool:  # type: ign
     return ok == len(cases)
 
 
+def pairs(game: str, count: int, seed: int, jobs: int) -> bool:
+    """Two photos of each of ``count`` tables (other cameras, other fingers), merged cell
+    by cell: the share of the pieces fully visible in either photo read right."""
+    cases, took = _run([(game, seed, count, i, True) for i in range(count)], jobs)
+    piece = "card" if game == "orbitus" else "satellite"
+    visible = sum(c.outcome.visible for c in cases)
+    right = sum(c.outcome.visible_read for c in cases)
+    wrong = sum(len(c.outcome.wrong) for c in cases)
+    silent = sum(1 for c in cases if c.outcome.silent_wrong)
+    print(f"\n{game}: {count} pairs of synthetic photos of one table, merged, in {took:.0f} s")
+    print(f"  {piece}s fully visible in either photo read right  {right}/{visible} "
+          f"({100.0 * right / max(visible, 1):.2f} %); read wrong {wrong}; pairs wrong "
+          f"without a word {silent}")
+    ok = figure(f"{game}: two photos merged, {piece}s visible in either read right "
+                f"({count} pairs)", 100.0 * right / max(visible, 1), 99.9, unit="%",
+                better="higher", note=f"{right}/{visible}")
+    ok &= figure(f"{game}: two photos merged, pairs scored wrong without a word ({count} pairs)",
+                 silent, 1, unit="", note=f"{wrong} {piece}s read wrong")
+    for c in cases:
+        if not c.outcome.ok:
+            print(f"  pair {c.index}: " + "; ".join(c.outcome.wrong + c.outcome.missed
+                                                     + c.outcome.phantom))
+    return ok
+
+
 def speed(repeats: int, cameras: int) -> None:
     import random
 
@@ -183,11 +213,15 @@ def main() -> int:
     parser.add_argument("--speed-only", action="store_true")
     parser.add_argument("--cameras", type=int, default=5, help="cameras of the speed figure")
     parser.add_argument("--repeats", type=int, default=5, help="reads of each camera's photo")
+    parser.add_argument("--pairs", type=int, default=100,
+                        help="tables photographed twice and merged, per game (0: none)")
     args = parser.parse_args()
     good = True
     if not args.speed_only:
         for game in (("orbitus", "satellites") if args.game == "both" else (args.game,)):
             good &= accuracy(game, args.photos, args.seed, args.jobs, args.only)
+            if args.pairs and args.only is None:
+                good &= pairs(game, args.pairs, args.seed, args.jobs)
     if not args.no_speed and args.only is None:
         speed(args.repeats, args.cameras)
     return 0 if good else 1

@@ -5,7 +5,9 @@ and how many games one core holds.
    (``tests/fixtures/orbitus/six-players-72.yaml``): write the layout, read it with the
    scorer's reader, score it, build the answer (median of 200, one process). Budget 30 ms.
 2. **Move, in process**: the server's own work for one move of a 4-seat Orbitus game
-   (check, apply, SQLite, the messages of the four seats), without the network.
+   (check, apply, SQLite, the messages of the four seats), without the network: the
+   median time of a move, and the mean CPU time of a move (budget 1 ms: the server's CPU
+   per move of point 3 without the WebSocket frames).
 3. **Load**: one ``pnp-web`` server process (uvicorn, started as a subprocess on a free
    loopback port, held to one core where the system allows it, the clients on the others)
    and ``--games`` Orbitus games of 4 seats, every seat a WebSocket client of this process
@@ -72,7 +74,7 @@ def bench_edit(repeats: int = 200) -> None:
                 f"max {times[-1]:.1f} ms")
 
 
-def bench_move(moves: int = 200) -> None:
+def bench_move(moves: int = 400) -> None:
     """The server's own work for one move of a 4-seat Orbitus game, in process: check, apply,
     write to SQLite, and make and send the four seats' messages (sending itself is a no-op)."""
     from web.app import Context
@@ -81,6 +83,7 @@ def bench_move(moves: int = 200) -> None:
 
     context = Context(Store(Path(tempfile.mkdtemp(prefix="bench-web-"))), bot_delay=0)
     times: list[float] = []
+    cpu: list[float] = []  # the process's CPU time of each move (what the server pays)
 
     async def run() -> None:
         rng = random.Random(2)
@@ -96,8 +99,9 @@ def bench_move(moves: int = 200) -> None:
                 session.watchers.append(Watcher(send, "seat", seat))
             while session.status == "active" and done < moves:
                 options = choices(session.legal() or {})
-                start = time.perf_counter()
+                start, mine = time.perf_counter(), time.process_time()
                 await context.games.move(session, session.to_move, rng.choice(options))
+                cpu.append((time.process_time() - mine) * 1000)
                 times.append((time.perf_counter() - start) * 1000)
                 done += 1
 
@@ -106,6 +110,10 @@ def bench_move(moves: int = 200) -> None:
     figure("pnp web: a move's server work in a 4-seat Orbitus game (check, apply, SQLite, four "
            "messages), in process", statistics.median(times), indent="",
            note=f"median of {moves}; 95th percentile {times[int(0.95 * len(times))]:.1f} ms")
+    figure("pnp web: a move's server CPU in a 4-seat Orbitus game (check, apply, SQLite, four "
+           "messages), in process, mean", statistics.fmean(cpu), 1, indent="",
+           note=f"the process's CPU time over {moves} moves of whole games from their start, "
+                f"{sum(cpu) / 1000:.2f} s in all; the load figure adds the WebSocket frames")
 
 
 def free_port() -> int:

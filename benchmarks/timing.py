@@ -72,9 +72,12 @@ def best_of(fn: Callable[[], object], repeat: int = 3,
 
 
 def shown(value: float, unit: str) -> str:
-    """A figure as the table shows it: whole numbers from 10 up, with thousands separated."""
+    """A figure as the table shows it: whole numbers from 10 up, with thousands separated
+    (shares in per cent keep their decimals: 99.77 % is not 100 %)."""
     if float(value).is_integer() and abs(value) < 10:
         number = f"{int(value)}"
+    elif unit == "%" and not float(value).is_integer():  # 99.77 % is not 100 %
+        number = f"{value:.2f}" if abs(value) >= 99 else f"{value:.1f}"
     elif abs(value) >= 10:
         number = f"{value:,.0f}"
     elif abs(value) >= 1:

@@ -2,8 +2,8 @@
 
 :func:`design` is what the commands call (the scorers, setups and replays name the design
 of the definitions they use). Its hash needs validated definitions (pydantic, ~150 ms), so
-the hash of each exact set of input bytes is kept in the ruleset cache folder
-(:func:`cards.ruleset_cache.cache_folder`), like the rulesets themselves; a miss validates
+the hash of each exact set of input bytes is kept in the cache folder as an entry of
+:mod:`cards.cache`, like the rulesets themselves; a miss validates
 (:func:`cards.design.design_of`).
 """
 
@@ -50,31 +50,37 @@ def _bytes_key(game: str, cards: Path | None) -> str | None:
     return digest.hexdigest()[:40]
 
 
+MAX_ENTRY_BYTES = 4_000  # an entry is about 150 bytes: the hash and the version
+
+
 def design(game: str, cards: Path | None = None) -> Design:
     """The design of ``game``'s definitions in ``cards`` (default: shipped).
 
     Raises :class:`cards.loader.DefinitionError` when they do not validate, exactly as
-    loading them would."""
-    from cards.ruleset_cache import cache_folder
+    loading them would. The entry is read and written as every cache entry is
+    (:mod:`cards.cache`: checked on every read, made again with one note when it fails,
+    only the tool's own entries ever evicted)."""
+    from cards import cache
+    from cards.ruleset_cache import CACHE_KEEP, load_definitions
 
     key = _bytes_key(game, cards)
-    where = cache_folder() if key is not None else None
-    entry = where / f"design-{game}-{key}.json" if where is not None else None
-    if entry is not None:
+    kind = f"design-{game}"
+    payload = cache.read_entry(kind, key, "json", MAX_ENTRY_BYTES) if key is not None else None
+    if payload is not None:
         try:
-            data = json.loads(entry.read_text(encoding="utf-8"))
+            data = json.loads(payload.decode("utf-8"))
             if data.get("format") == HASH_FORMAT and is_hash(data.get("hash", "")):
                 version = data.get("version")
                 return Design(game, data["hash"], version if isinstance(version, str) else None)
-        except (OSError, ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             pass
-    from cards.ruleset_cache import load_definitions
-
+        folder = cache.cache_folder()
+        if folder is not None:
+            cache.note(cache.entry_path(folder, kind, str(key), "json"),
+                       "its content is not a design of this version")
     found = design_of(load_definitions(game, cards))
-    if where is not None:
-        from cards.ruleset_cache import store_entry
-
-        store_entry(where, f"design-{game}-{key}", {"format": HASH_FORMAT, "hash": found.hash,
-                                                   "version": found.version},
-                    lambda p: p.name.startswith("design-"))
+    if key is not None:
+        cache.write_entry(kind, key, "json", json.dumps(
+            {"format": HASH_FORMAT, "hash": found.hash, "version": found.version},
+            separators=(",", ":")).encode("utf-8"), CACHE_KEEP)
     return found

@@ -13,6 +13,7 @@ import os
 import stat
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 
 class DefinitionError(Exception):
@@ -82,7 +83,6 @@ def read_bytes_safely(path: Path, what: str, max_bytes: int, folder: Path | None
     again once open, so a file swapped for a pipe in between is refused too.
     """
     shown = display_path(path) if shown is None else shown
-    expected = f"expected {what}" if what else "expected a file"
     if folder is not None:
         try:
             resolved = path.resolve(strict=False)
@@ -98,6 +98,27 @@ def read_bytes_safely(path: Path, what: str, max_bytes: int, folder: Path | None
             raise UnreadableInput([
                 f"{shown}: leads outside {display_path(folder)} (to {resolved}); files are "
                 "read only from inside the folder you gave"])
+    handle = open_regular(path, what, max_bytes, shown)
+    try:
+        data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise UnreadableInput([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
+    finally:
+        handle.close()
+    if len(data) > max_bytes:  # it grew while being read
+        raise UnreadableInput([
+            f"{shown}: is more than the {_size_text(max_bytes)} allowed for "
+            f"{what or 'this kind of file'}; is this the right file?"])
+    return data
+
+
+def open_regular(path: Path, what: str, max_bytes: int, shown: str | None = None) -> BinaryIO:
+    """``path`` opened for reading in binary, once it is known to be a regular file of at
+    most ``max_bytes`` (its size when opened); else :class:`UnreadableInput` with one line,
+    as :func:`read_bytes_safely` says them. For files read a line at a time (a run's
+    ``games.jsonl``); the caller closes it."""
+    shown = display_path(path) if shown is None else shown
+    expected = f"expected {what}" if what else "expected a file"
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
                      | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0))
@@ -129,23 +150,23 @@ def read_bytes_safely(path: Path, what: str, max_bytes: int, folder: Path | None
                 f"allowed for {what or 'this kind of file'}; is this the right file?"])
         if hasattr(os, "O_NONBLOCK"):
             os.set_blocking(fd, True)
-        chunks: list[bytes] = []
-        left = max_bytes + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        data = b"".join(chunks)
+        return os.fdopen(fd, "rb")
     except OSError as exc:
-        raise UnreadableInput([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
-    finally:
         os.close(fd)
-    if len(data) > max_bytes:  # it grew while being read
-        raise UnreadableInput([
-            f"{shown}: is more than the {_size_text(max_bytes)} allowed for "
-            f"{what or 'this kind of file'}; is this the right file?"])
-    return data
+        raise UnreadableInput([f"{shown}: cannot be read: {exc.strerror or exc}"]) from None
+    except BaseException:
+        os.close(fd)
+        raise
 
 
+def read_head_safely(path: Path, size: int) -> bytes:
+    """The first ``size`` bytes of a regular file of any size (to tell what it is), or
+    :class:`UnreadableInput`; never blocks on a pipe or a device."""
+    handle = open_regular(path, "", 1 << 62)
+    try:
+        return handle.read(size)
+    except OSError as exc:
+        raise UnreadableInput([f"{display_path(path)}: cannot be read: "
+                               f"{exc.strerror or exc}"]) from None
+    finally:
+        handle.close()

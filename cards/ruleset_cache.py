@@ -1,26 +1,26 @@
 """The cache of validated rulesets: definitions folder -> ``Ruleset`` without pydantic.
 
 Importing pydantic and validating costs about 150 ms, too much for a scorer that must
-answer at once, so :func:`load_ruleset` keeps the validated ruleset in a cache: a JSON
-file in the user's cache folder (``$PNP_CACHE_DIR``, else ``$XDG_CACHE_HOME/orbitus-pnp``,
-else ``~/.cache/orbitus-pnp``) named by a hash of every definition file the ruleset comes
-from and of the code that validates them. A hit means these exact files passed this exact
-validation before; anything else (a miss, an unreadable or stale entry, no cache folder)
-takes the validated path again (:func:`cards.definitions.load_definitions`). The cache is
-safe to delete at any time.
+answer at once, so :func:`load_ruleset` keeps the validated ruleset in a cache entry
+(:mod:`cards.cache`: the user's cache folder, a header with the tool's mark and a
+checksum) named by a hash of every definition file the ruleset comes from and of the code
+that validates them. A hit means these exact files passed this exact validation before;
+the entry's content is checked again on every read (its checksum, then its shape: every
+number within what the definitions allow, every list no longer than theirs), and anything
+else (a miss, a damaged, edited, misplaced or stale entry, no cache folder) takes the
+validated path again (:func:`cards.definitions.load_definitions`) and writes the entry
+anew. The cache is safe to delete at any time.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import rules
+from cards import cache as _cache
 from cards.files import definitions_of
 from cards.reading import MAX_DEFINITION_BYTES
 from rules.orbitus import ruleset as orb
@@ -29,24 +29,22 @@ from rules.satellites import ruleset as sat
 if TYPE_CHECKING:
     from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # of the ruleset in an entry (the entry's own format: cards.cache.FORMAT)
 CACHE_KEEP = 64  # entries kept; older ones are removed when a new one is written
+MAX_ENTRY_BYTES = 4_000_000  # a ruleset entry of the shipped Orbitus deck is about 5 kB
+# what a ruleset from the cache may hold at most (the definitions' own limits allow far
+# less: 300 cards, scores of 1,000 points): a forged entry cannot make a command hang
+MAX_NUMBER = 100_000
+MAX_ITEMS = 1_000
+MAX_TEXT = 200
+MAX_DEPTH = 6
 _CODE = ("models.py", "definitions.py", "files.py", "loader.py", "reading.py", "ruleset.py",
-         "ruleset_cache.py")
+         "ruleset_cache.py", "cache.py")
 
 
 def cache_folder() -> Path | None:
-    """Where validated rulesets are kept, or None when there is no usable place."""
-    given = os.environ.get("PNP_CACHE_DIR")
-    if given:
-        return Path(given)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg:
-        return Path(xdg) / "orbitus-pnp"
-    try:
-        return Path.home() / ".cache" / "orbitus-pnp"
-    except (RuntimeError, KeyError):  # no home folder known
-        return None
+    """Where validated rulesets are kept (:func:`cards.cache.cache_folder`)."""
+    return _cache.cache_folder()
 
 
 @dataclass(frozen=True)
@@ -88,40 +86,59 @@ def _read_all(game: str, files: dict[str, Path], root: Path) -> Source | None:
     return Source(game, files, contents)
 
 
-def _cached(folder: Path, key: str, game: str) -> dict[str, Any] | None:
-    try:
-        with (folder / f"{game}-{key}.json").open(encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
+def _kind(game: str) -> str:
+    return f"ruleset-{game}"
+
+
+def _cached(game: str, key: str) -> orb.Ruleset | sat.Ruleset | None:
+    """The ruleset the entry of ``key`` holds, or None: a miss, or an entry that fails a
+    check (named in one line on stderr)."""
+    payload = _cache.read_entry(_kind(game), key, "json", MAX_ENTRY_BYTES)
+    if payload is None:
         return None
-    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT \
-            or not isinstance(data.get("ruleset"), dict):
-        return None
-    found: dict[str, Any] = data["ruleset"]
-    return found
-
-
-def _store(folder: Path, key: str, game: str, data: dict[str, Any]) -> None:
-    store_entry(folder, f"{game}-{key}", {"format": CACHE_FORMAT, "game": game, "ruleset": data},
-                lambda p: p.name.split("-")[0] in rules.names("cards"))
-
-
-def store_entry(folder: Path, stem: str, payload: dict[str, Any],
-                family: Callable[[Path], bool]) -> None:
-    """Write one cache entry ``stem.json`` (through a temporary file and a rename) and keep
-    only the :data:`CACHE_KEEP` newest entries of its ``family``; never fails the caller."""
+    why = "its content is not a ruleset of this version"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / f"{stem}.json"
-        temp = folder / f".{stem}.{os.getpid()}.tmp"
-        temp.write_text(json.dumps(payload, separators=(",", ":")), encoding="utf-8")
-        os.replace(temp, target)
-        entries = sorted((p for p in folder.glob("*-*.json") if family(p)),
-                         key=lambda p: p.stat().st_mtime)
-        for old in entries[:-CACHE_KEEP]:
-            old.unlink(missing_ok=True)
-    except OSError:
+        data = json.loads(payload.decode("utf-8"))
+        if isinstance(data, dict) and data.get("format") == CACHE_FORMAT \
+                and data.get("game") == game and _plausible(data.get("ruleset")):
+            found: orb.Ruleset | sat.Ruleset = definitions_of(game).RULESET.from_data(
+                data["ruleset"])
+            return found
+    except RecursionError:
+        why = "its content is nested too deeply"
+    except Exception:  # noqa: BLE001 - any shape from_data cannot take is a miss
         pass
+    folder = cache_folder()
+    if folder is not None:
+        _cache.note(_cache.entry_path(folder, _kind(game), key, "json"), why)
+    return None
+
+
+def _plausible(data: object, depth: int = 0) -> bool:
+    """Whether ``data`` is within what any ruleset the definitions allow can hold: numbers
+    of at most :data:`MAX_NUMBER`, lists of at most :data:`MAX_ITEMS`, short texts."""
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(data, dict):
+        return len(data) <= MAX_ITEMS and all(
+            isinstance(k, str) and len(k) <= MAX_TEXT and _plausible(v, depth + 1)
+            for k, v in data.items())
+    if isinstance(data, list):
+        return len(data) <= MAX_ITEMS and all(_plausible(v, depth + 1) for v in data)
+    if isinstance(data, bool) or data is None:
+        return True
+    if isinstance(data, int):
+        return -MAX_NUMBER <= data <= MAX_NUMBER
+    if isinstance(data, float):
+        return -MAX_NUMBER <= data <= MAX_NUMBER  # NaN fails both
+    return isinstance(data, str) and len(data) <= MAX_TEXT
+
+
+def _store(game: str, key: str, data: dict[str, Any]) -> None:
+    """Write one entry; never fails the caller."""
+    payload = json.dumps({"format": CACHE_FORMAT, "game": game, "ruleset": data},
+                         separators=(",", ":")).encode("utf-8")
+    _cache.write_entry(_kind(game), key, "json", payload, CACHE_KEEP)
 
 
 def load_ruleset(game: str, folder: Path | None = None,
@@ -138,18 +155,14 @@ def load_ruleset(game: str, folder: Path | None = None,
     root = (folder or DEFAULT_CARDS).resolve()
     files = game_files(game, root, deck_file)
     source = _read_all(game, files, root)
-    where = cache_folder() if source is not None else None
-    key = source.key() if source is not None else ""
-    if where is not None:
-        data = _cached(where, key, game)
-        if data is not None:
-            try:
-                return definitions_of(game).RULESET.from_data(data)  # type: ignore[no-any-return]
-            except (KeyError, TypeError, ValueError):
-                pass  # an entry of another shape: validate again and replace it
+    key = source.key() if source is not None else None
+    if key is not None:
+        found = _cached(game, key)
+        if found is not None:
+            return found
     ruleset: orb.Ruleset | sat.Ruleset = load_definitions(game, folder, deck_file).ruleset
-    if where is not None:
-        _store(where, key, game, ruleset.to_data())
+    if key is not None:
+        _store(game, key, ruleset.to_data())
     return ruleset
 
 

@@ -4,10 +4,11 @@ What each game prints lives in its product module (:mod:`generator.products`); t
 module plans the steps of the games asked for, runs them and writes the files.
 
 A build first loads and checks the definitions (nothing is written if they are
-wrong), then renders every file in memory, and only then writes them: into a
-staging folder beside the output folder, which then takes the output folder's
-place in one step (:mod:`generator.output`). A failed or interrupted build
-therefore leaves the previous files intact.
+wrong), then renders every file in memory, and only then writes them, all or
+nothing (:mod:`generator.output`): the files that change are staged in full and
+journaled, then renamed into the output folder, whose folders are kept as they
+are. A failed build leaves the previous files intact; an interrupted one is
+completed by the next build.
 """
 
 from __future__ import annotations

@@ -313,6 +313,12 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
                     f"out like {DEFAULT_CARDS}, with orbitus/ and satellites/ inside)")
     if out.exists() and not out.is_dir():
         return fail(f"{prog}: --out {shown(out)}: is a file, expected a folder")
+    from generator.output import OutputError, refuse_folder
+
+    try:
+        refuse_folder(out.resolve(), shown(out))  # "/" and the home folder, before any work
+    except OutputError as exc:
+        return fail(exc.lines[0])
     games = tuple(rules.names("products")) if opts.game == BOTH else (opts.game,)
     if opts.preflight is not None or opts.preset is not None:
         return _preset(opts, prog, games, cards, out, report)

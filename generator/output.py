@@ -1,39 +1,35 @@
-"""Writing a build into its output folder: all or nothing, and nothing the tool did not write
-is ever deleted or replaced.
+"""Writing a build into its output folder: all or nothing, nothing of the user's touched.
 
 What a build guarantees (docs/reliability.md says the same for users):
 
-* **All or nothing.** The new files are written into a *staging folder* beside the output
-  folder (``.NAME.pnp-new-ID`` in its parent folder), together with hard links to
-  everything else the output folder holds (the user's own files, and outputs of earlier
-  builds this build does not replace, such as PNGs of an earlier ``--png``). Then the two
-  folders are swapped in one step: ``renameat2(RENAME_EXCHANGE)`` on Linux. Anyone looking
-  at the output folder sees either the whole previous build or the whole new one, also if
-  the build is killed, the disk fills up or a subfolder is read-only. Where that call is
-  missing (other systems, some file systems) the swap is two renames; a build killed
-  between them leaves the output folder missing for a moment, and the next build puts the
-  new one in place before anything else.
-* **Only the tool's files.** ``.pnp-build.json`` in the output folder lists every file
-  builds wrote there (the *manifest*). A build replaces only files at the names it writes
+* **Folders are kept.** A folder that exists is never replaced, re-created or swapped: it
+  keeps its owner, group, mode, ACLs and extended attributes, and a shell or a viewer
+  inside it stays in it. Only files are replaced, one rename each.
+* **All or nothing.** Every new file is first written in full into a hidden staging
+  folder inside the output folder (``.pnp-inplace-ID``) and flushed to the disk; then a
+  journal is written; only then are the files renamed into place. A build stopped before
+  the journal (killed, a full disk, a read-only folder) has replaced nothing; one stopped
+  during the renames is completed from the journal by the next build before it does
+  anything else. A file the build would write with the bytes it already holds is left as
+  it is. An output folder that does not exist yet is staged beside its place
+  (``.NAME.pnp-new-ID``) and renamed into place in one step.
+* **Only the tool's files.** ``.pnp-build.json`` in the output folder (the *manifest*)
+  lists every file builds wrote there. A build replaces only files at the names it writes
   and deletes only files the manifest lists (a component no longer defined, a deleted
   text); anything else in the folder (``house-rules.pdf``, ``svg/my-logo.svg``, a
-  subfolder of notes) is carried into the new folder untouched (same file, hard-linked).
-  A link, a file where a folder must go or a folder where a file must go is refused with a
-  clear line, and nothing is written through a link out of the output folder.
+  subfolder of notes) stays untouched. A build writes into an existing folder only when
+  the manifest is there, or when every file in the folder is at a name the build writes
+  (an earlier version's build); never into ``/`` or the home folder. A link, a file where
+  a folder must go or a folder where a file must go is refused with a clear line, and
+  nothing is written through a link out of the output folder.
 * **One build at a time.** A build takes a lock (``fcntl.flock`` on ``.NAME.pnp-lock``
-  beside the folder) for the few milliseconds it switches over; a second build into the
-  same folder waits for it (saying so), so both finish and the folder holds the later one.
+  beside the folder) while it writes; a second build into the same folder waits for it
+  (saying so), so both finish and the folder holds the later one.
 * **Nothing left behind.** Staging folders and temporary files of a build that was
   killed are recognised and removed (or completed) by the next build.
-
-When the output folder cannot be swapped (its parent folder is not writable, it is a
-mount point or the current folder, it holds a mount point, hard links are not possible
-there, or it holds more than ``MAX_CARRIED`` files of the user's), the build falls back to
-replacing files in place, journaled: every new file is first written in full into a
-hidden staging folder inside the output folder, then a journal is written, then the files
-are renamed into place. A build interrupted during that last step leaves a mix until the
-next build, which finishes the job first (the journal says what is left). The build says
-when it takes this way.
+* **Run as root** (``sudo pnp build --out ~user/kit``), every file and folder a build
+  makes belongs to the owner of the folder it is made in, so the user can still change
+  and delete them.
 """
 
 from __future__ import annotations
@@ -56,13 +52,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 MANIFEST = ".pnp-build.json"  # in the output folder: the files builds wrote there
-STAGING_MARK = ".pnp-build-staging"  # in a staging folder until it is the output folder
-INPLACE_PREFIX = ".pnp-inplace-"  # journaled in-place staging, inside the output folder
+STAGING_MARK = ".pnp-build-staging"  # in a new folder's staging folder until it is in place
+INPLACE_PREFIX = ".pnp-inplace-"  # the journaled staging folder, inside the output folder
 JOURNAL = "journal.json"
 BOOKKEEPING = (MANIFEST, STAGING_MARK)
 MANIFEST_FORMAT = 1
 LOCK_WAIT_SECONDS = 120.0
-MAX_CARRIED = 20_000  # files of the user's carried into each build; beyond: in place
+SHOWN_FOREIGN = 3  # files of the user's a refusal names
 
 # temporary files of write_atomic (this and earlier versions): ".NAME.xxxxxxxx.tmp"
 _TEMP_RE = re.compile(r"^\.(?P<name>.+)\.[a-z0-9_]{8}\.tmp$")
@@ -135,11 +131,21 @@ def read_manifest(folder: Path) -> set[str]:
     return {f for f in data["files"] if isinstance(f, str) and _safe_rel(f)}
 
 
+def has_manifest(folder: Path) -> bool:
+    """Whether ``folder`` holds a manifest this tool wrote (one listing no file counts)."""
+    try:
+        data = json.loads((folder / MANIFEST).read_bytes().decode("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("tool") == "pnp-build" \
+        and isinstance(data.get("files"), list)
+
+
 def manifest_bytes(files: Iterable[str]) -> bytes:
     """The manifest listing ``files`` (deterministic: the same files give the same bytes)."""
     body = {"tool": "pnp-build", "format": MANIFEST_FORMAT,
             "about": "the files pnp-build wrote into this folder; it replaces and deletes "
-                     "only these (delete this file and the next build keeps them all)",
+                     "only these, and leaves everything else here as it is",
             "files": sorted(files)}
     return (json.dumps(body, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
@@ -285,58 +291,20 @@ def _read_pid(fd: int) -> str:
     return f" (process {text})" if text.isdigit() else ""
 
 
-# --- swapping two folders ------------------------------------------------------------------
-
-_RENAME_EXCHANGE = 2
-_AT_FDCWD = -100
-_renameat2: Any = None
-
-
-def _load_renameat2() -> Any:
-    global _renameat2
-    if _renameat2 is None:
-        _renameat2 = False
-        if sys.platform.startswith("linux"):
-            try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                fn = libc.renameat2
-            except (OSError, AttributeError):
-                return False
-            fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
-                           ctypes.c_uint]
-            fn.restype = ctypes.c_int
-            _renameat2 = fn
-    return _renameat2
-
-
-def exchange(a: Path, b: Path) -> bool:
-    """Swap two folders in one step (Linux ``renameat2(RENAME_EXCHANGE)``). False when the
-    system or file system cannot; other failures raise ``OSError``."""
-    if os.environ.get("PNP_NO_RENAME_EXCHANGE"):  # to test the fallback
-        return False
-    fn = _load_renameat2()
-    if not fn:
-        return False
-    if fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
-        return False
-    raise OSError(err, os.strerror(err), str(b))
-
-
 # --- writing a build -------------------------------------------------------------------------
 
 
 @dataclass
 class Result:
-    """What a write did: ``mode`` is ``"swap"`` or ``"in place"`` (and why)."""
+    """What a write did: ``mode`` is ``"new folder"`` (the folder did not exist: made whole
+    in one step) or ``"in place"`` (files replaced in the folder, journaled)."""
 
     written: int
     kept: int
     deleted: int
     mode: str
-    carried: int = 0  # the user's own files carried over
+    carried: int = 0  # the user's own files in the folder, left as they were
+    unchanged: int = 0  # files the build writes that already held these bytes
 
 
 def write_build(out_dir: Path, files: dict[str, bytes], stale_if: Callable[[str], bool],
@@ -362,30 +330,40 @@ def write_build(out_dir: Path, files: dict[str, bytes], stale_if: Callable[[str]
             info(as_given(line))
 
     try:
+        refuse_folder(out, shown)
         return _write_build(out, files, stale_if, say)
     except OutputError as exc:
         raise OutputError([as_given(line) for line in exc.lines]) from None
 
 
+def refuse_folder(out: Path, shown: str | None = None) -> None:
+    """:class:`OutputError` for a folder no build may write into: the root folder and the
+    home folder (a kit there would mix with everything else, and a build's bookkeeping
+    would sit among the user's files)."""
+    shown = str(out) if shown is None else shown
+    if out == Path(out.anchor):
+        raise OutputError([f"pnp-build: --out {shown}: is the root folder of the system; give "
+                           "the kit a folder of its own (e.g. --out kit); nothing was written"])
+    try:
+        home = Path.home().resolve()
+    except (RuntimeError, KeyError, OSError):
+        return
+    if out == home:
+        raise OutputError([f"pnp-build: --out {shown}: is your home folder; give the kit a "
+                           "folder of its own (e.g. --out ~/kit); nothing was written"])
+
+
 def _write_build(out: Path, files: dict[str, bytes], stale_if: Callable[[str], bool],
                  info: Report) -> Result:
-    parent = out.parent
-    lock_path, swappable = _lock_place(out)
+    lock_path = _lock_place(out)
     with locked(lock_path, out, info):
         recover(out, info)
-        _make_folder(out)
+        if not out.exists():
+            return _new_folder(out, files)
         check_targets(out, files)
+        _check_foreign(out, files)
         plan = plan_write(out, files, stale_if)
-        why_not = _why_not_swap(out, parent) if swappable else (
-            f"its parent folder {parent} is not writable")
-        if why_not is None:
-            try:
-                return _swap(out, plan, info)
-            except _CannotCarry as exc:
-                why_not = str(exc)
-        info(f"pnp-build: writing into {out} file by file, journaled ({why_not}); an "
-             "interrupted build is completed by the next one")
-        return _in_place(out, plan, why_not)
+        return _in_place(out, plan)
 
 
 def _real_folder(out_dir: Path) -> Path:
@@ -397,7 +375,8 @@ def _real_folder(out_dir: Path) -> Path:
             path = path.resolve(strict=True)
         if path.exists() and not path.is_dir():
             raise OutputError([f"pnp-build: --out {out_dir}: is a file, expected a folder"])
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if path != path.parent and not path.parent.exists():
+            _make_folders(path.parent)
     except (OSError, RuntimeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise OutputError([f"pnp-build: cannot use the output folder {out_dir}: {reason}; "
@@ -405,122 +384,141 @@ def _real_folder(out_dir: Path) -> Path:
     return path
 
 
-def _make_folder(out: Path) -> None:
-    try:
-        out.mkdir(exist_ok=True)
-    except OSError as exc:
-        raise OutputError([f"pnp-build: cannot make the output folder {out}: "
-                           f"{exc.strerror or exc}; nothing was written"]) from None
+def _make_folders(path: Path) -> None:
+    """``mkdir -p``, each folder made given its parent's owner (see :func:`_own`)."""
+    missing = []
+    probe = path
+    while not probe.exists():
+        missing.append(probe)
+        probe = probe.parent
+    for folder in reversed(missing):
+        os.mkdir(folder)
+        _own(folder, folder.parent)
 
 
-def _lock_place(out: Path) -> tuple[Path, bool]:
-    """Where the lock file goes (beside ``out``, or inside it when its parent is not
-    writable), and whether the parent is writable (needed to swap)."""
-    beside = out.parent / f".{out.name}.pnp-lock"
+def _lock_place(out: Path) -> Path:
+    """Where the lock file goes: beside ``out``, or inside it when its parent is not
+    writable."""
     if out.parent != out and os.access(out.parent, os.W_OK | os.X_OK):
-        return beside, True
+        return out.parent / f".{out.name}.pnp-lock"
     with contextlib.suppress(OSError):
         out.mkdir(exist_ok=True)
-    return out / ".pnp-build.lock", False
+    return out / ".pnp-build.lock"
 
 
-def _why_not_swap(out: Path, parent: Path) -> str | None:
-    if parent == out:
-        return "it is the root folder"
+def _owner(folder: Path) -> tuple[int, int] | None:
+    """The owner and group new entries in ``folder`` get: when the build runs as root, the
+    folder's own (so a user's folder stays the user's to change); else None (the
+    system's default: the user running the build)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
     try:
-        if os.stat(out).st_dev != os.stat(parent).st_dev:
-            return "it is a mount point"
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    try:
-        here = Path.cwd().resolve()
+        info = os.stat(folder)
     except OSError:
-        here = None
-    if here is not None and (here == out or out in here.parents):
-        return "it is the current folder (or holds it), which a swap would pull away"
-    return None
+        return None
+    return (info.st_uid, info.st_gid) if (info.st_uid, info.st_gid) != (0, 0) else None
 
 
-class _CannotCarry(Exception):
-    """The output folder holds something a staging folder cannot take over by hard link."""
+def _own(path: Path, folder: Path, owner: tuple[int, int] | None = None) -> None:
+    """Give ``path`` (just made) the owner of ``folder`` where the build runs as root."""
+    owner = owner or _owner(folder)
+    if owner is not None:
+        with contextlib.suppress(OSError):
+            os.lchown(path, *owner)
+
+
+def _check_foreign(out: Path, files: dict[str, bytes]) -> None:
+    """Refuse an existing folder without a manifest that holds files this build does not
+    write: the user's folder (Documents, a photo folder), not an earlier build's."""
+    if has_manifest(out):
+        return
+    foreign = sorted(rel for rel in _walk_files(out)
+                     if rel not in files and not _stale_temp(rel, set(files)))
+    count = len(foreign)
+    if count:
+        names = ", ".join(foreign[:SHOWN_FOREIGN]) + (
+            f" and {count - SHOWN_FOREIGN} more" if count > SHOWN_FOREIGN else "")
+        raise OutputError([
+            f"pnp-build: --out {out}: holds {count} file(s) pnp-build did not write ({names}) "
+            f"and no {MANIFEST} that lists its own; give the kit a new or empty folder "
+            "(nothing was written)"])
+
+
+def _walk_files(out: Path) -> Iterator[str]:
+    """Every entry of ``out`` that is not a folder (files, links ...), relative posix, the
+    bookkeeping of builds left out; links to folders are not followed."""
+    stack = [""]
+    while stack:
+        rel = stack.pop()
+        try:
+            with os.scandir(out / rel if rel else out) as entries:
+                items = sorted(entries, key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in items:
+            sub = f"{rel}/{entry.name}" if rel else entry.name
+            if not rel and (entry.name in BOOKKEEPING or entry.name.startswith(INPLACE_PREFIX)
+                            or entry.name == ".pnp-build.lock"):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(sub)
+            else:
+                yield sub
+
+
+# --- a folder that does not exist yet: staged beside it, renamed into place ----------------
 
 
 def _staging_names(out: Path) -> tuple[str, str]:
     return f".{out.name}.pnp-new-", f".{out.name}.pnp-old-"
 
 
-def _swap(out: Path, plan: Plan, info: Report) -> Result:
-    new_prefix, old_prefix = _staging_names(out)
-    ident = secrets.token_hex(6)
-    staging = out.parent / f"{new_prefix}{ident}"
-    old = out.parent / f"{old_prefix}{ident}"
+def _new_folder(out: Path, files: dict[str, bytes]) -> Result:
+    new_prefix, _ = _staging_names(out)
+    staging = out.parent / f"{new_prefix}{secrets.token_hex(6)}"
+    owner = _owner(out.parent)
     try:
-        os.mkdir(staging, 0o700)
+        os.mkdir(staging)
         (staging / STAGING_MARK).write_bytes(b"")
-        made = _write_files(staging, plan.files, sync=False, same_as=out,
-                            ours=plan.old_manifest)
-        carried = _carry(out, staging, plan, made)
-        _write_file(staging / MANIFEST, manifest_bytes(plan.new_manifest), sync=False)
-        _copy_modes(out, staging, made)
-        _sync_staging(staging, [*plan.files, MANIFEST], made | {"."})
-    except _CannotCarry:
-        _remove_tree(staging)
-        raise
+        made = _write_files(staging, files, sync=False, owner=owner)
+        _write_file(staging / MANIFEST, manifest_bytes(files), sync=False, owner=owner)
+        _sync_staging(staging, [*files, MANIFEST], made | {"."})
+        os.rename(staging, out)  # the switch-over: one step
     except OSError as exc:
         _remove_tree(staging)
+        if exc.errno in (errno.EEXIST, errno.ENOTEMPTY) and out.exists():
+            raise OutputError([f"pnp-build: {out} was made by someone else while the build "
+                               "ran; nothing was written (build again)"]) from None
         raise OutputError(_write_failure(out, staging, exc)) from None
     except BaseException:
         _remove_tree(staging)
         raise
-    # the switch-over: after this line the new build is the output folder
-    try:
-        if exchange(staging, out):
-            os.rename(staging, old)
-        else:
-            os.rename(out, old)
-            os.rename(staging, out)
-    except OSError as exc:
-        if not out.exists() and old.exists():
-            os.rename(old, out)  # the second rename failed: put the old folder back
-        _remove_tree(staging)
-        raise _CannotCarry(f"the folder cannot be swapped: {exc.strerror or exc}") from None
+    _own(out, out.parent, owner)
     _drop_mark(out)
     _fsync_dir(out.parent)
-    _clean_old_tree(old, out, info)
-    return Result(len(plan.files), len(plan.kept), len(plan.stale), "swap", carried)
+    return Result(len(files), 0, 0, "new folder")
 
 
 def _drop_mark(out: Path) -> None:
-    """Remove the staging mark from the output folder, also from one the user made
-    read-only (its permissions are put back)."""
-    mark = out / STAGING_MARK
-    try:
-        mark.unlink()
-    except FileNotFoundError:
-        return
-    except PermissionError:
-        with contextlib.suppress(OSError):
-            mode = stat.S_IMODE(os.stat(out).st_mode)
-            os.chmod(out, mode | stat.S_IWUSR | stat.S_IXUSR)
-            try:
-                mark.unlink()
-            finally:
-                os.chmod(out, mode)
-    except OSError:
-        pass
+    """Remove the staging mark from a new output folder."""
+    with contextlib.suppress(OSError):
+        (out / STAGING_MARK).unlink()
 
 
 def _write_failure(out: Path, staging: Path, exc: OSError) -> list[str]:
+    """The lines for a write that failed: the file named as it would have been in ``out``
+    (not by its place in ``staging``)."""
     name = exc.filename
     shown = str(name) if name else "a file"
     if name and str(name).startswith(str(staging)):
         rel = Path(str(name)).relative_to(staging).as_posix()
-        shown = str(out / rel)
+        shown = str(out / rel) if rel != "." else str(out)
     return [f"pnp-build: cannot write {shown}: {exc.strerror or exc}",
             f"pnp-build: {out} was left as it was (nothing of this build was written)"]
 
 
-def _write_file(path: Path, data: bytes, sync: bool = True) -> None:
+def _write_file(path: Path, data: bytes, sync: bool = True,
+                owner: tuple[int, int] | None = None) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
                      0o666)
@@ -533,6 +531,9 @@ def _write_file(path: Path, data: bytes, sync: bool = True) -> None:
             view = view[os.write(fd, view):]
         if sync:
             os.fsync(fd)
+        if owner is not None:
+            with contextlib.suppress(OSError):
+                os.fchown(fd, *owner)
     except OSError as exc:
         exc.filename = str(path)
         raise
@@ -541,13 +542,11 @@ def _write_file(path: Path, data: bytes, sync: bool = True) -> None:
 
 
 def _write_files(root: Path, files: dict[str, bytes], sync: bool = True,
-                 same_as: Path | None = None, ours: set[str] | None = None) -> set[str]:
+                 owner: tuple[int, int] | None = None,
+                 owners: Callable[[str], tuple[int, int] | None] | None = None) -> set[str]:
     """Write every file under ``root`` (each flushed to the disk with ``sync``); returns the
-    folders made (relative, posix). With ``same_as`` (the output folder), a file an earlier
-    build wrote there (listed in ``ours``) with exactly these bytes is hard-linked instead
-    of written again: an unchanged rebuild writes nothing new, and removing the old folder
-    afterwards frees no data (on a disk mounted with ``discard`` every freed file costs a
-    few milliseconds)."""
+    folders made (relative, posix). Each entry made is given ``owner`` (or
+    ``owners(rel)``: the owner of the folder it will sit in) when the build runs as root."""
     made: set[str] = set()
     for rel in sorted(files):
         parent = PurePosixPath(rel).parent
@@ -563,20 +562,18 @@ def _write_files(root: Path, files: dict[str, bytes], sync: bool = True,
                     exc.filename = str(root / sub)
                     raise
                 made.add(sub)
-        _place_file(root, rel, files[rel], sync, same_as if ours and rel in ours else None)
+                who = owners(sub) if owners is not None else owner
+                if who is not None:
+                    with contextlib.suppress(OSError):
+                        os.lchown(root / sub, *who)
+        _place_file(root, rel, files[rel], sync, owners(rel) if owners is not None else owner)
     return made
 
 
-def _place_file(root: Path, rel: str, data: bytes, sync: bool, same_as: Path | None) -> None:
-    """One file of a build into ``root``: linked from ``same_as`` when the file there holds
-    the same bytes, else written."""
-    if same_as is not None and _same_bytes(same_as / rel, data):
-        try:
-            os.link(same_as / rel, root / rel, follow_symlinks=False)
-            return
-        except OSError:
-            pass  # no hard links here: write it
-    _write_file(root / rel, data, sync)
+def _place_file(root: Path, rel: str, data: bytes, sync: bool,
+                owner: tuple[int, int] | None) -> None:
+    """One file of a build into ``root`` (a staging folder)."""
+    _write_file(root / rel, data, sync, owner)
 
 
 def _same_bytes(path: Path, data: bytes) -> bool:
@@ -637,53 +634,6 @@ def _sync_staging(staging: Path, files: Iterable[str], folders: Iterable[str]) -
     _fsync_dirs(folders, staging)
 
 
-def _carry(out: Path, staging: Path, plan: Plan, made: set[str]) -> int:
-    """Hard-link into ``staging`` everything of ``out`` that stays: the user's entries and
-    the old tool files kept. Folders are made anew (their modes copied afterwards)."""
-    known = plan.old_manifest | set(plan.files)
-    device = os.stat(out).st_dev
-    count = 0
-
-    def walk(rel: str) -> None:
-        nonlocal count
-        here = out / rel if rel else out
-        with os.scandir(here) as entries:
-            items = sorted(entries, key=lambda e: e.name)
-        for entry in items:
-            sub = f"{rel}/{entry.name}" if rel else entry.name
-            if not rel and (entry.name in BOOKKEEPING or entry.name.startswith(INPLACE_PREFIX)
-                            or entry.name == ".pnp-build.lock"):
-                continue
-            if sub in plan.files or sub in plan.stale or _stale_temp(sub, known):
-                continue
-            info = entry.stat(follow_symlinks=False)
-            if stat.S_ISDIR(info.st_mode):
-                if info.st_dev != device:
-                    raise _CannotCarry(f"{out / sub} is a mount point")
-                if sub not in made:
-                    os.mkdir(staging / sub)
-                    made.add(sub)
-                walk(sub)
-                continue
-            if sub not in plan.kept:
-                count += 1
-                if count > MAX_CARRIED:
-                    raise _CannotCarry(f"it holds more than {MAX_CARRIED} files of your own")
-            try:
-                os.link(out / sub, staging / sub, follow_symlinks=False)
-            except NotImplementedError:  # pragma: no cover - Windows
-                raise _CannotCarry("links cannot be hard-linked here") from None
-            except OSError as exc:
-                if exc.errno in (errno.EPERM, errno.EXDEV, errno.EMLINK, errno.ENOTSUP,
-                                 errno.EOPNOTSUPP, errno.EACCES):
-                    raise _CannotCarry(f"{out / sub} cannot be hard-linked "
-                                       f"({exc.strerror})") from None
-                raise
-
-    walk("")
-    return count
-
-
 def _stale_temp(rel: str, known: set[str]) -> bool:
     """A temporary file of an interrupted atomic write of one of the tool's files."""
     path = PurePosixPath(rel)
@@ -691,17 +641,6 @@ def _stale_temp(rel: str, known: set[str]) -> bool:
     if found is None:
         return False
     return (path.parent / found.group("name")).as_posix().removeprefix("./") in known
-
-
-def _copy_modes(out: Path, staging: Path, made: set[str]) -> None:
-    """Give each folder of the new tree the permissions of the folder it replaces (deepest
-    first, so a read-only folder is filled before it is made read-only)."""
-    for sub in sorted(made | {""}, key=lambda s: -s.count("/") - (1 if s else 0)):
-        try:
-            mode = stat.S_IMODE(os.stat(out / sub if sub else out).st_mode)
-        except OSError:
-            continue  # a folder the old build did not have: as made
-        os.chmod(staging / sub if sub else staging, mode)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -720,75 +659,6 @@ def _fsync_dir(path: Path) -> None:
 def _fsync_dirs(subs: Iterable[str], root: Path) -> None:
     for sub in subs:
         _fsync_dir(root / sub if sub != "." else root)
-
-
-def _clean_old_tree(old: Path, out: Path, info: Report | None = None) -> None:
-    """Remove the previous output folder after a swap. Its tool files go; an entry of the
-    user's that the new folder holds as the same file goes too; one that differs (saved by
-    the user while the build ran) or is missing there is moved into the new folder. If
-    one cannot be moved, the old folder stays (and the next build tries again). A file at a
-    name the new build wrote is the tool's in either folder (also when the old folder has
-    no manifest: a build of an earlier version)."""
-    known = read_manifest(old) | read_manifest(out)
-    failed: list[str] = []
-
-    def walk(rel: str) -> None:
-        here = old / rel if rel else old
-        try:
-            with os.scandir(here) as entries:
-                items = list(entries)
-        except OSError:
-            return
-        for entry in items:
-            sub = f"{rel}/{entry.name}" if rel else entry.name
-            if not rel and (entry.name in BOOKKEEPING or entry.name.startswith(INPLACE_PREFIX)
-                            or entry.name == ".pnp-build.lock"):
-                continue
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if stat.S_ISDIR(info.st_mode):
-                walk(sub)
-                continue
-            if sub in known or _stale_temp(sub, known):
-                continue
-            try:
-                there = os.lstat(out / sub)
-            except FileNotFoundError:
-                there = None
-            except OSError:
-                continue
-            if there is not None and os.path.samestat(there, info):
-                continue
-            try:
-                if there is not None and stat.S_ISDIR(there.st_mode):
-                    raise IsADirectoryError(errno.EISDIR, "a folder is in its place")
-                _make_parents(out, sub, old)
-                os.replace(old / sub, out / sub)
-            except OSError as exc:
-                failed.append(f"{sub} ({exc.strerror or exc})")
-
-    walk("")
-    if failed:
-        (info or (lambda _m: None))(
-            f"pnp-build: {len(failed)} file(s) of yours in the previous build's folder could "
-            f"not be moved into {out}: {', '.join(failed[:3])}; they stay in {old} (the next "
-            "build tries again)")
-        return
-    _remove_tree(old)
-
-
-def _make_parents(out: Path, rel: str, like: Path) -> None:
-    parent = PurePosixPath(rel).parent
-    if parent.as_posix() == ".":
-        return
-    for p in [*reversed(parent.parents), parent][1:]:
-        target = out / p.as_posix()
-        if not target.exists():
-            os.mkdir(target)
-            with contextlib.suppress(OSError):
-                os.chmod(target, stat.S_IMODE(os.stat(like / p.as_posix()).st_mode))
 
 
 def _remove_tree(path: Path) -> None:
@@ -813,63 +683,175 @@ def _remove_tree(path: Path) -> None:
         shutil.rmtree(path, onerror=retry)
 
 
-# --- in place, journaled (when the folder cannot be swapped) -------------------------------
+# --- an existing folder: in place, journaled ----------------------------------------------
 
 
-def _in_place(out: Path, plan: Plan, why: str) -> Result:
-    stage = out / f"{INPLACE_PREFIX}{secrets.token_hex(6)}"
+def _in_place(out: Path, plan: Plan) -> Result:
+    """Stage the files that change, write the journal, then rename them into place (the
+    folders of ``out`` are never replaced: they keep owner, mode, ACLs and attributes)."""
+    changed = {rel: data for rel, data in plan.files.items()
+               if not (rel in plan.old_manifest and _same_bytes(out / rel, data))}
+    temps = _stale_temps(out, plan.old_manifest | set(plan.files))
+    carried = sum(1 for rel in _walk_files(out) if rel not in plan.new_manifest
+                  and rel not in temps)
+    unchanged = len(plan.files) - len(changed)
+    manifest = manifest_bytes(plan.new_manifest)
+    if not changed and not plan.stale and not temps and _same_bytes(out / MANIFEST, manifest):
+        return Result(0, len(plan.kept), 0, "in place", carried, unchanged)
+    _check_writable(out, [*changed, *plan.stale, *temps, MANIFEST])
+    place = _stage_place(out)
+    stage = place / f"{_stage_prefix(out, place)}{secrets.token_hex(6)}"
+    owners = _owners_in(out)
     try:
         os.mkdir(stage, 0o700)
         os.mkdir(stage / "files")
-        _write_files(stage / "files", plan.files)
-        _write_file(stage / MANIFEST, manifest_bytes(plan.new_manifest))
-        _check_writable(out, plan)
+        made = _write_files(stage / "files", changed, sync=False, owners=owners)
+        _write_file(stage / MANIFEST, manifest, sync=False, owner=owners(MANIFEST))
+        _sync_staging(stage / "files", list(changed), made | {"."})
+        _hold_old(out, stage / "replaced", [*changed, *plan.stale])
         _write_file(stage / JOURNAL, json.dumps(
-            {"replace": sorted(plan.files), "delete": sorted(plan.stale)}).encode("utf-8"))
+            {"replace": sorted(changed), "delete": sorted(plan.stale),
+             "temporary": sorted(temps)}).encode("utf-8"))
+        _fsync_dir(stage)
     except OSError as exc:
         _remove_tree(stage)
-        lines = _write_failure(out, stage / "files", exc)
-        raise OutputError(lines) from None
+        raise OutputError(_write_failure(out, stage / "files", exc)) from None
     except BaseException:
         _remove_tree(stage)
         raise
     _finish_in_place(out, stage)
-    return Result(len(plan.files), len(plan.kept), len(plan.stale), f"in place ({why})")
+    return Result(len(changed), len(plan.kept), len(plan.stale), "in place", carried,
+                  unchanged)
 
 
-def _check_writable(out: Path, plan: Plan) -> None:
-    """Before the journal is written: every folder a file goes into can take it (else the
-    build stops here, with nothing replaced)."""
-    folders = {PurePosixPath(rel).parent.as_posix() for rel in [*plan.files, *plan.stale]}
+def _stage_place(out: Path) -> Path:
+    """Where the files are staged: beside the output folder (so nothing half-made ever
+    shows inside it, to a viewer or a sync client), or inside it when its parent is not
+    writable or lies on another file system (the output folder is a mount point)."""
+    parent = out.parent
+    try:
+        if parent != out and _writable(parent) and os.stat(parent).st_dev == os.stat(out).st_dev:
+            return parent
+    except OSError:
+        pass
+    return out
+
+
+def _stage_prefix(out: Path, place: Path) -> str:
+    """The name a staging folder in ``place`` starts with."""
+    return f".{out.name}.pnp-stage-" if place != out else INPLACE_PREFIX
+
+
+def _hold_old(out: Path, held: Path, rels: Iterable[str]) -> None:
+    """A second name (a hard link in the staging folder) for each file the renames will
+    replace or delete, so that freeing their space (slow on a disk that discards freed
+    blocks) happens afterwards, when the staging folder is removed, not between two
+    renames. Where hard links cannot be made, nothing is held."""
+    for rel in rels:
+        try:
+            if not stat.S_ISREG(os.lstat(out / rel).st_mode):
+                continue
+            (held / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.link(out / rel, held / rel, follow_symlinks=False)
+        except (OSError, NotImplementedError):
+            continue
+
+
+def _owners_in(out: Path) -> Callable[[str], tuple[int, int] | None]:
+    """For each entry of a build (relative posix), the owner it gets when the build runs
+    as root: that of the nearest folder of ``out`` that exists on its way."""
+    cache: dict[str, tuple[int, int] | None] = {}
+
+    def owner(rel: str) -> tuple[int, int] | None:
+        parent = PurePosixPath(rel).parent.as_posix()
+        while parent != "." and not (out / parent).is_dir():
+            parent = PurePosixPath(parent).parent.as_posix()
+        if parent not in cache:
+            cache[parent] = _owner(out / parent if parent != "." else out)
+        return cache[parent]
+
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return lambda rel: None
+    return owner
+
+
+def _stale_temps(out: Path, known: set[str]) -> list[str]:
+    """Temporary files of interrupted atomic writes (this and earlier versions) beside the
+    tool's files, to remove."""
+    found = []
+    for folder in sorted({PurePosixPath(rel).parent.as_posix() for rel in known}):
+        here = out if folder == "." else out / folder
+        try:
+            names = sorted(os.listdir(here))
+        except OSError:
+            continue
+        for name in names:
+            rel = name if folder == "." else f"{folder}/{name}"
+            if _stale_temp(rel, known):
+                found.append(rel)
+    return found
+
+
+def _check_writable(out: Path, rels: Iterable[str]) -> None:
+    """Before anything is staged: every folder a file is renamed into or deleted from can
+    take it, and lies on the output folder's file system (else the build stops here, with
+    nothing replaced)."""
+    device = os.stat(out).st_dev
+    folders = {PurePosixPath(rel).parent.as_posix() for rel in rels} | {"."}
     for sub in sorted(folders):
-        target = out if sub == "." else out / sub
-        probe = target
+        probe = out if sub == "." else out / sub
         while not probe.exists():
             probe = probe.parent
-        if not os.access(probe, os.W_OK | os.X_OK):
-            raise OSError(errno.EACCES, "the folder is read-only", str(probe))
+        try:
+            info = os.stat(probe)
+        except OSError as exc:
+            raise OutputError([f"pnp-build: cannot write {probe}: {exc.strerror or exc}",
+                               f"pnp-build: {out} was left as it was (nothing of this build "
+                               "was written)"]) from None
+        if info.st_dev != device:
+            raise OutputError([f"pnp-build: {probe} is on another file system (a mount point "
+                               f"inside {out}); the build writes only into folders of the "
+                               "output folder's own; choose another --out (nothing was "
+                               "written)"])
+        if not _writable(probe):
+            raise OutputError([f"pnp-build: cannot write {probe}: the folder is read-only "
+                               "(make it writable, or choose another --out)",
+                               f"pnp-build: {out} was left as it was (nothing of this build "
+                               "was written)"])
+
+
+def _writable(folder: Path) -> bool:
+    if os.access in os.supports_effective_ids:
+        return os.access(folder, os.W_OK | os.X_OK, effective_ids=True)
+    return os.access(folder, os.W_OK | os.X_OK)
 
 
 def _finish_in_place(out: Path, stage: Path) -> None:
-    """Carry out a journal: rename each staged file into place, delete the stale ones, then
-    the manifest; run again by the next build if this one is interrupted."""
+    """Carry out a journal: rename each staged file into place (a folder the output folder
+    does not have yet moves in whole), delete the stale files, then the manifest; run again
+    by the next build if this one is interrupted."""
     try:
         journal = json.loads((stage / JOURNAL).read_text(encoding="utf-8"))
         replace = [r for r in journal.get("replace", []) if _safe_rel(r)]
-        delete = [r for r in journal.get("delete", []) if _safe_rel(r)]
-    except (OSError, ValueError, AttributeError):
+        delete = [r for r in [*journal.get("delete", []), *journal.get("temporary", [])]
+                  if _safe_rel(r)]
+    except (OSError, ValueError, AttributeError, TypeError):
         _remove_tree(stage)  # no journal: the build never got that far
         return
+    _apply_journal(out, stage, replace, delete)
+    _remove_tree(stage)
+
+
+def _apply_journal(out: Path, stage: Path, replace: list[str], delete: list[str]) -> None:
+    """The switch-over itself: each staged file renamed into place, the stale files
+    deleted, the manifest last (the only moment files new and old sit side by side)."""
     problems: list[str] = []
-    for rel in replace:
+    for rel in sorted(replace):
         source = stage / "files" / rel
-        if not source.exists():
-            continue  # moved already
+        if not os.path.lexists(source):
+            continue  # moved already (alone, or with a folder that moved in whole)
         try:
-            for p in [*reversed(PurePosixPath(rel).parents)][1:]:
-                with contextlib.suppress(FileExistsError):
-                    os.mkdir(out / p.as_posix())
-            os.replace(source, out / rel)
+            os.replace(*_move(out, stage / "files", rel))
         except OSError as exc:
             problems.append(f"pnp-build: cannot replace {out / rel}: {exc.strerror or exc}")
     for rel in delete:
@@ -881,7 +863,17 @@ def _finish_in_place(out: Path, stage: Path) -> None:
             f"pnp-build: the build in {out} is incomplete; the next build completes it"])
     with contextlib.suppress(FileNotFoundError):
         os.replace(stage / MANIFEST, out / MANIFEST)
-    _remove_tree(stage)
+
+
+def _move(out: Path, staged: Path, rel: str) -> tuple[Path, Path]:
+    """What to rename for ``rel``: the topmost of its folders that ``out`` does not have
+    (moved in whole, with everything staged inside it), else the file itself."""
+    parts = PurePosixPath(rel).parts
+    for depth in range(1, len(parts)):
+        sub = "/".join(parts[:depth])
+        if not os.path.lexists(out / sub):
+            return staged / sub, out / sub
+    return staged / rel, out / rel
 
 
 # --- recovery: what a killed build left --------------------------------------------------
@@ -889,44 +881,37 @@ def _finish_in_place(out: Path, stage: Path) -> None:
 
 def recover(out: Path, info: Report) -> None:
     """Finish or undo what an interrupted build left (call with the lock held): a staging
-    folder beside ``out`` that never became the output folder is removed; the previous
-    output folder left after a swap is cleaned as the swap would have; if ``out`` itself is
-    missing (killed between the two renames of the fallback), the new folder (or else the
-    old one) is put in its place; an in-place journal is carried out."""
+    folder of a new output folder that never took its place is removed; an in-place
+    journal is carried out (its files renamed into place); a staging folder without a
+    journal is removed. Folders left by an interrupted switch-over of an earlier version
+    (which swapped whole folders) are left where they are, with a line saying so: they
+    may hold files of the user's."""
     new_prefix, old_prefix = _staging_names(out)
+    beside = _stage_prefix(out, out.parent)
     try:
         siblings = sorted(p for p in out.parent.iterdir()
-                          if p.name.startswith((new_prefix, old_prefix)))
+                          if p.name.startswith((new_prefix, old_prefix, beside)))
     except OSError:
         siblings = []
-    news = {p.name[len(new_prefix):]: p for p in siblings if p.name.startswith(new_prefix)}
-    olds = {p.name[len(old_prefix):]: p for p in siblings if p.name.startswith(old_prefix)}
-    if not out.exists():
-        for ident, path in news.items():
-            if (path / STAGING_MARK).exists():
-                os.rename(path, out)
-                news.pop(ident)
-                info(f"pnp-build: completed the switch-over of an interrupted build in {out}")
-                break
-        else:
-            if olds:
-                ident, path = next(iter(olds.items()))
-                os.rename(path, out)
-                olds.pop(ident)
-    _drop_mark(out)
-    for path in news.values():
-        if path.is_dir() and not path.is_symlink() and not (path / STAGING_MARK).exists():
-            _clean_old_tree(path, out, info)  # swapped, then killed before it was renamed
-        else:
+    stages = [p for p in siblings if p.name.startswith(beside) and p.is_dir()
+              and not p.is_symlink()]
+    for path in siblings:
+        if path in stages:
+            continue
+        if path.name.startswith(new_prefix) and (path / STAGING_MARK).exists() \
+                and not path.is_symlink():
             _remove_tree(path)
-    for path in olds.values():
-        if path.is_dir() and not path.is_symlink():
-            _clean_old_tree(path, out, info)
+        else:
+            info(f"pnp-build: {path} is left from an interrupted build of an earlier version; "
+                 "move anything of yours out of it, then delete it")
+    _drop_mark(out)
     try:
-        stages = [p for p in out.iterdir() if p.name.startswith(INPLACE_PREFIX)]
+        stages += sorted(p for p in out.iterdir() if p.name.startswith(INPLACE_PREFIX))
     except OSError:
-        stages = []
+        pass
     for stage in stages:
+        if (stage / JOURNAL).exists():
+            info(f"pnp-build: completed an interrupted build in {out}")
         _finish_in_place(out, stage)
 
 

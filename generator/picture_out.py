@@ -17,18 +17,21 @@ if TYPE_CHECKING:
 def write_picture(drawing: Drawing, svg: Path | None, png: Path | None, dpi: float = 150) -> None:
     """Write the picture of a scored table as SVG and/or PNG, each file atomically.
 
-    Raises :class:`PictureError` naming the file (as the user gave it) that could not be
-    written; its temporary file is removed, and the file itself is left as it was."""
+    Each carries the tool's mark (:func:`pnp.common.mark_picture`), so the next picture
+    written to that name may replace it. Raises :class:`PictureError` naming the file (as
+    the user gave it) that could not be written; its temporary file is removed, and the
+    file itself is left as it was."""
     from generator.output import write_atomic
+    from pnp.common import mark_picture
 
     if svg is not None:
         from generator.backends.svg import render_svg
 
-        _write_one(write_atomic, svg, render_svg(drawing))
+        _write_one(write_atomic, svg, mark_picture(render_svg(drawing)))
     if png is not None:
         from generator.backends.png import render_png
 
-        _write_one(write_atomic, png, render_png(drawing, dpi)[0])
+        _write_one(write_atomic, png, mark_picture(render_png(drawing, dpi)[0]))
 
 
 class PictureError(Exception):

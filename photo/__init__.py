@@ -7,7 +7,9 @@ pixels and needs the optional extra: ``pip install 'orbitus-pnp[photo]'`` (OpenC
 Each game's reader is its ``photo`` adapter (:func:`rules.adapter`, by convention
 ``photo.<game>``): ``READER(mmap, defs)`` the reader class, ``marker_map(defs)`` the
 markers its definitions print, ``markers_missing(mmap)`` why nothing can be read against a
-map (printed without markers), or None.
+map (printed without markers), or None; and, where a reader takes something from both, its
+``map_mismatch(mmap, defs)``: why a map given by hand does not fit the definitions (Orbitus:
+a card of the deck without its marker), or None.
 """
 
 from __future__ import annotations
@@ -39,6 +41,15 @@ def markers_missing(game: str, mmap: Any) -> str | None:
     """Why nothing of ``game`` can be read against ``mmap`` (printed without markers), or
     None."""
     found: str | None = rules.adapter(game, "photo").markers_missing(mmap)
+    return found
+
+
+def map_mismatch(game: str, mmap: Any, defs: Any) -> str | None:
+    """Why a marker map given by hand (``--markers``) cannot be read with the definitions
+    ``defs`` (the game's reader says, where it takes something from both: Orbitus, the
+    deck's cards), or None."""
+    check = getattr(rules.adapter(game, "photo"), "map_mismatch", None)
+    found: str | None = check(mmap, defs) if check is not None else None
     return found
 
 

@@ -4,7 +4,8 @@ Where a marker is too small or too blurred to read on its own, the reader compar
 photo of a cell with the printed face of every card in each rotation: the routes, the
 planet's colour and the marker together say which card it is. The faces are rendered
 from the same drawings that print (pdfium, via the PDF backend) and kept in the user's
-cache folder, named by a hash of those drawings, so they are rendered once per deck.
+cache folder (:mod:`cards.cache`), named by a hash of those drawings, so they are rendered
+once per deck.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import io
 import math
-import os
 from typing import Any
 
 import cv2
@@ -23,6 +23,7 @@ from rules import hexgeo
 LEVEL = 1.5  # px per mm of the faces compared (routes, planets, where the marker is)
 BLUR = 1.0  # px at LEVEL: what both sides are blurred with, so small shifts do not matter
 INSET_MM = 2.5  # the outer rim of a card is left out (cut edges, neighbours, jitter)
+FLAT_MM = 4.0  # the reach of "relative to its surroundings" when glare is taken out
 CACHE_FORMAT = 1
 
 
@@ -57,39 +58,68 @@ def render(game: str, defs: Any, level: float,
     return out
 
 
-def _fingerprint(game: str, defs: Any, names: list[str], level: float) -> str:
-    """A hash of the drawings themselves: any change of the definitions or of the art's
-    code that changes what prints changes it."""
+def _fingerprint(game: str, defs: Any, names: list[str],
+                 level: float) -> tuple[str, dict[str, tuple[int, int, int]]]:
+    """A hash of the drawings themselves (any change of the definitions or of the art's code
+    that changes what prints changes it), and the shape each face has at ``level``."""
     from generator.export_png import components
 
     drawings = components(game, defs)
     digest = hashlib.sha256(f"{CACHE_FORMAT}:{game}:{level}".encode())
+    shapes = {}
     for name in names:
         digest.update(name.encode())
         digest.update(repr(drawings[name]).encode())
-    return digest.hexdigest()[:32]
+        d = drawings[name]
+        shapes[name] = (round(d.height * level), round(d.width * level), 3)
+    return digest.hexdigest()[:32], shapes
 
 
-def _cache_folder() -> Any:
-    from cards.ruleset_cache import cache_folder
+CACHE_KIND = "faces"
+CACHE_KEEP = 8  # decks whose faces are kept (each a few MB)
+MAX_CACHE_BYTES = 64_000_000  # the shipped deck's faces are about 1 MB
 
-    return cache_folder()
+
+def _from_cache(game: str, key: str, names: list[str],
+                shapes: dict[str, tuple[int, int, int]]) -> dict[str, np.ndarray] | None:
+    """The faces kept for ``key``, or None: a miss, or an entry that fails a check (its
+    checksum, then every face of the size its drawing has: one line on stderr says so)."""
+    import zipfile
+
+    from cards.cache import entry_path, note, read_entry
+
+    payload = read_entry(f"{CACHE_KIND}-{game}", key, "npz", MAX_CACHE_BYTES)
+    if payload is None:
+        return None
+    try:
+        with zipfile.ZipFile(io.BytesIO(payload)) as archive:  # sizes known before reading
+            sizes = {i.filename: i.file_size for i in archive.infolist()}
+        wanted = {f"f{i}.npy": int(np.prod(shapes[n])) for i, n in enumerate(names)}
+        if set(sizes) == set(wanted) and all(wanted[f] <= sizes[f] <= wanted[f] + 4096
+                                             for f in wanted):
+            with np.load(io.BytesIO(payload), allow_pickle=False) as data:
+                out = {n: data[f"f{i}"] for i, n in enumerate(names)}
+            if all(a.dtype == np.uint8 and a.shape == shapes[n] for n, a in out.items()):
+                return out
+    except Exception:  # noqa: BLE001 - whatever the archive holds, it is only a miss
+        pass
+    from cards.cache import cache_folder
+
+    folder = cache_folder()
+    if folder is not None:
+        note(entry_path(folder, f"{CACHE_KIND}-{game}", key, "npz"),
+             "its faces are not those of the drawings")
+    return None
 
 
 def faces(game: str, defs: Any, names: list[str],
           level: float = LEVEL) -> dict[str, np.ndarray]:
     """The faces of ``names`` at ``level`` px/mm (BGR, white outside the shape), from the
-    cache when they were rendered before."""
-    key = _fingerprint(game, defs, names, level)
-    folder = _cache_folder()
-    path = folder / f"faces-{game}-{key}.npz" if folder is not None else None
-    if path is not None and path.is_file():
-        try:
-            with np.load(path) as data:
-                if list(data.files) == [f"f{i}" for i in range(len(names))]:
-                    return {n: data[f"f{i}"] for i, n in enumerate(names)}
-        except (OSError, ValueError, EOFError):
-            pass
+    cache when they were rendered before (:mod:`cards.cache`: checked on every read)."""
+    key, shapes = _fingerprint(game, defs, names, level)
+    cached = _from_cache(game, key, names, shapes)
+    if cached is not None:
+        return cached
     rgba = render(game, defs, level, names)
     out: dict[str, np.ndarray] = {}
     for name in names:
@@ -97,16 +127,11 @@ def faces(game: str, defs: Any, names: list[str],
         alpha = img[..., 3:4] / 255.0
         rgb = img[..., :3] * alpha + 255.0 * (1 - alpha)
         out[name] = np.clip(rgb[..., ::-1] + 0.5, 0, 255).astype(np.uint8)
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            buf = io.BytesIO()
-            np.savez_compressed(buf, **{f"f{i}": out[n] for i, n in enumerate(names)})
-            temp = path.with_suffix(f".{os.getpid()}.tmp")
-            temp.write_bytes(buf.getvalue())
-            os.replace(temp, path)
-        except OSError:
-            pass
+    from cards.cache import write_entry
+
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **{f"f{i}": out[n] for i, n in enumerate(names)})
+    write_entry(f"{CACHE_KIND}-{game}", key, "npz", buf.getvalue(), CACHE_KEEP)
     return out
 
 
@@ -141,6 +166,12 @@ class HexArt:
                 rows.append(self._vector(turned))
                 self._faces.append(cv2.GaussianBlur(turned.astype(np.float32), (0, 0), BLUR))
         self.templates = np.array(rows, np.float32)
+        self._flat_faces: np.ndarray | None = None
+        self._raw_faces: tuple[np.ndarray, np.ndarray] | None = None
+        self._span = [np.percentile(f[self.mask], 95, axis=0) - np.percentile(f[self.mask], 5,
+                                                                               axis=0)
+                      for f in self._faces]  # each face's range of light, per channel
+        self._sides: list[np.ndarray] | None = None
 
     @classmethod
     def for_orbitus(cls, defs: Any) -> HexArt:
@@ -194,18 +225,32 @@ class HexArt:
             out = cv2.resize(out, (self.size, self.size), interpolation=cv2.INTER_AREA)
         return out
 
+    def in_frame(self, shape: tuple[int, ...], h: np.ndarray, centre: tuple[float, float]
+                 ) -> np.ndarray:
+        """Which pixels of :meth:`patch` round ``centre`` lie inside the photo (``shape``):
+        the rest is the white :meth:`patch` fills in, neither a card nor glare."""
+        c = (self.size - 1) / 2.0
+        u = (np.arange(self.size, dtype=np.float64) - c) / LEVEL
+        xs, ys = np.meshgrid(centre[0] + u, centre[1] + u)
+        pts = h @ np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+        x, y = pts[0] / pts[2], pts[1] / pts[2]
+        inside = (x >= 0) & (y >= 0) & (x <= shape[1] - 1) & (y <= shape[0] - 1) & (pts[2] > 0)
+        return inside.reshape(self.size, self.size)
+
     def scores(self, patch: np.ndarray) -> np.ndarray:
         """Correlation of a photographed cell with every face in every rotation: an array
         faces x 6 (rotation r: the card turned r x 60 degrees clockwise)."""
         return (self.templates @ self._vector(patch)).reshape(len(self.names), 6)
 
-    def gain(self, patch: np.ndarray, index: int, rot: int) -> float:
+    def gain(self, patch: np.ndarray, index: int, rot: int,
+             keep: np.ndarray | None = None) -> float:
         """How strongly the photo's light and dark follow face ``index`` turned ``rot``: the
         slope of photo against face (both 0-255), averaged over the colour channels. A
         card photographed has its routes dark and its background light, a faint texture of
         the table that merely correlates has a small slope."""
-        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)[self.mask]
-        t = self._faces[index * 6 + rot][self.mask]
+        m = self.mask if keep is None or keep.sum() < 50 else keep
+        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)[m]
+        t = self._faces[index * 6 + rot][m]
         slopes = []
         for ch in range(3):
             x = t[:, ch] - t[:, ch].mean()
@@ -232,3 +277,159 @@ class HexArt:
                     parts.append(float(x @ y) / (nx * ny))
             out[k] = float(np.mean(parts))
         return out
+
+    # --- what the photo shows of a card: glare, something over it -----------------------
+
+    def face(self, index: int, rot: int) -> np.ndarray:
+        """Face ``index`` turned ``rot``, blurred as compared (float32 BGR, 0-255)."""
+        return self._faces[index * 6 + rot]
+
+    def _raw(self) -> tuple[np.ndarray, np.ndarray]:
+        """The blurred faces, each channel's pixels inside the hex, and their squares
+        (cards x 6, 3, pixels): what masked comparisons sum over."""
+        if self._raw_faces is None:
+            raw = np.stack([f[self.mask].T for f in self._faces]).astype(np.float32)
+            self._raw_faces = (raw, raw * raw)
+        return self._raw_faces
+
+    def _flat(self, img: np.ndarray) -> np.ndarray:
+        """Each channel's light and shade relative to its surroundings (4 mm round): a lamp's
+        reflection adds light that changes slowly across a card, and this takes it out
+        (the routes, the planet and the marker stay)."""
+        f = img.astype(np.float32)
+        mean = cv2.GaussianBlur(f, (0, 0), FLAT_MM * LEVEL)
+        d = f - mean
+        spread = np.sqrt(cv2.GaussianBlur(d * d, (0, 0), FLAT_MM * LEVEL)) + 6.0
+        return d / spread
+
+    def flat_scores(self, patch: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        """:meth:`masked_scores` of the light and shade relative to their surroundings
+        (:meth:`_flat`), over ``keep`` (the pixels not clipped white): a card under a
+        lamp's reflection, compared by what the reflection leaves of its print."""
+        if self._flat_faces is None:
+            self._flat_faces = np.stack([self._flat(f)[self.mask].T
+                                         for f in self._faces]).astype(np.float32)
+        w = keep[self.mask].astype(np.float32)
+        n = float(w.sum())
+        if n < 50:
+            return np.zeros((len(self.names), 6), np.float32)
+        raw = self._flat_faces
+        f = self._flat(cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR))[self.mask]
+        return self._weighted(f, raw, raw * raw, w)
+
+    def _weighted(self, f: np.ndarray, raw: np.ndarray, raw2: np.ndarray,
+                  w: np.ndarray) -> np.ndarray:
+        """The correlation, weighted by ``w`` (pixels), of the photo's pixels ``f`` with
+        every face in every rotation (``raw``, and ``raw2`` its squares), the three colours
+        averaged: faces x 6."""
+        n = float(w.sum())
+        total = np.zeros(raw.shape[0], np.float64)
+        for ch in range(3):
+            v = f[:, ch]
+            t, t2 = raw[:, ch, :], raw2[:, ch, :]
+            s_t, s_tt, s_tv = t @ w, t2 @ w, t @ (w * v)
+            s_v, s_vv = float(w @ v), float(w @ (v * v))
+            num = s_tv - s_t * s_v / n
+            den = np.sqrt(np.maximum(s_tt - s_t * s_t / n, 1e-6) * max(s_vv - s_v * s_v / n,
+                                                                          1e-6))
+            total += num / den
+        return (total / 3.0).reshape(len(self.names), 6).astype(np.float32)
+
+    def clipped(self, patch: np.ndarray) -> np.ndarray:
+        """Where the photo is white beyond what it can record (the lamp's reflection at its
+        brightest): nothing of the print is left there. Grown by a millimetre."""
+        low = patch.min(axis=2)
+        hot = (low >= 246).astype(np.uint8)
+        return cv2.dilate(hot, _disc(int(round(LEVEL)))).astype(bool) & self.mask
+
+    def masked_scores(self, patch: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        """:meth:`scores` over the pixels ``keep`` (a mask of the patch) only: a card half
+        under glare compared on the half that is not."""
+        w = keep[self.mask].astype(np.float32)
+        n = float(w.sum())
+        if n < 50:
+            return np.zeros((len(self.names), 6), np.float32)
+        raw, raw2 = self._raw()
+        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)[self.mask]
+        return self._weighted(f, raw, raw2, w)
+
+    def bright(self, patch: np.ndarray, paper: float, inside: np.ndarray | None = None
+               ) -> np.ndarray:
+        """Where the photo is brighter than the cards' paper can be (``paper``: its
+        brightness, 0-255, in this light): a lamp's reflection, whatever card lies there.
+        Grown by a millimetre, inside the hex (and ``inside`` the photo, if given)."""
+        gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        low = patch.min(axis=2).astype(np.float32)
+        high = patch.max(axis=2).astype(np.float32)
+        white = high - low <= 0.12 * np.maximum(high, 1.0)  # a lamp's light is white
+        hot = ((gray >= min(250.0, max(paper * 1.1 + 4.0, 236.0))) & white) | (low >= 248.0)
+        hot = cv2.dilate(hot.astype(np.uint8), _disc(int(round(LEVEL * 1.0))))
+        hot = hot.astype(bool) & self.mask
+        return hot if inside is None else hot & inside
+
+    def explain(self, patch: np.ndarray, index: int, rot: int, hot: np.ndarray | None = None,
+                paper: float = 230.0) -> tuple[np.ndarray, np.ndarray, float]:
+        """The photo against face ``index`` turned ``rot``, pixel by pixel, after fitting the
+        light (a gain and an offset per channel): where it is much brighter than the face
+        in every channel and white (glare, with ``hot``; ``paper``: how bright the paper is
+        in this photo, 0-255), and where it is something else altogether
+        over an area larger than a route's width (something lying over the card, its
+        shadow, a neighbour on top). Returns the two masks and how well the rest fits
+        (the median residual, as a share of the face's range)."""
+        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)
+        t = self._faces[index * 6 + rot]
+        m = self.mask if hot is None else self.mask & ~hot
+        if m.sum() < 50:
+            m = self.mask
+        res = np.zeros(f.shape, np.float32)
+        for ch in range(3):
+            x, y = t[..., ch], f[..., ch]
+            sel = m
+            gain, off = 1.0, 0.0
+            for _ in range(3):  # least squares, then again without what fits worst: a
+                xs, ys = x[sel], y[sel]  # hand over a third of the card must not bend it
+                mx, my = float(xs.mean()), float(ys.mean())
+                vx = float(((xs - mx) ** 2).mean())
+                gain = float(((xs - mx) * (ys - my)).mean()) / vx if vx > 1e-6 else 0.0
+                off = my - gain * mx
+                r = y - (gain * x + off)
+                spread = max(2.5 * 1.48 * float(np.median(np.abs(r[sel][::5]))), 6.0)
+                nxt = m & (np.abs(r) <= spread)
+                if nxt.sum() < 50:
+                    break
+                sel = nxt
+            span = max(abs(gain) * self._span[index * 6 + rot][ch], 20.0)
+            res[..., ch] = r / span
+        # glare is the lamp's own light: nearly as bright as the paper or more, and white
+        low, high = f.min(axis=2), f.max(axis=2)
+        whitish = (low >= 0.8 * paper) & (high - low <= 0.18 * np.maximum(high, 1.0))
+        glare = (res.min(axis=2) > 0.25) & whitish & self.mask
+        if hot is not None:
+            glare |= hot
+        other = (np.abs(res).max(axis=2) > 0.3) & self.mask & ~glare
+        k = _disc(int(round(LEVEL * 2.5)))
+        other = cv2.morphologyEx(other.astype(np.uint8), cv2.MORPH_OPEN, k).astype(bool)
+        fit = float(np.median(np.abs(res[self.mask & ~glare & ~other]))) if (
+            self.mask & ~glare & ~other).any() else 1.0
+        return glare, other, fit
+
+    def sides(self) -> list[np.ndarray]:
+        """Bands along the six sides (N, NE, ... NW) of the hex, 2.5-12 mm inside it: what
+        lies over a card's edge lies over its neighbour's cell too."""
+        if self._sides is None:
+            c = (self.size - 1) / 2.0
+            yy, xx = np.mgrid[0:self.size, 0:self.size]
+            x, y = (xx - c) / LEVEL, (yy - c) / LEVEL
+            apothem = self.flats / 2.0
+            out = []
+            for s in range(6):
+                a = math.radians(60.0 * s)
+                d = x * math.sin(a) - y * math.cos(a)
+                out.append(self.mask & (d >= apothem - 12.0) & (d <= apothem - INSET_MM))
+            self._sides = out
+        return self._sides
+
+
+def _disc(radius: int) -> np.ndarray:
+    r = max(1, radius)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))

@@ -20,10 +20,13 @@ TEAL = (200, 190, 40)
 BLUE = (230, 120, 40)
 RED = (40, 40, 230)
 ORANGE = (0, 150, 255)
+YELLOW = (40, 230, 250)
+PURPLE = (200, 80, 170)
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
 MAX_SIDE = 2400
-COLOURS = {"marker": GREEN, "marker at its place": TEAL, "art and marker": BLUE}
+COLOURS = {"marker": GREEN, "marker at its place": TEAL, "art and marker": BLUE,
+           "art under glare": PURPLE}
 
 
 def _text(img: np.ndarray, text: str, at: tuple[float, float], size: float,
@@ -84,7 +87,10 @@ def scaled(bgr: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def encode(img: np.ndarray, name: str) -> bytes:
-    """PNG, or JPEG when ``name`` ends in .jpg/.jpeg."""
+    """PNG, or JPEG when ``name`` ends in .jpg/.jpeg, carrying the mark of a picture this
+    tool wrote (:func:`pnp.common.mark_picture`: only such a file is ever replaced)."""
+    from pnp.common import mark_picture
+
     lower = name.lower()
     if lower.endswith((".jpg", ".jpeg")):
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 88])
@@ -92,4 +98,4 @@ def encode(img: np.ndarray, name: str) -> bytes:
         ok, buf = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, 6])
     if not ok:  # pragma: no cover - OpenCV encodes any 8-bit BGR image
         raise ValueError("the debug image could not be encoded")
-    return buf.tobytes()
+    return mark_picture(buf.tobytes())

@@ -118,6 +118,39 @@ class Codebook:
         return s.reshape(len(self.ids), 4, len(SIGMAS)).max(axis=2)
 
 
+    def masked_scores(self, patch: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        """:meth:`scores` over the pixels ``keep`` of the patch only (where a lamp's
+        reflection has not washed the marker out): ids x 4."""
+        w = (keep.ravel()[MASK]).astype(np.float32)
+        n = float(w.sum())
+        if n < 16:
+            return np.full((len(self.ids), 4), -1.0, np.float32)
+        v = patch.ravel()[MASK].astype(np.float32)
+        t = self.templates
+        s_t, s_tt, s_tv = t @ w, (t * t) @ w, t @ (w * v)
+        s_v, s_vv = float(w @ v), float(w @ (v * v))
+        num = s_tv - s_t * s_v / n
+        den = np.sqrt(np.maximum(s_tt - s_t * s_t / n, 1e-9) * max(s_vv - s_v * s_v / n, 1e-9))
+        return (num / den).reshape(len(self.ids), 4, len(SIGMAS)).max(axis=2)
+
+
+def flatten(patch: np.ndarray) -> np.ndarray:
+    """A marker's patch (as :func:`sample` gives it) with the light's slope across it taken
+    out: a plane fitted to its quiet zone (the white ring round the black square, white
+    whatever the code) is subtracted, so a lamp's reflection brightening one side of the
+    marker does not read as another code. Clipped pixels stay as they are (see
+    :meth:`Codebook.masked_scores`)."""
+    n = patch.shape[0]
+    c = -1 + (np.arange(n) + 0.5) / SAMPLES  # module coordinates, the square 0-MODULES
+    yy, xx = np.meshgrid(c, c, indexing="ij")
+    ring = ((xx < -0.2) | (xx > MODULES + 0.2) | (yy < -0.2) | (yy > MODULES + 0.2))
+    a = np.column_stack([xx[ring], yy[ring], np.ones(int(ring.sum()))])
+    coef, *_ = np.linalg.lstsq(a, patch[ring].astype(np.float64), rcond=None)
+    plane = coef[0] * xx + coef[1] * yy + coef[2]
+    return (patch - plane + float(coef[2]) + float(coef[0] + coef[1]) * MODULES / 2).astype(
+        np.float32)
+
+
 def best_of(scores: np.ndarray, ids: Sequence[int]) -> tuple[int, int, float, float]:
     """(marker ID, turn, score, margin over the best other ID) of a score table."""
     n, turn = np.unravel_index(int(np.argmax(scores)), scores.shape)

@@ -1,18 +1,26 @@
 """Reading an Orbitus table from a photo: which card lies on which cell, turned how.
 
 1. Every dark square of the photo is read as a marker (:mod:`photo.detect`).
-2. The station's marker fixes the table's origin, scale and orientation: a first
-   homography from the table plane (mm, the station at (0, 0)) to the photo.
-3. Cards whose markers read with certainty are laid on the grid outwards from the
-   station: each marker's pose gives its card's centre and turn, snapped to the nearest
-   cell and rotation, and the homography is fitted again to all of them, so it stays
-   exact far from the station too.
-4. Every free cell next to the station or a card is then looked at where its card's
-   marker must be, in each of the six rotations, and read there; what still cannot be
-   read with certainty is compared with the printed art of every card (rendered from
-   the definitions), and the marker decides between the cards the art allows.
-5. What remains uncertain is reported, never guessed: a card seen but not read, two
-   cards on one cell, a card between cells or between rotations, no station.
+2. The station's marker fixes the table's origin, scale and orientation. One model of the
+   camera (:mod:`photo.camera`: a homography and the lens's radial distortion) is fitted
+   to every marker read with certainty, taken by their distance from the station (not
+   by which cards touch which), so it stays exact at the table's edge however the lens
+   bends the picture; a card whose marker the model cannot explain (pushed off its cell,
+   lifted or curled) is left out of the fit and its residual kept.
+3. Every marker read with certainty puts its card on its cell and rotation by that model,
+   on its own: no card is placed because a neighbour was read.
+4. Every other cell of the table's part of the photo is looked at on its own: its card's
+   marker read where the model says it must be, in each of the six rotations; else the
+   cell compared with the printed face of every card in every rotation (rendered from
+   the definitions), the marker deciding between the cards the art allows; where a
+   lamp's reflection washes the marker out, the face alone decides, if it leaves no
+   doubt. A cell that looks like a card but is not read is reported.
+5. Every card is then compared with its face pixel by pixel: the glare on it is found
+   (and drawn), and whatever lies over it (a hand, a cup, its shadow) names the cells
+   beyond that edge where a card may lie unseen; so do cells at the photo's edge.
+6. What remains uncertain is reported, never guessed: a card seen but not read, a part of
+   the table covered or out of the photo, two cards on one cell, a card between cells or
+   between rotations, no station.
 """
 
 from __future__ import annotations
@@ -26,7 +34,8 @@ import numpy as np
 
 from generator.markers.plan import MarkerMap
 from generator.markers.plan import orbitus_map as marker_map
-from photo import printed_without
+from photo import camera, printed_without
+from photo.camera import TableCamera
 from photo.detect import Codebook, Reading, read_all, read_at
 from rules import hexgeo
 from rules.hexgeo import Hex
@@ -35,8 +44,9 @@ from rules.hexgeo import Hex
 # and degrees of a cell and rotation, is certain on its own
 STRONG = (0.8, 0.1)
 EXACT_MM, EXACT_DEG = 6.0, 8.0
-OUTLIER = 3.5  # mm: a card's marker this far from where the others put it is not fitted
-PERSPECTIVE = 10  # markers (the station's and cards') from which the grid's perspective is fitted
+OUTLIER = 2.5  # mm: a card's marker this far from where the model puts it is not fitted
+PERSPECTIVE = 3  # markers (the station's and cards') from which the perspective is fitted
+RADIAL = 12  # ... and from which the lens's distortion (if they spread over the photo)
 NEAR = 0.2  # of the hex size: a marker's card further from any cell's centre is "between"
 TURN_TOLERANCE = 12.0  # degrees: further from a rotation is "between rotations"
 # where the marker alone is not certain, the printed art decides together with it
@@ -48,6 +58,27 @@ ART_VERIFY = 0.6  # the art a card read at its place by its marker needs to agre
 UNREAD_ART = 0.78  # a cell that looks this much like a card but is not read: reported
 GAIN_CARD = 0.5  # ... if its light and shade are at least this share of the cards' read
 WEDGE = 0.75  # a wedge of the hex (centre to side) that looks like the card's
+GUIDED = 0.5  # a cell must look this much like a card for its marker to be looked for
+CURLED_ART = 0.7  # a card's marker off its free cell by up to NEAR is placed if its face is there
+GLARE_WASHED = 0.3  # a card this much under glare: its face only needs not to contradict
+ART_VERIFY_GLARE = 0.45  # ... its marker read where the camera puts it
+PAPER_CARD = 0.6  # a cell this much the cards' paper (or glare) is a card, if it looks like one
+PAPER_FULL = 0.85  # ... this much, if it looks a little like one
+WASHED_OUT = 0.8  # a cell next to the cards this much washed out by glare: a card may lie there
+GAIN_GLARE = 0.3  # the light and shade a card under glare needs to be read by art and marker
+MARKER_SEEN = 0.7  # a card's marker that reads this well where one must be: a card is there
+MARKER_FACE = 0.2  # ... if that card's face, turned as its marker, is there this much
+# a card under glare, its marker washed out: read from its face alone when
+GLARE_SHARE = 0.04  # ... at least this share of its face is washed out (else not glare)
+ALONE_ART = 0.8  # its face (where not washed out) matches this well
+ALONE_MARGIN = 0.12  # ... this much better than any other card or rotation
+ALONE_SEEN = 0.45  # ... over at least this share of the face
+ALONE_MARKER = 0.1  # ... and the marker's unwashed part does not read as another code
+COVERED_SIDE = 0.3  # of a side's band: something lies over the card there
+LIFTED_MM = 1.0  # a marker's shape this far (rms) from a flat card's: lifted or curled
+FRAME_SEEN = 0.5  # a cell less than this much in the photo may hold a card beyond its edge
+STRANGE_COLOUR = 2e-4  # a colour this rare on the table and on the cards is something else
+OCCLUDED = 0.3  # ... and this much of a free cell in it: something lies over the cell
 
 
 @dataclass
@@ -57,10 +88,12 @@ class Placed:
     cell: Hex
     card: str
     rot: int
-    how: str  # "marker", "marker at its place", "art and marker"
+    how: str  # "marker", "marker at its place", "art and marker", "art under glare"
     corners: np.ndarray | None = None  # its marker in the photo (working px)
     score: float = 0.0
     source: int = 0  # the reading it came from (its id), for a marker read on its own
+    residual: float = 0.0  # mm: its marker's shape against a flat card's (lifted, curled)
+    glare: float = 0.0  # the share of its face under glare
 
 
 @dataclass
@@ -77,10 +110,20 @@ class TableReading:
     placed: dict[Hex, Placed] = field(default_factory=dict)
     unread: list[Hex] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    homography: np.ndarray | None = None  # table mm -> working px
+    homography: np.ndarray | None = None  # table mm -> working px, near the station
+    camera: TableCamera | None = None  # table mm -> working px, the whole table
     station: np.ndarray | None = None  # the station marker's corners
     flats: float = 50.0
+    glare: dict[Hex, np.ndarray] = field(default_factory=dict)  # cells under glare: outline px
+    covered: dict[Hex, Hex] = field(default_factory=dict)  # a cell covered -> the card it is seen
+    # over
     log: list[dict[str, Any]] = field(default_factory=list)  # every cell decided, and why
+    notes: list[str] = field(default_factory=list)  # photos merged in that added nothing
+
+    @property
+    def complete(self) -> bool:
+        """Every card seen is read and nothing else is reported."""
+        return not self.unread and not self.findings
 
 
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -105,6 +148,43 @@ def _turned(points: list[tuple[float, float]], centre: tuple[float, float],
     ca, sa = math.cos(a), math.sin(a)
     return np.array([(centre[0] + x * ca - y * sa, centre[1] + x * sa + y * ca)
                      for x, y in points])
+
+
+def _colours(pixels: np.ndarray) -> np.ndarray:
+    """The share of ``pixels`` (n x 3, BGR) in each of 32 x 32 bins of chromaticity (the
+    blue and red shares of each pixel's light: the same under brighter or dimmer light),
+    with a last bin for pixels too dark to have a colour (shadows)."""
+    p = pixels.astype(np.float32)
+    total = p.sum(axis=1)
+    dark = total < 90.0
+    b = np.clip((p[:, 0] / np.maximum(total, 1.0) * 64).astype(np.int32), 0, 31)
+    r = np.clip((p[:, 2] / np.maximum(total, 1.0) * 64).astype(np.int32), 0, 31)
+    idx = np.where(dark, 1024, b * 32 + r)
+    return np.bincount(idx, minlength=1025).astype(np.float64) / max(len(pixels), 1)
+
+
+def _smooth(hist: np.ndarray) -> np.ndarray:
+    """A colour histogram spread over each bin's neighbours (light of another colour moves a
+    colour a bin); the dark bin is always known."""
+    h = hist[:1024].reshape(32, 32)
+    for axis in range(2):
+        h = h + np.roll(h, 1, axis) + np.roll(h, -1, axis)
+    return np.append(h.ravel() / 9.0, 1.0)
+
+
+def where(cell: Hex) -> str:
+    return f"[{cell[0]}, {cell[1]}]"
+
+
+def _rigid_residual(seen: np.ndarray, ideal: np.ndarray) -> float:
+    """RMS distance (mm) left between a marker's corners as seen (on the table plane) and
+    as printed, once the best turn and shift of the whole card is allowed for: a card
+    lying flat leaves a fraction of a millimetre, one lifted off the table (curled, bent,
+    on top of another) shows its marker foreshortened and leaves more."""
+    a, b = seen - seen.mean(0), ideal - ideal.mean(0)
+    u, _, vt = np.linalg.svd(b.T @ a)
+    r = u @ vt
+    return float(np.sqrt(((a - b @ r) ** 2).sum(axis=1).mean()))
 
 
 @dataclass
@@ -140,6 +220,9 @@ class OrbitusReader:
         self.template = next(iter(self.sectors.values()), None)  # placement of every card
         self._art: Any = None
         self._gain = 0.0
+        self._paper = 255.0
+        self._papers: list[tuple[tuple[float, float], float]] = []
+        self._paper_bgr: np.ndarray | None = None
 
     @property
     def art(self) -> Any:
@@ -152,18 +235,18 @@ class OrbitusReader:
 
     # --- geometry ----------------------------------------------------------------------
 
-    def pose(self, reading: Reading, h: np.ndarray) -> _Pose | None:
+    def pose(self, reading: Reading, cam: TableCamera) -> _Pose | None:
         """Where the card whose marker is ``reading`` lies (None: not a card's marker, or
         a square of the wrong size to be one)."""
-        return self.poses([reading], h)[0]
+        return self.poses([reading], cam)[0]
 
-    def poses(self, readings: list[Reading], h: np.ndarray) -> list[_Pose | None]:
-        """:meth:`pose` of many readings at once (the grid is tried many times)."""
+    def poses(self, readings: list[Reading], cam: TableCamera) -> list[_Pose | None]:
+        """:meth:`pose` of many readings at once (the model is tried many times)."""
         mine = [r for r in readings if r.id in self.sectors]
         out: dict[int, _Pose | None] = {}
         if mine:
             markers = [self.sectors[r.id] for r in mine]
-            t = _apply(np.linalg.inv(h), np.concatenate([r.corners for r in mine]))
+            t = cam.unproject(np.concatenate([r.corners for r in mine]))
             t = t.reshape(len(mine), 4, 2)
             side = np.linalg.norm(t - np.roll(t, -1, axis=1), axis=2).mean(axis=1)
             size = np.array([m.size for m in markers])
@@ -194,33 +277,77 @@ class OrbitusReader:
         marker = self.card_marker[card] if card is not None else self.template
         return _turned(marker.corners(), hexgeo.centre(cell, self.flats), 60.0 * rot)
 
-    @staticmethod
-    def _fit(pairs: list[tuple[np.ndarray, np.ndarray]], affine: bool = False) -> np.ndarray:
-        """The homography (table mm -> photo px) of markers' corners, the first (the
-        station's) always kept, the others dropped while one lies more than ``OUTLIER``
-        mm from where the rest put it: a card pushed off its cell must not bend the
-        grid for its neighbours."""
-        kept = list(pairs)
+    def _fit_camera(self, pairs: list[tuple[np.ndarray, np.ndarray]], shape: tuple[int, ...],
+                    start: TableCamera | None,
+                    radial: bool = True) -> tuple[TableCamera, list[int]]:
+        """The camera of markers' corners (table mm, photo px), the first (the station's)
+        always kept, the others dropped while one lies more than ``OUTLIER`` mm from where
+        the model puts it (a card pushed off its cell, or lifted, must not bend the model
+        for the rest); with its kept pairs' indices."""
+        hgt, wid = shape[:2]
+        kept = list(range(len(pairs)))
         while True:
-            src = np.concatenate([p[0] for p in kept]).astype(np.float64)
-            dst = np.concatenate([p[1] for p in kept]).astype(np.float64)
-            if len(kept) < PERSPECTIVE or affine:  # a few small squares close together:
-                return _affine(src, dst)  # the perspective they say is noise
-            h, _ = cv2.findHomography(src, dst, 0)
-            if h is None or len(kept) <= 4:
-                return h
-            inv = np.linalg.inv(h)
-            errors = [float(np.linalg.norm(_apply(inv, p[1]).mean(axis=0) - p[0].mean(axis=0)))
-                      for p in kept[1:]]
-            worst = int(np.argmax(errors))
-            if errors[worst] <= OUTLIER:
-                return h
-            del kept[worst + 1]
+            src = np.concatenate([pairs[i][0] for i in kept]).astype(np.float64)
+            dst = np.concatenate([pairs[i][1] for i in kept]).astype(np.float64)
+            cam = camera.fit(src, dst, wid, hgt, radial=radial and len(kept) >= RADIAL,
+                             affine=len(kept) < PERSPECTIVE, start=start)
+            if len(kept) <= 4:
+                return cam, kept
+            errors = [float(np.linalg.norm(cam.unproject(pairs[i][1]).mean(axis=0)
+                                           - pairs[i][0].mean(axis=0))) for i in kept[1:]]
+            limit = max(OUTLIER, 3.0 * float(np.median(errors)))
+            bad = {kept[1 + j] for j, e in enumerate(errors) if e > limit}
+            if not bad:
+                return cam, kept
+            kept = [i for i in kept if i not in bad]
+            start = cam
 
-    def _pairs(self, station: tuple[np.ndarray, np.ndarray],
-               placed: dict[Hex, Placed]) -> list[tuple[np.ndarray, np.ndarray]]:
-        return [station] + [(self.marker_corners(p.card, p.cell, p.rot), p.corners)
-                            for p in placed.values() if p.corners is not None]
+    def _camera(self, station: tuple[np.ndarray, np.ndarray], strong: list[Reading],
+                shape: tuple[int, ...]) -> TableCamera:
+        """The camera, fitted to the station's marker, then to every card's marker read
+        with certainty, taken by their distance from the station: each round admits the
+        markers one cell further out that the model so far puts near a cell, and the
+        model is fitted again to all of them (which card touches which plays no part)."""
+        hgt, wid = shape[:2]
+        cam = camera.fit(station[0], station[1], wid, hgt, radial=False, affine=True)
+        reach = 1.6 * self.flats
+        for _ in range(16):
+            chosen: dict[Hex, _Pose] = {}
+            farthest = 0.0
+            for p in self.poses(strong, cam):
+                if p is None or p.cell == (0, 0):
+                    continue
+                d = math.hypot(*p.centre)
+                farthest = max(farthest, d)
+                if d > reach or p.off > 0.3 * self.flats or abs(p.turn_off) > 20.0:
+                    continue
+                if p.cell not in chosen or chosen[p.cell].reading.score < p.reading.score:
+                    chosen[p.cell] = p
+            pairs = [station] + [(self.marker_corners(self.sectors[p.reading.id].name, p.cell,
+                                                      p.rot), p.reading.corners)
+                                 for p in chosen.values()]
+            cam, _ = self._fit_camera(pairs, shape, cam, radial=False)
+            if reach > farthest + self.flats:
+                break
+            reach += self.flats
+        return cam
+
+    def _local(self, cam: TableCamera, centre: tuple[float, float]) -> tuple[np.ndarray, float]:
+        """The camera round a cell (as a homography) and its pixels per mm there."""
+        return cam.local(centre, 0.6 * self.flats), cam.scale_at(centre)
+
+    def _frame_share(self, cam: TableCamera, cell: Hex, shape: tuple[int, ...]) -> float:
+        """The share of a cell's hex that lies inside the photo."""
+        hgt, wid = shape[:2]
+        c = hexgeo.centre(cell, self.flats)
+        pts = [c]
+        for k in (0.35, 0.7, 0.95):
+            pts += [(c[0] + (x - c[0]) * k, c[1] + (y - c[1]) * k)
+                    for x, y in hexgeo.corners(c, self.flats)]
+            pts += [hexgeo.side_midpoint(c, self.flats * k, s) for s in range(6)]
+        px = cam.project(np.array(pts))
+        inside = (px[:, 0] >= 1) & (px[:, 0] <= wid - 2) & (px[:, 1] >= 1) & (px[:, 1] <= hgt - 2)
+        return float(inside.mean())
 
     # --- the whole reading -------------------------------------------------------------------
 
@@ -264,213 +391,145 @@ class OrbitusReader:
         st = max(stations, key=lambda r: r.score)
         out.station = st.corners
         station = (np.array(self.station.corners()), st.corners)
-        h = self._fit([station])
         cands = [r for r in readings if r.id in self.sectors and r.score >= 0.5]
-        h = self._bootstrap(h, station, cands)
+        strong = [r for r in cands if r.score >= STRONG[0] and r.margin >= STRONG[1]]
+        # 1: one camera for the whole table, from every marker read with certainty
+        cam = self._camera(station, strong, bgr.shape)
         used: set[int] = set()
-        # A: the cards whose markers read with certainty, ring by ring from the station
-        while True:
-            frontier = self._frontier(out.placed, set())
-            poses = [p for p in self.poses([r for r in cands if id(r) not in used], h) if p]
-            added = 0
-            for cell in sorted(frontier, key=lambda c: math.hypot(*hexgeo.centre(c, self.flats))):
-                found = self._certain(cell, poses, used)
+        # 2: every card whose marker is certain, on its own
+        self._place_markers(cam, strong, out, used)
+        cam = self._refit(station, out, bgr.shape, cam)
+        self._recheck(cam, out, used)
+        # 3: every other cell of the table's part of the photo, on its own
+        if self.art is not None:
+            self._gain = self._typical_gain(bgr, cam, out)
+            self._paper = self._paper_level(bgr, cam, out)
+            todo = self._footprint(cam, bgr.shape, [*out.placed, (0, 0)], set(out.placed))
+            looked = set(todo) | set(out.placed)
+            while todo:
+                cell = todo.pop(0)
+                alone = not any(n in out.placed or n in out.unread or n == (0, 0)
+                                for _, n in hexgeo.neighbours(cell))
+                unread = len(out.unread)
+                found = self._decide(bgr, gray, cam, cell, out, alone)
                 if found is not None:
                     out.placed[cell] = found
-                    added += 1
-            if not added:
-                break
-            h = self._refit(h, self._pairs(station, out.placed), cands)
-        # B: every free cell next to the table, looked at closely, once the grid is exact
-        self._gain = self._typical_gain(bgr, h, out) if self.defs is not None else 0.0
-        decided: set[Hex] = set()
-        todo = sorted(self._frontier(out.placed, decided))
-        poses = [p for p in self.poses([r for r in cands if id(r) not in used], h) if p]
-        while todo:
-            cell = todo.pop(0)
-            if cell in decided or cell in out.placed:
-                continue
-            decided.add(cell)
-            unread = len(out.unread)
-            found = self._certain(cell, poses, used) or self._decide(bgr, gray, h, cell, out)
-            if found is not None or len(out.unread) > unread:  # a card: look round it too
-                todo += sorted(self._frontier({cell: found}, decided | set(out.placed)))
-            if found is not None:
-                out.placed[cell] = found
-                if len(out.placed) % 6 == 0:
-                    h = self._refit(h, self._pairs(station, out.placed), cands)
-                    poses = [p for p in self.poses([r for r in cands if id(r) not in used], h)
-                             if p]
-        h = self._refit(h, self._pairs(station, out.placed), cands)
-        self._recheck(h, out, used)
-        self._verify_art(bgr, gray, h, out, used)
-        self._leftovers(cands, used, h, out, bgr)
-        out.homography = h
+                if found is not None or len(out.unread) > unread:  # a card: look round it
+                    more = self._footprint(cam, bgr.shape, [cell], looked)
+                    looked |= set(more)
+                    todo += more
+            self._verify_art(bgr, gray, cam, out, used)
+        cam = self._refit(station, out, bgr.shape, cam)
+        self._leftovers(cands, used, cam, out, bgr)
+        # 4: glare, what lies over the table, and the photo's edge
+        if self.art is not None:
+            self._explain(bgr, cam, out)
+            self._occluded(bgr, cam, out)
+        self._frame(cam, bgr.shape, out)
+        out.camera = cam
+        out.homography = cam.local((0.0, 0.0), 2.0 * self.flats)
         return out
 
-    def _refit(self, h: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]],
-               cands: list[Reading]) -> np.ndarray:
-        """The grid fitted again to the cards placed, kept only if it puts at least as many
-        certain cards exactly on cells as the grid before (cards crowded near the station
-        can suggest a perspective the rest of the table does not have)."""
-        new = self._fit(pairs)
-        if new is None:
-            return h
-        strong = [r for r in cands if r.score >= STRONG[0] and r.margin >= STRONG[1]]
-
-        def agreeing(trial: np.ndarray) -> int:
-            return sum(1 for p in self.poses(strong, trial) if p is not None and p.exact)
-
-        return new if agreeing(new) >= agreeing(h) else h
-
-    def _recheck(self, h: np.ndarray, out: TableReading, used: set[int]) -> None:
-        """Every card placed by its marker, looked at again with the final grid: one whose
-        marker no longer lies exactly on its cell is taken off (and reported with the
-        leftovers: between cells, between rotations)."""
-        for cell, p in list(out.placed.items()):
-            if p.how != "marker" or p.corners is None:
+    def _place_markers(self, cam: TableCamera, strong: list[Reading], out: TableReading,
+                       used: set[int]) -> None:
+        """Each marker read with certainty that the camera puts exactly on a cell and
+        rotation places its card there (the best reading where two claim one cell)."""
+        poses = [p for p in self.poses(strong, cam) if p is not None]
+        for p in sorted(poses, key=lambda p: -p.reading.score):
+            if not p.exact or p.cell == (0, 0) or p.cell in out.placed:
                 continue
-            marker = self.card_marker[p.card]
-            pose = self.pose(Reading(marker.id, p.corners, p.score, 1.0), h)
+            name = self.sectors[p.reading.id].name
+            seen = cam.unproject(p.reading.corners)
+            residual = _rigid_residual(seen, self.marker_corners(name, p.cell, p.rot))
+            out.placed[p.cell] = Placed(p.cell, name, p.rot, "marker", p.reading.corners,
+                                        p.reading.score, id(p.reading), residual)
+            used.add(id(p.reading))
+
+    def _refit(self, station: tuple[np.ndarray, np.ndarray], out: TableReading,
+               shape: tuple[int, ...], cam: TableCamera) -> TableCamera:
+        """The camera fitted again to every card placed with its marker's corners (a card
+        read at its place has its marker aligned there too)."""
+        pairs = [station] + [(self.marker_corners(p.card, p.cell, p.rot), p.corners)
+                             for p in out.placed.values() if p.corners is not None
+                             and p.residual <= LIFTED_MM]
+        if len(pairs) < 3:
+            return cam
+        new, _ = self._fit_camera(pairs, shape, cam)
+        return new
+
+    def _recheck(self, cam: TableCamera, out: TableReading, used: set[int]) -> None:
+        """Every card placed by its marker, looked at again with the final camera: one
+        whose marker no longer lies exactly on its cell is taken off (and reported with
+        the leftovers: between cells, between rotations)."""
+        mine = [(cell, p) for cell, p in out.placed.items()
+                if p.how == "marker" and p.corners is not None]
+        again = self.poses([Reading(self.card_marker[p.card].id, p.corners, p.score, 1.0)
+                            for _, p in mine], cam)
+        for (cell, p), pose in zip(mine, again, strict=True):
             if pose is None or pose.cell != cell or not pose.exact:
                 del out.placed[cell]
                 used.discard(p.source)
 
-    def _verify_art(self, bgr: np.ndarray, gray: np.ndarray, h: np.ndarray,
-                    out: TableReading, used: set[int]) -> None:
-        """Every card placed by its marker alone must show its printed face there too: a
-        square of a cluttered background next to the table can read as a card's code with
-        certainty (one in 9,478 cards of the benchmark did, a card read twice). A card
-        whose face is not there is taken off and its cell looked at as any free cell (a
-        partly covered card is then read from art and marker, or reported unread)."""
-        if self.art is None:
-            return
-        for cell, p in sorted(out.placed.items()):
-            if p.how != "marker":
-                continue
-            if self._shows(bgr, h, hexgeo.centre(cell, self.flats), p.card, p.rot):
-                continue
-            del out.placed[cell]
-            used.discard(p.source)
-            found = self._decide(bgr, gray, h, cell, out)
-            if found is not None:
-                out.placed[cell] = found
+    def _footprint(self, cam: TableCamera, shape: tuple[int, ...], around: list[Hex],
+                   skip: set[Hex]) -> list[Hex]:
+        """The cells of the photo up to two cells from any of ``around`` (the cards read,
+        the station), but ``skip``, nearest the station first: each is looked at on its
+        own, whether or not a card next to it was read (a card is read or seen two cells
+        beyond one unread, and the cells round it are looked at in turn)."""
+        cells = set()
+        for c in around:
+            for dq in range(-2, 3):
+                for dr in range(max(-2, -dq - 2), min(2, -dq + 2) + 1):
+                    cell = (c[0] + dq, c[1] + dr)
+                    if cell != (0, 0) and cell not in skip:
+                        cells.add(cell)
+        cells = {c for c in cells if self._frame_share(cam, c, shape) >= 0.3}
+        return sorted(cells, key=lambda c: (hexgeo.distance(c, (0, 0)), c))
 
-    def _certain(self, cell: Hex, poses: list[_Pose], used: set[int]) -> Placed | None:
-        """The card on ``cell`` if a marker read with certainty puts it there exactly."""
-        here = [p for p in poses if p.cell == cell and id(p.reading) not in used
-                and p.strong and p.exact]
-        if not here:
-            return None
-        p = max(here, key=lambda p: p.reading.score)
-        used.add(id(p.reading))
-        return Placed(cell, self.sectors[p.reading.id].name, p.rot, "marker", p.reading.corners,
-                      p.reading.score, id(p.reading))
-
-    def _typical_gain(self, bgr: np.ndarray, h: np.ndarray, out: TableReading) -> float:
-        """How strongly cards read here show their art (light and shade), for telling a
-        card from a faint texture of the table: the median over a few cards read."""
-        art = self.art
-        gains = []
-        for p in list(out.placed.values())[:8]:
-            centre = hexgeo.centre(p.cell, self.flats)
-            patch = art.patch(bgr, h, centre, self._local_scale(h, centre))
-            gains.append(art.gain(patch, art.names.index(p.card), p.rot))
-        return float(np.median(gains)) if gains else 0.0
-
-    def _bootstrap(self, h: np.ndarray, station: tuple[np.ndarray, np.ndarray],
-                   cands: list[Reading]) -> np.ndarray:
-        """The station's marker alone gives the grid only roughly (a small square, a few
-        pixels in a coarse photo): fit it again to the certain cards round the station,
-        which even a rough grid places on the right cell, widening the ring twice.
-
-        In a coarse, tilted photo the station's square can be a few degrees and percent
-        off (an affine map from 4 corners a few pixels apart), too much even for its first
-        ring. So the grid is also fitted to the station and each pair of certain cards near
-        it, each card on the cell the rough grid puts it, and the fit that puts the most
-        certain cards exactly on cells within four rings is kept: a card put on a wrong
-        cell makes a fit few others agree with."""
-        strong = [r for r in cands if r.score >= STRONG[0] and r.margin >= STRONG[1]]
-
-        def agreeing(trial: np.ndarray) -> int:
-            return len({p.cell for p in self.poses(strong, trial) if p is not None
-                        and p.exact and 0 < hexgeo.distance(p.cell, (0, 0)) <= 4})
-
-        best = (agreeing(h), h)
-        near = [(r, p) for r, p in zip(strong, self.poses(strong, h), strict=True)
-                if p is not None and p.cell != (0, 0) and p.off <= 0.4 * self.flats
-                and abs(p.turn_off) <= 20.0]
-        near.sort(key=lambda rp: math.hypot(*hexgeo.centre(rp[1].cell, self.flats)))
-        near = near[:10]
-        for i, (ri, pi) in enumerate(near):
-            for rj, pj in near[i + 1:]:
-                if pi.cell == pj.cell:
-                    continue
-                trial = self._fit([station,
-                                   (self.marker_corners(self.sectors[ri.id].name, pi.cell,
-                                                        pi.rot), ri.corners),
-                                   (self.marker_corners(self.sectors[rj.id].name, pj.cell,
-                                                        pj.rot), rj.corners)], affine=True)
-                count = agreeing(trial)
-                if count > best[0]:
-                    best = (count, trial)
-        h = best[1]
-        for reach, near, turn in ((1, 0.35, 20.0), (2, NEAR, TURN_TOLERANCE),
-                                  (3, NEAR, TURN_TOLERANCE)):
-            pairs = [station]
-            seen: set[Hex] = set()
-            ordered = sorted(cands, key=lambda r: -r.score)
-            for r, p in zip(ordered, self.poses(ordered, h), strict=True):
-                if p is None or not p.strong or p.cell in seen or p.cell == (0, 0):
-                    continue
-                if hexgeo.distance(p.cell, (0, 0)) > reach or p.off > near * self.flats \
-                        or abs(p.turn_off) > turn:
-                    continue
-                seen.add(p.cell)
-                pairs.append((self.marker_corners(self.sectors[r.id].name, p.cell, p.rot),
-                              r.corners))
-            if len(pairs) >= 3:
-                h = self._fit(pairs)
-        return h
-
-    def _frontier(self, placed: dict[Hex, Any], decided: set[Hex]) -> set[Hex]:
-        """The free cells next to the station or to ``placed`` cells."""
-        cells: set[Hex] = set()
-        for c in [(0, 0), *placed]:
-            for _, n in hexgeo.neighbours(c):
-                if n != (0, 0) and n not in placed and n not in decided:
-                    cells.add(n)
-        return cells
-
-    def _decide(self, bgr: np.ndarray, gray: np.ndarray, h: np.ndarray, cell: Hex,
-                out: TableReading) -> Placed | None:
+    def _decide(self, bgr: np.ndarray, gray: np.ndarray, cam: TableCamera, cell: Hex,
+                out: TableReading, alone: bool = False) -> Placed | None:
         """What lies on ``cell`` when no marker put a card there with certainty: its marker
-        read where the grid says it must be, else the printed art and that marker together;
-        a card seen but not read is added to ``out.unread``."""
+        read where the camera says it must be, else the printed art and that marker
+        together, else (under glare) the art alone if it leaves no doubt; a card seen but
+        not read is added to ``out.unread``. A cell ``alone`` (no card read or seen next
+        to it, nor the station) needs its whole face to look like a card to be reported:
+        a cluttered table far from the cards has patches that look like part of one."""
         entry: dict[str, Any] = {"cell": cell}
         out.log.append(entry)
         art = self.art
-        if art is None:
-            return None
         centre = hexgeo.centre(cell, self.flats)
-        patch = art.patch(bgr, h, centre, self._local_scale(h, centre))
+        h, scale = self._local(cam, centre)
+        patch = art.patch(bgr, h, centre, scale)
         looks = art.scores(patch)  # cards x 6
+        paper = self._paper_at(cell)
+        inside = art.in_frame(bgr.shape, h, centre)
+        hot = art.bright(patch, paper, inside)
+        washed = float(hot.sum()) / float(art.mask.sum())
+        entry["glare"] = washed
+        if washed >= GLARE_SHARE and not alone:  # compared where the reflection is not
+            looks = np.maximum(looks, art.masked_scores(patch, art.mask & ~hot))
         i0, k0 = np.unravel_index(int(np.argmax(looks)), looks.shape)
         presence = float(looks[i0, k0])
         entry["art"] = presence
         if presence < 0.4:  # nothing here looks like any card: no marker to look for either
+            if washed >= WASHED_OUT and not alone:  # ... or a lamp's reflection hides it whole
+                entry["how"] = "unread"
+                out.unread.append(cell)
+                return None
             entry["how"] = "empty"
             return None
         ids = self.book.ids
         marks = np.full((len(ids), 6), -1.0, np.float32)
         fines: list[np.ndarray | None] = [None] * 6
-        for rot in range(6):
-            corners = _apply(h, self.marker_corners(None, cell, rot))
+        for rot in range(6 if presence >= GUIDED else 0):
+            corners = cam.project(self.marker_corners(None, cell, rot))
             if float(np.linalg.norm(corners[1] - corners[0])) < 5.0 or \
                     not self._inside(gray, corners):
                 continue
             fine, scores = read_at(gray, corners, self.book, turn=0)
             marks[:, rot] = scores[:, 0]
+            if washed >= GLARE_SHARE:  # the reflection's slope across the marker taken out
+                marks[:, rot] = np.maximum(marks[:, rot], self._flat_marker(gray, corners))
             fines[rot] = fine
         n, rot = np.unravel_index(int(np.argmax(marks)), marks.shape)
         best = float(marks[n, rot])
@@ -479,18 +538,24 @@ class OrbitusReader:
         margin = best - float(rest.max())
         entry.update(guided_id=ids[int(n)], guided_rot=int(rot), guided=best,
                      guided_margin=margin)
-        gain = art.gain(patch, int(i0), int(k0)) / self._gain if self._gain > 0 else 0.0
+        gain = art.gain(patch, int(i0), int(k0))
+        if washed >= GLARE_SHARE and not alone:  # the light and shade where it is not washed
+            gain = max(gain, art.gain(patch, int(i0), int(k0), art.mask & ~hot))
+        gain = gain / self._gain if self._gain > 0 else 0.0
         entry["gain"] = gain
         if ids[int(n)] in self.sectors and best >= STRONG[0] and margin >= STRONG[1]:
-            # certain where the grid puts it, if the card's art is there too
+            # certain where the camera puts it, if the card's art is there too
             name = self.sectors[ids[int(n)]].name
             j = art.names.index(name)
             agree = float(looks[j, int(rot)])
             entry["guided_art"] = agree
-            if gain >= GAIN_CARD and agree >= ART_VERIFY and agree >= presence - 0.1:
+            # under glare the face cannot say much: it must only not be another card's
+            washed_out = washed >= GLARE_WASHED
+            if (gain >= GAIN_CARD and agree >= ART_VERIFY and agree >= presence - 0.1) or (
+                    washed_out and agree >= ART_VERIFY_GLARE and agree >= presence - 0.2):
                 entry.update(how="marker at its place", card=name, rot=int(rot))
                 return Placed(cell, name, int(rot), "marker at its place", fines[int(rot)],
-                              best)
+                              best, glare=washed)
         # the cards the art allows (near its best), and the marker decides between them:
         # it must read well for one of them and clearly better than for the others (a
         # covered marker reads as noise, about as well for any code)
@@ -505,64 +570,211 @@ class OrbitusReader:
         entry.update(art_card=art.names[int(i)], art_rot=int(k), art_score=float(looks[i, k]),
                      art_marker=float(marker_of[i, k]), marker_margin=m_margin,
                      allowed=int(allowed.sum()))
-        if gain >= GAIN_CARD and looks[i, k] >= ART_CARD and marker_of[i, k] >= MARKER_MIN \
+        # under glare the print shows less light and shade than the cards read elsewhere
+        enough_gain = GAIN_GLARE if washed >= GLARE_SHARE else GAIN_CARD
+        if gain >= enough_gain and looks[i, k] >= ART_CARD and marker_of[i, k] >= MARKER_MIN \
                 and m_margin >= MARKER_MARGIN:
             entry.update(how="art and marker", card=art.names[int(i)], rot=int(k))
             return Placed(cell, art.names[int(i)], int(k), "art and marker", fines[int(k)],
-                          float(marker_of[i, k]))
+                          float(marker_of[i, k]), glare=washed)
+        if washed >= GLARE_SHARE and not alone:
+            clipped = art.clipped(patch)
+            entry["clipped"] = float(clipped.sum()) / float(art.mask.sum())
+            flat = art.flat_scores(patch, art.mask & ~clipped)
+            found = self._alone(gray, cam, cell, flat, entry["clipped"], gain, entry)
+            if found is not None:
+                return found
         # a card seen but not read: it looks like one as a whole, or (partly covered) in
         # at least half of its wedges, and shows a card's light and shade
         wedges = art.wedges(patch, int(i0), int(k0))
         entry["wedges"] = wedges.tolist()
-        seen = presence >= UNREAD_ART or int((wedges >= WEDGE).sum()) >= 3
-        if seen and gain >= GAIN_CARD:
+        seen = presence >= UNREAD_ART or (int((wedges >= WEDGE).sum()) >= 3 and not alone)
+        seen = seen and gain >= GAIN_CARD
+        # or: its paper fills the cell, under a lamp's reflection where it is washed out
+        # (the art cannot say much there), or a card's marker reads where one must be with
+        # the light and shade of a card (as much as the glare leaves where there is glare)
+        # and its face not contradicting it (a square of clutter can read as a code)
+        paper = self._paper_share(patch, hot, inside)
+        entry["paper"] = paper
+        marker_there = (best >= MARKER_SEEN and margin >= STRONG[1] and gain >= enough_gain
+                        and ids[int(n)] in self.sectors and float(looks[
+                            art.names.index(self.sectors[ids[int(n)]].name), int(rot)])
+                        >= MARKER_FACE)
+        paper_there = washed >= GLARE_SHARE and (
+            (presence >= 0.45 and paper >= PAPER_CARD) or (presence >= 0.3 and paper >= PAPER_FULL))
+        if not alone and not seen and ((presence >= 0.45 and marker_there) or paper_there):
+            seen = True
+        if seen:
             entry["how"] = "unread"
+            entry["face"] = (int(i0), int(k0))
             out.unread.append(cell)
         else:
             entry["how"] = "empty"
         return None
 
-    @staticmethod
-    def _local_scale(h: np.ndarray, centre: tuple[float, float]) -> float:
-        pts = _apply(h, np.array([centre, (centre[0] + 10.0, centre[1]),
-                                  (centre[0], centre[1] + 10.0)]))
-        return float(max(np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[2] - pts[0]))
-                     / 10.0)
+    def _flat_marker(self, gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """Every code's score (ids) of the marker at ``corners`` (its own order) once the
+        light's slope across it is taken out and its clipped pixels left aside
+        (:func:`photo.detect.flatten`)."""
+        from photo.detect import flatten, sample
 
-    def _looks_like(self, bgr: np.ndarray | None, h: np.ndarray, p: _Pose) -> bool:
+        patch = sample(gray, corners)
+        keep = cv2.erode((patch < 246).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        return self.book.masked_scores(flatten(patch), keep)[:, 0]
+
+    def _alone(self, gray: np.ndarray, cam: TableCamera, cell: Hex, looks: np.ndarray,
+               washed: float, gain: float, entry: dict[str, Any]) -> Placed | None:
+        """A card under glare read from its printed face: where its face (compared only
+        where the lamp's reflection is not) matches one card in one rotation, far better
+        than any other, over enough of the hex, and its marker's unwashed part reads as
+        that card's code and no other's (or is washed out whole)."""
+        from photo.detect import sample
+
+        art = self.art
+        i, k = np.unravel_index(int(np.argmax(looks)), looks.shape)
+        score = float(looks[i, k])
+        rest = looks.copy()
+        rest[i, k] = -9.0
+        margin = score - float(rest.max())
+        name = art.names[int(i)]
+        corners = cam.project(self.marker_corners(name, cell, int(k)))
+        patch = sample(gray, corners)
+        hot = cv2.dilate((patch >= 246).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        codes = self._flat_marker(gray, corners)
+        own = codes[self.book.ids.index(self.card_marker[name].id)]
+        others = float(np.delete(codes, self.book.ids.index(self.card_marker[name].id)).max())
+        marker_seen = 1.0 - float(hot.mean())
+        entry.update(alone_card=name, alone_rot=int(k), alone_art=score, alone_margin=margin,
+                     alone_marker=float(own), alone_other=others, marker_seen=marker_seen)
+        marker_ok = marker_seen < 0.25 or own >= others + ALONE_MARKER
+        if score >= ALONE_ART and margin >= ALONE_MARGIN and 1.0 - washed >= ALONE_SEEN \
+                and gain >= GAIN_CARD and marker_ok:
+            entry.update(how="art under glare", card=name, rot=int(k))
+            return Placed(cell, name, int(k), "art under glare", None, score, glare=washed)
+        return None
+
+    def _typical_gain(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> float:
+        """How strongly cards read here show their art (light and shade), for telling a
+        card from a faint texture of the table: the median over a few cards read."""
+        art = self.art
+        gains = []
+        for p in list(out.placed.values())[:8]:
+            centre = hexgeo.centre(p.cell, self.flats)
+            h, scale = self._local(cam, centre)
+            patch = art.patch(bgr, h, centre, scale)
+            gains.append(art.gain(patch, art.names.index(p.card), p.rot))
+        return float(np.median(gains)) if gains else 0.0
+
+    def _paper_level(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> float:
+        """How bright the cards' paper is in this photo (0-255), card by card: the 75th
+        percentile of each card read (kept for :meth:`_paper_at`); the upper quartile of
+        them is returned."""
+        art = self.art
+        self._papers = []
+        colours = []
+        for p in out.placed.values():
+            if p.how != "marker":
+                continue
+            patch = self._patch(bgr, cam, p.cell)
+            gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)[art.mask]
+            self._papers.append((hexgeo.centre(p.cell, self.flats),
+                                 float(np.percentile(gray, 75))))
+            face = art.face(art.names.index(p.card), p.rot)
+            paper = art.mask & (face.min(axis=2) >= 225)  # where the card is bare paper
+            if paper.sum() > 100:
+                colours.append(np.median(patch[paper].astype(np.float32), axis=0))
+        self._paper_bgr = np.median(np.stack(colours), axis=0) if colours else None
+        levels = [level for _, level in self._papers]
+        return float(np.percentile(levels, 75)) if levels else 230.0
+
+    def _paper_share(self, patch: np.ndarray, hot: np.ndarray, inside: np.ndarray) -> float:
+        """The share of a cell's hex that is the cards' paper (its colour as the cards read
+        show it, lighter or darker) or washed out by glare (of the part ``inside`` the
+        photo: beyond its edge nothing is seen)."""
+        art = self.art
+        if self._paper_bgr is None:
+            return 0.0
+        p = patch.astype(np.float32)
+        total = p.sum(axis=2) + 1.0
+        ref = self._paper_bgr
+        ref_total = float(ref.sum())
+        chroma = (np.abs(p[..., 0] / total - ref[0] / ref_total)
+                  + np.abs(p[..., 2] / total - ref[2] / ref_total))
+        light = total >= 0.55 * ref_total
+        like = (((chroma <= 0.04) & light) | hot) & inside
+        return float(like[art.mask].mean())
+
+    def _paper_at(self, cell: Hex) -> float:
+        """The paper's brightness near ``cell``: the light is not the same all over the
+        table (a lamp brightens one side): the brightest of the three cards read nearest."""
+        if not self._papers:
+            return self._paper
+        c = hexgeo.centre(cell, self.flats)
+        near = sorted(self._papers, key=lambda cl: math.dist(cl[0], c))[:3]
+        return max(level for _, level in near)
+
+    def _verify_art(self, bgr: np.ndarray, gray: np.ndarray, cam: TableCamera,
+                    out: TableReading, used: set[int]) -> None:
+        """Every card placed by its marker alone must show its printed face there too: a
+        square of a cluttered background next to the table can read as a card's code with
+        certainty (one in 9,478 cards of the benchmark did, a card read twice). A card
+        whose face is not there is taken off and its cell looked at as any free cell (a
+        partly covered card is then read from art and marker, or reported unread)."""
+        for cell, p in sorted(out.placed.items()):
+            if p.how != "marker":
+                continue
+            if self._shows(bgr, cam, hexgeo.centre(cell, self.flats), p.card, p.rot):
+                continue
+            del out.placed[cell]
+            used.discard(p.source)
+            found = self._decide(bgr, gray, cam, cell, out)
+            if found is not None:
+                out.placed[cell] = found
+
+    def _looks_like(self, bgr: np.ndarray | None, cam: TableCamera, p: _Pose) -> bool:
         """Whether the photo shows the card of ``p`` where its marker puts it (its art, not
         a square of the background that happens to read as its code)."""
         if self.art is None or bgr is None:
             return True
-        return self._shows(bgr, h, p.centre, self.sectors[p.reading.id].name, p.rot)
+        return self._shows(bgr, cam, p.centre, self.sectors[p.reading.id].name, p.rot)
 
-    def _shows(self, bgr: np.ndarray, h: np.ndarray, centre: tuple[float, float],
-               card: str, rot: int) -> bool:
-        """Whether the photo shows ``card`` turned ``rot`` at ``centre`` (table mm)."""
+    def _shows(self, bgr: np.ndarray, cam: TableCamera, centre: tuple[float, float],
+               card: str, rot: int, enough: float = ART_VERIFY) -> bool:
+        """Whether the photo shows ``card`` turned ``rot`` at ``centre`` (table mm), where
+        it is not under glare (its face matching at least ``enough``)."""
         art = self.art
-        patch = art.patch(bgr, h, centre, self._local_scale(h, centre))
-        return float(art.scores(patch)[art.names.index(card), rot]) >= ART_VERIFY
+        h, scale = self._local(cam, centre)
+        patch = art.patch(bgr, h, centre, scale)
+        index = art.names.index(card)
+        looks = art.scores(patch)
+        if float(looks[index, rot]) >= enough:
+            return enough == ART_VERIFY or float(looks[index, rot]) >= float(looks.max()) - 0.02
+        hot = art.bright(patch, self._paper_at(hexgeo.pixel_to_hex(centre, self.flats)),
+                         art.in_frame(bgr.shape, h, centre))
+        if hot.sum() < GLARE_SHARE * art.mask.sum():
+            return False
+        return float(art.masked_scores(patch, art.mask & ~hot)[index, rot]) >= enough
 
-    def _leftovers(self, cands: list[Reading], used: set[int], h: np.ndarray,
+    def _leftovers(self, cands: list[Reading], used: set[int], cam: TableCamera,
                    out: TableReading, bgr: np.ndarray | None = None) -> None:
         """Certain markers that were not placed: a card on a cell already read, between
         cells, between rotations, on the station, or lying apart from the table. Each must
         show its card's art where it lies (a square of a cluttered background can read as
         a code); a card already placed elsewhere is that card read twice."""
         placed_cards = {p.card for p in out.placed.values()}
-        for r in cands:
-            if id(r) in used:
-                continue
-            p = self.pose(r, h)
+        free = [r for r in cands if id(r) not in used and r.score >= STRONG[0]
+                and r.margin >= STRONG[1]]
+        for r, p in zip(free, self.poses(free, cam), strict=True):
             if p is None or not p.strong or p.off > 0.45 * self.flats:
                 continue  # not a card's marker for certain, or far off any cell
             name = self.sectors[r.id].name
-            where = f"[{p.cell[0]}, {p.cell[1]}]"
             there = out.placed.get(p.cell)
             if name in placed_cards and self._copies(name) <= 1:
                 continue  # the card is read on its cell; one copy cannot lie twice
-            if there is None and not self._looks_like(bgr, h, p):
+            if there is None and not self._looks_like(bgr, cam, p):
                 continue  # no card there: a square that reads as a code
+            if p.cell in out.unread:
+                out.unread.remove(p.cell)  # said more precisely below
             if p.cell == (0, 0):
                 out.findings.append(Finding("photo-on-station", p.cell, f"card {name} lies "
                                             f"on the station; a card cannot lie there"))
@@ -570,29 +782,170 @@ class OrbitusReader:
                 out.findings.append(Finding(
                     "photo-between-cells", p.cell,
                     f"card {name} lies between cells, {p.off:.0f} mm from the centre of "
-                    f"{where}, the nearest; push it onto its cell and photograph again, or "
-                    f"write it into the layout by hand"))
+                    f"{where(p.cell)}, the nearest; push it onto its cell and photograph "
+                    f"again, or write it into the layout by hand"))
             elif abs(p.turn_off) > TURN_TOLERANCE:
                 out.findings.append(Finding(
                     "photo-between-rotations", p.cell,
-                    f"card {name} on {where} is turned {abs(p.turn_off):.0f} degrees off its "
-                    f"nearest rotation; straighten it and photograph again"))
+                    f"card {name} on {where(p.cell)} is turned {abs(p.turn_off):.0f} degrees "
+                    f"off its nearest rotation; straighten it and photograph again"))
             elif there is not None:
                 out.findings.append(Finding(
                     "photo-cell-twice", p.cell,
-                    f"two cards' markers on {where}: {there.card} and {name}; only one card "
-                    f"can lie on a cell (is one lying on top of the other?)"))
+                    f"two cards' markers on {where(p.cell)}: {there.card} and {name}; only "
+                    f"one card can lie on a cell (is one lying on top of the other?)"))
             elif p.exact:  # a card apart from the table (the rules allow it: it is neutral)
                 out.placed[p.cell] = Placed(p.cell, name, p.rot, "marker", r.corners,
                                             r.score, id(r))
                 used.add(id(r))
+            elif self.art is not None and bgr is not None and self._shows(
+                    bgr, cam, hexgeo.centre(p.cell, self.flats), name, p.rot, CURLED_ART):
+                # off its cell by a few millimetres, yet its face lies on the cell: a card
+                # curled or bent up off the table (its marker seen higher than the table)
+                seen = cam.unproject(r.corners)
+                residual = _rigid_residual(seen, self.marker_corners(name, p.cell, p.rot))
+                out.placed[p.cell] = Placed(p.cell, name, p.rot, "marker", r.corners, r.score,
+                                            id(r), max(residual, LIFTED_MM + 0.01))
+                used.add(id(r))
             else:  # near a free cell but not flat on it (on top of a neighbour?): not placed
                 out.findings.append(Finding(
                     "photo-between-cells", p.cell,
-                    f"card {name} lies {p.off:.0f} mm off the centre of {where} (cards lying "
-                    f"flat on their cells are within {EXACT_MM:.0f} mm), so it was not placed; "
-                    f"push it onto its cell and photograph again, or write it into the layout "
-                    f"by hand"))
+                    f"card {name} lies {p.off:.0f} mm off the centre of {where(p.cell)} "
+                    f"(cards lying flat on their cells are within {EXACT_MM:.0f} mm), so it "
+                    f"was not placed; push it onto its cell and photograph again, or write "
+                    f"it into the layout by hand"))
+
+    def _explain(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> None:
+        """Every card read or seen, compared with its face pixel by pixel: the glare on it
+        (kept for the debug image), and whatever lies over its edges: the cell beyond such
+        an edge, if no card was read there, may hold a card nobody can see, and is
+        reported (``photo-covered``)."""
+        art = self.art
+        faces: dict[Hex, tuple[int, int]] = {
+            c: (art.names.index(p.card), p.rot) for c, p in out.placed.items()}
+        for e in out.log:
+            if e.get("how") == "unread" and "face" in e:
+                faces[e["cell"]] = e["face"]
+        blocked = set(out.placed) | set(out.unread) | {(0, 0)} | {
+            f.cell for f in out.findings if f.cell is not None}
+        for cell, (index, rot) in sorted(faces.items()):
+            centre = hexgeo.centre(cell, self.flats)
+            h, scale = self._local(cam, centre)
+            patch = art.patch(bgr, h, centre, scale)
+            paper = self._paper_at(cell)
+            hot = art.bright(patch, paper, art.in_frame(bgr.shape, h, centre))
+            glare, other, _ = art.explain(patch, index, rot, hot, paper)
+            share = float(glare.sum()) / float(art.mask.sum())
+            if cell in out.placed:
+                out.placed[cell].glare = share
+            if share >= GLARE_SHARE:
+                out.glare[cell] = self._outline(glare, cam, centre)
+            for side, band in enumerate(art.sides()):
+                if float((other & band).sum()) < COVERED_SIDE * float(band.sum()):
+                    continue
+                beyond = hexgeo.neighbour(cell, side)
+                if beyond not in blocked and beyond not in out.covered:
+                    out.covered[beyond] = cell
+        for beyond, over in sorted(out.covered.items()):
+            out.findings.append(Finding(
+                "photo-covered", beyond,
+                f"something lies over the table at {where(beyond)} (it covers the edge of "
+                f"the card on {where(over)}), so a card there could not be seen; take it away "
+                f"and photograph again, or write that cell into the layout by hand"))
+
+    def _occluded(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> None:
+        """Every free cell next to one found covered (:meth:`_explain`) that showed no card:
+        if much of it is a colour neither of the table (as most of the free cells show it)
+        nor of any card read, the hand, cup or shadow over its neighbour lies over it too,
+        and a card may lie under it (``photo-covered``). Things beside the table that lie
+        over no card are left alone."""
+        art = self.art
+        empty = [e["cell"] for e in out.log if e.get("how") == "empty"]
+        if len(empty) < 4 or not out.covered:  # clutter beside the table is no reason to
+            return  # doubt a photo
+        hists: dict[Hex, np.ndarray] = {}
+        for cell in empty:
+            inside = self._in_photo(cam, cell, bgr.shape) & art.mask
+            if inside.sum() >= 0.5 * art.mask.sum():
+                hists[cell] = _colours(self._patch(bgr, cam, cell)[inside])
+        cards = np.zeros(1025)
+        for cell in out.placed:
+            cards += _colours(self._patch(bgr, cam, cell)[art.mask])
+        cards = _smooth(cards / max(len(out.placed), 1))
+        # the table as most free cells show it (a hand covers a few cells, not most)
+        table = _smooth(np.median(np.stack(list(hists.values())), axis=0))
+        todo = sorted({n for c in out.covered for _, n in hexgeo.neighbours(c)} & set(hists))
+        named = {f.cell for f in out.findings if f.cell is not None}
+        done: set[Hex] = set()
+        while todo:
+            cell = todo.pop(0)
+            if cell in done or cell in named or cell in out.placed or cell in out.unread:
+                continue
+            done.add(cell)
+            strange = float(hists[cell][(table + cards) < STRANGE_COLOUR].sum())
+            if strange < OCCLUDED:
+                continue
+            out.covered[cell] = cell
+
+            out.findings.append(Finding(
+                "photo-covered", cell,
+                f"something lies over the table at {where(cell)} ({strange:.0%} of that cell "
+                f"is neither the table nor a card), so a card there could not be seen; take "
+                f"it away and photograph again, or write that cell into the layout by hand"))
+
+    def _in_photo(self, cam: TableCamera, cell: Hex, shape: tuple[int, ...]) -> np.ndarray:
+        """Which pixels of a cell's patch (as :meth:`photo.art.HexArt.patch` makes it) lie
+        inside the photo."""
+        from photo.art import LEVEL
+
+        n = self.art.size
+        c = (n - 1) / 2.0
+        centre = hexgeo.centre(cell, self.flats)
+        yy, xx = np.mgrid[0:n, 0:n].astype(np.float64)
+        table = np.column_stack([(xx.ravel() - c) / LEVEL + centre[0],
+                                 (yy.ravel() - c) / LEVEL + centre[1]])
+        px = cam.project(table)
+        hgt, wid = shape[:2]
+        ok = (px[:, 0] >= 0) & (px[:, 0] <= wid - 1) & (px[:, 1] >= 0) & (px[:, 1] <= hgt - 1)
+        return ok.reshape(n, n)
+
+    def _patch(self, bgr: np.ndarray, cam: TableCamera, cell: Hex) -> np.ndarray:
+        centre = hexgeo.centre(cell, self.flats)
+        h, scale = self._local(cam, centre)
+        return self.art.patch(bgr, h, centre, scale)
+
+    def _outline(self, mask: np.ndarray, cam: TableCamera,
+                 centre: tuple[float, float]) -> np.ndarray:
+        """A patch mask's largest region as a polygon in the photo (working px)."""
+        from photo.art import LEVEL
+
+        contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            return np.zeros((0, 2))
+        big = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float64)
+        c = (self.art.size - 1) / 2.0
+        table = (big - c) / LEVEL + np.array(centre)
+        return cam.project(table)
+
+    def _frame(self, cam: TableCamera, shape: tuple[int, ...], out: TableReading) -> None:
+        """The photo's edge over the table: a free cell next to a card read or seen that
+        lies mostly outside the photo may hold a card beyond it (``photo-out-of-frame``)."""
+        seen = set(out.placed) | set(out.unread)
+        named = {f.cell for f in out.findings if f.cell is not None}
+        beyond: dict[Hex, Hex] = {}
+        for cell in sorted(seen | {(0, 0)}):
+            for _, n in hexgeo.neighbours(cell):
+                if n in seen or n == (0, 0) or n in named or n in beyond:
+                    continue
+                if self._frame_share(cam, n, shape) < FRAME_SEEN:
+                    beyond[n] = cell
+        for n, cell in sorted(beyond.items()):
+            out.findings.append(Finding(
+                "photo-out-of-frame", n,
+                f"the photo ends at {where(n)}, next to {where(cell)}: a card there would lie "
+                f"outside it; photograph the whole table, or write that cell into the "
+                f"layout by hand"))
 
     def _copies(self, card: str) -> int:
         """How many copies of ``card`` the deck holds (1 without definitions)."""
@@ -613,22 +966,31 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
     from photo import debug
 
     img, k = debug.scaled(bgr)
-    h = reading.homography
     size = max(0.4, min(1.2, img.shape[1] / 2600.0))
-    if h is None:
+    if reading.camera is None:
         debug.legend(img, [("station not found: nothing could be placed", debug.RED)], size)
         return img
-    hs = np.diag([k, k, 1.0]) @ h
+    cam = reading.camera.scaled(k)
     flats = reading.flats
 
     def outline(cell: Hex, shrink: float = 0.0) -> np.ndarray:
-        return _apply(hs, np.array(hexgeo.corners(hexgeo.centre(cell, flats), flats - shrink)))
+        c = hexgeo.centre(cell, flats)
+        corners = hexgeo.corners(c, flats - shrink)
+        pts = []  # each side in four pieces: the lens bends straight edges
+        for i in range(6):
+            (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % 6]
+            pts += [(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t) for t in (0.0, 0.25, 0.5, 0.75)]
+        return cam.project(np.array(pts))
 
-    scale = float(np.linalg.norm(outline((0, 0))[0] - outline((0, 0))[3])) / flats  # px/mm
+    scale = cam.scale_at((0.0, 0.0))  # px/mm
     text = max(0.3, min(1.0, scale * flats / 160.0))
     width = max(1, int(round(scale * 0.8)))
     debug._poly(img, outline((0, 0), 1.0), debug.WHITE, width + 1)
     debug._text(img, "station", tuple(outline((0, 0)).mean(0)), text, debug.WHITE)
+    for pts in reading.glare.values():
+        if len(pts) >= 3:
+            debug._hatch(img, pts * k, debug.YELLOW, max(3, int(scale * 2)))
+            debug._poly(img, pts * k, debug.YELLOW, width)
     for cell, p in reading.placed.items():
         colour = debug.COLOURS.get(p.how, debug.GREEN)
         pts = outline(cell, 1.5)
@@ -637,8 +999,10 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
             debug._poly(img, p.corners * k, colour, width)
         c = pts.mean(0)
         debug._text(img, p.card, (c[0], c[1] - 9 * text * 1.6), text, debug.WHITE)
-        debug._text(img, f"[{cell[0]},{cell[1]}] {hexgeo.SIDES[p.rot]}",
-                    (c[0], c[1] + 9 * text * 1.6), text * 0.8, colour)
+        label = f"[{cell[0]},{cell[1]}] {hexgeo.SIDES[p.rot]}"
+        if p.residual > LIFTED_MM:
+            label += " lifted?"
+        debug._text(img, label, (c[0], c[1] + 9 * text * 1.6), text * 0.8, colour)
     for cell in reading.unread:
         pts = outline(cell, 1.5)
         debug._hatch(img, pts, debug.RED, max(4, int(scale * 4)))
@@ -651,6 +1015,8 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         if f.cell is None or f.rule == "photo-unread":
             continue
         pts = outline(f.cell, 4.0)
+        if f.rule in ("photo-covered", "photo-out-of-frame"):
+            debug._hatch(img, pts, debug.ORANGE, max(4, int(scale * 4)))
         debug._poly(img, pts, debug.ORANGE, width + 2)
         c = pts.mean(0)
         debug._text(img, f.rule.removeprefix("photo-"), (c[0], c[1] + 30 * text), text * 0.8,
@@ -658,13 +1024,19 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
     counts: dict[str, int] = {}
     for p in reading.placed.values():
         counts[p.how] = counts.get(p.how, 0) + 1
-    lines = [(f"{n} card(s) read by their marker" if how == "marker" else
-              f"{n} card(s) read by the marker where the grid puts it"
-              if how == "marker at its place" else
-              f"{n} card(s) read by art and marker together", debug.COLOURS.get(how, debug.GREEN))
+    words = {"marker": "by their marker",
+             "marker at its place": "by the marker where the camera puts it",
+             "art and marker": "by art and marker together",
+             "art under glare": "by their printed face (marker under glare)"}
+    lines = [(f"{n} card(s) read {words.get(how, how)}", debug.COLOURS.get(how, debug.GREEN))
              for how, n in counts.items()]
     if reading.unread:
         lines.append((f"{len(reading.unread)} card(s) seen but not read (red ?)", debug.RED))
+    if reading.glare:
+        lines.append((f"glare on {len(reading.glare)} card(s) (yellow)", debug.YELLOW))
+    lifted = sum(1 for p in reading.placed.values() if p.residual > LIFTED_MM)
+    if lifted:
+        lines.append((f"{lifted} card(s) not lying flat (lifted?)", debug.WHITE))
     others = [f for f in reading.findings if f.cell is not None and f.rule != "photo-unread"]
     if others:
         lines.append((f"{len(others)} other problem(s) (orange)", debug.ORANGE))
@@ -679,5 +1051,21 @@ def markers_missing(mmap: MarkerMap) -> str | None:
                            "the deck")
 
 
+def map_mismatch(mmap: MarkerMap, defs: Any) -> str | None:
+    """Why ``mmap`` (a ``--markers`` file) cannot be read with the deck of ``defs``, or None:
+    the reader compares a photographed cell with the art of every card of the definitions,
+    then with that card's marker, so each card of the deck needs one in the map (a map of
+    a build of other definitions lacks them)."""
+    named = {m.name for m in mmap.of_kind("sector")}
+    missing = [s.id for s in defs.sectors.sectors if s.id not in named]
+    if not missing:
+        return None
+    listed = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5
+                                       else "")
+    return (f"{len(missing)} sector(s) of the definitions have no marker in it ({listed}); "
+            "expected the markers.json of a build of these definitions (or give the --cards "
+            "it was built from)")
+
+
 READER = OrbitusReader  # the game's photo adapter (photo.reader_for)
-__all__ = ["READER", "OrbitusReader", "marker_map", "markers_missing"]
+__all__ = ["READER", "OrbitusReader", "map_mismatch", "marker_map", "markers_missing"]

@@ -26,7 +26,8 @@ import numpy as np
 
 from generator.markers.plan import MarkerMap
 from generator.markers.plan import satellites_map as marker_map
-from photo import printed_without
+from photo import camera, printed_without
+from photo.camera import TableCamera
 from photo.detect import Codebook, Reading, read_all, read_at
 from rules.satellites.table import cell_name as table_cell_name
 
@@ -35,6 +36,8 @@ CORNER = (0.7, 0.06)  # ... a board corner (larger, always the same four)
 BETWEEN = 0.3  # of a cell: a satellite further from its cell's centre stands between cells
 PRESENT = 0.2  # the share of a cell's middle that must be dark for something to stand there
 COLOURED = 0.15  # ... or of the disc a satellite covers that shows a player's colour
+UNLIKE = 0.3  # the share of a free cell that is not the board as printed: something is there
+BOARD_LEVEL = 2.0  # px per mm of the printed board compared with the photo
 
 
 @dataclass
@@ -64,8 +67,11 @@ class BoardReading:
     tokens: dict[tuple[int, int], Token] = field(default_factory=dict)
     unread: list[tuple[int, int]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    homography: np.ndarray | None = None  # board mm (grid's top-left at 0, 0) -> photo px
+    homography: np.ndarray | None = None  # board mm (grid's top-left at 0, 0) -> photo px,
+    # near the board's middle
+    camera: TableCamera | None = None  # ... all over the board
     log: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # photos merged in that added nothing
 
     def grid(self) -> list[list[str]]:
         """Rows of the board as the transcribed text grid writes them ('.' empty)."""
@@ -103,6 +109,9 @@ class SatellitesReader:
         self.corners = {m.id: m for m in mmap.of_kind("board")}
         self.n = mmap.board_size
         self.cell = mmap.cell_mm
+        self._shape: tuple[int, ...] = (0, 0)
+        self._face: np.ndarray | None = None
+        self._strange_of: tuple[int, np.ndarray] | None = None
 
     def sizes(self) -> dict[int, float]:
         return {m.id: m.size for m in self.map.markers}
@@ -121,6 +130,7 @@ class SatellitesReader:
     def read(self, bgr: np.ndarray, readings: list[Reading] | None = None) -> BoardReading:
         gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
         out = BoardReading(self.n, self.cell)
+        self._shape = bgr.shape
         if not self.tokens or not self.corners:
             which = "satellites.yaml" if not self.tokens else "board.yaml"
             out.findings.append(Finding("photo-no-markers", None, f"the game was printed "
@@ -147,14 +157,16 @@ class SatellitesReader:
             return out
         pairs = [(np.array(self.corners[i].corners()), r.corners) for i, r in seen.items()]
         h = self._grow(h, pairs, strong, seen)
-        out.homography = h
+        out.camera = h
+        mid = self.n * self.cell / 2.0
+        out.homography = h.local((mid, mid), mid)
         for r in strong:
             self._place(r, h, out)
         self._look_closer(bgr, gray, h, out)
         return out
 
-    def _grow(self, h: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]],
-              strong: list[Reading], seen: dict[int, Reading]) -> np.ndarray:
+    def _grow(self, h: TableCamera, pairs: list[tuple[np.ndarray, np.ndarray]],
+              strong: list[Reading], seen: dict[int, Reading]) -> TableCamera:
         """The corner markers are small for a board this size (and the far ones may not be
         read at all): the satellites standing in their cells, a few mm off the middle each,
         pin the grid down, taken nearest the corners read first and the grid fitted again
@@ -177,25 +189,24 @@ class SatellitesReader:
         return h
 
     def _corners_fit(self, corners: list[Reading], strong: list[Reading]
-                     ) -> tuple[np.ndarray | None, dict[int, Reading]]:
+                     ) -> tuple[TableCamera | None, dict[int, Reading]]:
         """The grid from the corner markers read: every set of two to four of them (one
         reading per corner) is tried, and the one that the most corner markers and
         satellites agree with wins (a misread corner, or a square read as one, fits
         nothing). None when no set of at least two corners has satellites agreeing."""
         from itertools import combinations
 
-        best: tuple[int, np.ndarray, dict[int, Reading]] | None = None
+        best: tuple[int, TableCamera, dict[int, Reading]] | None = None
         for k in (4, 3, 2):
             for group in combinations(corners, k):
                 if len({r.id for r in group}) < k:
                     continue
                 pairs = [(np.array(self.corners[r.id].corners()), r.corners) for r in group]
                 h = self._fit(pairs)
-                if h is None or abs(float(np.linalg.det(h))) < 1e-12:
+                if abs(float(np.linalg.det(h.h))) < 1e-12:
                     continue
-                inv = np.linalg.inv(h)
                 agree = [r for r in corners if float(np.abs(
-                    _apply(inv, r.corners) - np.array(self.corners[r.id].corners())).max())
+                    h.unproject(r.corners) - np.array(self.corners[r.id].corners())).max())
                     <= 0.3 * self.corners[r.id].size]
                 if len({r.id for r in agree}) < k:
                     continue
@@ -210,28 +221,24 @@ class SatellitesReader:
             return None, {}
         return best[1], best[2]
 
-    @staticmethod
-    def _fit(pairs: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
-        """The homography (board mm -> photo px); from two corner markers alone an affine
-        map (their few pixels cannot say the perspective)."""
-        from photo.orbitus import _affine
-
+    def _fit(self, pairs: list[tuple[np.ndarray, np.ndarray]]) -> TableCamera:
+        """The camera (board mm -> photo px, :mod:`photo.camera`); from two corner markers
+        alone an affine map (their few pixels cannot say the perspective), from many points
+        with the lens's distortion too."""
         src = np.concatenate([p[0] for p in pairs]).astype(np.float64)
         dst = np.concatenate([p[1] for p in pairs]).astype(np.float64)
-        if len(src) <= 8:
-            return _affine(src, dst)
-        h, _ = cv2.findHomography(src, dst, 0)
-        return h
+        hgt, wid = self._shape[:2]
+        return camera.fit(src, dst, wid, hgt, radial=len(src) >= 24, affine=len(src) <= 8)
 
     def _cell_centre(self, cell: tuple[int, int]) -> tuple[float, float]:
         """The middle of ``cell`` (row, col) in the board's frame: (x, y) mm."""
         return ((cell[1] + 0.5) * self.cell, (cell[0] + 0.5) * self.cell)
 
-    def _pose(self, r: Reading, h: np.ndarray) -> tuple[tuple[int, int], float] | None:
+    def _pose(self, r: Reading, h: TableCamera) -> tuple[tuple[int, int], float] | None:
         """The cell a satellite's marker stands in and its distance from the cell's
         centre (mm); None for a square of the wrong size or off the board."""
         marker = self.tokens[r.id]
-        t = _apply(np.linalg.inv(h), r.corners)
+        t = h.unproject(r.corners)
         side = float(np.mean([np.linalg.norm(t[i] - t[(i + 1) % 4]) for i in range(4)]))
         if not 0.75 * marker.size <= side <= 1.3 * marker.size:
             return None
@@ -242,7 +249,7 @@ class SatellitesReader:
         cx, cy = self._cell_centre((row, col))
         return (row, col), max(abs(x - cx), abs(y - cy))
 
-    def _place(self, r: Reading, h: np.ndarray, out: BoardReading) -> None:
+    def _place(self, r: Reading, h: TableCamera, out: BoardReading) -> None:
         pose = self._pose(r, h)
         if pose is None:
             return
@@ -265,7 +272,7 @@ class SatellitesReader:
             return
         out.tokens[cell] = token
 
-    def _look_closer(self, bgr: np.ndarray, gray: np.ndarray, h: np.ndarray,
+    def _look_closer(self, bgr: np.ndarray, gray: np.ndarray, h: TableCamera,
                      out: BoardReading) -> None:
         """Every cell without a satellite read: where its middle is dark as a marker is (the
         empty board has nothing dark in the middle of a cell), a satellite's marker is
@@ -280,6 +287,14 @@ class SatellitesReader:
                 entry: dict[str, Any] = {"cell": cell, "dark": dark, "coloured": coloured}
                 out.log.append(entry)
                 if dark < PRESENT and coloured < COLOURED:
+                    unlike = self._unlike(bgr, h, cell)
+                    entry["unlike"] = unlike
+                    if unlike >= UNLIKE:  # not a satellite, not the board: a hand, a cup
+                        out.findings.append(Finding(
+                            "photo-covered", cell,
+                            f"something lies over {cell_name(cell)} ({unlike:.0%} of the cell "
+                            f"is not the board as printed, nor a satellite), so a satellite "
+                            f"there could not be seen; take it away and photograph again"))
                     continue
                 found = self._search(gray, h, cell, entry)
                 if found is not None:
@@ -287,14 +302,84 @@ class SatellitesReader:
                 else:
                     out.unread.append(cell)
 
-    def _dark(self, gray: np.ndarray, h: np.ndarray, cell: tuple[int, int]) -> float:
+    def _board(self) -> np.ndarray | None:
+        """The board as printed (BGR, ``BOARD_LEVEL`` px per mm, the drawing's top-left
+        corner at 0, 0), rendered once and kept in the cache folder."""
+        if self._face is None and self.defs is not None:
+            from photo.art import faces
+
+            self._face = faces("satellites", self.defs, ["board"], BOARD_LEVEL)["board"]
+        return self._face
+
+    def _unlike(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]) -> float:
+        """The share of a cell that is not the board as it is printed there, in this light
+        (:meth:`_strange`)."""
+        far = self._strange(bgr, h)
+        if far is None:
+            return 0.0
+        lv = BOARD_LEVEL
+        x0, y0 = int(round(cell[1] * self.cell * lv)), int(round(cell[0] * self.cell * lv))
+        n = int(round(self.cell * lv))
+        return float(far[y0:y0 + n, x0:x0 + n].mean())
+
+    def _strange(self, bgr: np.ndarray, h: TableCamera) -> np.ndarray | None:
+        """Where the board's grid, as photographed, is not the board as printed: the photo
+        of the grid (``BOARD_LEVEL`` px per mm) against the print, after fitting the light
+        over the whole board (per colour, a gain that changes smoothly across it and an
+        offset, robustly: the satellites, and a hand or a cup over part of the board, do
+        not bend it). Made once per photo."""
+        key = id(bgr)
+        if self._strange_of is not None and self._strange_of[0] == key:
+            return self._strange_of[1]
+        face = self._board()
+        if face is None:
+            return None
+        lv = BOARD_LEVEL
+        n = int(round(self.n * self.cell * lv))
+        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+        table = np.column_stack([(xx.ravel() + 0.5) / lv, (yy.ravel() + 0.5) / lv])
+        px = h.project(table).astype(np.float32).reshape(n, n, 2)
+        photo = cv2.remap(bgr, px[..., 0], px[..., 1], cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        m = int(round(self.map.margin_mm * lv))
+        printed = face[m:m + n, m:m + n].astype(np.float32)
+        photo = cv2.GaussianBlur(photo, (0, 0), 1.0)
+        printed = cv2.GaussianBlur(printed, (0, 0), 1.0)
+        u, v = (xx.ravel() / n - 0.5), (yy.ravel() / n - 0.5)
+        far = np.zeros(n * n, bool)
+        every = np.arange(0, n * n, 7)  # a sample of the pixels is plenty for the fit
+        for ch in range(3):
+            x, y = printed[..., ch].ravel(), photo[..., ch].ravel()
+            design = np.column_stack([x, x * u, x * v, x * u * u, x * u * v, x * v * v,
+                                      np.ones_like(x)])
+            sel = every
+            coef = np.zeros(design.shape[1], np.float32)
+            for _ in range(4):
+                coef, *_ = np.linalg.lstsq(design[sel], y[sel], rcond=None)
+                r = y - design @ coef
+                spread = max(2.5 * 1.48 * float(np.median(np.abs(r[every]))), 8.0)
+                sel = every[np.abs(r[every]) <= spread]
+            gain = float(np.median(design[every, :6] @ coef[:6] / np.maximum(x[every], 1.0)))
+            far |= np.abs(r) > max(0.25 * 255 * abs(gain), 30.0)
+        k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+        mask = cv2.morphologyEx(far.reshape(n, n).astype(np.uint8), cv2.MORPH_OPEN,
+                                k).astype(bool)
+        self._strange_of = (key, mask)
+        return mask
+
+    def _cell_warp(self, h: TableCamera, cell: tuple[int, int], lv: float) -> np.ndarray:
+        """Patch px (``lv`` px per mm, the top-left corner of ``cell`` (row, col) at 0, 0)
+        -> photo px."""
+        x0, y0 = cell[1] * self.cell, cell[0] * self.cell  # (row, col) -> (x, y) mm
+        m = np.array([[1 / lv, 0, x0 + 0.5 / lv], [0, 1 / lv, y0 + 0.5 / lv], [0, 0, 1]])
+        return h.local((x0 + self.cell / 2, y0 + self.cell / 2), self.cell) @ m
+
+    def _dark(self, gray: np.ndarray, h: TableCamera, cell: tuple[int, int]) -> float:
         """The share of a cell's middle (where a satellite's marker is) that is dark
         against the cell's own light parts."""
         lv = 2.0  # px per mm
         n = int(round(self.cell * lv))
-        x0, y0 = cell[1] * self.cell, cell[0] * self.cell  # (row, col) -> (x, y) mm
-        m = np.array([[1 / lv, 0, x0 + 0.5 / lv], [0, 1 / lv, y0 + 0.5 / lv], [0, 0, 1]])
-        patch = cv2.warpPerspective(gray, h @ m, (n, n),
+        patch = cv2.warpPerspective(gray, self._cell_warp(h, cell, lv), (n, n),
                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                     borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
         c = (n - 1) / 2.0
@@ -303,16 +388,14 @@ class SatellitesReader:
         white = float(np.percentile(patch, 90))
         return float((patch[middle] < 0.45 * white).mean()) if white > 0 else 0.0
 
-    def _coloured(self, bgr: np.ndarray, h: np.ndarray, cell: tuple[int, int]) -> float:
+    def _coloured(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]) -> float:
         """The share of the disc a satellite covers in a cell that shows a player's colour
         (a red token's face, a blue token's ring): the empty board there is pale."""
         if not self._hues:
             return 0.0
         lv = 2.0
         n = int(round(self.cell * lv))
-        x0, y0 = cell[1] * self.cell, cell[0] * self.cell  # (row, col) -> (x, y) mm
-        m = np.array([[1 / lv, 0, x0 + 0.5 / lv], [0, 1 / lv, y0 + 0.5 / lv], [0, 0, 1]])
-        patch = cv2.warpPerspective(bgr, h @ m, (n, n),
+        patch = cv2.warpPerspective(bgr, self._cell_warp(h, cell, lv), (n, n),
                                     flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                     borderMode=cv2.BORDER_REPLICATE)
         hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV).astype(np.float32)
@@ -338,7 +421,7 @@ class SatellitesReader:
             out.append(float(cv2.cvtColor(pixel, cv2.COLOR_BGR2HSV)[0, 0, 0]) * 2.0)
         return out
 
-    def _search(self, gray: np.ndarray, h: np.ndarray, cell: tuple[int, int],
+    def _search(self, gray: np.ndarray, h: TableCamera, cell: tuple[int, int],
                 entry: dict[str, Any]) -> Token | None:
         """A satellite's marker in ``cell``, turned any way and a little off the middle."""
         first = next(iter(self.tokens.values()))
@@ -357,7 +440,7 @@ class SatellitesReader:
                                      my + u * math.sin(a) + v * math.cos(a))
                                     for u, v in ((-half, -half), (half, -half), (half, half),
                                                  (-half, half))])
-                    corners = _apply(h, pts)
+                    corners = h.project(pts)
                     _, scores = read_at(gray, corners, self.book, turn=None)
                     n, k = np.unravel_index(int(np.argmax(scores)), scores.shape)
                     s = float(scores[n, k])
@@ -380,25 +463,23 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
 
     img, k = debug.scaled(bgr)
     size = max(0.4, min(1.2, img.shape[1] / 2600.0))
-    h = reading.homography
-    if h is None:
+    if reading.camera is None:
         debug.legend(img, [("board corners not found: nothing could be placed", debug.RED)],
                          size)
         return img
-    hs = np.diag([k, k, 1.0]) @ h
+    cam = reading.camera.scaled(k)
     n, c = reading.size, reading.cell_mm
+    along = np.linspace(0.0, n * c, 4 * n + 1)  # grid lines in pieces: the lens bends them
     for i in range(n + 1):
-        a = _apply(hs, np.array([(i * c, 0.0), (i * c, n * c)]))
-        b = _apply(hs, np.array([(0.0, i * c), (n * c, i * c)]))
-        cv2.line(img, tuple(np.round(a[0]).astype(int)), tuple(np.round(a[1]).astype(int)),
-                 debug.WHITE, 1, cv2.LINE_AA)
-        cv2.line(img, tuple(np.round(b[0]).astype(int)), tuple(np.round(b[1]).astype(int)),
-                 debug.WHITE, 1, cv2.LINE_AA)
+        for line in (np.column_stack([np.full_like(along, i * c), along]),
+                     np.column_stack([along, np.full_like(along, i * c)])):
+            pts = np.round(cam.project(line) * 16).astype(np.int32)
+            cv2.polylines(img, [pts], False, debug.WHITE, 1, cv2.LINE_AA, shift=4)
 
     def square(cell: tuple[int, int], inset: float) -> np.ndarray:
         x, y = cell[1] * c, cell[0] * c  # (row, col) -> (x, y) mm
-        return _apply(hs, np.array([(x + inset, y + inset), (x + c - inset, y + inset),
-                                    (x + c - inset, y + c - inset), (x + inset, y + c - inset)]))
+        return cam.project(np.array([(x + inset, y + inset), (x + c - inset, y + inset),
+                                     (x + c - inset, y + c - inset), (x + inset, y + c - inset)]))
 
     scale = float(np.linalg.norm(square((0, 0), 0)[1] - square((0, 0), 0)[0])) / c
     text = max(0.3, min(1.0, scale * c / 120.0))

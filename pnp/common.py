@@ -15,10 +15,11 @@ standard library only; every command (``generator``, ``scorer``, ``records``, ``
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
@@ -73,7 +74,10 @@ def write_out(text: str, json: bool = False) -> None:
     """Print a report (``json``: JSON text) on stdout, made safe for a terminal
     (:mod:`cards.safe_text`). A reader that has gone (``| head -c1``) does not stop the
     command, which goes on to its own exit code; a stdout that cannot take the text (a full
-    disk) raises :class:`OutputFailed`."""
+    disk) raises :class:`OutputFailed`. A stdout closed before the command started
+    (``>&-``: Python has none) is one whose reader has gone: nothing is written."""
+    if sys.stdout is None:
+        return
     try:
         write_safely(sys.stdout, text, json)
         sys.stdout.flush()
@@ -86,8 +90,12 @@ def write_out(text: str, json: bool = False) -> None:
 
 def write_safely(stream: Any, text: str, json: bool = False) -> None:
     """Write ``text`` with control characters escaped; characters the stream's encoding
-    cannot show (an ASCII locale) are written as backslash escapes instead of failing."""
+    cannot show (an ASCII locale) are written as backslash escapes instead of failing. A
+    stream that was closed before the command started (``None``) takes nothing."""
     from cards.safe_text import json_safe, terminal_safe
+
+    if stream is None:
+        return
 
     text = json_safe(text) if json else terminal_safe(text)
     try:
@@ -138,6 +146,34 @@ def silence_stdout() -> None:
         pass
 
 
+@contextlib.contextmanager
+def native_output_silenced() -> Iterator[None]:
+    """While native code runs (NumPy's LAPACK, OpenCV), point the process's stdout (file
+    descriptor 1) at /dev/null: such libraries print their complaints there themselves
+    ("On entry to DGESDD parameter number 5 had an illegal value"), which would land in a
+    report on stdout. Python's own ``sys.stdout`` is flushed first and works as before
+    once the block ends."""
+    try:
+        sys.stdout.flush()
+        saved = os.dup(1)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        os.close(saved)
+        yield
+        return
+    try:
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def colour_terminal() -> bool:
     """Whether stdout is a terminal that wants colour (``NO_COLOR`` and dumb terminals don't)."""
     if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
@@ -148,18 +184,25 @@ def colour_terminal() -> bool:
         return False
 
 
-def whole_number(low: int, high: int | None = None,
-                 too_low: str | None = None) -> Callable[[str], int]:
-    """An argparse ``type=`` for a whole number from ``low`` to ``high``."""
+def _said(text: str) -> str:
+    """An option's value as a message quotes it: terminal-safe, at most 40 characters."""
+    return printable(text if len(text) <= 40 else text[:39] + "…")
+
+
+def whole_number(low: int, high: int, too_low: str | None = None) -> Callable[[str], int]:
+    """An argparse ``type=`` for a whole number from ``low`` to ``high`` (the message of a
+    value outside names both)."""
 
     def parse(text: str) -> int:
         try:
+            if len(text.strip()) > 30:
+                raise ValueError
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(f"{_said(text)!r} is not a whole number") from None
         if value < low and too_low:
             raise argparse.ArgumentTypeError(too_low.format(value=value))
-        if value < low or (high is not None and value > high):
+        if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{value} is out of range ({low} to {high})")
         return value
 
@@ -175,10 +218,10 @@ def number_in(low: float, high: float, unit: str = "") -> Callable[[str], float]
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+            raise argparse.ArgumentTypeError(f"{_said(text)!r} is not a number") from None
         if not math.isfinite(value) or not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"{text} is out of range ({low:g} to {high:g}{' ' + unit if unit else ''})")
+                f"{_said(text)} is out of range ({low:g} to {high:g}{' ' + unit if unit else ''})")
         return value
 
     return parse
@@ -405,8 +448,9 @@ def picture_target_problem(prog: str, flag: str, target: Path | None, example: s
     Refused before anything is read or printed: ``-``; a folder; a folder that does not
     exist (no folders are made); a named pipe, device or link; one of the command's
     ``inputs`` (a layout, board or record would be replaced by a picture); the same file
-    as the ``other`` picture; and an existing file that is not already a picture of that
-    kind (a file the tool did not write is never replaced).
+    as the ``other`` picture; and an existing file that is not a picture of that kind this
+    tool wrote (one carrying :data:`PICTURE_MARK`: a file the tool did not write is never
+    replaced).
     """
     import stat
 
@@ -448,7 +492,8 @@ def picture_target_problem(prog: str, flag: str, target: Path | None, example: s
         return f"{shown}: is not a regular file (a pipe or a device); give a file name"
     if info.st_size and not _is_picture(target, flag):
         return (f"{shown}: already exists and is not {'an SVG' if flag == 'svg' else 'a PNG'} "
-                f"picture; it is left alone: give a new name (or delete the file first)")
+                f"picture this tool wrote; it is left alone: give a new name (or delete the "
+                f"file first)")
     return None
 
 
@@ -466,14 +511,59 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def _is_picture(path: Path, flag: str) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(512)
-    except OSError:
-        return False
+    """Whether ``path`` is a picture of kind ``flag`` that this tool wrote (it carries
+    :data:`PICTURE_MARK`)."""
+    head = file_head(path)
     if flag == "png":
-        return head.startswith(b"\x89PNG\r\n\x1a\n")
+        return head.startswith(_PNG) and carries_mark(head)
     text = head.lstrip(b"\xef\xbb\xbf").lstrip()
-    return text.startswith((b"<?xml", b"<svg", b"<!DOCTYPE svg"))
+    return text.startswith((b"<?xml", b"<svg", b"<!DOCTYPE svg")) and carries_mark(head)
 
 
+def file_head(path: Path, size: int = 1024) -> bytes:
+    """The first ``size`` bytes of a regular file (never blocks on a pipe), or b''."""
+    from cards.reading import UnreadableInput, read_head_safely
+
+    try:
+        return read_head_safely(path, size)
+    except UnreadableInput:
+        return b""
+
+
+# --- the mark of a picture the tool wrote -----------------------------------------------------
+
+# Every picture a command writes to a file the user named (--svg, --png, --debug-image)
+# carries this text near its start (a PNG text chunk, a JPEG comment, an SVG comment); an
+# existing file is replaced only when it carries it, so a photo or a drawing of the user's
+# at that name is never lost.
+PICTURE_MARK = b"written by orbitus-pnp; this tool may replace this file"
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def mark_picture(data: bytes) -> bytes:
+    """``data`` (a PNG, a JPEG or an SVG) with :data:`PICTURE_MARK` in it."""
+    import struct
+    import zlib
+
+    if data.startswith(_PNG):  # a tEXt chunk right after the header chunk (IHDR)
+        body = b"Software\0" + PICTURE_MARK
+        chunk = struct.pack(">I", len(body)) + b"tEXt" + body + struct.pack(
+            ">I", zlib.crc32(b"tEXt" + body))
+        end = 8 + 8 + struct.unpack(">I", data[8:12])[0] + 4
+        return data[:end] + chunk + data[end:]
+    if data.startswith(b"\xff\xd8"):  # a comment segment after the JFIF header (APP0)
+        at = 2
+        if data[2:4] == b"\xff\xe0":
+            at = 4 + struct.unpack(">H", data[4:6])[0]
+        return data[:at] + b"\xff\xfe" + struct.pack(">H", len(PICTURE_MARK) + 2) + \
+            PICTURE_MARK + data[at:]
+    comment = b"<!-- " + PICTURE_MARK + b" -->\n"
+    if data.startswith(b"<?xml"):
+        end = data.find(b"?>") + 2
+        return data[:end] + b"\n" + comment + data[end:].lstrip(b"\n")
+    return comment + data
+
+
+def carries_mark(head: bytes) -> bool:
+    """Whether the first bytes of a file carry :data:`PICTURE_MARK`."""
+    return PICTURE_MARK in head

@@ -85,6 +85,9 @@ example:
 """
 
 
+MAX_UNTIL = 1_000_000  # moves (a record of 2 MB holds some 100,000)
+
+
 def build_parser(prog: str = PROG) -> Parser:
     parser = Parser(prog, DESCRIPTION, EPILOG)
     parser.add_argument("file", metavar="FILE", help="the game record (YAML; '-' for stdin)")
@@ -98,7 +101,8 @@ def build_parser(prog: str = PROG) -> Parser:
                         help="exit 0 even when a move is illegal or the position breaks a rule "
                              "(both are still reported); an unreadable record still exits 2")
     parser.add_argument("--until", metavar="N",
-                        type=whole_number(0, too_low="{value} is negative; give 0 or more moves"),
+                        type=whole_number(0, MAX_UNTIL,
+                                          too_low="{value} is negative; give 0 or more moves"),
                         help="replay only the first N moves (the position after move N)")
     parser.add_argument("--legal", action="store_true",
                         help="also list every legal move in the position reached")

@@ -34,7 +34,7 @@ from rules.game import Game, IllegalAction, NotationError, Outcome, SetupError
 LAYERS: dict[str, str] = {
     "cards": "cards.{game}",  # FILES, OPTIONAL, PARTS, RULESET, load(folder, deck_file)
     "products": "generator.products.{game}",  # TITLE, load, steps, components, tts_files
-    "photo": "photo.{game}",  # READER, marker_map(defs), markers_missing(mmap)
+    "photo": "photo.{game}",  # READER, marker_map(defs), markers_missing(mmap), map_mismatch
     "scorer": "scorer.{game}.cli",  # run(args, prog), build_parser(prog)
     "records.setup": "records.{game}_setup",  # run(args, prog), build_parser(prog)
     "records.replay": "records.{game}_replay",  # FIELDS, replay(record, cards, until)

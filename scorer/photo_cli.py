@@ -26,6 +26,7 @@ from pnp.common import (
     DefinitionsFailed,
     fail,
     misuse,
+    native_output_silenced,
     shown,
     write_out,
 )
@@ -40,7 +41,7 @@ from scorer.photo_layout import (
     satellites_unread,
 )
 
-MAX_PHOTO_BYTES = 120 * 1024 * 1024
+MAX_PHOTO_BYTES = 120_000_000  # a 50-megapixel phone JPEG is about 25 MB
 
 
 def output_problem(prog: str, flag: str, target: Path | None, inputs: list[Path],
@@ -80,7 +81,7 @@ def output_problem(prog: str, flag: str, target: Path | None, inputs: list[Path]
         return f"{said}: is not a regular file (a pipe or a device); give a file name"
     if info.st_size and not _ours(target, kind):
         what = ("a layout read from a photo by this command" if kind == "layout"
-                else "a PNG or JPEG image")
+                else "a debug image this command wrote")
         return (f"{said}: already exists and is not {what}; it is left alone: give a new "
                 f"name (or delete the file first)")
     return None
@@ -94,34 +95,52 @@ def _same(a: Path, b: Path) -> bool:
 
 
 def _ours(path: Path, kind: str) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(256)
-    except OSError:
-        return False
+    """Whether ``path`` is a file this command wrote: a layout read from a photo (its first
+    line), or a debug image carrying the tool's mark (a photo of the user's never does)."""
+    from pnp.common import carries_mark, file_head
+
+    head = file_head(path)
     if kind == "image":
-        return head.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff"))
+        return head.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")) and carries_mark(head)
     return head.startswith(LAYOUT_MARK.encode())
 
 
-def check_outputs(prog: str, opts: Any, photo: Path, example: str) -> str | None:
+def debug_images(debug: Path | None, count: int) -> list[Path]:
+    """Where the debug images of ``count`` photos go: ``--debug-image read.jpg`` for the
+    first, ``read-2.jpg`` for the second and so on."""
+    if debug is None:
+        return []
+    return [debug] + [debug.with_name(f"{debug.stem}-{i + 1}{debug.suffix}")
+                      for i in range(1, count)]
+
+
+def check_outputs(prog: str, opts: Any, photos: list[Path], example: str) -> str | None:
     """Every output option checked before anything is read (see :func:`output_problem`;
     ``--svg``/``--png`` by the scorers' own check)."""
     from pnp.common import other_picture, picture_target_problem
 
-    layout_out, debug = opts.layout_out, opts.debug_image
+    layout_out = opts.layout_out
+    debugs = debug_images(opts.debug_image, len(photos))
     pictures = [opts.svg, opts.png]
-    problem = output_problem(prog, "layout-out", layout_out, [photo], [debug, *pictures],
+    for i, photo in enumerate(photos):
+        for other in photos[:i]:
+            if _same(photo, other):
+                return (f"{prog}: --photo {photo} is given twice; give two different photos "
+                        f"of the table (another angle, or the lamp moved)")
+    problem = output_problem(prog, "layout-out", layout_out, photos, [*debugs, *pictures],
                              "layout")
-    problem = problem or output_problem(prog, "debug-image", debug, [photo],
-                                        [layout_out, *pictures], "image")
+    for i, debug in enumerate(debugs):
+        problem = problem or output_problem(
+            prog, "debug-image", debug, photos,
+            [layout_out, *pictures, *(d for j, d in enumerate(debugs) if j != i)], "image")
+    debug = opts.debug_image
     if problem is None and debug is not None and \
             debug.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         problem = (f"{prog}: --debug-image {shown(debug)}: name it .png or .jpg (the image is "
                    f"written in the format its name says)")
     for flag in ("svg", "png"):
         problem = problem or picture_target_problem(prog, flag, getattr(opts, flag), example,
-                                                    [photo], other_picture(opts, flag))
+                                                    photos, other_picture(opts, flag))
     return problem
 
 
@@ -133,23 +152,22 @@ def need_opencv(prog: str) -> int | None:
 
 
 def read_photo(prog: str, path: Path) -> bytes | int:
-    """The photo file's bytes, or the exit code after one clear line."""
-    name = shown(path)
+    """The photo file's bytes, or the exit code after one clear line: a regular file only
+    (a pipe or a device such as /dev/zero is refused at once), of at most
+    ``MAX_PHOTO_BYTES``."""
+    from cards.reading import UnreadableInput, read_bytes_safely
+
     try:
-        if not path.exists():
-            return fail(f"{prog}: {name}: file not found; expected a photo (JPEG or PNG)")
-        if path.is_dir():
-            return fail(f"{prog}: {name}: is a folder; give the photo's file")
-        if path.stat().st_size > MAX_PHOTO_BYTES:
-            return fail(f"{prog}: {name}: {path.stat().st_size // (1024 * 1024)} MB is too "
-                        f"large for a photo; save it as a JPEG of 12-24 megapixels")
-        return path.read_bytes()
-    except OSError as exc:
-        return fail(f"{prog}: {name}: cannot be read: {exc.strerror or exc}")
+        return read_bytes_safely(path, "a photo (JPEG or PNG)", MAX_PHOTO_BYTES,
+                                 shown=shown(path))
+    except UnreadableInput as exc:
+        return fail(f"{prog}: {exc.problems[0]}")
 
 
-def write_outputs(prog: str, opts: Any, layout_text: str, debug: Any) -> int | None:
-    """Write ``--layout-out`` and ``--debug-image`` (atomically); the exit code on failure."""
+def write_outputs(prog: str, opts: Any, layout_text: str,
+                  debugs: list[Callable[[], Any]]) -> int | None:
+    """Write ``--layout-out`` and ``--debug-image`` (one for each photo, atomically); the
+    exit code on failure."""
     from generator.output import write_atomic
 
     try:
@@ -158,7 +176,9 @@ def write_outputs(prog: str, opts: Any, layout_text: str, debug: Any) -> int | N
         if opts.debug_image is not None:
             from photo.debug import encode
 
-            write_atomic(opts.debug_image, encode(debug(), str(opts.debug_image)))
+            for path, draw in zip(debug_images(opts.debug_image, len(debugs)), debugs,
+                                  strict=True):
+                write_atomic(path, encode(draw(), str(path)))
     except OSError as exc:
         return fail(f"{prog}: cannot write {shown(exc.filename or '')}: {exc.strerror or exc}")
     return None
@@ -171,7 +191,9 @@ def players_from(text: str | None) -> list[str] | str:
         return ("--photo needs --players: the names in seat order (--players Anna,Boris) or "
                 "their number (--players 2); a photo does not show who sat where")
     value = text.strip()
-    if value.isdigit():
+    if value.isdigit() or value.isdecimal():
+        if not value.isascii() or len(value) > 2:
+            return f"--players {printable(value[:20])!r}: give 2 to 6, or the names"
         n = int(value)
         if not 2 <= n <= 6:
             return f"--players {value}: Orbitus is played by 2 to 6 players"
@@ -186,14 +208,16 @@ def players_from(text: str | None) -> list[str] | str:
     return names
 
 
-def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
-          data: bytes) -> int | tuple[Any, Any, Callable[[], Any]]:
-    """The photo read against the game's markers (the definitions' own, or ``--markers``):
-    the definitions, the reading, and a function that draws the debug image; or the exit
-    code after a one-line message."""
+def _read(prog: str, opts: Any, game: str, cards: Any, photos: list[Path],
+          datas: list[bytes]) -> int | tuple[Any, Any, list[Callable[[], Any]]]:
+    """The photos read against the game's markers (the definitions' own, or ``--markers``),
+    each on its own, and merged cell by cell (:mod:`photo.merge`): the definitions, the
+    reading, and for each photo a function that draws its debug image; or the exit code
+    after a one-line message."""
     from cards.loader import DefinitionError
     from cards.ruleset_cache import load_definitions
-    from generator.markers.plan import MarkerMapError, from_json
+    from generator.markers.plan import MarkerMapError
+    from generator.markers.reading import read_markers
     from photo import marker_map
     from photo.image import PhotoError
 
@@ -204,33 +228,61 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photo: Path,
         raise DefinitionsFailed(exc, "the photo was not read") from None
     try:
         mmap = marker_map(game, defs) if opts.markers is None else \
-            from_json(Path(opts.markers).read_text(encoding="utf-8"), str(opts.markers), game)
-    except (OSError, UnicodeDecodeError) as exc:
-        return fail(f"{prog}: --markers {shown(opts.markers)}: cannot be read: {exc}")
-    except MarkerMapError as exc:
-        return fail(f"{prog}: --markers {exc}")
+            read_markers(Path(opts.markers), game, shown(opts.markers))
+    except MarkerMapError as exc:  # one line a problem, FILE:LINE: ...
+        for line in exc.problems:
+            fail(line)
+        return fail(f"{prog}: --markers {shown(opts.markers)}: {len(exc.problems)} problem(s); "
+                    f"the photo was not read (give the markers.json of the build the pieces "
+                    f"were printed from)")
     missing = markers_missing(game, mmap)
     if missing:
         return fail(f"{prog}: {missing}")
-    from photo import reader_for
+    from photo import map_mismatch, reader_for
+    from photo.merge import merge
 
+    mismatch = None if opts.markers is None else map_mismatch(game, mmap, defs)
+    if mismatch:
+        return fail(f"{prog}: --markers {shown(opts.markers)}: {mismatch}")
     reader: Any = reader_for(game, mmap, defs)
-    try:
-        reading, work = reader.read_bytes(data, shown(photo))  # the name for messages
-    except PhotoError as exc:
-        return fail(f"{prog}: {exc}")
-    return defs, reading, lambda: reader.draw(work.bgr, reading)
+    readings, draws = [], []
+    for photo, data in zip(photos, datas, strict=True):
+        try:
+            with native_output_silenced():  # no LAPACK text in the report
+                reading, work = reader.read_bytes(data, shown(photo))  # the name for messages
+        except PhotoError as exc:
+            return fail(f"{prog}: {exc}")
+        readings.append(reading)
+        draws.append(lambda work=work, reading=reading: reader.draw(work.bgr, reading))
+    return defs, merge(game, readings, [shown(p) for p in photos]), draws
 
 
 # --- Orbitus ------------------------------------------------------------------------------
 
 
+def photos_of(opts: Any) -> list[Path]:
+    """``--photo`` (given once or more)."""
+    given = opts.photo if isinstance(opts.photo, list) else [opts.photo]
+    return [Path(p) for p in given]
+
+
+def read_photos(prog: str, photos: list[Path]) -> list[bytes] | int:
+    datas = []
+    for photo in photos:
+        data = read_photo(prog, photo)
+        if isinstance(data, int):
+            return data
+        datas.append(data)
+    return datas
+
+
 def orbitus(opts: Any, prog: str) -> int:
-    photo = Path(opts.photo)
+    photos = photos_of(opts)
+    photo = Path(", ".join(str(p) for p in photos))  # as the reports name it
     if opts.layout is not None:
         return misuse(prog, "give a LAYOUT file or --photo, not both (the layout is read "
                             "from the photo; write it out with --layout-out)")
-    problem = check_outputs(prog, opts, photo, "table")
+    problem = check_outputs(prog, opts, photos, "table")
     if problem:
         return fail(problem)
     players = players_from(opts.players)
@@ -239,11 +291,11 @@ def orbitus(opts: Any, prog: str) -> int:
     stop = need_opencv(prog)
     if stop is not None:
         return stop
-    data = read_photo(prog, photo)
-    if isinstance(data, int):
-        return data
+    datas = read_photos(prog, photos)
+    if isinstance(datas, int):
+        return datas
 
-    read = _read(prog, opts, "orbitus", opts.cards_dir, photo, data)
+    read = _read(prog, opts, "orbitus", opts.cards_dir, photos, datas)
     if isinstance(read, int):
         return read
     defs, reading, draw = read
@@ -281,8 +333,8 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
     photo_findings = tuple(Finding(f.rule, f.cell, f.message, None) for f in reading.findings)
     unread = tuple(Finding("photo-unread", c, orbitus_unread(c), None)
                    for c in sorted(reading.unread))
-    shown = str(opts.layout_out) if opts.layout_out is not None else str(photo)
-    layout = replace(layout, source=shown, findings=unread + photo_findings + kept)
+    source = str(opts.layout_out) if opts.layout_out is not None else str(photo)
+    layout = replace(layout, source=source, findings=unread + photo_findings + kept)
     assert isinstance(layout, Layout)
     result = score(layout, ruleset.scoring, layout.findings)  # type: ignore[arg-type]
     if opts.layout_out is None:  # the lines of a layout nobody can open say nothing
@@ -294,16 +346,19 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
         from scorer.orbitus.report import json_text, to_json
 
         obj = to_json(result)
-        obj["photo"] = {"file": str(photo), "read": len(reading.placed),
+        obj["photo"] = {"file": str(photos_of(opts)[0]),
+                        "files": [str(p) for p in photos_of(opts)],
+                        "read": len(reading.placed),
                         "unread": [list(c) for c in sorted(reading.unread)],
                         "how": {cell_text(c): p.how for c, p in sorted(reading.placed.items())}}
         write_out(json_text(obj), json=True)
     else:
         from scorer.orbitus.report import to_text
 
-        head = (f"Read from the photo {shown(photo)}: {len(reading.placed)} card(s)"
+        head = (f"Read from the photo{'s' if len(photos_of(opts)) > 1 else ''} {shown(photo)}: "
+                f"{len(reading.placed)} card(s)"
                 + (f", {len(reading.unread)} seen but not read" if reading.unread else "")
-                + "\n")
+                + "\n" + "".join(f"  {note}\n" for note in reading.notes))
         write_out(head + to_text(result))
     if opts.svg is not None or opts.png is not None:
         from cards.ruleset_cache import load_definitions
@@ -337,21 +392,22 @@ def _unplaced(opts: Any, prog: str, photo: Path, findings: Any) -> int:
 
 
 def satellites(opts: Any, prog: str) -> int:
-    photo = Path(opts.photo)
+    photos = photos_of(opts)
+    photo = Path(", ".join(str(p) for p in photos))  # as the reports name it
     if opts.file is not None:
         return misuse(prog, "give a FILE or --photo, not both (the board is read from the "
                             "photo; write it out with --layout-out)")
-    problem = check_outputs(prog, opts, photo, "board")
+    problem = check_outputs(prog, opts, photos, "board")
     if problem:
         return fail(problem)
     stop = need_opencv(prog)
     if stop is not None:
         return stop
-    data = read_photo(prog, photo)
-    if isinstance(data, int):
-        return data
+    datas = read_photos(prog, photos)
+    if isinstance(datas, int):
+        return datas
 
-    read = _read(prog, opts, "satellites", getattr(opts, "cards", None), photo, data)
+    read = _read(prog, opts, "satellites", getattr(opts, "cards", None), photos, datas)
     if isinstance(read, int):
         return read
     defs, reading, draw = read
@@ -384,15 +440,18 @@ def _score_satellites(opts: Any, prog: str, text: str, reading: Any, photo: Path
         from scorer.satellites.report import to_json
 
         obj = to_json(result)
-        obj["photo"] = {"file": str(photo), "read": len(reading.tokens),
+        obj["photo"] = {"file": str(photos_of(opts)[0]),
+                        "files": [str(p) for p in photos_of(opts)],
+                        "read": len(reading.tokens),
                         "unread": [cell_name(c) for c in sorted(reading.unread)]}
         write_out(dump_json(obj), json=True)
     else:
         from scorer.satellites.report import summary
 
-        head = (f"Read from the photo {shown(photo)}: {len(reading.tokens)} satellite(s)"
+        head = (f"Read from the photo{'s' if len(photos_of(opts)) > 1 else ''} {shown(photo)}: "
+                f"{len(reading.tokens)} satellite(s)"
                 + (f", {len(reading.unread)} cell(s) not read" if reading.unread else "")
-                + "\n")
+                + "\n" + "".join(f"  {note}\n" for note in reading.notes))
         write_out(head + summary(result, str(photo), colour=colour_terminal()))
     if opts.svg is not None or opts.png is not None:
         from generator.picture_out import save_picture

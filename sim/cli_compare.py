@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.common import say, shown, write_out
-from sim.cli import (
+from sim.command import (
     EXIT_OK,
     EXIT_USAGE,
     Options,
@@ -161,7 +161,7 @@ def sprt_command(ns: argparse.Namespace, prog: str, folder: Path, hint: str) -> 
     from sim.play import adapter
 
     sim = adapter(ns.game)
-    from sim.cli import player_counts
+    from sim.command import player_counts
 
     counts = player_counts(sim, ruleset, ns.players, prog)
     if len(counts) != 1:
@@ -212,7 +212,7 @@ def sprt_command(ns: argparse.Namespace, prog: str, folder: Path, hint: str) -> 
 
 
 def _run_command(opts: Options, players: int) -> str:
-    from sim.cli import reproduce
+    from sim.command import reproduce
 
     return reproduce(opts, (players,))
 

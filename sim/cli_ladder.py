@@ -2,7 +2,7 @@
 ``pnp sim GAME --bots ladder`` (the balance of the definitions at every rung, and which
 conclusion changes with skill).
 
-Both are made of ordinary runs (:func:`sim.cli.run`), one per pairing or rung, each in a
+Both are made of ordinary runs (:func:`sim.command.run`), one per pairing or rung, each in a
 folder of its own under ``--out``: each streams its games, resumes after an interruption
 (even kill -9) without a game lost or counted twice, and gives the same records on any
 number of cores or on Ray; the ratings and the per-rung tables are worked out from the
@@ -20,7 +20,7 @@ from typing import Any
 
 from cards.safe_text import printable
 from pnp.common import say, shown, write_out
-from sim.cli import (
+from sim.command import (
     EXIT_OK,
     Options,
     Ray,
@@ -131,21 +131,6 @@ def conclusions(rungs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def conclusion_lines(found: list[dict[str, Any]]) -> list[str]:
-    lines = []
-    for c in found:
-        yes = [b for b, v in c["at"].items() if v["significant"]]
-        no = [b for b, v in c["at"].items() if not v["significant"]]
-        if c["changes_with_skill"]:
-            lines.append(f"{c['players']} players: {c['claim']} with {', '.join(yes)}, not "
-                         f"with {', '.join(no)}: the conclusion changes with skill")
-        elif yes:
-            lines.append(f"{c['players']} players: {c['claim']} at every rung")
-        else:
-            lines.append(f"{c['players']} players: {c['claim']} at no rung")
-    return lines
-
-
 def skill_command(ns: argparse.Namespace, prog: str, out: Path, hint: str) -> int:
     from sim import report
 
@@ -172,7 +157,7 @@ def skill_command(ns: argparse.Namespace, prog: str, out: Path, hint: str) -> in
     if ns.json:
         write_out(json.dumps(result, indent=2, ensure_ascii=False) + "\n", json=True)
     else:
-        write_out(report.skill_terminal(result, conclusion_lines(result["conclusions"]))
+        write_out(report.skill_terminal(result, report.conclusion_lines(result["conclusions"]))
                   + f"\nreport: {shown(out / 'skill.html')} (each rung's report in "
                     f"{shown(out)}/rung-N)\n")
     return EXIT_OK

@@ -1,6 +1,6 @@
 """``pnp sim tune GAME --target ...``: the search of :mod:`sim.tune` on the command line.
 
-Each trial's games are an ordinary run (:func:`sim.cli.run`) in ``OUT/trials/KEY`` (KEY:
+Each trial's games are an ordinary run (:func:`sim.command.run`) in ``OUT/trials/KEY`` (KEY:
 the trial's numbers), so a trial interrupted by a kill is played on from its games when
 ``--resume`` goes on with the study in ``OUT/study.db``, and every trial's games are
 spread over ``--jobs`` or a Ray cluster (``--ray``) with the same records either way. The
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.common import say, shown, write_out
-from sim.cli import (
+from sim.command import (
     EXIT_OK,
     EXIT_RULES,
     EXIT_USAGE,

@@ -455,9 +455,24 @@ def skill_terminal(result: dict[str, Any], conclusions: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def skill_html(result: dict[str, Any]) -> str:
-    from sim.cli_ladder import conclusion_lines
+def conclusion_lines(found: list[dict[str, Any]]) -> list[str]:
+    """One line per conclusion of a run at every rung: whether it holds at every rung, at
+    none, or changes with skill."""
+    lines = []
+    for c in found:
+        yes = [b for b, v in c["at"].items() if v["significant"]]
+        no = [b for b, v in c["at"].items() if not v["significant"]]
+        if c["changes_with_skill"]:
+            lines.append(f"{c['players']} players: {c['claim']} with {', '.join(yes)}, not "
+                         f"with {', '.join(no)}: the conclusion changes with skill")
+        elif yes:
+            lines.append(f"{c['players']} players: {c['claim']} at every rung")
+        else:
+            lines.append(f"{c['players']} players: {c['claim']} at no rung")
+    return lines
 
+
+def skill_html(result: dict[str, Any]) -> str:
     body = [f"<h1>pnp-sim: {_e(result['game'].capitalize())} at every rung of skill</h1>",
             f"<p>Definitions {_e(result['definitions'])}; {_e(result['games'])} games per "
             f"player count and rung; seed {_e(result['seed'])}. Each rung's full report: "

@@ -2,18 +2,18 @@
 records streamed to ``games.jsonl`` as the games finish and an interrupted run resumed.
 
 The games of a run are the pairs ``(players, index)``; which of them are still to be
-played is all a backend is given, and each game's record depends on nothing but the pair
+played (what ``games.jsonl`` does not hold yet: :mod:`sim.games_file`) is all a backend is
+given, and each game's record depends on nothing but the pair
 and the :class:`~sim.play.Setup`, so every backend gives the same records.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -175,44 +175,21 @@ def connect(address: str, jobs: int) -> bool:
 # --- the results folder ---------------------------------------------------------------------------
 
 
-def read_games(path: Path,
-               each: Callable[[dict[str, Any]], None] = lambda record: None) -> tuple[int, int]:
-    """Hand every record of a ``games.jsonl`` to ``each`` (one at a time: a run of any size
-    is read in little memory); the number of records and the byte length of the complete
-    lines (a line cut off by an interruption, and anything after it, is not counted)."""
-    count = 0
-    good = 0
-    with path.open("rb") as handle:
-        for line in handle:
-            if not line.endswith(b"\n"):
-                break
-            try:
-                record = json.loads(line)
-            except ValueError:
-                break
-            if not isinstance(record, dict) or "players" not in record or "game" not in record:
-                break
-            each(record)
-            count += 1
-            good += len(line)
-    return count, good
-
-
 class Stream:
-    """``games.jsonl``, appended one line per game and flushed after every batch."""
+    """``games.jsonl``, appended one sealed line per game (:func:`sim.games_file.seal`) and
+    flushed after every batch; ``resume``: appended to the file as it is (left clean by
+    :func:`sim.games_file.rewrite`), else started anew."""
 
-    def __init__(self, path: Path, keep: int | None) -> None:
+    def __init__(self, path: Path, resume: bool, key: str) -> None:
         self.path = path
-        if keep is None:
-            self.handle: TextIO = path.open("w", encoding="utf-8")
-        else:
-            with path.open("r+b") as raw:
-                raw.truncate(keep)  # drop a line an interruption cut off
-            self.handle = path.open("a", encoding="utf-8")
+        self.key = key
+        self.handle: TextIO = path.open("a" if resume else "w", encoding="utf-8")
 
     def write(self, records: list[dict[str, Any]]) -> None:
+        from sim.games_file import seal
+
         for record in records:
-            self.handle.write(json.dumps(record, separators=(",", ":")) + "\n")
+            self.handle.write(seal(record, self.key))
         self.handle.flush()
 
     def close(self) -> None:

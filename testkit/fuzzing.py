@@ -207,6 +207,14 @@ class Reader:
                 for f in (CARDS / game).glob("*.yaml"):
                     shutil.copy(f, self.cards / game / f.name)
 
+    def mutate(self, data: bytes, rng: random.Random, seed: Path) -> bytes:
+        """One input made from the bytes of ``seed``."""
+        return mutate(data, rng, self.kind)
+
+    def judge(self, outcome: Outcome, seed: Path) -> str | None:
+        """Why ``outcome`` breaks the contract, or None."""
+        return judge(self, outcome, seed)
+
     def input_path(self, seed: Path) -> Path:
         if self.kind == "definitions":
             return self.cards / seed.parent.name / seed.name
@@ -255,20 +263,24 @@ def _load_definitions(cards: Path, game: str) -> str:
     return "ok"
 
 
-def judge(reader: Reader, outcome: Outcome, seed: Path) -> str | None:
-    """Why an outcome breaks the contract, or None."""
+def escaped(outcome: Outcome) -> str | None:
+    """"hang", "traceback" or "internal error" when the input got one of them, else None."""
     if outcome.code == "hang":
         return "hang"
     if "Traceback" in outcome.err or outcome.code == "crash":
         return "traceback"
     if "internal error" in outcome.err:
         return "internal error"
-    if reader.kind == "definitions":
-        if outcome.code == "refused":
-            lines = outcome.err.splitlines()
-            if not lines or not all(_FILE_LINE.match(line) for line in lines):
-                return "contract: a problem line without its file"
-        return None
+    return None
+
+
+def command_contract(outcome: Outcome, named: tuple[str, ...]) -> str | None:
+    """Why a command's exit breaks the contract, or None: no escape (:func:`escaped`), exit
+    0-2, and exit 2 with nothing on stdout and only lines that start with one of ``named``
+    (the file, the command)."""
+    why = escaped(outcome)
+    if why is not None:
+        return why
     if outcome.code not in (0, 1, 2):
         return f"contract: exit code {outcome.code}"
     if outcome.code == 2 and outcome.out:
@@ -276,28 +288,41 @@ def judge(reader: Reader, outcome: Outcome, seed: Path) -> str | None:
     if outcome.code == 2 and not outcome.err.strip():
         return "contract: exit 2 without a reason"
     if outcome.code == 2:
-        shown = str(reader.input_path(seed))
         for line in outcome.err.splitlines():
-            if not line.startswith((shown, "pnp-")):
+            if not line.startswith(named):
                 return f"contract: a line that names neither the file nor the command: {line!r}"
     return None
 
 
+def judge(reader: Reader, outcome: Outcome, seed: Path) -> str | None:
+    """Why an outcome breaks the contract, or None."""
+    if reader.kind != "definitions":
+        return command_contract(outcome, (str(reader.input_path(seed)), "pnp-"))
+    why = escaped(outcome)
+    if why is None and outcome.code == "refused":
+        lines = outcome.err.splitlines()
+        if not lines or not all(_FILE_LINE.match(line) for line in lines):
+            return "contract: a problem line without its file"
+    return why
+
+
 def fuzz(kind: str, count: int, seed: int, work: Path,
-         keep: Path | None = None, progress: Callable[[int], None] | None = None) -> Tally:
-    """Run ``count`` mutated inputs through one reader; failing inputs are saved in
-    ``keep`` (as ``<reader>-<number><suffix>``) when given."""
+         keep: Path | None = None, progress: Callable[[int], None] | None = None,
+         reader: Reader | None = None) -> Tally:
+    """Run ``count`` mutated inputs through one reader (``reader``, else the one of
+    ``kind`` here); failing inputs are saved in ``keep`` (as ``<reader>-<number><suffix>``)
+    when given."""
     rng = random.Random(f"{kind}:{seed}")
-    reader = Reader(kind, work / kind)
+    reader = reader or Reader(kind, work / kind)
     tally = Tally(kind)
     originals = {p: p.read_bytes() for p in reader.seeds}
     for number in range(count):
         source = rng.choice(reader.seeds)
-        data = mutate(originals[source], rng, kind)
+        data = reader.mutate(originals[source], rng, source)
         outcome = reader.run(data, source)
         tally.inputs += 1
         tally.codes[str(outcome.code)] += 1
-        why = judge(reader, outcome, source)
+        why = reader.judge(outcome, source)
         if why is not None:
             if why == "hang":
                 tally.hangs += 1

@@ -66,6 +66,7 @@ class Shot:
     homography: np.ndarray  # table mm -> image px
     camera: dict[str, float]
     layout: dict[str, Any] = field(default_factory=dict)  # the source layout / board
+    beyond: set[tuple[int, int]] = field(default_factory=set)  # pieces mostly outside it
 
     def visible(self, kind: str) -> list[Seen]:
         return [s for s in self.seen if s.piece.kind == kind and s.covered == 0.0]

@@ -6,13 +6,13 @@ At MOMENT the build prints ``PAUSED MOMENT`` on stdout and waits until the file 
 exists (the test either kills it with SIGKILL meanwhile, or creates SENTINEL to let it go
 on). Moments:
 
+* ``locked``: the lock is held, nothing written yet;
 * ``staged-N``: after the N-th new file is written into the staging folder;
-* ``before-swap``: everything is staged and linked, the switch-over is next;
-* ``after-swap``: the folders are swapped, the old one not yet renamed or removed;
-* ``between-renames``: the fallback switch-over (no RENAME_EXCHANGE): the old folder is
-  renamed away, the new one not yet in its place;
-* ``cleaning``: the previous build's folder is being removed;
-* ``locked``: the lock is held, nothing written yet.
+* ``journaled``: every file is staged and flushed, the journal written; the renames are
+  next;
+* ``renamed-N``: after the N-th file (or new folder) is renamed into place;
+* ``new-folder``: a folder that did not exist is staged whole beside its place, the rename
+  into place is next.
 """
 
 from __future__ import annotations
@@ -41,43 +41,40 @@ def main() -> None:
     staged = [0]
     original_place = output._place_file
 
-    def place_file(root: Path, rel: str, data: bytes, sync: bool, same_as: Path | None) -> None:
-        original_place(root, rel, data, sync, same_as)
-        if ".pnp-new-" in str(root) and not rel.startswith(".pnp"):
-            staged[0] += 1
-            pause(f"staged-{staged[0]}")
+    def place_file(root: Path, rel: str, data: bytes, sync: bool, owner: object) -> None:
+        original_place(root, rel, data, sync, owner)  # type: ignore[arg-type]
+        staged[0] += 1
+        pause(f"staged-{staged[0]}")
 
     output._place_file = place_file
 
-    original_exchange = output.exchange
+    original_finish = output._finish_in_place
 
-    def exchange(a: Path, b: Path) -> bool:
-        pause("before-swap")
-        if moment == "between-renames":
-            return False
-        done = original_exchange(a, b)
-        if done:
-            pause("after-swap")
-        return done
+    def finish(out: Path, stage: Path) -> None:
+        if (stage / output.JOURNAL).exists():
+            pause("journaled")
+        original_finish(out, stage)
 
-    output.exchange = exchange
+    output._finish_in_place = finish
 
+    renamed = [0]
+    original_replace = os.replace
     original_rename = os.rename
 
+    def replace(src: object, dst: object) -> None:
+        original_replace(src, dst)  # type: ignore[arg-type]
+        staged = output.INPLACE_PREFIX in str(src) or ".pnp-stage-" in str(src)
+        if staged and Path(str(src)).name != output.MANIFEST:
+            renamed[0] += 1
+            pause(f"renamed-{renamed[0]}")
+
     def rename(src: object, dst: object) -> None:
+        if ".pnp-new-" in str(src):
+            pause("new-folder")
         original_rename(src, dst)  # type: ignore[arg-type]
-        if ".pnp-old-" in str(dst) and moment == "between-renames":
-            pause("between-renames")
 
+    os.replace = replace  # type: ignore[assignment]
     os.rename = rename  # type: ignore[assignment]
-
-    original_clean = output._clean_old_tree
-
-    def clean(old: Path, out: Path, info: object = None) -> None:
-        pause("cleaning")
-        original_clean(old, out, info)  # type: ignore[arg-type]
-
-    output._clean_old_tree = clean
 
     original_recover = output.recover
 

@@ -116,14 +116,35 @@ def test_random_games_use_every_kind_of_action(games):
     assert all(kinds[k] > 20 for k in (PLACE, REMOVE, DISCARD, PASS)), kinds
 
 
-def test_every_position_of_a_random_game_is_a_valid_table(games):
+def positions(games, seeds: int):
+    """Every position after a move of the random games of the first ``seeds`` seeds, with
+    where it comes from: ``(players, seed, ply), state``."""
     for (players, seed, _kind), (first, actions, _) in games.items():
-        if seed > 2:
+        if seed >= seeds:
             continue
         state = first
         for i, action in enumerate(actions):
             state = state.after(action)
-            assert score(state.to_table(), DEFS.scoring).valid, (players, seed, i)
+            yield (players, seed, i), state
+
+
+def test_every_position_of_a_random_game_is_a_valid_table(games):
+    for where, state in positions(games, 3):
+        assert score(state.to_table(), DEFS.scoring).valid, where
+
+
+def test_a_states_own_score_is_the_scorers_and_forgetting_works_it_out_again(games):
+    """A state scores from its own analysis, once: the same result as the scorer's own reading
+    of its table, at every position; and a state that forgot what it worked out (a past
+    position the browser companion keeps) gives the same score and legal actions again."""
+    for where, state in positions(games, 2):
+        mine = state.score()
+        assert mine is state.score()  # once per state
+        assert mine == score(state.to_table(), DEFS.scoring), where
+        legal = list(state.legal_actions())
+        state.forget()
+        assert state.score() == mine and state.score() is not mine, where
+        assert list(state.legal_actions()) == legal, where
 
 
 def test_the_hand_limits_follow_the_removals(games):

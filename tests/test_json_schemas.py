@@ -240,8 +240,10 @@ def test_build_reports(tmp_path):
 
     first = build()
     assert "satellites/board.pdf" in first["files"] and first["user_files_kept"] == 0
+    assert first["mode"] == "new folder"
     (out / "notes.txt").write_text("mine\n", encoding="utf-8")
-    assert build()["user_files_kept"] == 1
+    again = build()
+    assert (again["user_files_kept"], again["mode"]) == (1, "in place")
     assert errors("build", first | {"mode": "sideways"})
 
 

@@ -249,6 +249,20 @@ def test_a_closed_stdout_ends_quietly_with_the_commands_own_code(tmp_path):
         assert (done.returncode, done.stderr) == (code, ""), args
 
 
+def test_a_stdout_closed_before_the_command_starts_ends_quietly_too(tmp_path):
+    # `pnp score ... >&-`: no file descriptor 1 at all, so Python has no sys.stdout
+    broken = tmp_path / "t.yaml"
+    broken.write_text(BREAKS_A_RULE, encoding="utf-8")
+    for args, code in ((["score", "orbitus", str(TABLE)], 0),
+                       (["score", "orbitus", str(broken), "--json"], 1),
+                       (["setup", "satellites", "--seed", "1"], 0),
+                       (["sim", "satellites", "--games", "2", "--out", str(tmp_path / "run")], 0),
+                       (["build", "--help"], 0)):
+        done = subprocess.run(["sh", "-c", 'exec "$0" "$@" >&-', str(BIN / "pnp"), *args],
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+        assert (done.returncode, done.stderr) == (code, ""), args
+
+
 def test_head_c1_reads_one_byte_and_the_command_exits_with_its_code(tmp_path):
     broken = tmp_path / "t.yaml"
     broken.write_text(BREAKS_A_RULE, encoding="utf-8")

@@ -9,7 +9,6 @@ stale entry would show.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -45,7 +44,7 @@ def _cached_outcome(folder: Path, deck: Path | None = None) -> object:
 
 def test_the_shipped_cards_give_the_models_ruleset_cold_and_warm(cache):
     cold = load_ruleset("orbitus")
-    assert len(list(cache.glob("orbitus-*.json"))) == 1
+    assert len(list(cache.glob("ruleset-orbitus-*.json"))) == 1
     warm = load_ruleset("orbitus")
     assert cold == warm == load_orbitus().ruleset
     assert isinstance(warm, Ruleset)
@@ -183,14 +182,18 @@ def test_a_hit_takes_no_validation(cache, monkeypatch):
     assert isinstance(ruleset, Ruleset) and len(ruleset.deck) == 72
 
 
-@pytest.mark.parametrize("damage", ["", "{", '{"format": 99}', '{"format": 1, "ruleset": 5}',
-                                    '{"format": 1, "ruleset": {"deck": 3}}'])
-def test_a_damaged_entry_is_validated_again_and_replaced(cache, damage):
+@pytest.mark.parametrize("damage", ["", "{", '{"format": 99}', '{"format": 2, "ruleset": 5}',
+                                    '{"format": 2, "ruleset": {"deck": 3}}'])
+def test_a_damaged_entry_is_validated_again_and_replaced(cache, damage, capsys):
     load_ruleset("orbitus")
-    (entry,) = cache.glob("orbitus-*.json")
+    (entry,) = cache.glob("ruleset-orbitus-*.json")
     entry.write_text(damage, encoding="utf-8")
     assert load_ruleset("orbitus") == load_orbitus().ruleset
-    assert json.loads(entry.read_text(encoding="utf-8"))["format"] == 1
+    assert capsys.readouterr().err == (f"{entry}: note: not a cache entry of this tool (no "
+                                       "header); not used, made again\n")
+    assert entry.read_bytes().startswith(b"orbitus-pnp cache entry 2 ruleset-orbitus ")
+    assert load_ruleset("orbitus") == load_orbitus().ruleset
+    assert capsys.readouterr().err == ""  # made again: a hit
 
 
 def test_no_usable_cache_folder_still_scores(tmp_path, monkeypatch):

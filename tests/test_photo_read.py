@@ -269,11 +269,13 @@ def test_two_markers_on_one_cell_are_reported(orbitus_bench):
     the cell is named, and the card on it stays the one found first, not a guess."""
     import numpy as np
 
+    from photo.camera import TableCamera
     from photo.detect import Reading
     from photo.orbitus import Placed, TableReading
 
     reader = orbitus_bench.reader
-    h = np.array([[4.0, 0.0, 800.0], [0.0, 4.0, 600.0], [0.0, 0.0, 1.0]])  # 4 px/mm
+    h = TableCamera.from_homography(np.array([[4.0, 0.0, 800.0], [0.0, 4.0, 600.0],
+                                              [0.0, 0.0, 1.0]]), 1600, 1200)  # 4 px/mm
     cell = (1, -1)
     first = reader.marker_corners("S05", cell, 0)
     out = TableReading()
@@ -304,6 +306,78 @@ def test_a_marker_without_its_card_around_it_is_not_placed(orbitus_bench):
                  if n not in reading.placed and n != (0, 0))
     reading.placed[empty] = Placed(empty, "S54", 4, "marker", None, 0.82)
     gray = cv2.cvtColor(work.bgr, cv2.COLOR_BGR2GRAY)
-    reader._verify_art(work.bgr, gray, reading.homography, reading, set())
+    reader._verify_art(work.bgr, gray, reading.camera, reading, set())
     assert empty not in reading.placed and empty not in reading.unread
     assert {c: (p.card, p.rot) for c, p in reading.placed.items()} == read
+
+
+# --- two photos of one table ------------------------------------------------------------------
+
+def _covered_photo(bench: Bench) -> tuple[bytes, tuple[int, int]]:
+    """The example table with a finger over one card's marker, that card left unread
+    (the same photo test_web_photo.py checks)."""
+    from testkit.photo_examples import ORBITUS_COVERED, ORBITUS_UNREAD, orbitus_photo
+
+    return orbitus_photo(bench, ORBITUS_COVERED, covers=1), tuple(ORBITUS_UNREAD)
+
+
+def test_two_photos_fill_in_what_one_could_not_read(tmp_path, capsys, orbitus_bench):
+    """--photo A --photo B: the card under a finger in A is read from B, so the table is
+    complete and scores as typed; each photo's debug image is written."""
+    covered, cell = _covered_photo(orbitus_bench)
+    a = _photo(tmp_path, covered, "finger.jpg")
+    b = _photo(tmp_path, orbitus_shot(orbitus_bench, TWO, 5), "clean.jpg")
+    alone = _run(capsys, ["orbitus", "--photo", str(a), "--players", "Anna,Boris", "--json"])
+    assert alone[0] == 1 and [list(cell)] == json.loads(alone[1])["photo"]["unread"]
+    debug = tmp_path / "read.png"
+    code, out, err = _run(capsys, ["orbitus", "--photo", str(a), "--photo", str(b),
+                                   "--players", "Anna,Boris", "--json",
+                                   "--debug-image", str(debug)])
+    assert (code, err) == (0, "")
+    read = json.loads(out)
+    assert read["photo"]["files"] == [str(a), str(b)] and read["photo"]["unread"] == []
+    assert read["photo"]["read"] == len(TWO["sectors"]) and read["violations"] == []
+    typed = json.loads(_run(capsys, ["orbitus", str(FIXTURES / "orbitus" / "two-players.yaml"),
+                                     "--json"])[1])
+    assert [p["total"] for p in read["players"]] == [p["total"] for p in typed["players"]]
+    assert debug.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "read-2.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, out, _ = _run(capsys, ["orbitus", "--photo", str(a), "--photo", str(b),
+                                 "--players", "Anna,Boris"])
+    assert out.startswith(f"Read from the photos {a}, {b}: 14 card(s)\n")
+
+
+def test_two_photos_that_disagree_on_a_cell_name_it(tmp_path, capsys, orbitus_bench):
+    """Two photos that read one cell as different cards: the cell is reported with both
+    readings, neither is chosen (exit 1)."""
+    from testkit.photo_synth import orbitus_pieces, photograph
+
+    swapped = {**TWO, "sectors": [dict(s) for s in TWO["sectors"]]}
+    target = next(s for s in swapped["sectors"] if s["at"] == [1, -1])
+    target["card"] = "S70"  # another card on [1, -1] in the second photo
+    rng = random.Random(6)
+    other = photograph(orbitus_pieces(swapped, orbitus_bench.defs, rng), orbitus_bench.sprites,
+                       CALM, rng).jpeg
+    a = _photo(tmp_path, orbitus_shot(orbitus_bench, TWO, 5), "a.jpg")
+    b = _photo(tmp_path, other, "b.jpg")
+    code, out, err = _run(capsys, ["orbitus", "--photo", str(a), "--photo", str(b),
+                                   "--players", "Anna,Boris", "--json"])
+    assert code == 1 and err == ""
+    read = json.loads(out)
+    rot = hexgeo.SIDES[_rot(next(s for s in TWO["sectors"] if s["at"] == [1, -1])["rot"])]
+    disagree = [v for v in read["violations"] if v["rule"] == "photo-disagree"]
+    assert disagree == [{
+        "rule": "photo-disagree", "cell": [1, -1], "line": None,
+        "message": f"the photos disagree on [1, -1]: {a} shows S05 turned {rot}; {b} shows "
+                   f"S70 turned {rot}; look at that card and write it into the layout by hand "
+                   f"(or photograph it again)"}]
+    assert "[1, -1]" not in read["photo"]["how"]
+
+
+def test_the_same_photo_twice_is_refused(tmp_path, capsys, orbitus_bench):
+    a = _photo(tmp_path, orbitus_shot(orbitus_bench, TWO, 5), "a.jpg")
+    code, out, err = _run(capsys, ["orbitus", "--photo", str(a), "--photo", str(a),
+                                   "--players", "2"])
+    assert (code, out) == (2, "")
+    assert err == (f"pnp-score orbitus: --photo {a} is given twice; give two different photos "
+                   f"of the table (another angle, or the lamp moved)\n")

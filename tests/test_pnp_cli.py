@@ -159,7 +159,7 @@ def test_setup_satellites_json(capsys):
 def test_build_json_lists_what_was_written(tmp_path, capsys):
     import json
 
-    (tmp_path / "out").mkdir()
+    assert main(["build", "satellites", "-q", "--out", str(tmp_path / "out")]) == 0
     (tmp_path / "out" / "mine.txt").write_text("keep me", encoding="utf-8")
     assert main(["build", "satellites", "--json", "--out", str(tmp_path / "out")]) == 0
     report = json.loads(capsys.readouterr().out)

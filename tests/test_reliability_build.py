@@ -1,4 +1,5 @@
-"""pnp-build's output folder: all or nothing, only the tool's files, one build at a time.
+"""pnp-build's output folder: all or nothing, only the tool's files, folders kept, one build
+at a time.
 
 Each test ends with the folder holding exactly the previous build or exactly the new one
 (plus the user's own files, untouched), and a later build leaving no stray file behind.
@@ -38,7 +39,8 @@ def files_in(folder: Path) -> dict[str, bytes]:
     """Every file under ``folder`` (relative posix path -> bytes), bookkeeping left out."""
     found = {}
     for path in folder.rglob("*"):
-        if path.is_file() and path.name not in BOOKKEEPING:
+        if path.is_file() and path.name not in BOOKKEEPING and \
+                not path.relative_to(folder).as_posix().startswith(output.INPLACE_PREFIX):
             found[path.relative_to(folder).as_posix()] = path.read_bytes()
     return found
 
@@ -119,51 +121,48 @@ def start_probe(moment: str, sentinel: Path, *args: str,
 
 # --- kill -9 --------------------------------------------------------------------------------
 
-MOMENTS = ["locked", "staged-1", "staged-60", "before-swap", "after-swap", "cleaning"]
+BEFORE_JOURNAL = ["locked", "staged-1", "staged-8"]
+AFTER_JOURNAL = ["journaled", "renamed-1", "renamed-6"]
 
 
-@pytest.mark.parametrize("moment", MOMENTS)
-def test_kill_9_leaves_the_old_or_the_new_set(old_out, sets, tmp_path, moment):
+@pytest.mark.parametrize("moment", BEFORE_JOURNAL + AFTER_JOURNAL)
+def test_kill_9_leaves_the_old_set_or_one_the_next_build_completes(old_out, sets, tmp_path,
+                                                                   moment):
+    """Killed before the journal, nothing was replaced; killed after it (during the renames,
+    a few milliseconds), the next build first completes the interrupted one from the
+    journal, then does its own."""
     proc = start_probe(moment, tmp_path / "never", "--out", str(old_out), "--page", "letter",
                        "-q")
     proc.send_signal(signal.SIGKILL)
     proc.wait(30)
-    state = assert_old_or_new(old_out, sets)
-    assert state == ("new" if moment in ("after-swap", "cleaning") else "old")
-    # the next build completes or undoes what was left, and leaves nothing behind
-    build(old_out, opts=BuildOptions(page="letter"))
-    assert assert_old_or_new(old_out, sets) == "new"
-    assert strays(old_out) == []
-    assert read_manifest(old_out) == set(sets[1])
-
-
-def test_kill_9_between_the_two_renames_of_the_fallback(old_out, sets, tmp_path):
-    """Without RENAME_EXCHANGE the switch-over is two renames; killed between them, the
-    output folder is missing until the next build puts the new one in place."""
-    proc = start_probe("between-renames", tmp_path / "never", "--out", str(old_out),
-                       "--page", "letter", "-q")
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(30)
-    assert not old_out.exists()
-    messages: list[str] = []  # an A4 build: it first completes the Letter one
-    write_outputs(old_out, sets[0], ("orbitus", "satellites"), info=messages.append)
-    assert messages == [f"pnp-build: completed the switch-over of an interrupted build in "
-                        f"{old_out}"]
+    if moment in BEFORE_JOURNAL or moment == "journaled":
+        assert assert_old_or_new(old_out, sets) == "old"
+    messages: list[str] = []  # what the next build does first, with the lock held
+    output.recover(old_out, messages.append)
+    assert assert_old_or_new(old_out, sets) == ("old" if moment in BEFORE_JOURNAL else "new")
+    assert messages == ([] if moment in BEFORE_JOURNAL else
+                        [f"pnp-build: completed an interrupted build in {old_out}"])
+    # an A4 build after it: the old set again, and nothing left behind
+    build(old_out)
     assert assert_old_or_new(old_out, sets) == "old"
     assert strays(old_out) == []
+    assert read_manifest(old_out) == set(sets[0])
 
 
-def test_the_fallback_without_rename_exchange_builds_normally(old_out, sets):
-    done = cli("--out", str(old_out), "--page", "letter", "-q",
-               env={"PNP_NO_RENAME_EXCHANGE": "1"})
-    assert done.returncode == 0, done.stderr
-    assert assert_old_or_new(old_out, sets) == "new"
-    assert strays(old_out) == []
+def test_kill_9_while_a_new_folder_is_staged_leaves_no_folder(tmp_path, sets):
+    out = tmp_path / "kit"
+    proc = start_probe("new-folder", tmp_path / "never", "--out", str(out), "-q")
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+    assert not out.exists()  # not half a folder: none
+    build(out)
+    assert files_in(out) == sets[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit"]
 
 
 @pytest.mark.parametrize("seed", range(2))
 def test_kill_9_at_a_random_moment(old_out, sets, seed):
-    """The real command, killed after a random delay (anywhere from loading to cleaning up)."""
+    """The real command, killed after a random delay (anywhere from loading to the end)."""
     delay = random.Random(seed).uniform(0.3, 2.0)
     proc = subprocess.Popen([sys.executable, "-m", "generator", "--out", str(old_out),
                              "--page", "letter", "-q"], stdout=subprocess.DEVNULL,
@@ -171,8 +170,8 @@ def test_kill_9_at_a_random_moment(old_out, sets, seed):
     time.sleep(delay)
     proc.send_signal(signal.SIGKILL)
     proc.wait(30)
-    if old_out.exists():
-        assert_old_or_new(old_out, sets)
+    output.recover(old_out, lambda line: None)
+    assert assert_old_or_new(old_out, sets) in ("old", "new")
     build(old_out)
     assert assert_old_or_new(old_out, sets) == "old"
     assert strays(old_out) == []
@@ -257,14 +256,14 @@ def test_two_builds_at_once_end_with_one_whole_set(old_out, sets):
 
 def test_a_second_build_waits_for_the_first_and_says_so(old_out, sets, tmp_path):
     go = tmp_path / "go"
-    first = start_probe("before-swap", go, "--out", str(old_out), "--page", "letter", "-q")
+    first = start_probe("staged-1", go, "--out", str(old_out), "--page", "letter", "-q")
     second = subprocess.Popen([sys.executable, "-m", "generator", "--out", str(old_out), "-q"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert second.stderr is not None
     line = second.stderr.readline()
     assert line.startswith("pnp-build: another build (process ")
     assert line.rstrip().endswith(f"is writing into {old_out}; waiting for it to finish")
-    assert assert_old_or_new(old_out, sets) == "old"  # the first holds the lock, unswapped
+    assert assert_old_or_new(old_out, sets) == "old"  # the first holds the lock, staging
     go.touch()
     assert first.wait(120) == 0
     assert second.wait(300) == 0, second.stderr.read()
@@ -324,8 +323,9 @@ NO_OVERRIDE = ["setpriv", "--inh-caps=-dac_override,-dac_read_search,-fowner",
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
                     reason="needs root and setpriv to drop the permission override")
 def test_a_read_only_subfolder_where_permissions_count(tmp_path, sets):
-    """The build runs without root's permission override: the old build's read-only
-    folder can neither stop the switch-over nor be left behind."""
+    """The build runs without root's permission override: a folder the user made read-only
+    cannot take the new files, so the build says so and replaces nothing (the folder is
+    kept as it is, mode and all)."""
     out = tmp_path / "out"
 
     def run(*args: str) -> subprocess.CompletedProcess:
@@ -333,22 +333,27 @@ def test_a_read_only_subfolder_where_permissions_count(tmp_path, sets):
                               capture_output=True, text=True, timeout=300)
 
     assert run("--out", str(out), "-q").returncode == 0
-    (out / "orbitus" / "svg").chmod(0o555)
     (out / "orbitus" / "notes").mkdir()
     (out / "orbitus" / "notes" / "mine.txt").write_bytes(b"mine")
     (out / "orbitus" / "notes").chmod(0o555)
-    out.chmod(0o555)  # the output folder itself read-only too
+    (out / "orbitus").chmod(0o555)  # where the Orbitus PDFs are
     try:
+        done = run("--out", str(out), "--page", "letter", "-q")
+        assert done.returncode == 2
+        assert done.stderr.splitlines() == [
+            f"pnp-build: cannot write {out}/orbitus: the folder is read-only (make it "
+            "writable, or choose another --out)",
+            f"pnp-build: {out} was left as it was (nothing of this build was written)"]
+        assert files_in(out) == {**sets[0], "orbitus/notes/mine.txt": b"mine"}
+        assert strays(out) == []
+        assert ((out / "orbitus").stat().st_mode & 0o777) == 0o555
+        (out / "orbitus").chmod(0o755)  # made writable again: the build goes through
         done = run("--out", str(out), "--page", "letter", "-q")
         assert done.returncode == 0, done.stderr
         assert files_in(out) == {**sets[1], "orbitus/notes/mine.txt": b"mine"}
-        assert strays(out) == [] and not (out / output.STAGING_MARK).exists()
-        assert (out.stat().st_mode & 0o777) == 0o555
-        probe = subprocess.run([*NO_OVERRIDE, "sh", "-c", f"touch {out}/orbitus/svg/x"],
-                               capture_output=True)
-        assert probe.returncode != 0  # the folder is still read-only for the user
+        assert ((out / "orbitus" / "notes").stat().st_mode & 0o777) == 0o555
     finally:
-        for path in (out, out / "orbitus" / "svg", out / "orbitus" / "notes"):
+        for path in (out / "orbitus", out / "orbitus" / "notes"):
             path.chmod(0o755)
 
 
@@ -370,17 +375,16 @@ def test_the_users_files_survive_every_build(old_out, sets, cards_copy):
     assert (old_out / "satellites/board.pdf").read_bytes() == sets[1]["satellites/board.pdf"]
 
 
-def test_a_file_saved_by_the_user_during_the_switch_over_is_kept(old_out, tmp_path):
+def test_a_file_saved_by_the_user_during_the_build_is_kept(old_out, tmp_path):
     go = tmp_path / "go"
-    proc = start_probe("after-swap", go, "--out", str(old_out), "-q")
-    # the build has swapped; the user's editor still writes into the old folder it has open
-    old_tree = next(p for p in old_out.parent.iterdir() if ".pnp-new-" in p.name)
-    (old_tree / "notes.txt").write_bytes(b"saved during the build\n")
-    (old_tree / "late.txt").write_bytes(b"made during the build\n")
+    proc = start_probe("journaled", go, "--out", str(old_out), "--page", "letter", "-q")
+    # the build is about to rename its files into place; the user's editor saves
+    (old_out / "notes.txt").write_bytes(b"saved during the build\n")
+    (old_out / "orbitus" / "late.txt").write_bytes(b"made during the build\n")
     go.touch()
     assert proc.wait(120) == 0
     assert (old_out / "notes.txt").read_bytes() == b"saved during the build\n"
-    assert (old_out / "late.txt").read_bytes() == b"made during the build\n"
+    assert (old_out / "orbitus" / "late.txt").read_bytes() == b"made during the build\n"
     assert strays(old_out) == []
 
 
@@ -418,17 +422,33 @@ def test_only_files_the_manifest_lists_are_ever_deleted(tmp_path):
     (out / "g/svg/mine.svg").write_bytes(b"the user's")
     write_outputs(out, {"g/svg/a.svg": b"<svg/>"}, ("g",))  # b is no longer made
     assert sorted(p.name for p in (out / "g/svg").iterdir()) == ["a.svg", "mine.svg"]
-    (out / MANIFEST).unlink()  # without a manifest nothing counts as the tool's
-    write_outputs(out, {"g/svg/c.svg": b"<svg/>"}, ("g",))
-    assert sorted(p.name for p in (out / "g/svg").iterdir()) == ["a.svg", "c.svg", "mine.svg"]
+    # without the manifest nothing there counts as the tool's: the folder is refused
+    (out / MANIFEST).unlink()
+    with pytest.raises(OutputError) as caught:
+        write_outputs(out, {"g/svg/c.svg": b"<svg/>"}, ("g",))
+    assert caught.value.lines == [
+        f"pnp-build: --out {out}: holds 2 file(s) pnp-build did not write (g/svg/a.svg, "
+        f"g/svg/mine.svg) and no {MANIFEST} that lists its own; give the kit a new or empty "
+        "folder (nothing was written)"]
+    assert sorted(p.name for p in (out / "g/svg").iterdir()) == ["a.svg", "mine.svg"]
 
 
-def test_a_build_by_an_earlier_version_without_a_manifest_is_replaced(old_out, sets):
-    (old_out / MANIFEST).unlink()
-    build(old_out, opts=BuildOptions(page="letter"))
-    assert assert_old_or_new(old_out, sets) == "new"
-    assert read_manifest(old_out) == set(sets[1])
-    assert strays(old_out) == []
+def test_a_build_by_an_earlier_version_without_a_manifest_is_replaced(built, tmp_path, sets):
+    """A folder without a manifest whose every file is at a name the build writes (a build
+    of a version before manifests) is the tool's; with a file of anyone else's in it, it is
+    refused."""
+    out = tmp_path / "old"
+    shutil.copytree(built[0], out)
+    (out / MANIFEST).unlink()
+    build(out, opts=BuildOptions(page="letter"))
+    assert files_in(out) == sets[1]
+    assert read_manifest(out) == set(sets[1])
+    (out / MANIFEST).unlink()
+    (out / "notes.txt").write_bytes(b"my notes\n")
+    with pytest.raises(OutputError) as caught:
+        build(out)
+    assert "holds 1 file(s) pnp-build did not write (notes.txt)" in caught.value.lines[0]
+    assert files_in(out) == {**sets[1], "notes.txt": b"my notes\n"}
 
 
 def test_left_over_temporary_files_of_earlier_versions_are_removed(old_out):
@@ -440,41 +460,156 @@ def test_left_over_temporary_files_of_earlier_versions_are_removed(old_out):
     assert (old_out / "orbitus" / ".my.tmp").exists()
 
 
-def test_in_place_when_the_folder_cannot_be_swapped(old_out, sets, monkeypatch):
-    """Where a swap is impossible the files are replaced in place, journaled; a journal
-    left by a killed build is carried out by the next."""
-    monkeypatch.setattr(output, "_why_not_swap", lambda out, parent: "a test says so")
-    messages: list[str] = []
+def test_a_journal_left_by_a_killed_build_is_carried_out_by_the_next(old_out, sets,
+                                                                     monkeypatch):
     old, new = sets
-    write_outputs(old_out, new, ("orbitus", "satellites"), info=messages.append)
-    assert messages == [f"pnp-build: writing into {old_out} file by file, journaled (a test "
-                        "says so); an interrupted build is completed by the next one"]
-    assert assert_old_or_new(old_out, sets) == "new"
-    assert strays(old_out) == []
-    # killed after the journal: the next build completes the interrupted one first
     monkeypatch.setattr(output, "_finish_in_place", lambda out, stage: None)
-    write_outputs(old_out, old, ("orbitus", "satellites"))
-    assert list(old_out.glob(".pnp-inplace-*/journal.json"))
+    write_outputs(old_out, new, ("orbitus", "satellites"))  # killed after the journal
+    assert list(old_out.parent.glob(".out.pnp-stage-*/journal.json"))
+    assert assert_old_or_new(old_out, sets) == "old"
     monkeypatch.undo()
-    monkeypatch.setattr(output, "_why_not_swap", lambda out, parent: "a test says so")
-    output.recover(old_out, messages.append)
+    messages: list[str] = []
+    write_outputs(old_out, old, ("orbitus", "satellites"), info=messages.append)
+    assert messages == [f"pnp-build: completed an interrupted build in {old_out}"]
     assert assert_old_or_new(old_out, sets) == "old"
     assert strays(old_out) == []
 
 
-def test_in_place_refuses_a_read_only_folder_before_touching_anything(old_out, sets,
-                                                                      monkeypatch):
-    monkeypatch.setattr(output, "_why_not_swap", lambda out, parent: "a test says so")
+def test_a_read_only_folder_is_refused_before_anything_is_staged(old_out, sets,
+                                                                 monkeypatch):
     real_access = os.access
-    svg = old_out / "orbitus" / "svg"
-    monkeypatch.setattr(output.os, "access",
-                        lambda p, mode: False if Path(p) == svg else real_access(p, mode))
+    orbitus = old_out / "orbitus"
+
+    def access(path, mode, **kw) -> bool:
+        return False if Path(path) == orbitus else real_access(path, mode, **kw)
+
+    monkeypatch.setattr(output.os, "access", access)
     with pytest.raises(OutputError) as caught:
         write_outputs(old_out, sets[1], ("orbitus", "satellites"))
-    assert caught.value.lines[0] == f"pnp-build: cannot write {svg}: the folder is read-only"
+    assert caught.value.lines == [
+        f"pnp-build: cannot write {orbitus}: the folder is read-only (make it writable, or "
+        "choose another --out)",
+        f"pnp-build: {old_out} was left as it was (nothing of this build was written)"]
     monkeypatch.undo()
     assert assert_old_or_new(old_out, sets) == "old"
     assert strays(old_out) == []
+
+
+# --- folders are kept: owner, mode, ACLs, attributes, a shell inside -------------------------
+
+ROOT_TOOLS = os.geteuid() == 0 and all(shutil.which(t) for t in
+                                       ("setfacl", "getfacl", "setfattr", "getfattr",
+                                        "setpriv"))
+
+
+def folder_facts(path: Path) -> tuple:
+    """Owner, group, mode, inode, ACL (access and default) and extended attributes."""
+    info = path.stat()
+    acl = subprocess.run(["getfacl", "-p", "--omit-header", str(path)], capture_output=True,
+                         text=True, check=True).stdout
+    attrs = subprocess.run(["getfattr", "-d", "--absolute-names", str(path)],
+                           capture_output=True, text=True, check=True).stdout
+    return (info.st_uid, info.st_gid, info.st_mode & 0o7777, info.st_ino, acl,
+            attrs.split("\n", 1)[-1])
+
+
+@pytest.mark.skipif(not ROOT_TOOLS, reason="needs root, acl, attr and setpriv")
+def test_root_building_into_another_users_folder_keeps_every_folder_as_it_was(old_out, sets):
+    """sudo pnp build --out ~anna/kit: the folders stay Anna's (owner, group, mode, ACLs,
+    extended attributes, the same folders), every file the build makes is hers too, and
+    she can still write in every folder."""
+    anna = (1234, 1234)
+    for path in [old_out, *[p for p in old_out.rglob("*")]]:
+        os.lchown(path, *anna)
+    (old_out / "orbitus").chmod(0o2775)  # setgid, group-writable: shared with her group
+    subprocess.run(["setfacl", "-m", "u:4321:rwx", "-d", "-m", "u:4321:rwx",
+                    str(old_out / "orbitus" / "svg")], check=True)
+    subprocess.run(["setfattr", "-n", "user.project", "-v", "autumn fair",
+                    str(old_out / "satellites")], check=True)
+    folders = [old_out, *sorted(p for p in old_out.rglob("*") if p.is_dir())]
+    before = {p: folder_facts(p) for p in folders}
+    done = cli("--out", str(old_out), "--page", "letter", "-q")
+    assert done.returncode == 0, done.stderr
+    assert assert_old_or_new(old_out, sets) == "new"
+    assert {p: folder_facts(p) for p in folders} == before
+    assert {(p.stat().st_uid, p.stat().st_gid) for p in old_out.rglob("*")} == {anna}
+    for folder in folders:  # Anna, without root, can still write in each of them
+        probe = subprocess.run(["setpriv", "--reuid", "1234", "--regid", "1234",
+                                "--clear-groups", "touch", "anna-was-here"], cwd=folder,
+                               capture_output=True, text=True)
+        assert probe.returncode == 0, (folder, probe.stderr)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give a folder to another user")
+def test_root_making_a_new_kit_in_a_users_folder_gives_it_to_that_user(tmp_path):
+    home = tmp_path / "anna"
+    home.mkdir()
+    os.chown(home, 1234, 1234)
+    done = cli("--out", str(home / "kits" / "autumn"), "--game", "satellites", "-q")
+    assert done.returncode == 0, done.stderr
+    owners = {(p.stat().st_uid, p.stat().st_gid) for p in [home / "kits", *home.rglob("*")]}
+    assert owners == {(1234, 1234)}
+
+
+def test_a_shell_inside_the_output_folder_stays_in_a_live_folder(old_out, sets):
+    """A terminal open in output/orbitus (or a file manager showing it) is still in that
+    folder after a build: the folder is the same one, not a deleted copy."""
+    inside = old_out / "orbitus"
+    shell = subprocess.Popen(["sleep", "300"], cwd=inside)
+    try:
+        before = os.stat(f"/proc/{shell.pid}/cwd")
+        done = cli("--out", str(old_out), "--page", "letter", "-q")
+        assert done.returncode == 0, done.stderr
+        assert os.readlink(f"/proc/{shell.pid}/cwd") == str(inside)  # no " (deleted)"
+        assert os.stat(f"/proc/{shell.pid}/cwd").st_ino == before.st_ino == inside.stat().st_ino
+        listed = subprocess.run(["ls"], cwd=f"/proc/{shell.pid}/cwd", capture_output=True,
+                                text=True, check=True).stdout.split()
+        assert "sectors.pdf" in listed
+    finally:
+        shell.kill()
+        shell.wait()
+    assert assert_old_or_new(old_out, sets) == "new"
+
+
+def test_the_root_folder_and_the_home_folder_are_refused(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "thesis.pdf").write_bytes(b"%PDF-1.4 years of work")
+    for given, line in [
+        ("/", "pnp-build: --out /: is the root folder of the system; give the kit a folder "
+              "of its own (e.g. --out kit); nothing was written"),
+        (str(home), f"pnp-build: --out {home}: is your home folder; give the kit a folder of "
+                    "its own (e.g. --out ~/kit); nothing was written"),
+    ]:
+        done = cli("--out", given, "--game", "satellites", "-q", env={"HOME": str(home)})
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr.splitlines() == [line]
+    assert sorted(p.name for p in home.iterdir()) == ["thesis.pdf"]
+    assert not Path("/satellites").exists() and not Path("/.pnp-build.json").exists()
+
+
+def test_a_folder_of_someone_elses_files_is_refused(tmp_path):
+    """--out ~/Documents by mistake: a folder that holds files no build wrote (and no
+    manifest) is not a kit's folder; nothing is written into it."""
+    docs = tmp_path / "Documents"
+    (docs / "taxes").mkdir(parents=True)
+    for name in ("letter.odt", "taxes/2025.pdf", "calibration.pdf", "todo.txt"):
+        (docs / name).write_bytes(b"mine")
+    before = files_in(docs)
+    done = cli("--out", str(docs), "-q")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines() == [
+        f"pnp-build: --out {docs}: holds 3 file(s) pnp-build did not write (letter.odt, "
+        f"taxes/2025.pdf, todo.txt) and no {MANIFEST} that lists its own; give the kit a new "
+        "or empty folder (nothing was written)"]
+    assert files_in(docs) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["Documents"]
+    # an empty folder of the user's is fine, and is kept (not replaced)
+    empty = tmp_path / "kit"
+    empty.mkdir()
+    inode = empty.stat().st_ino
+    assert cli("--out", str(empty), "--game", "satellites", "-q").returncode == 0
+    assert empty.stat().st_ino == inode and (empty / "satellites" / "board.pdf").is_file()
 
 
 # --- --watch ----------------------------------------------------------------------------------
@@ -546,17 +681,17 @@ def test_the_staged_build_is_flushed_once_or_file_by_file(tmp_path, monkeypatch)
         return 0
 
     monkeypatch.setattr(output, "_load_syncfs", lambda: syncfs)
-    build(out, games=("satellites",))
+    first = build(out, games=("satellites",))
     assert len(calls) == 1
-    before = (out / "satellites" / "board.pdf").read_bytes()
 
     flushed: list[int] = []
     real_fsync = os.fsync
     monkeypatch.setattr(output, "_load_syncfs", lambda: False)
     monkeypatch.setattr(output.os, "fsync", lambda fd: (flushed.append(fd), real_fsync(fd)))
-    written = build(out, games=("satellites",))
-    assert len(flushed) >= len(written) + 2  # every file, the manifest, the folders
-
+    written = build(out, games=("satellites",), opts=BuildOptions(page="letter"))
+    changed = [rel for rel in written if written[rel] != first[rel]]
+    assert changed and len(flushed) >= len(changed) + 2  # each file, the folders, the journal
+    before = (out / "satellites" / "board.pdf").read_bytes()
 
     def failing(fd: int) -> int:
         ctypes.set_errno(errnos.EIO)
@@ -564,14 +699,14 @@ def test_the_staged_build_is_flushed_once_or_file_by_file(tmp_path, monkeypatch)
 
     monkeypatch.setattr(output, "_load_syncfs", lambda: failing)
     with pytest.raises(output.OutputError) as info:
-        build(out, games=("satellites",), opts=BuildOptions(page="letter"))
+        build(out, games=("satellites",))
     assert "Input/output error" in "\n".join(info.value.lines)
     assert (out / "satellites" / "board.pdf").read_bytes() == before
 
 
 def test_an_unchanged_file_is_kept_not_written_again(tmp_path):
-    """A rebuild links the previous build's file when its bytes are the same (nothing new is
-    written, nothing freed); a changed file, or one the user edited, is written anew."""
+    """A rebuild leaves the previous build's file as it is when its bytes are the same
+    (nothing new is written); a changed file, or one the user edited, is written anew."""
     from generator.build import build
     from generator.options import BuildOptions
 

@@ -85,8 +85,8 @@ def test_picture_targets_are_checked_before_anything_is_printed(kind, tmp_path, 
         ("--png", "typo/a/b/x.png"): f"{prog}: --png typo/a/b/x.png: the folder typo/a/b does "
                                      "not exist; create it first",
         ("--svg", "notes.txt"): f"{prog}: --svg notes.txt: already exists and is not an SVG "
-                                "picture; it is left alone: give a new name (or delete the "
-                                "file first)",
+                                "picture this tool wrote; it is left alone: give a new name "
+                                "(or delete the file first)",
         ("--png", "/dev/null"): f"{prog}: --png /dev/null: is not a regular file",
         ("--svg", "same.svg", "--png", "same.svg"): f"{prog}: --svg same.svg: is also the "
                                                     "other picture's file",

@@ -157,7 +157,7 @@ def test_records_name_the_games_there_are(registered, tmp_path, capsys):
 
 
 def test_the_simulators_runner_plays_it_with_every_bot(registered, tmp_path):
-    from sim.cli import Options, run
+    from sim.command import Options, run
 
     opts = Options(game="heaps", cards=None, players="2-4", games=30,
                    bots=("greedy", "random", "mcts"), budget=8, seed=5, jobs=1, ray=None,
@@ -183,7 +183,7 @@ def test_the_simulators_runner_plays_it_with_every_bot(registered, tmp_path):
 
 
 def test_the_simulator_refuses_a_player_count_outside_the_range(registered, tmp_path):
-    from sim.cli import Options, Stop, Usage, run
+    from sim.command import Options, Stop, Usage, run
 
     opts = Options(game="heaps", cards=None, players="5", games=10, bots=("random",),
                    budget=8, seed=1, jobs=1, ray=None, out=tmp_path / "x", resume=False,

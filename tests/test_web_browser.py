@@ -316,6 +316,31 @@ def test_an_orbitus_photo_is_read_corrected_by_typing_and_scored(server, page: P
     assert get(server, "/api/tables/orbitus") == []
 
 
+def test_two_photos_chosen_at_once_are_read_together(server, page: Page):
+    """The file input takes several photos: one with a finger over a card and one
+    without are read together, so nothing is left to fill in; both debug images show."""
+    from test_web_photo import orbitus_photo
+
+    from testkit.photo_evaluate import Bench
+
+    covered, _ = orbitus_photo_with_a_covered_card()
+    clean = orbitus_photo(Bench("orbitus", 2026, 2), 5)
+    page.goto(server + "/transcribe/orbitus")
+    page.wait_for_selector("#table .cell")
+    page.evaluate("localStorage.clear()")
+    page.reload()
+    page.wait_for_selector("#table .cell")
+    page.set_input_files("#photo-file", files=[
+        {"name": "finger.jpg", "mimeType": "image/jpeg", "buffer": covered},
+        {"name": "clean.jpg", "mimeType": "image/jpeg", "buffer": clean}])
+    expect(page.locator("#photo-summary")).to_have_text(
+        "finger.jpg + clean.jpg: 14 cards read.", timeout=60_000)  # two photos read
+    expect(page.locator("#table g.sector")).to_have_count(14)
+    expect(page.locator("#photo-pending")).to_have_count(0)
+    expect(page.locator("#photo-view img")).to_have_count(2)
+    expect(page.locator("#photo-view summary")).to_contain_text("The photos as read")
+
+
 def test_a_satellites_photo_is_read_corrected_by_typing_and_scored(server, page: Page):
     pytest.importorskip("cv2")
     from testkit.photo_evaluate import Bench

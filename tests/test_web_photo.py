@@ -108,6 +108,35 @@ def test_the_pages_station_is_kept_and_its_players_used(client, orbitus_bench):
         typed_sectors(TWO)
 
 
+def test_two_photos_of_one_table_are_read_together(client, orbitus_bench):
+    """A photo with a finger over a card and another without, sent together (the page's
+    file input takes several): the card the first could not read is read from the second,
+    so the table is complete; each photo's debug image comes back."""
+    covered = orbitus_photo(orbitus_bench, ORBITUS_COVERED, covers=1)
+    clean = orbitus_photo(orbitus_bench, 5)
+    res = client.post("/api/orbitus/photo",
+                      params=[("name", "finger.jpg"), ("name", "clean.jpg"),
+                              ("sizes", f"{len(covered)},{len(clean)}"),
+                              ("table", '{"players": ["Anna", "Boris"]}')],
+                      content=covered + clean, headers={"Content-Type": "application/octet-stream"})
+    assert res.status_code == 200, res.text
+    photo = res.json()["photo"]
+    assert photo["files"] == ["finger.jpg", "clean.jpg"]
+    assert photo["file"] == "finger.jpg + clean.jpg"
+    assert photo["unread"] == [] and photo["findings"] == [] and photo["notes"] == []
+    assert photo["read"] == len(TWO["sectors"])
+    assert len(photo["images"]) == 2 and photo["image"] == photo["images"][0]
+    assert {(tuple(s["at"]), s["card"], s["rot"]) for s in res.json()["model"]["sectors"]} == \
+        typed_sectors(TWO)
+    # sizes that do not add up to the body are refused, nothing read
+    bad = client.post("/api/orbitus/photo", params=[("name", "a.jpg"), ("name", "b.jpg"),
+                                                    ("sizes", f"{len(covered)},5")],
+                      content=covered + clean,
+                      headers={"Content-Type": "application/octet-stream"})
+    assert bad.status_code == 400
+    assert "sizes must give the byte length of each photo" in bad.json()["error"]
+
+
 def test_a_covered_card_is_reported_with_the_clis_sentence(client, orbitus_bench):
     res = upload(client, "orbitus", orbitus_photo(orbitus_bench, ORBITUS_COVERED, covers=1))
     assert res.status_code == 200, res.text

@@ -654,12 +654,13 @@ def schemas() -> dict[str, Schema]:
                 "kept": COUNT | {"description": "files of earlier builds kept as they were"},
                 "removed": COUNT | {"description": "files of earlier builds this build no "
                                                    "longer writes, deleted"},
-                "user_files_kept": COUNT | {"description": "files of the user's carried "
-                                                           "into the new folder"},
-                "mode": {"anyOf": [{"const": "swap"},
-                                   {"type": "string", "pattern": "^in place \\(.+\\)$"}],
-                         "description": "swap: the whole folder replaced at once; in place "
-                                        "(and why): file by file, journaled"},
+                "user_files_kept": COUNT | {"description": "files of the user's in the "
+                                                           "folder, left as they were"},
+                "mode": {"enum": ["new folder", "in place"],
+                         "description": "new folder: the folder did not exist and was made "
+                                        "whole in one step; in place: the files that changed "
+                                        "were replaced in the folder (journaled), its folders "
+                                        "kept"},
                 "warnings": array({"type": "string"}, description=(
                     "each sentence of a booklet or aid the definitions made untrue: the "
                     "file and line, its language, the sentence and what the definitions "

@@ -6,11 +6,15 @@ score text it quotes:
 - ``docs/images/photo-table-debug.jpg``: what ``--debug-image`` draws on it;
 - ``docs/images/photo-unread.jpg``: part of the debug image of the same table with a
   finger over one card's marker (the card is reported, not guessed);
-- ``docs/images/photo-board-debug.jpg``: the debug image of a Satellites board.
+- ``docs/images/photo-board-debug.jpg``: the debug image of a Satellites board;
+- ``docs/images/photo-glare.jpg`` and ``photo-glare-debug.jpg``: a physically rendered
+  photo (``tests/fixtures/photo-rendered/glare-on-a-card.jpg``, made by Blender:
+  testkit/render) with a lamp's reflection over a card, and what ``--debug-image`` draws
+  on it (the glare outlined in yellow).
 
-Everything comes from the synthetic photo generator (testkit/photo_synth.py) with fixed seeds, so
-the same code makes the same pictures; each is kept under 400 KB. Run from the project
-folder: ``.venv/bin/python tools/make_photo_images.py``.
+Everything else comes from the synthetic photo generator (testkit/photo_synth.py) with fixed
+seeds, so the same code makes the same pictures; each is kept under 400 KB. Run from the
+project folder: ``.venv/bin/python tools/make_photo_images.py``.
 """
 
 from __future__ import annotations
@@ -118,14 +122,12 @@ def main() -> None:
     cell = hidden[0].piece.cell
     assert cell in reading.unread, (cell, reading.unread)
     debug = orbitus_reader.draw(work.bgr, reading)
-    h = reading.homography
-    from photo.orbitus import _apply
     from rules import hexgeo
 
     k = debug.shape[1] / work.bgr.shape[1]
     middle = hexgeo.centre(cell, reading.flats)
-    centre = _apply(h, [middle])[0] * k
-    scale = orbitus_reader.OrbitusReader._local_scale(h, middle) * k  # px per mm
+    centre = reading.camera.project(np.array([middle]))[0] * k
+    scale = reading.camera.scale_at(middle) * k  # px per mm
     half = int(1.6 * reading.flats * scale)  # the card and its neighbours
     x0, y0 = max(0, int(centre[0]) - half), max(0, int(centre[1]) - half)
     crop = debug[y0:y0 + 2 * half, x0:x0 + 2 * half]
@@ -141,6 +143,14 @@ def main() -> None:
     sreader = satellites_reader.SatellitesReader(satellites_map(sdefs), sdefs)
     sreading, swork = sreader.read_bytes(sshot.jpeg, "board.jpg")
     _save_jpeg(satellites_reader.draw(swork.bgr, sreading), "photo-board-debug.jpg")
+
+    # a rendered photo with a lamp's reflection over a card (tests/fixtures/photo-rendered)
+    glare = (ROOT / "tests/fixtures/photo-rendered/glare-on-a-card.jpg").read_bytes()
+    reading, work = reader.read_bytes(glare, "glare.jpg")
+    _save_jpeg(cv2.imdecode(np.frombuffer(glare, np.uint8), cv2.IMREAD_COLOR), "photo-glare.jpg")
+    _save_jpeg(orbitus_reader.draw(work.bgr, reading), "photo-glare-debug.jpg")
+    print(f"glare photo: {len(reading.placed)} read, unread {reading.unread}, glare on "
+          f"{sorted(reading.glare)}, findings {[(f.rule, f.cell) for f in reading.findings]}")
 
 
 if __name__ == "__main__":

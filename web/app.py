@@ -11,7 +11,10 @@ fonts are the printables' DejaVu Sans). The API answers JSON; a request it refus
 ``POST /api/orbitus/photo?name=F&table=T`` a photo (the body, JPEG or PNG) read as the page's
                                            table (``T``: the page's players and station, as
                                            JSON), with the cells not read, the photo's
-                                           findings and the debug image
+                                           findings and the debug image; several photos of
+                                           one table (``name=A&name=B&sizes=NA,NB``, the
+                                           body their bytes one after the other) are read
+                                           each on its own and merged cell by cell
 ``POST /api/orbitus/export/KIND``          the table as ``yaml``, ``json``, ``txt``, ``svg``,
                                            ``png``
 ``GET  /api/satellites/pieces``            the board and the satellites as printed
@@ -236,7 +239,11 @@ async def read_text(request: Request) -> str:
 
 
 def source_name(request: Request, default: str) -> str:
-    name = request.query_params.get("name") or default
+    return source_name_of(request.query_params.get("name") or default, default)
+
+
+def source_name_of(name: str, default: str) -> str:
+    """A file name as a page may show it: no folders, printable, at most 80 characters."""
     name = name.replace("\\", "/").rsplit("/", 1)[-1]
     return "".join(ch for ch in name if ch.isprintable())[:80] or default
 
@@ -366,26 +373,58 @@ def _need_opencv() -> None:
                             f"toolchain; {INSTALL_HOW}; then start pnp web again")
 
 
-def _read_photo(context: Context, game: str, data: bytes, name: str) -> tuple[Any, bytes]:
-    """Read ``data`` (in a worker thread): the reading and its debug image as a JPEG of at
-    most ``DEBUG_SIDE`` px a side; a photo that cannot be read is a 422 with the reader's
-    line."""
+MAX_PHOTOS = 4  # photos of one table read together
+
+
+def _photos(request: Request, data: bytes, default: str) -> list[tuple[str, bytes]]:
+    """The photos of one upload: the body alone, or (``sizes=N1,N2``) several photos one
+    after the other, named by as many ``name`` parameters; a 400 when they do not add up."""
+    names = [source_name_of(n, default) for n in request.query_params.getlist("name")] or \
+        [default]
+    sizes = request.query_params.get("sizes")
+    if sizes is None:
+        return [(names[0], data)]
+    try:
+        lengths = [int(n) for n in sizes.split(",")]
+    except ValueError:
+        lengths = []
+    if not 1 <= len(lengths) <= MAX_PHOTOS or any(n <= 0 for n in lengths) or \
+            sum(lengths) != len(data) or len(names) != len(lengths):
+        raise WebError(400, f"sizes must give the byte length of each photo (1 to {MAX_PHOTOS}, "
+                            f"adding up to the {len(data)} bytes sent), with a name for each")
+    out, start = [], 0
+    for name, n in zip(names, lengths, strict=True):
+        out.append((name, data[start:start + n]))
+        start += n
+    return out
+
+
+def _read_photo(context: Context, game: str,
+                photos: list[tuple[str, bytes]]) -> tuple[Any, list[bytes]]:
+    """Read the photos (in a worker thread), each on its own, merged cell by cell: the
+    reading and each photo's debug image as a JPEG of at most ``DEBUG_SIDE`` px a side; a
+    photo that cannot be read is a 422 with the reader's line."""
     import cv2
 
     from photo.debug import encode
     from photo.image import PhotoError
+    from photo.merge import merge
 
     reader = context.photo_reader(game)
-    try:
-        reading, work = reader.read_bytes(data, name)
-    except PhotoError as exc:
-        raise WebError(422, str(exc)) from None
-    img = reader.draw(work.bgr, reading)
-    k = DEBUG_SIDE / max(img.shape[:2])
-    if k < 1.0:
-        img = cv2.resize(img, (round(img.shape[1] * k), round(img.shape[0] * k)),
-                         interpolation=cv2.INTER_AREA)
-    return reading, encode(img, "debug.jpg")
+    readings, images = [], []
+    for name, data in photos:
+        try:
+            reading, work = reader.read_bytes(data, name)
+        except PhotoError as exc:
+            raise WebError(422, str(exc)) from None
+        img = reader.draw(work.bgr, reading)
+        k = DEBUG_SIDE / max(img.shape[:2])
+        if k < 1.0:
+            img = cv2.resize(img, (round(img.shape[1] * k), round(img.shape[0] * k)),
+                             interpolation=cv2.INTER_AREA)
+        readings.append(reading)
+        images.append(encode(img, "debug.jpg"))
+    return merge(game, readings, [name for name, _ in photos]), images
 
 
 @api
@@ -398,17 +437,19 @@ async def photo(request: Request) -> Response:
 
     game, table, desk = game_of(request)
     context = ctx(request)
-    name = source_name(request, table.SOURCE.rsplit(".", 1)[0] + ".jpg")
     keep = table.photo_keep(request.query_params.get("table"))
     _need_opencv()
     data = await read_body(request, MAX_PHOTO, PHOTO_HINT)
+    photos = _photos(request, data, table.SOURCE.rsplit(".", 1)[0] + ".jpg")
+    name = " + ".join(n for n, _ in photos)
     async with context.reading_lock(game):
-        reading, image = await asyncio.to_thread(_read_photo, context, game, data, name)
+        reading, images = await asyncio.to_thread(_read_photo, context, game, photos)
     if reading.homography is None:  # no station, no board: nothing could be placed
         raise WebError(422, [f"{name}: {f.rule}: {f.message}" for f in reading.findings])
     out, seen = table.page_photo(desk, reading, keep, name)
-    out["photo"] = {"file": name, **seen,
-                    "image": "data:image/jpeg;base64," + base64.b64encode(image).decode()}
+    shown = ["data:image/jpeg;base64," + base64.b64encode(image).decode() for image in images]
+    out["photo"] = {"file": name, "files": [n for n, _ in photos], **seen, "image": shown[0],
+                    "images": shown, "notes": reading.notes}
     return JSONResponse(out)
 
 

@@ -16,6 +16,7 @@ from pnp.common import (
     fail,
     misuse,
     never_raises,
+    number_in,
     say,
     shown,
     whole_number,
@@ -46,6 +47,9 @@ exit codes: 0 stopped with Ctrl-C, 1 definitions (--cards) that break a rule, 2 
 read)."""
 
 
+MAX_BOT_DELAY = 10.0  # seconds before each bot move
+
+
 def build_parser(prog: str = "pnp-web") -> Parser:
     parser = Parser(prog, DESCRIPTION, EPILOG, project=("cards", "data"))
     parser.add_argument("--host", default="127.0.0.1",
@@ -67,8 +71,10 @@ def build_parser(prog: str = "pnp-web") -> Parser:
                              "links and QR codes, e.g. http://192.168.1.20:8000 (default: this "
                              "machine's network address, found from its interfaces, when "
                              "--host is 0.0.0.0); requests naming it are served too")
-    parser.add_argument("--bot-delay", type=float, default=0.4, metavar="SECONDS",
-                        help="a pause before each bot move, so people can follow (default 0.4)")
+    parser.add_argument("--bot-delay", type=number_in(0, MAX_BOT_DELAY, "s"), default=0.4,
+                        metavar="SECONDS",
+                        help=f"a pause before each bot move, so people can follow (default "
+                             f"0.4, at most {MAX_BOT_DELAY:g})")
     parser.add_argument("--workers", type=whole_number(1, 64), default=2, metavar="N",
                         help="worker processes for pictures, the scores of big tables and the "
                              "bots, so no game waits for them (default 2)")

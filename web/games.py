@@ -200,7 +200,7 @@ class Session:
         if self.status != "active" or self.over:
             return None, "the game is over; its end stands (a move is never taken back " \
                          "across the end of a game)"
-        last = max(k for k, s in enumerate(self.movers) if s == seat)
+        last = len(self.movers) - 1 - self.movers[::-1].index(seat)  # its last move
         others = [s for s in self.movers[last + 1:] if s != seat]
         if any(self.kinds[s] == "human" for s in others):
             who = self.names[next(s for s in others if self.kinds[s] == "human")]
@@ -646,6 +646,9 @@ class Manager:
         self.store.add_moves(session.id, len(session.actions),
                              [(seat, play.action_data(action), play.game.encode(new))], status)
         session.texts.append(play.text(session.state, action))
+        forget = getattr(session.state, "forget", None)  # a past position: kept, not its caches
+        if forget is not None:
+            forget()
         session.states.append(new)
         session.actions.append(action)
         session.movers.append(seat)

@@ -74,6 +74,9 @@ def private(state: State, seat: int) -> dict[str, Any]:
     return {"hand": list(view_for(state, seat).hand)}
 
 
+_KEYS: dict[tuple[int, int], str] = {}  # a cell as the page's keys write it, "q,r"
+
+
 def legal(state: State) -> dict[str, Any]:
     """The legal actions of the player to move, grouped for the page (per card, the cells
     and the turns where it fits: read from the rules core's groups of placements, without
@@ -83,8 +86,15 @@ def legal(state: State) -> dict[str, Any]:
     discard: list[str] = []
     can_pass = False
     found = state.legal_actions()
-    for (q, r), card, rots in found.placement_groups():
-        place.setdefault(card, {}).setdefault(f"{q},{r}", []).extend(rots)
+    keys = _KEYS
+    for cell, card, rots in found.placement_groups():  # one group per (cell, card)
+        key = keys.get(cell)
+        if key is None:
+            key = keys[cell] = f"{cell[0]},{cell[1]}"
+        cells = place.get(card)
+        if cells is None:
+            cells = place[card] = {}
+        cells[key] = list(rots)
     for action in found.others():
         kind = action.kind
         if kind == REMOVE:

@@ -15,7 +15,8 @@ ID plan (the first IDs of the dictionary are the farthest apart, so they are use
   NW, NE, SE, SW.
 
 The placements are computed here, once; the generator draws the markers from them
-(:mod:`generator.components.markers`).
+(:mod:`generator.components.markers`). A ``markers.json`` is read back by
+:mod:`generator.markers.reading`.
 """
 
 from __future__ import annotations
@@ -51,7 +52,12 @@ COLOURS = ("red", "blue")
 
 
 class MarkerMapError(ValueError):
-    """A markers.json that cannot be used; the message says which file and why."""
+    """A markers.json that cannot be used; ``problems``: one line each (``FILE:LINE: what is
+    wrong``), the message all of them."""
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems if problems is not None else [message]
 
 
 @dataclass(frozen=True)
@@ -204,53 +210,3 @@ def satellites_map(defs: SatellitesDefinitions) -> MarkerMap:
         markers += board_markers(b.size, b.cell_mm, margin)
     return MarkerMap("satellites", tuple(markers), board_size=b.size, cell_mm=b.cell_mm,
                      margin_mm=margin, token_mm=diameter, design=defs.design.to_json())
-
-
-# --- reading markers.json ----------------------------------------------------------------
-
-
-def from_json(text: str, source: str, game: str) -> MarkerMap:
-    """A map read back from ``markers.json``; :class:`MarkerMapError` names what is wrong."""
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        raise MarkerMapError(f"{source}: not a markers file (JSON: {exc})") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise MarkerMapError(f"{source}: not a markers file of format {FORMAT} (the "
-                             f"markers.json that pnp-build writes)")
-    if doc.get("game") != game:
-        raise MarkerMapError(f"{source}: holds the markers of {doc.get('game')!r}, not of "
-                             f"{game}")
-    if doc.get("dictionary") != DICTIONARY:
-        raise MarkerMapError(f"{source}: markers of dictionary {doc.get('dictionary')!r}; "
-                             f"this version reads {DICTIONARY}")
-    try:
-        markers = []
-        for i, m in enumerate(doc["markers"]):
-            kind = str(m["kind"])
-            if kind not in ("station", "sector", "token", "board"):
-                raise MarkerMapError(f"{source}: markers[{i}]: unknown kind {kind!r}")
-            marker_id = int(m["id"])
-            if not 0 <= marker_id < code_count():
-                raise MarkerMapError(f"{source}: markers[{i}]: id {marker_id} is not in "
-                                     f"{DICTIONARY}")
-            markers.append(Marker(marker_id, kind, str(m["name"]), float(m["x"]),
-                                  float(m["y"]), float(m["size"]), float(m["rotate"]),
-                                  str(m.get("colour", "")), int(m.get("value", 0))))
-        ids = [m.id for m in markers]
-        if len(set(ids)) != len(ids):
-            raise MarkerMapError(f"{source}: a marker id is listed twice")
-        design = doc.get("design") if isinstance(doc.get("design"), dict) else None
-        if game == "orbitus":
-            return MarkerMap(game, tuple(markers),
-                             hex_across_flats_mm=float(doc["hex_across_flats_mm"]),
-                             design=design)
-        board = doc["board"]
-        return MarkerMap(game, tuple(markers), board_size=int(board["size"]),
-                         cell_mm=float(board["cell_mm"]), margin_mm=float(board["margin_mm"]),
-                         token_mm=float(board["token_mm"]), design=design)
-    except MarkerMapError:
-        raise
-    except (KeyError, TypeError, ValueError) as exc:
-        raise MarkerMapError(f"{source}: not a complete markers file ({type(exc).__name__}: "
-                             f"{exc})") from None

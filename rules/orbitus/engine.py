@@ -32,6 +32,9 @@ from rules.orbitus.table import Sector, Table, cell_text
 if TYPE_CHECKING:
     from rules.orbitus.score import Result
 
+# the table sides carrying a route, by route mask (a sector's ``routes`` as the scorer reads it)
+_SIDES_OF = tuple(frozenset(s for s in range(6) if mask >> s & 1) for mask in range(64))
+
 END_ROUND = "quiet-round"  # the deck empty and a full round without a placement (O-50)
 END_STUCK = "no-one-can-act"  # O-51
 
@@ -150,7 +153,7 @@ class State:
     """
 
     __slots__ = ("game", "board", "deck", "drawn", "hands", "limits", "to_move", "passed",
-                 "quiet", "end", "turn", "skipped", "out", "_info", "_legal")
+                 "quiet", "end", "turn", "skipped", "out", "_info", "_legal", "_score")
 
     def __init__(self, game: Seating, board: dict[Hex, Placed], deck: tuple[str, ...],
                  drawn: int, hands: tuple[tuple[str, ...], ...], limits: tuple[int, ...],
@@ -172,6 +175,7 @@ class State:
         self.out = out
         self._info: Analysis | None = None
         self._legal: Legal | None = None
+        self._score: Result | None = None
 
     def __getstate__(self) -> tuple[Any, ...]:  # what is worked out again is not pickled
         return (self.game, self.board, self.deck, self.drawn, self.hands, self.limits,
@@ -184,10 +188,11 @@ class State:
     @property
     def info(self) -> Analysis:
         """The analysis of the table (systems, zones, open routes, free cells)."""
-        if self._info is None:
-            self._info = Analysis(self.game.start_lines, self.game.n,
-                                  {c: p.mask for c, p in self.board.items()})
-        return self._info
+        info = self._info
+        if info is None:
+            info = self._info = Analysis(self.game.start_lines, self.game.n,
+                                         {c: p.mask for c, p in self.board.items()})
+        return info
 
     @property
     def over(self) -> bool:
@@ -211,15 +216,24 @@ class State:
         info = self.info
         return [info.cells[i] for i in info.system(seat)]
 
+    def forget(self) -> None:
+        """Drop what this state has worked out (its analysis, legal actions and score), each
+        worked out again if asked for: a kept history of states then holds its positions,
+        not every position's analysis (memory, and the garbage collector's work)."""
+        self._info = None
+        self._legal = None
+        self._score = None
+
     # legal actions ----------------------------------------------------------------------
 
     def legal_actions(self) -> Legal:
         """Every legal action of the player to move, in a stable order (placements by cell,
         card and rotation, then removals, discards, the pass); none once the game is over
         (:mod:`rules.orbitus.legal`)."""
-        if self._legal is None:
-            self._legal = Legal() if self.end is not None else actions(self, self.to_move)
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = Legal() if self.end is not None else actions(self, self.to_move)
+        return legal
 
     # applying an action -----------------------------------------------------------------
 
@@ -296,19 +310,24 @@ class State:
         game = self.game
         cards = game.cards
         sectors = {}
+        line_of = (lines or {}).get
         for order, (cell, placed) in enumerate(self.board.items()):
             card = cards[placed.card]
-            sectors[cell] = Sector(cell, frozenset(s for s in range(6) if placed.mask >> s & 1),
-                                   card.planet, card.pirate, placed.card, placed.rot,
-                                   (lines or {}).get(cell, 0), order)
+            sectors[cell] = Sector(cell, _SIDES_OF[placed.mask], card.planet, card.pirate,
+                                   placed.card, placed.rot, line_of(cell, 0), order)
         return Table(game.players, dict(game.start_lines), game.barriers, sectors,
                      game.planet_types)
 
     def score(self) -> Result:
-        """The scores of the position as it stands (the scorer's result)."""
+        """The scores of the position as it stands (the scorer's result; worked out once per
+        state, which does not change once settled)."""
         from rules.orbitus.score import score
 
-        return score(self.to_table(), self.game.ruleset.scoring)
+        found = self._score
+        if found is None:
+            found = self._score = score(self.to_table(), self.game.ruleset.scoring,
+                                        info=self.info)
+        return found
 
     def describe(self) -> str:
         """The whole position in a few lines: the table in the order it was laid (``q,r

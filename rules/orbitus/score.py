@@ -193,10 +193,16 @@ def _meetings(table: Table, info: Analysis, sectors: list[Sector]) -> list[Findi
     return found
 
 
-def score(table: Table, scoring: Scoring, findings: Sequence[Finding] = ()) -> Result:
+def score(table: Table, scoring: Scoring, findings: Sequence[Finding] = (),
+          info: Analysis | None = None) -> Result:
     """Score every player's system and list every violation on the table (``findings``:
-    those found while reading it, kept in line order with the rest)."""
-    info, sectors = analyse_table(table)
+    those found while reading it, kept in line order with the rest). ``info``: the table's
+    analysis when the caller has it already (an engine's state analyses its own board: the
+    same start lines, seats and route masks), so it is not worked out twice."""
+    if info is None:
+        info, sectors = analyse_table(table)
+    else:
+        sectors = [table.sectors[c] for c in info.cells]
     found = [*findings, *_matching(table, info, sectors), *_meetings(table, info, sectors)]
     found.sort(key=lambda f: (f.line if f.line is not None else 0))
 

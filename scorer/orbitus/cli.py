@@ -95,9 +95,10 @@ def build_parser(prog: str) -> Parser:
         "scoring from a photo (needs the optional OpenCV extra: pip install "
         "'orbitus-pnp[photo]')")
     photo.add_argument(
-        "--photo", metavar="FILE", type=Path,
+        "--photo", metavar="FILE", type=Path, action="append",
         help="read the table from a photo (JPEG or PNG) of cards printed with markers, "
-             "instead of a LAYOUT file; every card not read for certain is reported")
+             "instead of a LAYOUT file; every card not read for certain is reported. Give it "
+             "twice (another angle, or the lamp moved) to merge both readings cell by cell")
     photo.add_argument(
         "--players", metavar="NAMES",
         help="with --photo: the players in seat order, separated by commas (Anna,Boris), or "
@@ -109,7 +110,8 @@ def build_parser(prog: str) -> Parser:
     photo.add_argument(
         "--debug-image", metavar="FILE", type=Path,
         help="with --photo: write the photo with every card read outlined and labelled and "
-             "every card seen but not read hatched in red (.png or .jpg)")
+             "every card seen but not read hatched in red (.png or .jpg; with two photos the "
+             "second's is FILE-2.png)")
     photo.add_argument(
         "--markers", metavar="FILE", type=Path,
         help="with --photo: the markers.json of the build the cards were printed from "

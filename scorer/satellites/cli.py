@@ -75,17 +75,19 @@ def build_parser(prog: str) -> Parser:
     photo = parser.add_argument_group(
         "scoring from a photo (needs the optional OpenCV extra: pip install "
         "'orbitus-pnp[photo]')")
-    photo.add_argument("--photo", metavar="PHOTO", type=Path,
+    photo.add_argument("--photo", metavar="PHOTO", type=Path, action="append",
                        help="read the board from a photo (JPEG or PNG) of a board and "
                             "satellites printed with markers, instead of FILE; every "
-                            "satellite not read for certain is reported")
+                            "satellite not read for certain is reported. Give it twice "
+                            "(another angle, or the lamp moved) to merge both readings cell "
+                            "by cell")
     photo.add_argument("--layout-out", metavar="OUT", type=Path,
                        help="with --photo: write the board read as a text grid (to check, "
                             "correct and score again)")
     photo.add_argument("--debug-image", metavar="IMAGE", type=Path,
                        help="with --photo: write the photo with every satellite read "
                             "outlined and labelled and every cell not read hatched in red "
-                            "(.png or .jpg)")
+                            "(.png or .jpg; with two photos the second's is IMAGE-2.png)")
     photo.add_argument("--markers", metavar="JSON", type=Path,
                        help="with --photo: the markers.json of the build the pieces were "
                             "printed from (default: the markers of the definitions in use)")

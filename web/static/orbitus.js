@@ -44,7 +44,7 @@ const filled = (q, r) => { if (photo) photo.unread.delete(key(q, r)); };
 // --- scoring ------------------------------------------------------------------------------------
 
 async function refresh() {
-  const kept = photo ? { ...photo, image: undefined, unread: [...photo.unread] } : null;
+  const kept = photo ? { ...photo, image: undefined, images: undefined, unread: [...photo.unread] } : null;
   localStorage.setItem(STORE_KEY, JSON.stringify({ model, savedId, photo: kept }));
   const mine = ++request;
   draw();

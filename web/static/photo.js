@@ -5,17 +5,23 @@
 // rest: putting a card or satellite on an unread cell, or clearing it, removes its mark.
 import { api, el, plural, say, sayError } from "./common.js";
 
-// Send ``file`` to /api/GAME/photo; the answer (the page's table as an import gives it, and
-// ``photo``) or an ApiError with the server's sentence. ``busy`` shows "Reading the photo…".
-export async function readPhoto(game, file, query, maxBytes, busy) {
-  if (maxBytes && file.size > maxBytes) {
-    throw { problems: [`${file.name}: the upload is ${Math.round(file.size / 1e6)} MB; the largest this page takes is ${Math.round(maxBytes / 1e6)} MB (save the photo as a JPEG of 12-24 megapixels)`] };
+// Send ``files`` (one photo, or several of one table: another angle, the lamp moved) to
+// /api/GAME/photo; the answer (the page's table as an import gives it, and ``photo``: the
+// photos' readings merged cell by cell) or an ApiError with the server's sentence. ``busy``
+// shows "Reading the photo…".
+export async function readPhoto(game, files, query, maxBytes, busy) {
+  const size = files.reduce((n, f) => n + f.size, 0);
+  if (maxBytes && size > maxBytes) {
+    throw { problems: [`${files.map((f) => f.name).join(" + ")}: the upload is ${Math.round(size / 1e6)} MB; the largest this page takes is ${Math.round(maxBytes / 1e6)} MB (save the photo as a JPEG of 12-24 megapixels)`] };
   }
   busy(true);
-  say("Reading the photo…", "info");
+  say(files.length > 1 ? `Reading ${files.length} photos…` : "Reading the photo…", "info");
   try {
-    const params = new URLSearchParams({ name: file.name, ...query });
-    return await api(`/api/${game}/photo?${params}`, { method: "POST", body: file, headers: { "Content-Type": file.type || "application/octet-stream" } });
+    const params = new URLSearchParams(query);
+    for (const f of files) params.append("name", f.name);
+    if (files.length > 1) params.set("sizes", files.map((f) => f.size).join(","));
+    const body = files.length > 1 ? new Blob(files) : files[0];
+    return await api(`/api/${game}/photo?${params}`, { method: "POST", body, headers: { "Content-Type": files.length > 1 ? "application/octet-stream" : (files[0].type || "application/octet-stream") } });
   } finally {
     busy(false);
   }
@@ -33,6 +39,7 @@ export function renderPhotoPanel(box, photo, o) {
     photo.unread.size ? `, ${plural(photo.unread.size, "cell")} seen but not read — click one and put its ${o.what} there (or clear it if nothing is there)` : "",
     filled > 0 ? `; ${filled} filled in` : "",
     ".")];
+  for (const note of photo.notes || []) parts.push(el("p", { class: "muted" }, note));
   if (left.length) {
     parts.push(el("ul", { class: "violations", id: "photo-findings" }, left.map((f) => {
       const k = o.keyOf(f);
@@ -51,28 +58,33 @@ export function renderPhotoPanel(box, photo, o) {
   box.replaceChildren(...parts);
 }
 
-// The debug image (collapsible), or nothing.
+// The debug image (collapsible) of each photo read, or nothing.
 export function showPhotoImage(details, photo) {
   const img = details.querySelector("img");
+  details.querySelectorAll("img.more").forEach((extra) => extra.remove());
   if (!photo || !photo.image) { details.classList.add("hidden"); img.removeAttribute("src"); return; }
   details.classList.remove("hidden");
-  details.querySelector("summary").textContent = `The photo as read: ${photo.file} (green: read; red ?: seen, not read; orange: a problem)`;
+  details.querySelector("summary").textContent = `The photo${(photo.images || []).length > 1 ? "s" : ""} as read: ${photo.file} (green: read; red ?: seen, not read; yellow: glare; orange: a problem)`;
   if (img.getAttribute("src") !== photo.image) img.setAttribute("src", photo.image);
-  img.setAttribute("alt", `${photo.file} with what was read drawn over it`);
+  const files = photo.files || [photo.file];
+  img.setAttribute("alt", `${files[0]} with what was read drawn over it`);
+  (photo.images || []).slice(1).forEach((src, i) => {
+    details.append(el("img", { class: "more", src, alt: `${files[i + 1]} with what was read drawn over it` }));
+  });
 }
 
 // Wire a page's "Read a photo…" input. ``load(out)`` takes the server's answer.
 export function wirePhotoInput(input, state, game, query, maxBytes, load) {
   input.addEventListener("change", async () => {
-    const file = input.files[0];
-    if (!file) return;
+    const files = [...input.files];
+    if (!files.length) return;
     const busy = (on) => {
       input.disabled = on;
       state.textContent = on ? "Reading the photo…" : "";
       state.classList.toggle("busy", on);
     };
     try {
-      const out = await readPhoto(game, file, query(), maxBytes, busy);
+      const out = await readPhoto(game, files, query(), maxBytes, busy);
       load(out);
     } catch (err) {
       sayError(err);

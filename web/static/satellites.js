@@ -28,7 +28,7 @@ const { edit, undo, redo, key: undoKey } = editing({
 });
 
 async function refresh() {
-  const kept = photo ? { ...photo, image: undefined, unread: [...photo.unread] } : null;
+  const kept = photo ? { ...photo, image: undefined, images: undefined, unread: [...photo.unread] } : null;
   localStorage.setItem(STORE_KEY, JSON.stringify({ model, savedId, photo: kept }));
   const mine = ++request;
   draw();

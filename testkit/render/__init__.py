@@ -1,0 +1,2 @@
+"""Physically rendered photos of finished tables (Blender Cycles): the photo readers' harder
+test and benchmark data (:mod:`testkit.render.shoot`)."""

@@ -1,0 +1,112 @@
+"""The rendered photos kept as test fixtures: each shows one way a real photo goes wrong.
+
+``tests/fixtures/photo-rendered/NAME.jpg`` and ``NAME.json`` (the truth: every piece, how
+much of it and of its marker the camera saw, how much lay under glare; the scene's
+camera, lens and lamps) are made by Blender from the definitions here, so they can be
+made again (a change to the renderer or the printed kit changes them):
+
+    .venv/bin/python testkit/render/fixtures.py            # all of them (minutes each)
+    .venv/bin/python testkit/render/fixtures.py glare-on-a-card
+
+The tests (``tests/test_photo_rendered.py``) read them without Blender.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # run as a file
+    sys.path.insert(0, str(ROOT))
+
+from testkit.render.scene import Options  # noqa: E402
+
+FOLDER = ROOT / "tests" / "fixtures" / "photo-rendered"
+CALM = {"occluder_chance": 0.0, "out_of_frame_chance": 0.0, "glare_chance": 0.0,
+        "tube_chance": 0.0, "curled": 0.0, "curl": (0.0, 1.0), "lamps": 1}
+
+
+@dataclass(frozen=True)
+class Fixture:
+    name: str
+    game: str
+    table: str  # a file of tests/fixtures (a layout or a board)
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    view: int = 0
+    about: str = ""
+
+
+FIXTURES = (
+    Fixture("glare-on-a-card", "orbitus", "orbitus/two-players.yaml", 4,
+            {**CALM, "glare_on": "S04", "glare_marker": True, "tilt": (12.0, 22.0),
+             "px_per_mm": (3.0, 3.4), "k1": (-0.03, -0.01)},
+            about="a lamp's reflection washes out the marker of S04 on [0, 1]"),
+    Fixture("hand-over-a-chain", "orbitus", "orbitus/ring-with-hub.yaml", 7,
+            {**CALM, "occluder": "hand", "tilt": (15.0, 25.0), "px_per_mm": (2.8, 3.2),
+             "k1": (-0.03, -0.01)},
+            about="a hand over the cards between the station and those beyond them"),
+    Fixture("barrel-distortion", "orbitus", "orbitus/six-players-72.yaml", 3,
+            {**CALM, "k1": (-0.085, -0.08), "tilt": (28.0, 32.0), "px_per_mm": (2.3, 2.6)},
+            about="a wide lens's barrel distortion (k1 -0.08) on the 72-card table, tilted 30"),
+    Fixture("curled-cards", "orbitus", "orbitus/two-players.yaml", 9,
+            {**CALM, "curled": 0.35, "tilt": (25.0, 32.0), "px_per_mm": (3.0, 3.4),
+             "k1": (-0.03, -0.01)},
+            about="cards curled off the table, edges lifted 3-8 mm"),
+    Fixture("satellites-glare-streak", "satellites", "satellites/crowned.txt", 5,
+            {**CALM, "glare_chance": 1.0, "glare_marker": True, "tube_chance": 1.0,
+             "tilt": (10.0, 20.0), "px_per_mm": (3.0, 3.4), "k1": (-0.03, -0.01)},
+            about="a tube light's reflection, a streak across a satellite's marker"),
+)
+
+
+def layout_of(fixture: Fixture) -> dict[str, Any]:
+    import yaml
+
+    path = ROOT / "tests" / "fixtures" / fixture.table
+    text = path.read_text(encoding="utf-8")
+    if fixture.game == "orbitus":
+        data: dict[str, Any] = yaml.safe_load(text)
+        return data
+    rows = [line.split("#")[0].split() for line in text.splitlines()]
+    return {"board": [[t.upper() for t in r] for r in rows if r]}
+
+
+def options_of(fixture: Fixture) -> Options:
+    return Options(**fixture.options)
+
+
+def make(fixture: Fixture, folder: Path = FOLDER) -> Path:
+    from cards.ruleset_cache import load_definitions
+    from testkit.render.scene import Kit
+    from testkit.render.shoot import build_kit, kit_folder, shoot
+
+    defs = load_definitions(fixture.game, None)
+    kit = Kit(build_kit(kit_folder()), fixture.game)
+    shot = shoot(fixture.game, layout_of(fixture), defs, kit, fixture.seed, fixture.name,
+                 options_of(fixture), progress=True, view=fixture.view)
+    shot.conditions["about"] = fixture.about
+    jpg, _ = shot.save(folder)
+    return jpg
+
+
+def main() -> int:
+    wanted = set(sys.argv[1:])
+    unknown = wanted - {f.name for f in FIXTURES}
+    if unknown:
+        print(f"no such fixture: {', '.join(sorted(unknown))} (there are: "
+              f"{', '.join(f.name for f in FIXTURES)})", file=sys.stderr)
+        return 2
+    for fixture in FIXTURES:
+        if not wanted or fixture.name in wanted:
+            print(f"{fixture.name}: {fixture.about}", flush=True)
+            jpg = make(fixture)
+            print(f"  wrote {jpg.relative_to(ROOT)} ({jpg.stat().st_size // 1024} KB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+"""pnp-score --photo on physically rendered photos (Blender Cycles: curled semi-gloss cards,
+lamps whose reflections fall on cards, a phone's lens and sensor, a hand): one photo for
+each way a real photo went wrong, read exactly or reported exactly, never silently wrong.
+
+The photos and their truth (every piece: how much of it the camera saw, how much lay under
+glare) are committed files, ``tests/fixtures/photo-rendered/NAME.jpg`` and ``NAME.json``,
+made by ``testkit/render/fixtures.py``; the tests need no Blender."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+pytest.importorskip("cv2")
+
+from scorer.cli import main  # noqa: E402
+from testkit.photo_evaluate import Outcome, outcome_of  # noqa: E402
+from testkit.render.fixtures import FIXTURES, FOLDER  # noqa: E402
+from testkit.render.shoot import Rendered  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = ROOT / "tests" / "fixtures"
+BY_NAME = {f.name: f for f in FIXTURES}
+
+
+def _rendered(name: str) -> Rendered:
+    return Rendered.load(FOLDER / f"{name}.jpg")
+
+
+def _run(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, dict[str, Any], str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, json.loads(out), err
+
+
+def _players(shot: Rendered) -> str:
+    if shot.game == "orbitus":
+        return ",".join(shot.layout["players"])
+    return ""
+
+
+def _score(capsys: pytest.CaptureFixture[str], name: str, *extra: str
+           ) -> tuple[int, dict[str, Any], str]:
+    shot = _rendered(name)
+    args = [shot.game, "--photo", str(FOLDER / f"{name}.jpg"), "--json", *extra]
+    if shot.game == "orbitus":
+        args += ["--players", _players(shot)]
+    return _run(capsys, args)
+
+
+def _judged(name: str) -> tuple[Rendered, Any, Outcome]:
+    """The photo read as pnp-score reads it, judged against its truth."""
+    from cards.ruleset_cache import load_definitions
+    from photo import marker_map, reader_for
+
+    shot = _rendered(name)
+    defs = load_definitions(shot.game, None)
+    reader = reader_for(shot.game, marker_map(shot.game, defs), defs)
+    reading, _ = reader.read_bytes(shot.jpeg, f"{name}.jpg")
+    return shot, reading, outcome_of(shot.game, shot.as_shot(), reading)
+
+
+def _typed(capsys: pytest.CaptureFixture[str], table: str) -> dict[str, Any]:
+    game = table.split("/")[0]
+    code = main([game, str(TABLES / table), "--json"])
+    out, _ = capsys.readouterr()
+    assert code in (0, 1)
+    result: dict[str, Any] = json.loads(out)
+    return result
+
+
+def test_every_fixture_is_committed_with_its_truth():
+    """The photos the tests read are files in the repository, each with its truth, small
+    enough to keep (CI has no Blender)."""
+    for fixture in FIXTURES:
+        jpg = FOLDER / f"{fixture.name}.jpg"
+        assert jpg.read_bytes()[:3] == b"\xff\xd8\xff", jpg
+        assert jpg.stat().st_size < 1_500_000, jpg
+        truth = json.loads(jpg.with_suffix(".json").read_text(encoding="utf-8"))
+        assert truth["name"] == fixture.name and truth["game"] == fixture.game
+        assert truth["conditions"]["about"] == fixture.about
+        pieces = [p for p in truth["pieces"] if p["kind"] in ("sector", "token")]
+        assert pieces, fixture.name
+
+
+@pytest.mark.parametrize("name", [f.name for f in FIXTURES])
+def test_no_rendered_photo_is_silently_wrong(name):
+    """Every piece fully in view read right; none read wrong, none left out without a
+    word; a reading that says it is complete scores as the table photographed."""
+    shot, _, outcome = _judged(name)
+    assert not outcome.silent_wrong
+    assert outcome.wrong == [] and outcome.missed == [] and outcome.phantom == []
+    assert outcome.false_unread == []
+    assert outcome.visible_read == outcome.visible, name
+    assert outcome.scores_equal is not False
+
+
+def _read_cells(shot: Rendered, out: dict[str, Any]) -> dict[tuple[int, int], str]:
+    """What the JSON of pnp-score --photo says it read: cell -> how."""
+    return {tuple(int(x) for x in c.strip("[]").split(",")): how  # type: ignore[misc]
+            for c, how in out["photo"]["how"].items()}
+
+
+def _truth(shot: Rendered) -> dict[tuple[int, int], tuple[str, int]]:
+    return {tuple(p.cell): (p.card, p.rot) for p in shot.pieces  # type: ignore[misc]
+            if p.kind == "sector" and p.cell is not None}
+
+
+def test_glare_on_a_card_is_reported_and_drawn(tmp_path, capsys):
+    """A lamp's reflection washes out S04's marker and most of its print on [0, 1]: that
+    card is reported unread (its print is too washed to tell it from another card), every
+    other card is read exactly; the debug image outlines the glare over [0, 1]."""
+    shot, reading, _ = _judged("glare-on-a-card")
+    assert reading.unread == [(0, 1)] and reading.findings == []
+    truth = _truth(shot)
+    assert {c: (p.card, p.rot) for c, p in reading.placed.items()} == {
+        c: v for c, v in truth.items() if c != (0, 1)}
+    assert (0, 1) in reading.glare  # drawn in yellow on the debug image
+    debug = tmp_path / "glare.png"
+    code, out, err = _score(capsys, "glare-on-a-card", "--debug-image", str(debug))
+    assert (code, err) == (1, "")
+    assert out["photo"]["unread"] == [[0, 1]] and out["photo"]["read"] == len(truth) - 1
+    assert [(v["rule"], v["cell"]) for v in out["violations"]] == [("photo-unread", [0, 1])]
+    assert debug.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_hand_over_the_cards_names_every_cell_it_may_hide(capsys):
+    """A hand over most of a small table: the two cards it leaves readable are read right,
+    and the cells under it are named (photo-covered); the command exits 1, scoring
+    nothing it could not see."""
+    shot, reading, outcome = _judged("hand-over-a-chain")
+    truth = _truth(shot)
+    assert {c: (p.card, p.rot) for c, p in reading.placed.items()} == {
+        (0, -1): truth[(0, -1)], (1, -2): truth[(1, -2)]}
+    assert sorted((f.rule, f.cell) for f in reading.findings) == [
+        ("photo-covered", (-1, -1)), ("photo-covered", (-1, 0)), ("photo-covered", (0, -2)),
+        ("photo-covered", (1, -1))]
+    assert outcome.partly == 7 and outcome.partly_read + outcome.partly_unread == 7
+    code, out, err = _score(capsys, "hand-over-a-chain")
+    assert (code, err) == (1, "") and out["photo"]["read"] == 2
+    assert {v["rule"] for v in out["violations"]} == {"photo-covered"}
+
+
+def test_barrel_distortion_on_the_72_card_table_scores_exactly(tmp_path, capsys):
+    """A wide lens's barrel distortion on the 72-card table photographed tilted 30 degrees:
+    every card read with its cell and rotation, nothing reported, and the score is the
+    typed table's."""
+    shot = _rendered("barrel-distortion")
+    layout_out = tmp_path / "read.yaml"
+    code, out, err = _score(capsys, "barrel-distortion", "--layout-out", str(layout_out))
+    assert (code, err) == (0, "")
+    assert out["violations"] == [] and out["photo"]["unread"] == []
+    written = yaml.safe_load(layout_out.read_text(encoding="utf-8"))
+    assert {(tuple(s["at"]), s["card"], s["rot"]) for s in written["sectors"]} == {
+        (c, card, rot) for c, (card, rot) in _truth(shot).items()}
+    typed = _typed(capsys, "orbitus/six-players-72.yaml")
+    assert [p["total"] for p in out["players"]] == [p["total"] for p in typed["players"]]
+    assert out["winners"] == typed["winners"]
+
+
+def test_curled_cards_are_read_and_the_most_curled_show_in_their_residual(capsys):
+    """Cards curled off the table (edges lifted 4-7 mm): every card read, the score the
+    typed table's; the camera model's residual per card (its marker's shape against a
+    flat card's) is largest on exactly the four cards curled most."""
+    shot, reading, outcome = _judged("curled-cards")
+    assert outcome.exact and outcome.scores_equal
+    curled = {tuple(p.cell) for p in shot.pieces if p.kind == "sector" and p.lift >= 3.0}
+    assert len(curled) == 4
+    by_residual = sorted(reading.placed.values(), key=lambda p: -p.residual)
+    assert {p.cell for p in by_residual[:4]} == curled
+    code, out, err = _score(capsys, "curled-cards")
+    assert (code, err, out["violations"]) == (0, "", [])
+    typed = _typed(capsys, "orbitus/two-players.yaml")
+    assert [p["total"] for p in out["players"]] == [p["total"] for p in typed["players"]]
+
+
+def test_a_tube_lights_streak_over_satellites_is_reported_not_guessed(capsys):
+    """A tube light's reflection, a streak across three satellites' markers on the crowned
+    board: those three cells are reported unread (their markers washed), the five others
+    read right; where the streak crosses the empty board it is named as something over
+    the board (photo-covered), never as a satellite."""
+    shot, reading, outcome = _judged("satellites-glare-streak")
+    truth = {tuple(p.cell): p.card for p in shot.pieces if p.kind == "token"}
+    streaked = {tuple(p.cell) for p in shot.pieces if p.kind == "token" and p.glare >= 0.2}
+    assert streaked == {(3, 4), (4, 4), (5, 4)}
+    assert sorted(reading.unread) == sorted(streaked)
+    assert {c: t.text for c, t in reading.tokens.items()} == {
+        c: name for c, name in truth.items() if c not in streaked}
+    assert {f.rule for f in reading.findings} == {"photo-covered"}
+    assert not {f.cell for f in reading.findings} & set(truth)
+    assert outcome.wrong == [] and outcome.phantom == []
+    code, out, err = _score(capsys, "satellites-glare-streak")
+    assert (code, err) == (1, "")
+    assert out["photo"]["unread"] == ["e4", "e5", "e6"]  # column e, rows 4-6
