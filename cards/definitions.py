@@ -57,6 +57,9 @@ class OrbitusDefinitions:
     rules: RulesFile
     folder: Path
     files: dict[str, Path] = field(default_factory=dict, compare=False)  # role -> file read
+    # the printables' ink-saving look (pnp build --ink-saver): a build option, read from no
+    # file (a live rebuild does not follow it)
+    ink_saver: bool = field(default=False, metadata={"option": True})
 
     def sector(self, ident: str) -> SectorDef:
         return self.sectors.by_id()[ident]

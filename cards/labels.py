@@ -14,7 +14,7 @@ the values it may. What is printed in a language a game has no file for is decid
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -67,10 +67,14 @@ def fill(text: str, **values: object) -> str:
 
 
 class SectorSheetTexts(Texts):
-    VALUES = {"note": ("n", "total")}
+    VALUES = {"note": ("n", "total"), "fold_note": ("n", "total")}
     note: Lines = Field(min_length=1, max_length=4,
                         description="the note on each front sheet, one line each: which "
                                     "sheet, print at 100 %, two-sided, flip on the long edge")
+    fold_note: Lines | None = Field(None, min_length=1, max_length=4,
+                                    description="the note on each sheet of --fold: which "
+                                                "sheet, print one-sided, fold, glue, cut")
+    fold_line: Line | None = Field(None, description="the label of the fold line")
 
 
 class StationTexts(Texts):
@@ -116,13 +120,41 @@ class CalibrationTexts(Texts):
     offset_note: Line
 
 
+class OrbitusTtsTexts(Texts):
+    """The names and tooltips of the Tabletop Simulator objects."""
+
+    VALUES = {"deck_about": ("count",), "card_about": ("routes", "centre"),
+              "planet": ("planet",), "station": ("name",), "start_marker": ("seat",)}
+    deck: Line
+    deck_about: Line
+    card_about: Line = Field(description="a sector card's tooltip: {routes} its sides with "
+                                         "a route, {centre} what its centre shows")
+    routes_none: Line
+    planet: Line
+    pirate: Line
+    void: Line
+    station: Line
+    station_about: Line
+    start_marker: Line
+    barrier: Line
+    rules: Line
+    aid: Line
+    note: Lines = Field(min_length=1, max_length=12,
+                        description="the table's notes (TTS's Notes tab), one line each")
+
+
 class OrbitusLabels(Texts):
     """``cards/orbitus/text/labels-<lang>.yaml``."""
 
+    directions: Lines | None = Field(None, min_length=6, max_length=6,
+                                     description="the six sides N, NE, SE, S, SW, NW as "
+                                                 "this language names them (tables, "
+                                                 "station, markers)")
     sectors: SectorSheetTexts
     station: StationTexts
     pad: OrbitusPadTexts
     calibration: CalibrationTexts
+    tts: OrbitusTtsTexts | None = None
 
 
 # --- Satellites -----------------------------------------------------------------------------
@@ -154,7 +186,7 @@ class TrackTexts(Texts):
 
 
 class SatellitesPadTexts(Texts):
-    VALUES = {"ends": ("end", "grace", "count")}
+    VALUES = {"ends": ("end", "grace", "count"), "colony": ("n",)}
     title: Line
     subtitle: Line
     reminder: Line
@@ -171,6 +203,25 @@ class SatellitesPadTexts(Texts):
     winner: Line
     winner_rule: Line
     draw: Line
+    colony: Line | None = Field(None, description="a colony's row: {n} its number")
+    colony_value: Line | None = Field(None, description="the column of a colony's value "
+                                                        "(every satellite in it)")
+
+
+class SatellitesTtsTexts(Texts):
+    """The names and tooltips of the Tabletop Simulator objects."""
+
+    VALUES = {"board_about": ("size",), "red": ("value",), "blue": ("value",)}
+    board: Line
+    board_about: Line
+    red: Line = Field(description="a red satellite; {value} its value")
+    blue: Line
+    connected_marker: Line
+    grace_marker: Line
+    rules: Line
+    aid: Line
+    note: Lines = Field(min_length=1, max_length=12,
+                        description="the table's notes (TTS's Notes tab), one line each")
 
 
 class SatellitesLabels(Texts):
@@ -180,6 +231,7 @@ class SatellitesLabels(Texts):
     board: BoardTexts
     tracks: TrackTexts
     pad: SatellitesPadTexts
+    tts: SatellitesTtsTexts | None = None
 
 
 # --- finding and reading them ---------------------------------------------------------------
@@ -195,7 +247,32 @@ def load_labels(cards: Path | None, game: str, lang: str) -> Any:
     root = (cards or DEFAULT_CARDS) if path.is_relative_to(cards or DEFAULT_CARDS) \
         else DEFAULT_CARDS
     inside(root, path)  # a link may not lead out of the definitions folder
-    return _read(path, game, path.stat().st_mtime_ns if path.exists() else 0)
+    words = _read(path, game, path.stat().st_mtime_ns if path.exists() else 0)
+    # a labels file written before these texts existed: the shipped file's of its language
+    # a labels file written before some texts existed: the shipped file's of its language
+    return _completed(words, lambda: _shipped(game, path.name))
+
+
+def _completed(words: Any, shipped: Callable[[], Any]) -> Any:
+    """``words`` with every text it leaves out (None: an optional text, added after the
+    file was written) taken from the shipped labels of its language."""
+    update: dict[str, Any] = {}
+    for name in type(words).model_fields:
+        value = getattr(words, name)
+        if value is None:
+            update[name] = getattr(shipped(), name)
+        elif isinstance(value, Texts):
+            inner = _completed(value, lambda n=name: getattr(shipped(), n))
+            if inner is not value:
+                update[name] = inner
+    return words.model_copy(update=update) if update else words
+
+
+def _shipped(game: str, name: str) -> Any:
+    path = DEFAULT_CARDS / game / "text" / name
+    if not path.exists():
+        path = DEFAULT_CARDS / game / "text" / "labels-en.yaml"
+    return _read(path, game, path.stat().st_mtime_ns)
 
 
 @lru_cache(maxsize=16)

@@ -28,9 +28,10 @@ from cards.definitions import (
     SatellitesDefinitions,
     inside,
 )
-from cards.labels import load_labels, resolve
+from cards.labels import languages, load_labels, resolve
 from cards.loader import DefinitionError, display_path, read_text
 from cards.reading import MAX_TEXT_BYTES, UnreadableInput
+from generator import aid_sizes, prose
 from generator.backends.pdf import render_pdf
 from generator.components import diagrams
 from generator.components.orbitus import planet_disc
@@ -57,6 +58,9 @@ from rules.satellites.table import column_name
 
 Step = tuple[str, Callable[[], dict[str, bytes]]]
 KINDS = ("rules", "player-aid")
+AID_MIN_BODY = 7.0 * 25.4 / 72.0  # mm: no aid sets its text smaller than 7 pt
+ART_MIN_TEXT = 6.0 * 25.4 / 72.0  # mm: a diagram's labels in an aid, 6 pt or more
+AID_CARD_BODY = AID_MIN_BODY  # the aid's text on its cards: 7 pt
 
 
 # --- the texts ------------------------------------------------------------------------------
@@ -96,7 +100,8 @@ def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
             text = read_text(inside(root, path), f"the {game} text {path.name}",
                              MAX_TEXT_BYTES, folder=root)
             lang = path.stem.rsplit("-", 1)[-1]
-            docs.append((path.stem, parse(text, display_path(path), values, tables(lang), art)))
+            docs.append((path.stem, parse(text, display_path(path), values, tables(lang), art,
+                                          facts=prose.FACTS.get(game, {}))))
         except DefinitionError as exc:
             problems += exc.problems
             unreadable = unreadable or isinstance(exc, UnreadableInput)
@@ -108,6 +113,31 @@ def load_texts(cards: Path, game: str, kind: str, values: Mapping[str, str],
 class UnreadableText(TextError, UnreadableInput):
     """A text file that could not be read at all (a pipe, not UTF-8 ...): the definitions'
     rule for unreadable files (:func:`pnp.common.definitions_failed`: exit 2)."""
+
+
+def prose_warnings(game: str, defs: OrbitusDefinitions | SatellitesDefinitions,
+                   lang: str) -> list[str]:
+    """Every hand-written sentence of ``game``'s booklet and aid in ``lang`` whose fact the
+    definitions no longer hold (:mod:`generator.prose`), one message each naming the file,
+    its line and the language. A text that cannot be read is left to the build to report."""
+    def tables(lg: str) -> Mapping[str, TableFn]:
+        return orbitus_tables(defs, lg) if isinstance(defs, OrbitusDefinitions) \
+            else satellites_tables(defs)
+
+    if isinstance(defs, OrbitusDefinitions):
+        values, art = orbitus_values(defs), orbitus_art(defs, lang)
+    else:
+        values, art = satellites_values(defs), satellites_art(defs)
+    out: list[str] = []
+    for kind in KINDS:
+        chosen = resolve(defs.folder, game, kind, lang).lang
+        try:
+            docs = load_texts(defs.folder, game, kind, values, tables, art, [chosen])
+        except DefinitionError:
+            continue
+        for _, doc in docs:
+            out += prose.check(game, defs, doc.source, chosen, list(doc.facts))
+    return out
 
 
 def _memo(fn: Callable[[], Art]) -> Callable[[], Art]:
@@ -130,13 +160,27 @@ def _render_texts(game: str, docs: Sequence[tuple[str, Document]], kind: str, pa
     for stem, doc in docs:
         if kind == "player-aid":
             setup = PageSetup(size, margin=12.0, top=11.0, bottom=14.0, gap=6.0)
-            pages = typeset(doc, setup, replace(typo, body=3.8, title=2.1), art, max_pages=1,
+            aid = replace(typo, body=3.8, title=2.1, rule_refs=False,  # the numbers: booklet
+                          min_art_text=ART_MIN_TEXT)
+            pages = typeset(doc, setup, aid, art, max_pages=1, min_body=AID_MIN_BODY,
                             max_art_fraction=0.42)
+            # the same aid on half the paper, two to a sheet, and on poker-size cards
+            # (generator.aid_sizes); never below 7 pt
+            half = typeset(doc, aid_sizes.half_setup(size), aid, art, max_pages=2,
+                           min_body=AID_MIN_BODY, max_art_fraction=0.42)
+            out[f"{game}/{stem}-2up.pdf"] = render_pdf(
+                [aid_sizes.two_up(half, size, doc.meta.get("fold", ""))], doc.title,
+                "player aid, 2-up")
+            card = replace(aid, body=AID_CARD_BODY, title=1.6)
+            numbered = replace(doc, meta={**doc.meta, "page": "{n} / {total}"})
+            cards = typeset(numbered, aid_sizes.card_setup(), card, art, max_art_fraction=0.9)
+            out[f"{game}/{stem}-cards.pdf"] = render_pdf(
+                aid_sizes.card_sheets(cards, size), doc.title, "player aid, cards")
         else:
             setup = PageSetup(size)
             pages = typeset(doc, setup, typo, art)
         for drawing in pages:  # the design stamp in the middle of every page's footer
-            drawing.extend(stamp_items(defs, size[0] / 2.0, size[1] - setup.bottom + 7.0,
+            drawing.extend(stamp_items(defs, size[0] / 2.0, size[1] - setup.bottom + setup.footer,
                                        min(typo.body * 0.82, 2.8) * 0.8, fill=typo.muted))
         subject = "player aid" if kind == "player-aid" else "rules of play"
         out[f"{game}/{stem}.pdf"] = render_pdf(pages, doc.title, subject)
@@ -162,7 +206,16 @@ def orbitus_values(defs: OrbitusDefinitions) -> dict[str, str]:
         "block_3": signed(scoring.block_points(3)),
         "block_6": signed(scoring.block_points(6)),
         "hub_total": signed(6 * scoring.block_points(3)),
+        # the last row of the planet table (O-55): the group size from which on all score alike
+        "planet_top": str(max(scoring.planet_groups, key=lambda b: b.min).min),
     }
+
+
+def side_names(defs: OrbitusDefinitions, lang: str) -> tuple[str, ...]:
+    """The station's six sides as the kit's language names them (N, NE, ... in English;
+    С, СВ, ... in Russian), from its labels."""
+    words = load_labels(defs.folder, "orbitus", lang)
+    return tuple(words.directions or SIDES)
 
 
 def _bands_table(bands: Sequence[Band], head: Sequence[str]) -> Table:
@@ -180,11 +233,12 @@ def orbitus_tables(defs: OrbitusDefinitions, lang: str = "en") -> dict[str, Tabl
             raise ValueError(f"give three column headings (players, start lines, barriers), "
                              f"not {len(head)}")
         rows = []
+        names = side_names(defs, lang)
         for setup in defs.ruleset.start_lines:
-            seats = " · ".join(f"P{k + 1}: {' '.join(SIDES[s] for s in lines)}"
+            seats = " · ".join(f"P{k + 1}: {' '.join(names[s] for s in lines)}"
                                for k, lines in enumerate(setup.start_lines))
             rows.append((str(setup.players), seats,
-                         " ".join(SIDES[s] for s in setup.barriers) or "—"))
+                         " ".join(names[s] for s in setup.barriers) or "—"))
         return data_table(head, rows, ["middle", "start", "middle"])
 
     def planets(head: Sequence[str]) -> Table:
@@ -205,12 +259,14 @@ def orbitus_tables(defs: OrbitusDefinitions, lang: str = "en") -> dict[str, Tabl
     }
 
 
-def orbitus_art(defs: OrbitusDefinitions) -> dict[str, DiagramFn]:
+def orbitus_art(defs: OrbitusDefinitions, lang: str = "en") -> dict[str, DiagramFn]:
+    """The Orbitus diagrams; the station's sides named in ``lang``."""
+    names = side_names(defs, lang)
     return {
         "closed-blocks": _memo(lambda: diagrams.closed_blocks(defs)),
         "closed-block-hub": _memo(lambda: diagrams.closed_block_hub(defs)),
-        "setup": _memo(lambda: diagrams.setups(defs)),
-        "open-routes": _memo(lambda: diagrams.open_routes(defs)),
+        "setup": _memo(lambda: diagrams.setups(defs, names)),
+        "open-routes": _memo(lambda: diagrams.open_routes(defs, names)),
     }
 
 
@@ -222,10 +278,14 @@ def orbitus_texts(defs: OrbitusDefinitions, kind: str, page: str,
                   langs: Sequence[str] | None = None) -> dict[str, bytes]:
     """The Orbitus ``kind`` texts ("rules" or "player-aid") as PDFs: those in ``langs``
     (default: every language there is)."""
-    art = orbitus_art(defs)
-    docs = load_texts(defs.folder, "orbitus", kind, orbitus_values(defs),
-                      lambda lang: orbitus_tables(defs, lang), art, langs)
-    return _render_texts("orbitus", docs, kind, page, orbitus_typography(defs), art, defs)
+    out: dict[str, bytes] = {}
+    for lang in langs if langs is not None else languages(defs.folder, "orbitus", kind):
+        art = orbitus_art(defs, lang)  # the diagrams name the station's sides in the text's
+        docs = load_texts(defs.folder, "orbitus", kind, orbitus_values(defs),
+                          lambda lg: orbitus_tables(defs, lg), art, [lang])
+        out.update(_render_texts("orbitus", docs, kind, page, orbitus_typography(defs), art,
+                                 defs))
+    return out
 
 
 def orbitus_aid_steps(defs: OrbitusDefinitions, page: str, lang: str = "en") -> list[Step]:
@@ -292,6 +352,23 @@ def satellites_art(defs: SatellitesDefinitions) -> dict[str, DiagramFn]:
     }
 
 
+def satellites_tables(defs: SatellitesDefinitions) -> dict[str, TableFn]:
+    """``colony-written``: the corner of the colony diagram as a board of its own, written
+    down the way :doc:`score-satellites` reads it (one line a row, ``.`` an empty cell)."""
+
+    def written(head: Sequence[str]) -> Table:
+        if len(head) != 2:
+            raise ValueError(f"give two column headings (row, as written), not {len(head)}")
+        size = diagrams.COLONY_BOARD
+        grid = [["."] * size for _ in range(size)]
+        for row, col, colour, value in diagrams.COLONY + diagrams.PAIR + diagrams.LONE:
+            grid[row][col] = f"{'R' if colour == 'red' else 'B'}{value}"
+        rows = [(str(k + 1), "  ".join(line)) for k, line in enumerate(grid)]
+        return data_table(head, rows, ["middle", "start"])
+
+    return {"colony-written": written}
+
+
 def satellites_typography(defs: SatellitesDefinitions) -> Typography:
     return Typography(accent=defs.board.blue.colour, highlight=defs.board.red.colour,
                       note_fill="#eef2f7")
@@ -303,7 +380,7 @@ def satellites_texts(defs: SatellitesDefinitions, kind: str, page: str,
     (default: every language there is)."""
     art = satellites_art(defs)
     docs = load_texts(defs.folder, "satellites", kind, satellites_values(defs),
-                      lambda lang: {}, art, langs)
+                      lambda lang: satellites_tables(defs), art, langs)
     return _render_texts("satellites", docs, kind, page, satellites_typography(defs), art,
                          defs)
 

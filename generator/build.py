@@ -48,7 +48,10 @@ def load_checked(game: str, cards: Path | None, opts: BuildOptions) -> Any:
 def game_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
     """Every step of one game: its printables, then the opt-in exports (PNG, TTS)."""
     from generator.export import export_steps
+    from generator.ink import ink_saving
 
+    if opts.ink_saver:
+        defs = ink_saving(defs)
     steps: list[Step] = product(game).steps(defs, opts)
     return steps + [design_step(game, defs)] + export_steps(game, defs, opts)
 

@@ -171,7 +171,8 @@ def calibration_pages(opts: BuildOptions, words: Any = None) -> list[Drawing]:
     for i, line in enumerate(said.back_lines):
         back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * i, line,
                                fit_size(line, 2.9, text_w), fill=GREY))
-    note = fill(said.offset_note, x=f"{dx:g}", y=f"{dy:g}")
+    # as the option is typed: a dot before the decimals, whatever the language
+    note = fill(said.offset_note, x=f"{dx:.1f}", y=f"{dy:.1f}")
     back_items.append(Text(MARGIN_MM + 5, MARGIN_MM + 15 + 4.2 * len(said.back_lines) + 2.0,
                            note, fit_size(note, 2.9, text_w, bold=True), fill=BACK_INK,
                            bold=True, cls="offset-note"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -51,7 +52,9 @@ Writes, under OUT (default ./output):
   satellites/board.pdf     the board in pieces with glue flaps, and the trackers
   <game>/svg/*.svg         one SVG per distinct component
   <game>/score-pad.pdf     score pads (Orbitus rows come from the scoring tables)
-  <game>/player-aid-L.pdf  the one-page player aid in the kit's language L (--lang)
+  <game>/player-aid-L.pdf  the one-page player aid in the kit's language L (--lang);
+                           -2up.pdf: on half the paper, two to a sheet (fold it);
+                           -cards.pdf: on poker-size cards
   <game>/rules-L.pdf       the rule booklet, typeset from cards/<game>/text/rules-L.md
   calibration.pdf          100 mm rulers and front/back crosshairs (duplex alignment)
 
@@ -106,8 +109,14 @@ exit codes: 0 copied; 1 DIR already holds some of these files (nothing is writte
 
 
 def _back_offset(value: str) -> tuple[float, float]:
-    """``X,Y`` in mm, or ValueError with the message."""
-    parts = value.split(",")
+    """``X,Y`` in mm (a dot before the decimals: ``1.5,-0.5``), or ``X;Y`` where the
+    numbers may carry a decimal comma as Russian and Italian write them (``1,5;-0,5``); else
+    ValueError with the message, which says exactly what to type."""
+    text = value.strip().replace("−", "-")
+    if ";" in text:
+        parts = [p.strip().replace(",", ".") for p in text.split(";")]
+    else:
+        parts = [p.strip() for p in text.split(",")]
     try:
         if len(parts) != 2:
             raise ValueError
@@ -115,15 +124,28 @@ def _back_offset(value: str) -> tuple[float, float]:
         if not (math.isfinite(x) and math.isfinite(y)):
             raise ValueError
     except ValueError:
-        raise ValueError(
-            f"{value!r}: expected two numbers in mm separated by a comma, "
-            "e.g. --back-offset 0.5,-1") from None
+        raise ValueError(f"{value!r}: {_offset_hint(text)}") from None
     for v in (x, y):
         if abs(v) > MAX_BACK_OFFSET_MM:
             raise ValueError(
                 f"{value!r}: {v:g} mm is more than a printer's duplex error (at most "
                 f"{MAX_BACK_OFFSET_MM:g} mm each way); read the calibration sheet again")
     return (x, y)
+
+
+def _offset_hint(text: str) -> str:
+    """What to type instead of ``text``: four numbers with commas are two numbers with
+    decimal commas (``1,5,0,5`` is 1.5 and 0.5)."""
+    parts = text.split(",")
+    if len(parts) == 4 and all(re.fullmatch(r"-?\d+", p.strip()) for p in parts[0::2]) \
+            and all(re.fullmatch(r"\d+", p.strip()) for p in parts[1::2]):
+        x, y = f"{parts[0].strip()}.{parts[1].strip()}", f"{parts[2].strip()}.{parts[3].strip()}"
+        return (f"two numbers with decimal commas? type --back-offset={x},{y} (a dot before "
+                f"the decimals) or --back-offset='{parts[0]},{parts[1]};{parts[2]},{parts[3]}' "
+                "(a semicolon between the numbers)")
+    return ("expected two numbers in mm separated by a comma, a dot before the decimals "
+            "(--back-offset=0.5,-1), or by a semicolon with decimal commas "
+            "(--back-offset='0,5;-1')")
 
 
 def build_parser(prog: str = "pnp-build") -> Parser:
@@ -145,10 +167,10 @@ def build_parser(prog: str = "pnp-build") -> Parser:
         help=f"build one game only (default: {BOTH})")
     add("--lang", default="en", metavar="LANG",
         help="the kit's language: every printed word (sheets, markers, pads, trackers, "
-             "calibration sheet, booklet and player aid) from <game>/text/labels-LANG.yaml, "
-             "rules-LANG.md and player-aid-LANG.md. Shipped: en, ru, it (Orbitus has no "
-             "Italian booklet, Satellites no Russian one: those are built in English and the "
-             "build says so). Default: en.")
+             "calibration sheet, booklet and player aid, Tabletop Simulator names) from "
+             "<game>/text/labels-LANG.yaml, rules-LANG.md and player-aid-LANG.md. Shipped: "
+             "en, ru, it, for both games (a text your own --cards folder lacks is built in "
+             "English and the build says so). Default: en.")
     add("--no-bleed", action="store_true", help="no 3 mm bleed around the components")
     add("--gutter", type=number_in(0, MAX_GUTTER_MM, "mm"), default=0.0, metavar="MM",
         help=f"space sector hexes MM apart (0 to {MAX_GUTTER_MM:g}), each with its own bleed "
@@ -161,8 +183,18 @@ def build_parser(prog: str = "pnp-build") -> Parser:
     add("--back-offset", default="0,0", metavar="X,Y",
         help="shift every duplex back (sector backs, calibration back) by X mm right and Y "
              "mm down, as seen on the back, to cancel a printer's misalignment; read X,Y off "
-             "calibration.pdf (at most 20 mm each way). Negative first value: "
-             "--back-offset=-1,0.5 (default: 0,0)")
+             "calibration.pdf (at most 20 mm each way). A dot before the decimals, or a "
+             "semicolon between numbers with decimal commas: --back-offset=-1.5,0.5 or "
+             "--back-offset='-1,5;0,5' (default: 0,0)")
+    add("--ink-saver", action="store_true",
+        help="light sector backs (a fine screen keeps the fronts from showing through), "
+             "fronts on a near-white ground, lighter routes and station: the sector sheets "
+             "take about half the ink. The build summary gives each sheet's ink either way.")
+    add("--fold", action="store_true",
+        help="for printers without duplex: every sector sheet holds fronts on its upper "
+             "half and their backs on the lower half; print one-sided, fold along the "
+             "dashed line, glue, and cut through both layers (the backs cannot be out of "
+             "register; fewer cards a sheet)")
     add("--svg-text", choices=SVG_TEXTS, default="font",
         help="how the SVGs carry their letters: 'font' keeps them as text set in DejaVu Sans "
              "(small, selectable; a machine without that font substitutes another and the "
@@ -306,7 +338,8 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
                               fit=opts.fit, back_offset=offset, svg_text=opts.svg_text,
                               lang=opts.lang, png_dpi=dpi,
                               tts=opts.tts or opts.tts_base_url is not None,
-                              out_root=out.resolve(), tts_base_url=opts.tts_base_url)
+                              out_root=out.resolve(), tts_base_url=opts.tts_base_url,
+                              ink_saver=opts.ink_saver, fold=opts.fold)
     for note in notes:
         say(f"{prog}: note: {note}")
     if opts.since is not None:
@@ -325,6 +358,9 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
         steps = plan(games, cards, build_opts)
     except DefinitionError as exc:
         return definitions_failed(prog, exc, "nothing was written")
+    warnings = _prose_warnings(games, cards, opts.lang)
+    for warning in warnings:
+        say(f"{prog}: warning: {warning}")
     try:
         files = _run_steps(steps, quiet)
     except DefinitionError as exc:  # a text of the booklets, read by its step
@@ -349,12 +385,27 @@ def _build(opts: argparse.Namespace, prog: str) -> int:
             "removed": result.deleted,
             "user_files_kept": result.carried,
             "mode": result.mode,
+            "warnings": warnings,
         }), json=True)
     elif not quiet:
+        from generator.ink import kit_summary
+
         say(f"built {len(files)} files into {shown(out)} in {took:.2f} s")
+        for line in kit_summary(files, fold=opts.fold):
+            say(f"  ink: {line}")
     return EXIT_OK
 
 
+def _prose_warnings(games: tuple[str, ...], cards: Path | None, lang: str) -> list[str]:
+    """The sentences of the kit's booklets and aids a change of the definitions made untrue
+    (:func:`generator.aids.prose_warnings`): the build says which, and builds anyway."""
+    from generator.aids import prose_warnings
+    from generator.build import load
+
+    out: list[str] = []
+    for game in games:
+        out += prose_warnings(game, load(game, cards), lang)
+    return out
 def _written(prog: str, out: Path, write: Any, say: Any) -> tuple[Any, int | None]:
     """``write()``'s result, or the exit code of a folder it could not write (the lines
     of an output problem said with ``say``)."""

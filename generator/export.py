@@ -38,7 +38,7 @@ def export_steps(game: str, defs: Any, opts: BuildOptions) -> list[Step]:
             from cards.labels import load_labels
 
             files: dict[str, bytes] = product(game).tts_files(
-                defs, root, load_labels(defs.folder, game, opts.lang))
+                defs, root, load_labels(defs.folder, game, opts.lang), opts.lang)
             return files
 
         steps.append((f"{title} TTS", tts))

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.drawing import Text
+from generator.drawing import Group, Text
+from generator.fit import LEADING, fit_lines
 from generator.sheets import BLEED_MM, MARGIN_MM
 
 CAPTION = "#444444"
@@ -25,6 +26,8 @@ class BuildOptions:
     png_dpi: float | None = None  # also write <game>/png/*.png at this resolution
     tts: bool = False  # also write the Tabletop Simulator export, <game>/tts/
     out_root: Path | None = None  # absolute output folder (for the TTS file:/// URLs)
+    ink_saver: bool = False  # light sector backs and station (generator.ink.ink_saving)
+    fold: bool = False  # sector sheets for single-sided printers: fold and glue
     tts_base_url: str | None = None  # where the output folder is uploaded: TTS images by URL
 
     @property
@@ -36,6 +39,22 @@ class BuildOptions:
 Step = tuple[str, Callable[[], dict[str, bytes]]]
 
 
-def caption(page: tuple[float, float], text: str) -> Text:
-    """The one-line caption at the top left of a sheet."""
-    return Text(MARGIN_MM, MARGIN_MM + 2.6, text, 2.6, fill=CAPTION, cls="page-caption")
+CAPTION_SIZE = 2.6  # mm (7.4 pt)
+
+
+def caption(page: tuple[float, float], text: str) -> Group:
+    """The caption at the top left of a sheet, inside the margins: on one line if it fits,
+    else wrapped onto up to three (then smaller, never below the 6 pt floor)."""
+    fitted = fit_lines(text, CAPTION_SIZE, page[0] - 2 * MARGIN_MM, max_lines=3,
+                       what="the sheet's caption")
+    lead = fitted.size * LEADING
+    return Group(tuple(Text(MARGIN_MM, MARGIN_MM + fitted.size + k * lead, line, fitted.size,
+                            fill=CAPTION, cls="page-caption")
+                       for k, line in enumerate(fitted.lines)), cls="page-caption")
+
+
+def caption_height(page: tuple[float, float], text: str) -> float:
+    """How much of the page's top :func:`caption` takes, from the margin down (mm)."""
+    fitted = fit_lines(text, CAPTION_SIZE, page[0] - 2 * MARGIN_MM, max_lines=3,
+                       what="the sheet's caption")
+    return fitted.size * (1.0 + LEADING * (len(fitted.lines) - 1)) + 0.6 * fitted.size

@@ -33,7 +33,7 @@ PAGE_SIZES_MM: dict[str, tuple[float, float]] = {
     "a4": (595 * MM_PER_PT, 842 * MM_PER_PT),
     "letter": (612 * MM_PER_PT, 792 * MM_PER_PT),
 }
-MARGIN_MM = 5.0
+MARGIN_MM = 6.5  # nothing prints nearer the paper's edge (many lasers leave 5 mm blank)
 BLEED_MM = 3.0
 MARK_GAP_MM = 0.5  # crop marks start this far outside the bleed
 MARK_LEN_MM = 2.0
@@ -293,16 +293,17 @@ def hex_obstacles(centres: Sequence[Point], flats: float, bleed: float,
 
 def caption_lines(page: tuple[float, float], lines: Sequence[str],
                   obstacles: Sequence[tuple[float, float, float, float]],
-                  size: float = 2.4, min_size: float = 1.6) -> list[Item]:
+                  size: float = 2.4, min_size: float = 6.0 * MM_PER_PT, top_only: bool = False
+                  ) -> list[Item]:
     """Caption lines in the widest free stretch along the page's bottom or top margin (the
-    bottom first), only as wide as that space (smaller text if needed, not below
-    ``min_size``); none if there is no room at all."""
+    bottom first; ``top_only``: the top), only as wide as that space (smaller text if
+    needed, not below ``min_size``); none if there is no room at all."""
     from generator.drawing import fit_size
 
     line_h = size * 1.3
     height = line_h * len(lines)
     best: tuple[float, float, float] | None = None  # (size, x, top)
-    for top in (page[1] - MARGIN_MM - height, MARGIN_MM):
+    for top in (MARGIN_MM,) if top_only else (page[1] - MARGIN_MM - height, MARGIN_MM):
         blocked = sorted((bx0, bx1) for bx0, by0, bx1, by1 in obstacles
                          if by1 > top - 0.5 and by0 < top + height + 0.5)
         x = MARGIN_MM

@@ -19,7 +19,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from generator.drawing import Drawing, Group, Item, Polyline, Rect, Style, Text, fit_size
+from generator.drawing import (
+    Drawing,
+    Group,
+    Item,
+    Polyline,
+    Rect,
+    Style,
+    Text,
+    fit_size,
+    text_width,
+)
 from generator.sheets import MARGIN_MM, MARK_GAP_MM, MARK_LEN_MM, MARK_STYLE
 
 FLAP_MM = 10.0  # a glue flap, its first ART_BLEED_MM being the neighbour's art
@@ -232,6 +242,14 @@ def cell_range(piece: Piece, column_name: Callable[[int], str]) -> str:
     return f"{cols} {rows}"
 
 
+def _overlaps(text: Text, box: Rect) -> bool:
+    """Whether ``text`` (in the board's frame, unturned) reaches into ``box``."""
+    w = text_width(text.text, text.size, text.bold)
+    x0 = text.x - {"start": 0.0, "middle": w / 2.0, "end": w}[text.anchor]
+    return (x0 < box.x + box.w and x0 + w > box.x
+            and text.y - text.size < box.y + box.h and text.y + text.size * 0.3 > box.y)
+
+
 def piece_items(piece: Piece, board: Sequence[Item], glue: str) -> list[Item]:
     """A piece drawn with the top-left of its footprint at (0, 0): the board's art clipped
     to what the piece shows (with its bleed and the 3 mm that start its flaps), the grey
@@ -243,9 +261,11 @@ def piece_items(piece: Piece, board: Sequence[Item], glue: str) -> list[Item]:
     vx1, vy1 = piece.visible[2], piece.visible[3]
     art_x1 = vx1 + ART_BLEED_MM if piece.flaps[0] else x1
     art_y1 = vy1 + ART_BLEED_MM if piece.flaps[1] else y1
-    items: list[Item] = [Group(tuple(board), (ox, oy),
-                               clip=Rect(x0 - bl, y0 - bt, art_x1 - x0 + bl, art_y1 - y0 + bt,
-                                         Style()), cls="board-piece")]
+    clip = Rect(x0 - bl, y0 - bt, art_x1 - x0 + bl, art_y1 - y0 + bt, Style())
+    # words of the board that fall wholly outside the piece are left out: clipped, they
+    # would print nothing but still lie in the page's text, off the paper
+    shown = [i for i in board if not isinstance(i, Text) or _overlaps(i, clip)]
+    items: list[Item] = [Group(tuple(shown), (ox, oy), clip=clip, cls="board-piece")]
     flaps: list[tuple[Box, str]] = []
     if piece.flaps[0]:
         flaps.append(((art_x1, y0 - bt, x1, art_y1 if not piece.flaps[1] else y1),

@@ -64,7 +64,7 @@ def recording(defs: Any, recorder: Recorder) -> Any:
     """A copy of ``defs`` (a definitions dataclass) that tells ``recorder`` each field read;
     its ``ruleset`` tells which file each rule number read comes from."""
     cls = type(defs)
-    names = frozenset(f.name for f in fields(defs))
+    names = frozenset(f.name for f in fields(defs) if not f.metadata.get("option"))
     sub = _RECORDING.get(cls)
     if sub is None:
 

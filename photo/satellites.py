@@ -2,8 +2,9 @@
 
 The board's four corner markers fix its grid (a homography from the board's frame, mm
 from the top-left corner of its cells, to the photo); every satellite carries a marker
-with its colour and value at its centre, so its marker's centre is the satellite's, and
-the cell it stands in follows. A cell that does not look like the empty board there but
+with its colour and value, where markers.json says (on the lower rim, below the numeral),
+so the satellite's centre follows from the marker's corners, and the cell it stands in
+from that. A cell that does not look like the empty board there but
 shows no satellite read is reported, never guessed; so are two satellites in one cell
 and a satellite standing between cells.
 
@@ -81,6 +82,15 @@ class BoardReading:
 def cell_name(cell: tuple[int, int]) -> str:
     """``(row, col) -> 'c3'``: the rules core's name of a cell (S-4)."""
     return table_cell_name(*cell)
+
+
+def _along(corners: np.ndarray, x: float, y: float) -> np.ndarray:
+    """The offset (x, y) of a marker in its satellite's frame, along the marker's own axes
+    as its corners (board mm, the marker's order) lie: the marker's centre minus this is
+    the satellite's (markers.json gives a rim marker's offset)."""
+    u = corners[1] - corners[0]
+    v = corners[3] - corners[0]
+    return x * u / np.linalg.norm(u) + y * v / np.linalg.norm(v)
 
 
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -232,7 +242,7 @@ class SatellitesReader:
         side = float(np.mean([np.linalg.norm(t[i] - t[(i + 1) % 4]) for i in range(4)]))
         if not 0.75 * marker.size <= side <= 1.3 * marker.size:
             return None
-        x, y = t.mean(axis=0)
+        x, y = t.mean(axis=0) - _along(t, marker.x, marker.y)  # the satellite's centre
         col, row = int(math.floor(x / self.cell)), int(math.floor(y / self.cell))
         if not (0 <= col < self.n and 0 <= row < self.n):
             return None
@@ -414,17 +424,20 @@ class SatellitesReader:
     def _search(self, gray: np.ndarray, h: TableCamera, cell: tuple[int, int],
                 entry: dict[str, Any]) -> Token | None:
         """A satellite's marker in ``cell``, turned any way and a little off the middle."""
-        size = next(iter(self.tokens.values())).size
+        first = next(iter(self.tokens.values()))
+        size, ox, oy = first.size, first.x, first.y  # a marker off the centre turns with it
         cx, cy = self._cell_centre(cell)
         best: tuple[float, float, int, np.ndarray] | None = None
         ids = self.book.ids
         for dx in (-3.0, 0.0, 3.0):
             for dy in (-3.0, 0.0, 3.0):
-                for turn in range(0, 90, 10):
+                for turn in range(0, 360 if ox or oy else 90, 10):
                     a = math.radians(turn)
                     half = size / 2
-                    pts = np.array([(cx + dx + u * math.cos(a) - v * math.sin(a),
-                                     cy + dy + u * math.sin(a) + v * math.cos(a))
+                    mx = cx + dx + ox * math.cos(a) - oy * math.sin(a)
+                    my = cy + dy + ox * math.sin(a) + oy * math.cos(a)
+                    pts = np.array([(mx + u * math.cos(a) - v * math.sin(a),
+                                     my + u * math.sin(a) + v * math.cos(a))
                                     for u, v in ((-half, -half), (half, -half), (half, half),
                                                  (-half, half))])
                     corners = h.project(pts)

@@ -25,7 +25,7 @@ from generator import aids
 from generator.glyphs import SYMBOLS
 from generator.typeset.markup import DiagramRef, Heading, ListItem, Note, Paragraph, Table, parse
 
-BOOKLETS = [("orbitus", "en"), ("orbitus", "ru"), ("satellites", "en"), ("satellites", "it")]
+BOOKLETS = [(game, lang) for game in ("orbitus", "satellites") for lang in ("en", "ru", "it")]
 
 
 def _norm(text: str) -> str:
@@ -44,7 +44,8 @@ def _document(game: str, lang: str, kind: str = "rules"):
         art = aids.orbitus_art(defs)
     else:
         defs = load_satellites()
-        values, tables, art = aids.satellites_values(defs), {}, aids.satellites_art(defs)
+        values, tables, art = (aids.satellites_values(defs), aids.satellites_tables(defs),
+                               aids.satellites_art(defs))
     path = DEFAULT_CARDS / game / "text" / f"{kind}-{lang}.md"
     return parse(path.read_text(encoding="utf-8"), str(path), values, tables, art)
 
@@ -135,9 +136,12 @@ def test_notes_stay_in_one_column(built):
         lines, _ = _reading_order(open_pdf(data))
         notes = [t for kind, t in _block_texts(_document(game, lang)) if kind == "note"]
         for note in notes:
-            head = note[:14]
+            # the note's first line: where the text read on from there starts like the note
+            # (several notes begin alike: "Project decisions (rules ...")
             where = [k for k, (_, _, ln) in enumerate(lines)
-                     if _norm(ln.text).startswith(head)]
+                     if _norm(ln.text).startswith(note[:14])
+                     and _norm("".join(x.text for _, _, x in lines[k:k + 4])).startswith(
+                         note[:50])]
             assert where, note[:30]
             k = where[0]
             text, places = "", set()

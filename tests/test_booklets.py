@@ -19,10 +19,10 @@ from generator.typeset.setting import Box, Typography, wrap
 from testkit.commands import run_build
 
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
-BOOKLETS = ["orbitus/rules-en.pdf", "orbitus/rules-ru.pdf", "satellites/rules-en.pdf",
-            "satellites/rules-it.pdf"]
-AIDS = ["orbitus/player-aid-en.pdf", "orbitus/player-aid-ru.pdf",
-        "satellites/player-aid-en.pdf", "satellites/player-aid-it.pdf"]
+BOOKLETS = [f"{game}/rules-{lang}.pdf" for game in ("orbitus", "satellites")
+            for lang in ("en", "ru", "it")]
+AIDS = [f"{game}/player-aid-{lang}.pdf" for game in ("orbitus", "satellites")
+        for lang in ("en", "ru", "it")]
 PADS = ["orbitus/score-pad.pdf", "satellites/score-pad.pdf"]
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
@@ -48,6 +48,13 @@ def a4(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def letter(tmp_path_factory) -> Path:
     return _every_language(tmp_path_factory, "letter")
+
+
+def _fills(page) -> set[str]:
+    """The fill colours a PDF page paints with, as ``#rrggbb``."""
+    stream = page.get_contents().get_data().decode("latin-1")
+    return {"#" + "".join(f"{round(float(v) * 255):02x}" for v in m.groups())
+            for m in re.finditer(r"([\d.]+) ([\d.]+) ([\d.]+) rg", stream)}
 
 
 def _text(path: Path) -> str:
@@ -107,13 +114,22 @@ def test_italian_texts_have_their_accents(a4):
     assert "Setting up" in english and "Tie-break" in english and "è" not in english
 
 
-def test_every_decision_of_the_rules_pages_is_in_each_booklet(a4):
-    # the rules pages mark 5 decisions for Orbitus (deck, start lines, removed sector and
-    # drawing, end, six or more planets) and 3 for Satellites (board size, contested, draw)
-    assert _text(a4 / "orbitus/rules-en.pdf").count("Project decision") == 5
-    assert _text(a4 / "orbitus/rules-ru.pdf").count("Решени") == 5
-    assert _text(a4 / "satellites/rules-en.pdf").count("Project decision") == 3
-    assert _text(a4 / "satellites/rules-it.pdf").count("Scelta del progetto") == 3
+def test_every_decision_players_meet_is_in_a_box_of_each_booklet(a4):
+    """Read back from the PDFs: the decision boxes of every booklet, in every language,
+    name exactly the decisions the rules pages tag for the booklet (tests/test_texts.py
+    checks the same in the sources)."""
+    from test_texts import rule_tags
+
+    header = re.compile(r"(?:Project decisions?|Решени[ея] проекта|Scelt[ae] del progetto) "
+                        r"\((?:rules?|правил[оа]|regol[ae]) ([^)]*)\)")
+    for game in ("orbitus", "satellites"):
+        want = {n for n, tag in rule_tags(game).items() if tag.decision and tag.sections}
+        assert len(want) >= 16, game
+        for lang in ("en", "ru", "it"):
+            text = " ".join(_text(a4 / game / f"rules-{lang}.pdf").split())
+            boxed = {n for m in header.finditer(text) for n in re.findall(r"[OS]-\d+",
+                                                                          m.group(1))}
+            assert boxed == want, (game, lang, sorted(want - boxed), sorted(boxed - want))
 
 
 def test_each_decision_box_names_the_decisions_of_the_rules_page_it_states():
@@ -122,7 +138,8 @@ def test_each_decision_box_names_the_decisions_of_the_rules_page_it_states():
     root = Path(__file__).resolve().parent.parent
     for game, letter in (("orbitus", "O"), ("satellites", "S")):
         page = (root / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
-        decisions = set(re.findall(rf"\*\*({letter}-\d+)\*\* \*Decision:\*", page))
+        decisions = set(re.findall(rf"\*\*({letter}-\d+)\*\* (?:<span[^>]*>[^<]*</span> )?"
+                                   r"\*Decision:\*", page))
         cited_by_language = {}
         for text in sorted((DEFAULT_CARDS / game / "text").glob("rules-*.md")):
             boxes = [line for line in text.read_text(encoding="utf-8").splitlines()
@@ -138,10 +155,20 @@ def test_diagrams_are_drawn_into_the_booklets(a4):
     defs = load_orbitus()
     deck = {s.id for s in defs.sectors.sectors}
     rules = _text(a4 / "orbitus/rules-en.pdf")
-    ids = set(re.findall(r"\bS\d\d\b", rules))  # the text itself names no sector
-    assert len(ids) >= 12 and ids <= deck
-    # the station in the setup diagram, once per player count, besides the text's mention
-    assert rules.count("Орбитус") >= 6
+    # the diagrams draw pieces as they lie on the table, without the codes a table is written
+    # down with (the sector IDs, the station's name): the one ID is the text's example
+    assert set(re.findall(r"\bS\d\d\b", rules)) == {"S07"} and "S07" in deck
+    # the setup diagram: the station for every player count, every seat's colour on it
+    # (start lines) and the face-down hand in the sector back's colour
+    reader = PdfReader(a4 / "orbitus/rules-en.pdf")
+    setup = next(page for page in reader.pages if "for 2 to 6 players" in page.extract_text())
+    drawn = _fills(setup)
+    assert {c.lower() for c in defs.station.player_colours} <= drawn
+    assert defs.sectors.back.colour.lower() in drawn
+    assert rules.count("P6") >= 2  # the start-line table and the six-player station
+    # the sector diagrams draw real planets: every planet's colour is on some page
+    assert {p.colour.lower() for p in defs.planets.by_id().values()} <= set().union(
+        *(_fills(page) for page in reader.pages))
     # the closed-block examples print their points from the scoring table
     assert "3 → +1" in rules and "6 → +3" in rules and "6 × (3 → +1) = +6" in rules
     for rel in ("satellites/rules-en.pdf", "satellites/rules-it.pdf",
@@ -183,7 +210,7 @@ def test_numbers_in_the_texts_come_from_the_definitions(cards_copy, tmp_path):
     russian = _text(tmp_path / "ru" / "orbitus/rules-ru.pdf")
     assert "−5" in russian and "+14" in russian
     aid = _text(out / "orbitus/player-aid-en.pdf")
-    assert "(6 at the start)" in re.sub(r"\s+", " ", aid)
+    assert "Deal 6 sectors to each player" in re.sub(r"\s+", " ", aid)
 
 
 def test_a_definitions_folder_can_bring_its_own_texts(cards_copy, tmp_path):
@@ -248,7 +275,7 @@ def test_markup_problems_name_the_line():
         _parse("title: X\ncolour: red\n---\n# Big\n[table: nope]\n[oops]\n")
     assert err.value.problems == [
         "t.md:2: 'colour: red' is not a front-matter line; write one of title: ..., "
-        "subtitle: ..., footer: ..., page: ... before the '---'",
+        "subtitle: ..., footer: ..., page: ..., fold: ... before the '---'",
         "t.md:4: a heading is '## Heading' or '### Smaller heading' (the title goes in the "
         "front matter as 'title: ...')",
         "t.md:5: unknown table 'nope'; this game has: none",

@@ -153,9 +153,12 @@ def test_back_positions_mirror_fronts_in_every_layout():
 def test_packing_respects_margins(paper):
     page = page_size(paper)
     sheet = honeycomb_slots(page, 50.0, 3.0)
-    assert len(sheet.centres) == {"a4": 20, "letter": 18}[paper]
+    # 18 on either paper: the 72-sector deck still takes four sheets
+    assert len(sheet.centres) == {"a4": 18, "letter": 18}[paper]
     x0, y0, x1, y1 = _extent(sheet.centres, 50.0, 3.0)
-    # hexes, bleed and crop marks all at least 5 mm from the paper's edge
+    # hexes, bleed and crop marks all at least 6.5 mm from the paper's edge (issue 20:
+    # many lasers print nothing in the outer 5 mm)
+    assert MARGIN_MM >= 6.0
     r = circumradius(50.0)
     assert x0 >= MARGIN_MM - 1e-6 and y0 >= MARGIN_MM - 1e-6
     assert x1 <= page[0] - MARGIN_MM + 1e-6 and y1 <= page[1] - MARGIN_MM + 1e-6

@@ -76,7 +76,7 @@ def test_back_offset_moves_the_calibration_back_too(builds):
         (x1, y1), = _runs(b.pages[1], label)
         assert x1 - x0 == pytest.approx(-1.5 * PT, abs=0.01)
         assert y1 - y0 == pytest.approx(-0.7 * PT, abs=0.01)
-    assert "--back-offset -1.5,0.7" in b.pages[1].extract_text()
+    assert "--back-offset=-1.5,0.7" in b.pages[1].extract_text()
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -113,3 +113,27 @@ def test_bad_back_offsets_are_refused(tmp_path):
         assert result.exit_code == 2, value
         assert words in result.output and "--back-offset" in result.output
     assert not (tmp_path / "calibration.pdf").exists()
+
+
+def test_decimal_commas_are_understood_or_answered_with_what_to_type(tmp_path):
+    """Issue 20, point 14: Russian and Italian write 1,5; the option takes a dot, or a
+    semicolon between numbers that carry decimal commas, and four numbers with commas get
+    the exact option to type. The sheet prints the option with a dot in every language."""
+    from generator.cli import _back_offset
+
+    assert _back_offset("1.5,0.5") == (1.5, 0.5)
+    assert _back_offset("1,5;0,5") == (1.5, 0.5)
+    assert _back_offset("-1,5; −0,5") == (-1.5, -0.5)
+    result = run_build(["--out", str(tmp_path), "--back-offset=1,5,0,5"])
+    assert result.exit_code == 2
+    assert ("type --back-offset=1.5,0.5 (a dot before the decimals) or "
+            "--back-offset='1,5;0,5'") in result.output
+    for lang, words in (("ru", "собран с --back-offset=1.5,-0.5 (мм)"),
+                        ("it", "costruito con --back-offset=1.5,-0.5 (mm)")):
+        out = tmp_path / lang
+        result = run_build(["--out", str(out), "--lang", lang, "--game", "orbitus",
+                            "--back-offset=1,5;-0,5", "-q"])
+        assert result.exit_code == 0, result.output
+        back = " ".join(PdfReader(out / "calibration.pdf").pages[1].extract_text().split())
+        assert words in back, back
+        assert "0,0 мм" not in back and "--back-offset 0" not in back

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from pixels import open_pdf, text_lines
 
+from cards.definitions import load_orbitus
 from cards.labels import load_labels
 from testkit.commands import run_build
 
@@ -51,11 +52,16 @@ def test_every_sheet_speaks_the_kit_language(kits, lang):
         assert not found, f"{lang} {rel} prints English: {found[:5]}"
     station = _words(folder / "orbitus/station.pdf")
     pads = _words(folder / "orbitus/score-pad.pdf") + _words(folder / "satellites/score-pad.pdf")
+    table = station[station.index("P1:"):]  # the start lines by player count
     if lang == "ru":
         assert "P1 · старт" in station and "БАРЬЕР" in station
+        assert "P2: Ю ЮЗ СЗ" in table and not re.search(r"\b(NE|SE|SW|NW)\b", table)
         assert "бланк подсчёта" in pads and "Пираты" in pads and "Лёд" in pads
-    else:
-        assert "P1 · partenza" in station and "BARRIERA" in station
+    else:  # the marker's words on two lines: «● P1» over «partenza»
+        seats = sum(load_orbitus().ruleset.marker_counts()[0])
+        assert "P1" in station and station.count("partenza") >= seats + 2  # + the captions
+        assert "BARRIERA" in station
+        assert "P2: S SO NO" in table and not re.search(r"\b(SW|NW)\b", table)
         assert "segnapunti" in pads and "Pirati" in pads and "Ghiaccio" in pads
 
 
@@ -67,19 +73,17 @@ def test_the_english_kit_is_english(kits):
     assert output == ""  # nothing had to fall back
 
 
-def test_booklets_follow_the_language_and_fall_back_with_a_note(kits):
-    ru, ru_output = kits["ru"]
-    it, it_output = kits["it"]
-    def texts(folder: Path) -> list[str]:
-        return sorted(p.name for p in folder.glob("*.pdf")
-                      if p.name.startswith(("rules-", "player-aid-")))
-
-    assert texts(ru / "orbitus") == ["player-aid-ru.pdf", "rules-ru.pdf"]
-    assert texts(ru / "satellites") == ["player-aid-en.pdf", "rules-en.pdf"]
-    assert texts(it / "orbitus") == ["player-aid-en.pdf", "rules-en.pdf"]
-    assert texts(it / "satellites") == ["player-aid-it.pdf", "rules-it.pdf"]
-    assert "satellites: no rules-ru.md" in ru_output and "English" in ru_output
-    assert "orbitus: no rules-it.md" in it_output and "Italian" in it_output
+def test_every_kit_carries_its_own_language_booklets_and_aids(kits):
+    """Point 8 of issue 20: a Russian kit carries Russian Satellites texts, an Italian kit
+    Italian Orbitus texts; nothing falls back to English."""
+    for lang in ("ru", "it"):
+        folder, output = kits[lang]
+        for game in ("orbitus", "satellites"):
+            texts = sorted(p.name for p in (folder / game).glob("*.pdf")
+                           if p.name.startswith(("rules-", "player-aid-")))
+            assert texts == [f"player-aid-{lang}-2up.pdf", f"player-aid-{lang}-cards.pdf",
+                             f"player-aid-{lang}.pdf", f"rules-{lang}.pdf"], (lang, game)
+        assert output == "", output  # no note that something is in English
 
 
 def test_planets_carry_symbols_not_letters(kits):

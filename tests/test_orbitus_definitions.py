@@ -57,7 +57,7 @@ def test_the_shipped_cards_give_the_models_ruleset_cold_and_warm(cache):
 
 MUTATIONS = [
     # (file, pattern, replacement)
-    ("planets.yaml", 'colour: "#8fd3f4"', 'colour: "#8fd3f"'),
+    ("planets.yaml", 'colour: "#86cdf5"', 'colour: "#86cdf"'),
     ("planets.yaml", "symbol: snowflake}", "symbol: III}"),
     ("planets.yaml", "{id: lava,", "{id: ice,"),
     ("planets.yaml", "name: Ice,", "name: Ice, glow: 1,"),

@@ -82,8 +82,14 @@ def test_tts_base_url_names_every_image_by_url(tmp_path, capsys):
     assert main(["--game", "satellites", "--out", str(tmp_path), "-q",
                  "--tts-base-url", "https://example.org/kit"]) == 0
     save = json.loads((tmp_path / "satellites/tts/Satellites.json").read_text(encoding="utf-8"))
-    urls = {o["CustomImage"]["ImageURL"] for o in save["ObjectStates"]}
+    objects = save["ObjectStates"]
+    urls = {o["CustomImage"]["ImageURL"] for o in objects if "CustomImage" in o}
     assert "https://example.org/kit/satellites/tts/board.png" in urls
     assert all(u.startswith("https://example.org/kit/satellites/tts/") for u in urls)
+    # the booklet and the aid, TTS PDF objects, by URL too
+    pdfs = {o["CustomPDF"]["PDFUrl"] for o in objects if "CustomPDF" in o}
+    assert pdfs == {"https://example.org/kit/satellites/rules-en.pdf",
+                    "https://example.org/kit/satellites/player-aid-en.pdf"}
+    assert all("CustomImage" in o or "CustomPDF" in o for o in objects)
     assert main(["--tts-base-url", "example.org/kit", "--out", str(tmp_path)]) == 2
     assert "expected an http:// or https:// address" in capsys.readouterr().err

@@ -94,17 +94,17 @@ def test_satellites_end_count_21_and_2_grace_moves(cards_copy, tmp_path, capsys)
     board = _text(out / "satellites" / "board.pdf")
     assert "21 connected: the game ends at once" in board
     rules = _text(out / "satellites" / "rules-en.pdf")
-    assert "the moment 21 satellites in total are connected" in rules
+    assert "The moment 21 satellites in all (both colours) are connected" in rules
     assert "exactly 2 more moves" in rules and "with 21 marked" in rules
-    assert "23" not in rules
+    assert not re.search(r"(?<!S-)\b23\b", rules)  # (rule S-23 is cited)
     italian_kit = tmp_path / "it"
     build(italian_kit, games=("satellites",), cards=cards, opts=BuildOptions(lang="it"))
     italian = _text(italian_kit / "satellites" / "rules-it.pdf")
-    assert "appena i satelliti collegati sono 21 in tutto" in italian
+    assert "Appena i satelliti connessi sono 21 in tutto" in italian
     assert "esattamente 2 mosse" in italian
     italian_pad = _text(italian_kit / "satellites" / "score-pad.pdf")
-    assert ("La partita finisce subito con 21 satelliti collegati, oppure quando un giocatore "
-            "ha collegato tutti i suoi 12 e l'altro ha esaurito le mosse di grazia (2).") \
+    assert ("La partita finisce subito con 21 satelliti connessi, oppure quando un giocatore "
+            "ha connesso tutti i suoi 12 e l'altro ha esaurito le mosse di grazia (2).") \
         in italian_pad
     aid = _text(out / "satellites" / "player-aid-en.pdf")
     assert "21 satellites connected" in aid and "makes 2 grace moves" in aid
@@ -172,12 +172,37 @@ def test_every_number_of_the_texts_follows_the_ruleset(cards_copy, tmp_path):
     rules = _text(out / "satellites" / "rules-en.pdf")
     for phrase in ("a group of 2 or more is a colony", "A group of 2 or more satellites is a "
                    "colony", "at most 5 satellites; a colony of 5 is crowned",
-                   "a group of more than 5, is not allowed", "at most 3 cells away",
+                   "No move may make a group of more than 5", "at most 3 cells away",
                    "(0 to 25, with 23 marked)"):
         assert phrase in rules, phrase
     italian = tmp_path / "it"
     build(italian, games=("satellites",), cards=cards, opts=BuildOptions(lang="it"))
     aid = _text(italian / "satellites" / "player-aid-it.pdf")
-    for phrase in ("2 o più formano", "Al massimo 5 per colonia; una colonia di 5",
-                   "nessun gruppo supera 5", "a non più di 3 caselle"):
+    for phrase in ("2 o più formano", "Al massimo 5 in un gruppo; una colonia di 5",
+                   "in un gruppo di 2 o più senza quello spostato", "di 1–3 caselle"):
         assert phrase in aid, phrase
+
+
+def test_a_sentence_the_change_made_untrue_is_named_by_the_build(cards_copy, tmp_path):
+    """Issue 20, point 4a: colony_min 2 makes the colony diagram's pair a colony; the build
+    still builds, and names every sentence that says otherwise, by file, line and language.
+    The stall count of S-62 prints as the ruleset has it."""
+    from testkit.commands import run_build
+
+    cards = _change(cards_copy, colony_min=2, stall_moves=500)
+    for lang in ("en", "ru", "it"):
+        ran = run_build(["satellites", "--cards", str(cards), "--out", str(tmp_path / lang),
+                         "--lang", lang])
+        assert ran.exit_code == 0, ran.output
+        warnings = [ln for ln in ran.stderr.splitlines() if "warning:" in ln]
+        # the booklet's and the aid's colony diagram caption, in the kit's language
+        for name in (f"rules-{lang}.md", f"player-aid-{lang}.md"):
+            hits = [w for w in warnings if f"{name}:" in w and f"({lang})" in w]
+            assert hits and all("colony_min is 2, so the diagram's pair is a colony" in w
+                                for w in hits), (name, warnings)
+        assert all("S-27" in w for w in warnings), warnings
+        text = _text(tmp_path / lang / "satellites" / f"rules-{lang}.pdf")
+        assert "500" in text and "1000" not in text
+    # the definitions as shipped: no warning at all
+    ran = run_build(["satellites", "--out", str(tmp_path / "shipped")])
+    assert ran.exit_code == 0 and "warning:" not in ran.stderr, ran.stderr

@@ -162,15 +162,16 @@ def test_markers_for_both_tracks_fit_their_boxes(defs, tokens):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_score_pad_has_a_draw_box_and_cut_lines(defs, paper):
     """Every game on the pad has a Draw tick box, and dashed cut lines run through
-    the gaps between the games (dark pixels along the middle of every gap)."""
+    the gaps between the games (dark pixels along the middle of every gap). With a row per
+    colony, four games fit a sheet."""
     page = satellites_pad(defs, page_size(paper))[0]
     games = _groups(page, "pad-game")
-    assert len(games) >= 6
+    assert len(games) >= 4
     draws = [i for g in games for i in walk(g.items)
              if isinstance(i, Rect) and i.cls == "tick-box draw"]
     assert len(draws) == len(games)
     lines = text_lines(open_pdf(render_pdf([page])), 0)
-    assert sum(1 for ln in lines if ln.text == "Draw" and ln.size > 2.8) == len(games)
+    assert sum(1 for ln in lines if ln.text == "Draw" and ln.size >= 2.47) == len(games)
     img = _page_image(page)
     xs = sorted({round(g.translate[0], 3) for g in games})
     ys = sorted({round(g.translate[1], 3) for g in games})

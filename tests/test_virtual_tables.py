@@ -106,10 +106,13 @@ def test_tts_images_at_a_base_url(tmp_path):
     opts = BuildOptions(tts=True, tts_base_url="https://example.org/kits/v2/")
     build(tmp_path, ("satellites",), opts=opts)
     save = json.loads((tmp_path / "satellites/tts/Satellites.json").read_text(encoding="utf-8"))
-    urls = [o["CustomImage"]["ImageURL"] for o in save["ObjectStates"]]
+    objects = save["ObjectStates"]
+    urls = [o["CustomImage"]["ImageURL"] for o in objects if "CustomImage" in o]
     assert urls[0] == "https://example.org/kits/v2/satellites/tts/board.png"
     assert all(u.startswith("https://example.org/kits/v2/satellites/tts/") for u in urls)
-    for u in set(urls):  # each names a file the build wrote, by its place in the kit
+    pdfs = [o["CustomPDF"]["PDFUrl"] for o in objects if "CustomPDF" in o]  # booklet, aid
+    assert len(pdfs) == 2 and len(urls) + len(pdfs) == len(objects)
+    for u in set(urls + pdfs):  # each names a file the build wrote, by its place in the kit
         assert (tmp_path / u.removeprefix("https://example.org/kits/v2/")).is_file()
 
 

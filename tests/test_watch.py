@@ -74,7 +74,7 @@ def test_a_planet_change_rebuilds_the_orbitus_sheets_only(cards_copy, tmp_path):
                 "calibration.pdf"} <= before.keys()
         old_sectors = (out / "orbitus/sectors.pdf").read_bytes()
         mark = len(w.lines)
-        _edit(cards_copy / "orbitus" / "planets.yaml", '"#8fd3f4"', '"#7fc3e4"')
+        _edit(cards_copy / "orbitus" / "planets.yaml", '"#86cdf5"', '"#7fc3e4"')
         i = w.wait_for("rebuilt orbitus", mark)
         assert "orbitus/planets.yaml" in w.lines[w.wait_for("changed:", mark)]
         after = _stamps(out)
@@ -130,7 +130,7 @@ def test_changes_made_while_broken_are_not_lost(cards_copy, tmp_path):
     with Watcher(out, cards_copy, games=("orbitus",)) as w:
         sectors_before = (out / "orbitus/sectors.pdf").read_bytes()
         mark = len(w.lines)
-        _edit(cards_copy / "orbitus" / "planets.yaml", '"#8fd3f4"', '"#7fc3e4"')
+        _edit(cards_copy / "orbitus" / "planets.yaml", '"#86cdf5"', '"#7fc3e4"')
         _edit(cards_copy / "orbitus" / "rules.yaml", "hand_size:", "hand_sizee:")  # broken
         w.wait_for("problem(s)", mark)
         mark = len(w.lines)

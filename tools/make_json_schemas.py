@@ -661,6 +661,10 @@ def schemas() -> dict[str, Schema]:
                                         "whole in one step; in place: the files that changed "
                                         "were replaced in the folder (journaled), its folders "
                                         "kept"},
+                "warnings": array({"type": "string"}, description=(
+                    "each sentence of a booklet or aid the definitions made untrue: the "
+                    "file and line, its language, the sentence and what the definitions "
+                    "say (the build writes the kit anyway)")),
             }, {}),
         "sim-report.schema.json": document(
             "sim-report", "pnp sim orbitus|satellites --json (and OUT/report.json)",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 from cards.definitions import OrbitusDefinitions, SatellitesDefinitions
 from cards.models import SectorDef
@@ -92,7 +93,7 @@ def _patch(defs: OrbitusDefinitions, cells: Sequence[Cell], links: Sequence[tupl
     masks: dict[Cell, int] = {}
     for cell in cells:
         sector, rot, real = pick_sector(defs, frozenset(sides[cell]), used)
-        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real,
+        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=False,
                                                   fiducial=False)),
                            hexgeo.centre(cell, flats), cls="diagram-sector"))
         masks[cell] = mask_of(hexgeo.rotate_sides(sector.route_sides, rot))
@@ -180,20 +181,21 @@ def _sizes_caption(loops: Sequence[Loop], scoring: Scoring) -> str:
     return " · ".join(parts)
 
 
-def closed_blocks(defs: OrbitusDefinitions) -> Art:
+def closed_blocks(defs: OrbitusDefinitions, labels: float = 1.0) -> Art:
     """Left: three sectors around one corner, a block of 3. Right: a ring of six around an
-    empty cell, one block of 6. Under each: size → points from the scoring table."""
+    empty cell, one block of 6. Under each: size → points from the scoring table.
+    ``labels``: the badges and captions that many times their size (a small print)."""
     flats = defs.sectors.hex_across_flats_mm
     s = flats / 50.0
     scoring = defs.ruleset.scoring
     used: dict[str, int] = {}
-    label = 8.5 * s
+    label = 8.5 * s * labels
     # the triangle: (0,0), its NE and SE neighbours meet at one corner
     tri = [(0, 0), (1, -1), (1, 0)]
     tri_links = [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])]
     tri_items, tri_masks = _patch(defs, tri, tri_links, used, flats)
     tri_loops = _blocks(tri_masks)
-    tri_items += _block_faces(tri_loops, flats, s, 1.2, 5.0)
+    tri_items += _block_faces(tri_loops, flats, s, 1.2, 6.0 * labels)
     left = _panel(tri_items, tri, flats, _sizes_caption(tri_loops, scoring), label)
     # the ring of six around an empty cell
     ring_links = [(RING[d], RING[(d + 1) % 6]) for d in range(6)]
@@ -202,9 +204,10 @@ def closed_blocks(defs: OrbitusDefinitions) -> Art:
                                                            width=0.35 * s, dash=(2.0, 1.6)),
                               cls="empty-cell"))
     ring_loops = _blocks(ring_masks)
-    ring_items += _block_faces(ring_loops, flats, s, 1.2, 8.0)
+    ring_items += _block_faces(ring_loops, flats, s, 1.2, 8.0 * labels)
     right = _panel(ring_items, RING, flats, _sizes_caption(ring_loops, scoring), label)
-    return _row([left, right], 10.0 * s)
+    return replace(_row([left, right], 10.0 * s),
+                   relabel=lambda f: closed_blocks(defs, labels * f))
 
 
 HEX_MM = 24.0  # a sector in a diagram is drawn at most this wide across flats
@@ -223,12 +226,12 @@ def closed_block_hub(defs: OrbitusDefinitions) -> Art:
     links = [(RING[d], RING[(d + 1) % 6]) for d in range(6)] + [((0, 0), c) for c in RING]
     items, masks = _patch(defs, cells, links, used, flats)
     loops = _blocks(masks)
-    items += _block_faces(loops, flats, s, 1.0, 3.6)
+    items += _block_faces(loops, flats, s, 1.0, 4.2)
     panel = _panel(items, cells, flats, _sizes_caption(loops, defs.ruleset.scoring), 6.5 * s)
     return Art(tuple(panel[0]), panel[1], panel[2], _max_scale(defs))
 
 
-def open_routes(defs: OrbitusDefinitions) -> Art:
+def open_routes(defs: OrbitusDefinitions, side_names: Sequence[str] | None = None) -> Art:
     """The station with one player's start lines and two sectors: every route that faces an
     empty cell is open (marked with the open-route points, as the rules core finds them)."""
     flats = defs.sectors.hex_across_flats_mm
@@ -236,14 +239,16 @@ def open_routes(defs: OrbitusDefinitions) -> Art:
     used: dict[str, int] = {}
     start_lines = {0: 0, 1: 0}  # the player's start lines: the station's N and NE sides
     items: list[Item] = [Group(tuple(orb.station_items(defs, flats, start_lines=start_lines,
-                                                       barriers=(), fiducial=False)), (0.0, 0.0))]
+                                                       barriers=(), fiducial=False,
+                                                       side_names=side_names, texts=False)),
+                               (0.0, 0.0))]
     # N of the station: a sector matching the start line, with two more routes
     north, north_east = (0, -1), (1, -2)
     placements = [(north, frozenset({3, 1, 5})), (north_east, frozenset({4, 0}))]
     masks: dict[Cell, int] = {}
     for cell, sides in placements:
         sector, rot, real = pick_sector(defs, sides, used)
-        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=real,
+        items.append(Group(tuple(orb.sector_items(sector, defs, flats, rot, show_id=False,
                                                   fiducial=False)),
                            hexgeo.centre(cell, flats)))
         masks[cell] = mask_of(hexgeo.rotate_sides(sector.route_sides, rot))
@@ -256,7 +261,7 @@ def open_routes(defs: OrbitusDefinitions) -> Art:
             mid = hexgeo.side_midpoint(hexgeo.centre(cell, flats), flats, side)
             items.append(Circle(mid[0], mid[1], 4.4 * s, Style(fill="#ffffff", stroke="#b3261e",
                                                                width=0.7 * s), cls="open-route"))
-            items.append(text_centred(mid[0], mid[1], penalty, 4.0 * s, fill="#b3261e",
+            items.append(text_centred(mid[0], mid[1], penalty, 4.8 * s, fill="#b3261e",
                                       bold=True))
     # the station's other open start line (NE) also lies open but scores nothing
     cells = [(0, 0), north, north_east]
@@ -266,7 +271,7 @@ def open_routes(defs: OrbitusDefinitions) -> Art:
                y1 - y0 + 2 * pad, _max_scale(defs))
 
 
-def setups(defs: OrbitusDefinitions) -> Art:
+def setups(defs: OrbitusDefinitions, side_names: Sequence[str] | None = None) -> Art:
     """The station for every player count (start lines in seat colours, barriers) and a
     hand of face-down sectors, in a grid of three columns."""
     flats = defs.sectors.hex_across_flats_mm
@@ -278,19 +283,21 @@ def setups(defs: OrbitusDefinitions) -> Art:
         seats = setup.owners()
         barriers = list(setup.barriers)
         items: list[Item] = [Group(tuple(orb.station_items(defs, flats, seats, barriers,
-                                                           fiducial=False)))]
+                                                           fiducial=False,
+                                                           side_names=side_names,
+                                                           texts=False)))]
         for side, seat in seats.items():
             mid = hexgeo.side_midpoint((0.0, 0.0), flats, side)
             k = 1.0 + 6.0 * s / (flats / 2.0)
             colour = defs.station.player_colours[seat % len(defs.station.player_colours)]
-            items.append(text_centred(mid[0] * k, mid[1] * k, f"P{seat + 1}", 5.0 * s,
+            items.append(text_centred(mid[0] * k, mid[1] * k, f"P{seat + 1}", 5.8 * s,
                                       fill=colour, bold=True, cls="seat-label"))
         items += _count_badge(-cell_w / 2.0 + 6.0 * s, -cell_h / 2.0 + 6.0 * s,
                               str(setup.players), s, defs.station.colour)
         panels.append(items)
     # the hand: face-down sectors fanned, with the hand size
     hand = defs.ruleset.hand_size
-    back = orb.back_items(defs, flats)
+    back = orb.back_items(defs, flats, texts=False)
     fan: list[Item] = []
     spread = 8.0
     for i in range(hand):
@@ -327,20 +334,22 @@ def _count_badge(x: float, y: float, label: str, s: float, colour: str,
 COLONY = [(1, 1, "red", 3), (1, 2, "blue", 2), (2, 2, "red", 1), (2, 3, "blue", 4)]
 PAIR = [(4, 0, "red", 2), (4, 1, "blue", 3)]
 LONE = [(0, 4, "blue", 1), (4, 4, "red", 4)]
+COLONY_BOARD = 5  # the corner drawn: 5 x 5 cells, the smallest board the scorer reads
 
 
 def colony(defs: SatellitesDefinitions) -> Art:
     """A corner of the board: a colony of four (blue controls it, 6 against 4), a pair that
     is no colony, and two lone satellites; under it the colony's totals by colour. The
     connections, the colony and its controller come from the rules core's analysis."""
-    geo, board = sat.board_items(defs, size=5, zones=False, trackers=False)
+    n = COLONY_BOARD
+    geo, board = sat.board_items(defs, size=n, zones=False, trackers=False, miniature=True)
     cell = geo.cell
     items: list[Item] = list(board)
     tokens = COLONY + PAIR + LONE
-    tb = table(5)
-    cells = [0] * 25
+    tb = table(n)
+    cells = [0] * (n * n)
     for row, col, colour, value in tokens:
-        cells[row * 5 + col] = value if colour == "red" else -value
+        cells[row * n + col] = value if colour == "red" else -value
     red, blue, vals = satellites_analysis.masks(cells)
     found = [g for g in satellites_analysis.groups(tb, red, blue, vals, defs.ruleset)
              if g.colony]
@@ -378,7 +387,7 @@ def colony(defs: SatellitesDefinitions) -> Art:
 def satellites_setup(defs: SatellitesDefinitions, seed: int = 7) -> Art:
     """The board with both players' setup zones and one example deal (the rules core's deal
     for ``seed``: the low values one cell inward)."""
-    geo, board = sat.board_items(defs, zones=True, trackers=False)
+    geo, board = sat.board_items(defs, zones=True, trackers=False, miniature=True)
     try:
         dealt = deal(defs.ruleset, seed)
     except SetupError:  # zones that do not take every satellite: show the zones alone

@@ -8,7 +8,7 @@ PDF, SVG and the scorer's table picture all place these same items.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from cards.definitions import OrbitusDefinitions
 from cards.models import PlanetType, SectorDef
@@ -27,9 +27,11 @@ from generator.drawing import (
     Text,
     fit_size,
     offset_polygon,
+    star,
     text_centred,
     text_width,
 )
+from generator.fit import FitError, fit_lines
 from generator.stamp import stamp_items, stamp_text
 from rules import hexgeo
 
@@ -68,12 +70,18 @@ def route_band(across_flats: float, side: int, width: float, colour: str,
     return items
 
 
+ORIENTATION_OFFSET = 9.6  # mm (on a 50 mm hex) left of the N side's middle: off the route
+
+
 def orientation_marker(across_flats: float, colour: str = MARKER_FILL) -> Polygon:
-    """A small triangle pointing out of the printed N side: the card's 'up'."""
+    """A small triangle pointing out of the printed N side: the card's 'up'. It sits towards
+    the side's left end, clear of a route on N (in the middle it read as the route's
+    arrow)."""
     top = -across_flats / 2.0
     s = across_flats / 50.0
+    x = -ORIENTATION_OFFSET * s
     return Polygon(
-        ((0.0, top + 1.2 * s), (3.4 * s, top + 5.6 * s), (-3.4 * s, top + 5.6 * s)),
+        ((x, top + 1.2 * s), (x + 3.4 * s, top + 5.6 * s), (x - 3.4 * s, top + 5.6 * s)),
         Style(fill=colour, stroke=INK, width=0.35 * s, join="round"),
         cls="orientation-marker",
     )
@@ -327,8 +335,9 @@ def _id_label(ident: str, flats: float, background: str, margin: float = 0.0) ->
 
 
 def back_items(defs: OrbitusDefinitions, across_flats: float | None = None,
-               bleed: float = 0.0) -> list[Item]:
-    """The card back shared by every sector (bleed grows its background outwards)."""
+               bleed: float = 0.0, texts: bool = True) -> list[Item]:
+    """The card back shared by every sector (bleed grows its background outwards);
+    ``texts`` False: a miniature without its title (the booklets' diagrams)."""
     flats = across_flats or defs.sectors.hex_across_flats_mm
     back = defs.sectors.back
     s = flats / 50.0
@@ -336,11 +345,18 @@ def back_items(defs: OrbitusDefinitions, across_flats: float | None = None,
     items: list[Item] = [
         Polygon(offset_polygon(shape, bleed) if bleed else shape, Style(fill=back.colour),
                 cls="back-face"),
+    ]
+    if defs.ink_saver:  # a light back: a fine screen keeps the front from showing through
+        items.append(_screen(offset_polygon(shape, bleed) if bleed else shape, back.accent,
+                             flats))
+    items += [
         Polygon(offset_polygon(shape, -2.5 * s), Style(stroke=back.accent, width=0.5 * s)),
         Circle(0.0, 0.0, 15.0 * s, Style(stroke=back.accent, width=0.35 * s, dash=(1.2, 1.0))),
         Circle(11.0 * s, -10.4 * s, 1.6 * s, Style(fill=back.accent)),
         Circle(-13.0 * s, 7.8 * s, 1.0 * s, Style(fill=back.accent)),
     ]
+    if not texts:
+        return items
     title_size = fit_size(back.title, 6.0 * s, 27.0 * s, bold=True)
     items.append(text_centred(0.0, -1.6 * s, back.title, title_size, fill=back.accent, bold=True,
                               cls="back-title"))
@@ -350,11 +366,32 @@ def back_items(defs: OrbitusDefinitions, across_flats: float | None = None,
     return items
 
 
+SCREEN_PITCH_MM = 1.2  # the ink-saving back's screen: lines this far apart, both diagonals
+SCREEN_WIDTH_MM = 0.22
+
+
+def _screen(shape: Sequence[hexgeo.Point], colour: str, flats: float) -> Group:
+    """Two sets of fine diagonal lines over the whole back, clipped to it: about a sixth of
+    the back covered, too fine and too even for a front's routes to show through."""
+    r = hexgeo.circumradius(flats) + 4.0
+    lines: list[Item] = []
+    k = -2 * r
+    while k <= 2 * r:
+        for sign in (1.0, -1.0):
+            lines.append(Polyline(((k - r, -sign * r), (k + r, sign * r)),
+                                  Style(stroke=colour, width=SCREEN_WIDTH_MM, opacity=0.4)))
+        k += SCREEN_PITCH_MM * math.sqrt(2)
+    return Group(tuple(lines), clip=Polygon(tuple(shape), Style()), cls="back-screen")
+
+
 def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
                   start_lines: dict[int, int] | None = None,
                   barriers: Iterable[int] = (), fiducial: bool = True,
+                  side_names: Sequence[str] | None = None, texts: bool = True,
                   stamp: bool = False) -> list[Item]:
-    """The station hex: its name, the six side labels and the start-line stubs.
+    """The station hex: its art (orbits and stars on the station's colour), its name, the
+    six side labels (``side_names``, in the kit's language: N, NE, ... by default) and the
+    start-line stubs.
 
     ``start_lines`` (side -> seat index) and ``barriers`` are drawn when given (the
     scorer's picture of a table); the printed station shows all six sides open. With
@@ -365,8 +402,10 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
     flats = across_flats or defs.sectors.hex_across_flats_mm
     st = defs.station
     s = flats / 50.0
+    names = tuple(side_names or hexgeo.SIDES)
     items: list[Item] = [
         Polygon(hex_points(flats), Style(fill=st.colour), cls="station-face"),
+        *_station_art(flats, st.accent),
         Polygon(offset_polygon(hex_points(flats), -1.6 * s), Style(stroke=st.accent,
                                                                   width=0.5 * s)),
     ]
@@ -383,12 +422,18 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
             items.append(_side_band(flats, side, colour, f"start-line seat-{start_lines[side]}"))
         items.append(Polyline((inner, end), Style(stroke=colour, width=7.0 * s), cls="start-stub"))
     marked = station_marker_items(defs, flats) if fiducial else []
+    if not texts:  # a miniature (the booklets' diagrams): the art without its small words
+        items.extend(marked)
+        items.append(Polygon(hex_points(flats), Style(stroke=INK, width=0.3 * s),
+                             cls="station-outline"))
+        return items
     label_at = 0.532 if marked else 0.5  # of the way to each side's midpoint
     for side in range(6):
         mid = hexgeo.side_midpoint((0.0, 0.0), flats, side)
         lx, ly = mid[0] * label_at, mid[1] * label_at
-        items.append(text_centred(lx, ly, hexgeo.SIDES[side], 2.8 * s, fill=WHITE, bold=True,
-                                  cls="side-label"))
+        items.append(text_centred(lx, ly, names[side], fit_size(names[side], 2.8 * s, 7.0 * s,
+                                                               bold=True),
+                                  fill=WHITE, bold=True, cls="side-label"))
     if marked:  # the marker takes the centre, the names sit above and below it
         items.extend(marked)
         name_size = fit_size(st.name, 2.6 * s, 13.0 * s, bold=True)
@@ -407,6 +452,37 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
     items.append(Polygon(hex_points(flats), Style(stroke=INK, width=0.3 * s),
                          cls="station-outline"))
     return items
+
+
+# the stars of the station's art: (angle in degrees, share of the radius, size in mm at 50 mm)
+_STARS = ((12, 0.80, 0.55), (47, 0.62, 0.35), (78, 0.86, 0.45), (104, 0.70, 0.30),
+          (131, 0.83, 0.50), (163, 0.58, 0.35), (196, 0.79, 0.42), (224, 0.66, 0.30),
+          (252, 0.85, 0.52), (283, 0.60, 0.32), (311, 0.81, 0.40), (342, 0.68, 0.30))
+
+
+def _station_art(flats: float, accent: str) -> list[Item]:
+    """Two orbits round the centre and a scatter of stars: the station looks like the
+    piece it is, not a plain hex (drawn faint, under the labels and the stubs)."""
+    s = flats / 50.0
+    r = hexgeo.circumradius(flats)
+    items: list[Item] = [
+        Path(_ellipse_path(r * 0.74, r * 0.30, -18.0), Style(stroke=accent, width=0.35 * s,
+                                                             opacity=0.45), cls="station-art"),
+        Path(_ellipse_path(r * 0.66, r * 0.24, 32.0), Style(stroke=accent, width=0.30 * s,
+                                                            opacity=0.35), cls="station-art"),
+    ]
+    for angle, k, size in _STARS:
+        a = math.radians(angle)
+        x, y = r * k * 0.86 * math.cos(a), r * k * 0.86 * math.sin(a)
+        items.append(Polygon(star(x, y, size * s, size * s * 0.4, 4), Style(fill=WHITE,
+                                                                          opacity=0.7),
+                             cls="station-art"))
+    return items
+
+
+def _ellipse_path(rx: float, ry: float, turn: float) -> tuple[tuple[str | float, ...], ...]:
+    pts = _ellipse(rx, ry, turn)
+    return (("M", *pts[0]), *(("L", *p) for p in pts[1:]), ("Z",))
 
 
 def _side_band(flats: float, side: int, colour: str, cls: str) -> Polygon:
@@ -437,6 +513,35 @@ def marker_size(across_flats: float) -> tuple[float, float]:
     return hexgeo.circumradius(across_flats), MARKER_DEPTH_MM * across_flats / 50.0
 
 
+SEAT_GLYPHS = ("circle", "square", "triangle", "diamond", "star", "cross")
+
+
+def seat_glyph(seat: int, radius: float, fill: str, edge: str | None = None) -> list[Item]:
+    """Seat ``seat``'s (0-based) own shape, centred on (0, 0) within ``radius``: P1 a disc,
+    P2 a square, P3 a triangle, P4 a diamond, P5 a star, P6 a cross. With the seat colours
+    they tell the seats apart in black and white and for colour-blind players too."""
+    kind = SEAT_GLYPHS[seat % len(SEAT_GLYPHS)]
+    style = Style(fill=fill, stroke=edge, width=radius * 0.14) if edge else Style(fill=fill)
+    r = radius
+    cls = f"seat-glyph {kind}"
+    if kind == "circle":
+        return [Circle(0.0, 0.0, r * 0.9, style, cls=cls)]
+    if kind == "square":
+        a = r * 0.78
+        return [Polygon(((-a, -a), (a, -a), (a, a), (-a, a)), style, cls=cls)]
+    if kind == "triangle":
+        return [Polygon(((0.0, -r), (r * 0.92, r * 0.62), (-r * 0.92, r * 0.62)), style,
+                        cls=cls)]
+    if kind == "diamond":
+        return [Polygon(((0.0, -r), (r * 0.78, 0.0), (0.0, r), (-r * 0.78, 0.0)), style,
+                        cls=cls)]
+    if kind == "star":
+        return [Polygon(star(0.0, 0.0, r, r * 0.45), style, cls=cls)]
+    a, b = r * 0.92, r * 0.32
+    return [Polygon(((-b, -a), (b, -a), (b, -b), (a, -b), (a, b), (b, b), (b, a), (-b, a),
+                     (-b, b), (-a, b), (-a, -b), (-b, -b)), style, cls=cls)]
+
+
 def _marker_stamp(defs: object, flats: float, ink: str) -> list[Item]:
     """The design stamp along the short edge of a start-line or barrier marker."""
     text = stamp_text(defs)
@@ -450,19 +555,46 @@ def _marker_stamp(defs: object, flats: float, ink: str) -> list[Item]:
 def start_marker_items(defs: OrbitusDefinitions, seat: int, across_flats: float | None = None,
                        bleed: float = 0.0, label: str | None = None,
                        stamp: bool = False) -> list[Item]:
-    """A start-line marker for seat ``seat`` (0-based), in that seat's colour, printed with
-    ``label`` (default: the seat, P1 ... P6)."""
+    """A start-line marker for seat ``seat`` (0-based), in that seat's colour, with the
+    seat's glyph (:func:`seat_glyph`) and ``label`` (default: the seat, P1 ... P6)."""
     flats = across_flats or defs.sectors.hex_across_flats_mm
     colour = defs.station.player_colours[seat]
     shape = marker_outline(flats)
-    h = marker_size(flats)[1]
+    w, h = marker_size(flats)
     label = label or f"P{seat + 1}"
-    return [
+    ink = ink_on(colour)
+    g = h * 0.22  # the glyph's radius
+    inset = h / math.tan(math.radians(60))  # the slopes take this much at the bottom
+    room = w - 1.5 * inset - 1.6 - 2.6 * g  # the label's width beside the glyph
+    items: list[Item] = [
         Polygon(offset_polygon(shape, bleed) if bleed else shape, Style(fill=colour),
                 cls="marker-face"),
-        text_centred(0.0, -h * 0.04, label, fit_size(label, h * 0.5, 18.0, bold=True),
-                     fill=ink_on(colour), bold=True),
-        *(_marker_stamp(defs, flats, ink_on(colour)) if stamp else []),
+    ]
+    try:  # on one line beside the glyph, at least 6 pt
+        size = fit_lines(label, h * 0.5, room, bold=True, what="a start-line marker").size
+        lines: tuple[str, ...] = (label,)
+    except FitError:  # else the seat beside the glyph, the word below ("P1 ·" / "partenza")
+        head, _, rest = label.partition(" · ")
+        lines = (head, rest) if rest else fit_lines(label, h * 0.36, room, max_lines=2,
+                                                    bold=True, what="a start-line marker").lines
+        size = min(fit_lines(line, h * 0.36, w - 2 * inset - 1.6, bold=True,
+                             what="a start-line marker").size for line in lines)
+    lead = size * 1.12
+    top = -h * 0.04 - (len(lines) - 1) * lead / 2.0  # the first line's middle
+    if stamp and stamp_text(defs) is not None:  # the lowest line clear of the stamp's line
+        low = top + (len(lines) - 1) * lead + size * (0.729 / 2.0 + 0.25)
+        top -= max(0.0, low - (h / 2.0 - 2.1))
+    width = text_width(lines[0], size, True)
+    gx = -(width + 2.6 * g) / 2.0 + g
+    items.append(Group(tuple(seat_glyph(seat, g, ink)), (gx, top)))
+    items.append(Text(gx + 1.6 * g, top + size * 0.729 / 2.0, lines[0], size, fill=ink,
+                      bold=True))
+    for k, line in enumerate(lines[1:], start=1):
+        items.append(Text(0.0, top + k * lead + size * 0.729 / 2.0, line, size, fill=ink,
+                          bold=True, anchor="middle"))
+    return [
+        *items,
+        *(_marker_stamp(defs, flats, ink) if stamp else []),
         Polygon(shape, Style(stroke=INK, width=0.25), cls="marker-outline"),
     ]
 

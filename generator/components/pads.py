@@ -39,9 +39,9 @@ from generator.drawing import (
     text_centred,
     text_width,
 )
+from generator.fit import FLOOR_MM, FitError, common_size, fit_lines
 from generator.stamp import stamp_items
-from generator.typeset.markup import Run, signed
-from generator.typeset.setting import Measure, wrap
+from generator.typeset.markup import signed
 from rules.orbitus.ruleset import Band
 from rules.satellites.score import WINNING, end_numbers
 
@@ -53,6 +53,8 @@ COUNT_FILL = "#f4f4f1"
 TOTAL_FILL = "#e3e6ee"
 CUT = "#6d6d6d"  # cut lines between games
 MARGIN = 10.0
+STAMP_FROM_EDGE = 7.0  # the design stamp's baseline above the paper's edge: clear of the outer
+# 6 mm many printers leave blank (sheets.MARGIN_MM)
 SEATS = 6
 
 
@@ -146,8 +148,12 @@ def _orbitus_block(defs: OrbitusDefinitions, rows: list[PadRow], g: _PadGeometry
                       bold=True))
     for k, x in enumerate(x_cols):
         colour = defs.station.player_colours[k]
-        items.append(Rect(x + 1.2, y + 1.2, 6.4, 3.6, Style(fill=colour), rx=0.6))
-        items.append(text_centred(x + 4.4, y + 3.0, f"P{k + 1}", 2.4, fill=orb.ink_on(colour),
+        # the seat's badge: its colour, its glyph (black and white, colour-blind) and name
+        items.append(Rect(x + 1.2, y + 1.2, 9.4, 3.6, Style(fill=colour), rx=0.6,
+                          cls=f"seat-badge seat-{k}"))
+        items.append(Group(tuple(orb.seat_glyph(k, 1.25, orb.ink_on(colour))),
+                           (x + 3.0, y + 3.0)))
+        items.append(text_centred(x + 7.3, y + 3.0, f"P{k + 1}", 2.4, fill=orb.ink_on(colour),
                                   bold=True))
         items.append(Rect(x + 1.2, y + 5.4, g.col_w - 2.4, g.names_h - 6.4,
                           Style(fill="#ffffff"), rx=0.6))
@@ -158,7 +164,8 @@ def _orbitus_block(defs: OrbitusDefinitions, rows: list[PadRow], g: _PadGeometry
                       fill=MUTED))
     for x in x_cols:
         items.append(text_centred(x + g.count_w / 2.0, y + g.sub_h / 2.0, said.count,
-                                  fit_size(said.count, 2.4, g.count_w - 0.6, bold=True),
+                                  fit_lines(said.count, 2.4, g.count_w - 0.6, bold=True,
+                                            what="the pad's count column").size,
                                   fill=MUTED, bold=True))
         points_w = g.col_w - g.count_w
         items.append(text_centred(x + g.count_w + points_w / 2.0, y + g.sub_h / 2.0,
@@ -186,12 +193,18 @@ def _orbitus_block(defs: OrbitusDefinitions, rows: list[PadRow], g: _PadGeometry
                                cls=f"pad-icon {row.kind}"))
             text_x = 2.0 + 2 * icon_r + 2.0
         avail = g.label_w - text_x - 1.5
-        label_size = fit_size(row.label, 3.4 if total else 3.0, avail, bold=True)
-        rule_size = fit_size(row.rule, 2.25, avail)
-        items.append(Text(text_x, y + h * 0.46, row.label, label_size, fill=INK, bold=True,
+        label_size = fit_lines(row.label, 3.4 if total else 3.0, avail, bold=True,
+                               what="a pad row").size
+        rule = fit_lines(row.rule, 2.25, avail, max_lines=2, what="a pad row's rule")
+        lead = rule.size * 1.2
+        # the label and its rule centred in the row, the rule on two lines if it needs them
+        block = label_size * CAP_HEIGHT + len(rule.lines) * lead
+        base = y + (h - block) / 2.0 + label_size * CAP_HEIGHT
+        items.append(Text(text_x, base, row.label, label_size, fill=INK, bold=True,
                           cls=f"pad-row {row.kind}"))
-        items.append(Text(text_x, y + h * 0.46 + rule_size * 1.35, row.rule, rule_size,
-                          fill=MUTED, cls="pad-rule"))
+        for k, line in enumerate(rule.lines):
+            items.append(Text(text_x, base + lead * (k + 1), line, rule.size, fill=MUTED,
+                              cls="pad-rule"))
         y += h
         lines.append(Polyline(((0.0, y), (w, y)), thin))
     # fills under everything else of the rows, then the rules on top
@@ -242,7 +255,7 @@ def orbitus_pad(defs: OrbitusDefinitions, page: tuple[float, float], words: Any 
                            cls="pad-game"))
         if n:
             items += _cut_line(page[0], top - (step - block_h) / 2.0)
-    items += stamp_items(defs, page[0] - MARGIN, page[1] - MARGIN / 2.0, 1.6, anchor="end")
+    items += stamp_items(defs, page[0] - MARGIN, page[1] - STAMP_FROM_EDGE, 1.6, anchor="end")
     return [Drawing(page[0], page[1], items, "Orbitus score pad")]
 
 
@@ -255,7 +268,7 @@ def _cut_line(width: float, y: float) -> list[Item]:
 # --- Satellites -------------------------------------------------------------------------
 
 SAT_ROWS = 1 + len(WINNING)  # the player, then a row per winning criterion of the core
-SAT_HEAD_H = 10.0
+SAT_HEAD_H = 11.0
 
 
 def _sat_rows(said: Any) -> list[tuple[str, str]]:
@@ -272,63 +285,121 @@ def _column_token(defs: SatellitesDefinitions, colour: str, diameter: float) -> 
             if not (i.cls or "").startswith(("satellite-value", "pip"))]
 
 
+def colony_rows(defs: SatellitesDefinitions) -> int:
+    """As many colony rows as a game can have colonies: every satellite on the board, in
+    colonies of the fewest satellites (S-27)."""
+    rules = defs.ruleset
+    return (rules.red.count + rules.blue.count) // rules.colony_min
+
+
 def _satellites_block(defs: SatellitesDefinitions, w: float, row_h: float,
                       said: Any) -> tuple[list[Item], float]:
     """One game's score table, top-left at (0, 0); returns the items and the height.
-    ``said``: the pad's words."""
-    label_w = w * 0.54
-    col_w = (w - label_w) / 2.0
+    ``said``: the pad's words. Columns: red, blue and a colony's value; a row for the
+    players, one per colony (each colour's sum and the colony's value, so no scrap paper
+    is needed), then one per winning criterion of the rules core."""
+    label_w = w * 0.46
+    col_w = w * 0.20  # red, blue; the value column is narrower
+    value_w = w - label_w - 2 * col_w
     head_h = SAT_HEAD_H
+    xs = [label_w, label_w + col_w, label_w + 2 * col_w]
     items: list[Item] = [Rect(0.0, 0.0, w, head_h, Style(fill=HEAD_FILL))]
     items.append(Text(2.0, head_h / 2.0 + 1.1, said.game_date,
-                      fit_size(said.game_date, 2.9, label_w - 4.0), fill=INK))
+                      fit_lines(said.game_date, 2.9, label_w - 4.0,
+                                what="the pad's game line").size, fill=INK))
+    names = (said.red, said.blue)
+    # one size for both colours' names (a long word no longer shrinks alone), under the token
+    name_size = common_size(names, 3.2, col_w - 2.0, bold=True, what="a colour's name")
+    name_y = head_h - 1.6
     for k, colour in enumerate(("red", "blue")):
-        x = label_w + k * col_w
         look = sat.player(defs, colour)
-        name = said.red if colour == "red" else said.blue
-        items.append(Group(tuple(_column_token(defs, colour, 6.6)), (x + 5.0, head_h / 2.0)))
-        items.append(Text(x + 9.8, head_h / 2.0 + 1.3, name,
-                          fit_size(name, 3.6, col_w - 11.0, bold=True),
-                          fill=look.colour, bold=True, cls="pad-column"))
+        cx = xs[k] + col_w / 2.0
+        items.append(Group(tuple(_column_token(defs, colour, 4.6)), (cx, 3.3)))
+        items.append(Text(cx, name_y, names[k], name_size, fill=look.colour, bold=True,
+                          anchor="middle", cls="pad-column"))
+    value = said.colony_value or ""
+    items.append(Text(xs[2] + value_w / 2.0, name_y, value,
+                      fit_lines(value, name_size, value_w - 2.0, bold=True,
+                                what="the pad's value column").size,
+                      fill=INK, bold=True, anchor="middle", cls="pad-column"))
     y = head_h
     thin = Style(stroke=GRID, width=0.18)
-    measure = Measure()
-    draw = fit_size(said.draw, 3.0, label_w * 0.3, bold=True)
+    unused = Style(fill="#f1f1f1")
+    rows = _sat_rows(said)
+    small = row_h * 0.72  # the colony rows: one line each
+    draw = fit_lines(said.draw, 2.8, label_w * 0.34, bold=True, what="the draw box").size
     draw_w = text_width(said.draw, draw, True) + 1.2 + 5.2 + 2.0  # the draw box and its word
-    for index, (label, rule) in enumerate(_sat_rows(said)):
-        winner = index == SAT_ROWS - 1
+    rooms = [label_w - 4.0 - (draw_w + 1.0 if k == len(rows) - 1 else 0.0)
+             for k in range(len(rows))]
+    try:  # one size for all rows: on one line each if that keeps them large enough
+        label_size = min(fit_lines(r[0], 3.0, room, floor=2.6, bold=True,
+                                   what="a pad row").size for r, room in zip(rows, rooms,
+                                                                            strict=True))
+    except FitError:  # else on two lines
+        label_size = min(fit_lines(r[0], 3.0, label_w - 4.0, max_lines=2, bold=True,
+                                   what="a pad row").size for r in rows)
+    rule_size = 2.3 if 2.3 >= FLOOR_MM else FLOOR_MM
+
+    def row(label: str, rule: str, height: float, only_colours: bool, winner: bool = False
+            ) -> None:
+        nonlocal y
         room = label_w - 4.0 - (draw_w + 1.0 if winner else 0.0)
-        lines = wrap((Run(rule),), 2.3, room, measure) if rule else []
-        block_h = 3.0 * CAP_HEIGHT + len(lines) * 2.3 * 1.3
-        base = y + (row_h - block_h) / 2.0 + 3.0 * CAP_HEIGHT
-        items.append(Text(2.0, base, label, fit_size(label, 3.0, room, bold=True), fill=INK,
-                          bold=True, cls="pad-row"))
+        heads = fit_lines(label, label_size, room, max_lines=2, bold=True,
+                          what="a pad row").lines
+        lines = list(fit_lines(rule, rule_size, room, max_lines=3,
+                               what="a pad row's rule").lines) if rule else []
+        block = (label_size * (CAP_HEIGHT + 1.18 * (len(heads) - 1))
+                 + len(lines) * rule_size * 1.25)
+        height = max(height, block + rule_size * 0.22 + 2.4)  # the row takes what it says
+        base = y + (height - block) / 2.0 + label_size * CAP_HEIGHT
+        for k, head in enumerate(heads):
+            items.append(Text(2.0, base + k * label_size * 1.18, head, label_size, fill=INK,
+                              bold=True, cls="pad-row"))
+        base += (len(heads) - 1) * label_size * 1.18
         for k, line in enumerate(lines):
-            items.append(Text(2.0, base + 2.3 * 1.3 * (k + 1), "".join(r.text for r in line),
-                              2.3, fill=MUTED, cls="pad-rule"))
+            items.append(Text(2.0, base + rule_size * 1.25 * (k + 1), line, rule_size,
+                              fill=MUTED, cls="pad-rule"))
+        if only_colours:
+            items.append(Rect(xs[2], y, value_w, height, unused))
         if winner:
             for k in range(2):
-                cx = label_w + k * col_w + col_w / 2.0
-                items.append(Rect(cx - 2.6, y + row_h / 2.0 - 2.6, 5.2, 5.2,
+                cx = xs[k] + col_w / 2.0
+                items.append(Rect(cx - 2.6, y + height / 2.0 - 2.6, 5.2, 5.2,
                                   Style(stroke=INK, width=0.35), rx=0.5, cls="tick-box"))
-            # a draw is ticked here, at the end of the label cell
-            bx = label_w - 2.0 - 5.2
-            items.append(Rect(bx, y + row_h / 2.0 - 2.6, 5.2, 5.2,
+            bx = label_w - 2.0 - 5.2  # a draw is ticked at the end of the label cell
+            items.append(Rect(bx, y + height / 2.0 - 2.6, 5.2, 5.2,
                               Style(stroke=INK, width=0.35), rx=0.5, cls="tick-box draw"))
-            items.append(Text(bx - 1.2, y + row_h / 2.0 + draw * CAP_HEIGHT / 2.0, said.draw,
+            items.append(Text(bx - 1.2, y + height / 2.0 + draw * CAP_HEIGHT / 2.0, said.draw,
                               draw, fill=INK, bold=True, anchor="end", cls="pad-row draw"))
-        y += row_h
+        y += height
         items.append(Polyline(((0.0, y), (w, y)), thin))
-    for x in (label_w, label_w + col_w):
+
+    row(*rows[0], row_h, True)
+    for n in range(1, colony_rows(defs) + 1):
+        label = fill(said.colony or "{n}", n=n)
+        items.append(Text(2.0, y + small / 2.0 + 2.6 * CAP_HEIGHT / 2.0, label,
+                          fit_lines(label, 2.6, label_w - 4.0, what="a colony row").size,
+                          fill=MUTED, cls="pad-colony"))
+        y += small
+        items.append(Polyline(((0.0, y), (w, y)), thin))
+    for k, (label, rule) in enumerate(rows[1:]):
+        row(label, rule, row_h, True, winner=k == len(rows) - 2)
+    for x in xs:
         items.append(Polyline(((x, 0.0), (x, y)), Style(stroke=INK, width=0.35)))
     items.append(Rect(0.0, 0.0, w, y, Style(stroke=INK, width=0.5)))
     return items, y
 
 
+def _satellites_height(defs: SatellitesDefinitions, row_h: float, w: float,
+                       said: Any) -> float:
+    return _satellites_block(defs, w, row_h, said)[1]
+
+
 def satellites_pad(defs: SatellitesDefinitions, page: tuple[float, float],
                    words: Any = None) -> list[Drawing]:
-    """Score-pad page: a block per game, two across, as many rows of games as fit with rows
-    at least 10 mm high (then the rows grow to fill the page); in the language of ``words``
+    """Score-pad page: a block per game, two across, as many rows of games as fit (each
+    block with its colony rows; then the rows grow to fill the page); above them how a
+    game is won and when it ends, every line at one size; in the language of ``words``
     (the kit's labels, default English)."""
     said = (words or default_labels("satellites")).pad
     width = page[0] - 2 * MARGIN
@@ -341,14 +412,25 @@ def satellites_pad(defs: SatellitesDefinitions, page: tuple[float, float],
              fill=MUTED),
     ]
     ends = fill(said.ends, **end_numbers(defs.ruleset))
-    for k, line in enumerate((said.reminder, ends)):
-        items.append(Text(MARGIN, MARGIN + 10.5 + 3.6 * k, line, fit_size(line, 2.6, width),
-                          fill=MUTED, cls="pad-reminder"))
-    top = MARGIN + 18.0
+    size = 2.6
+    fitted = [fit_lines(line, size, width, max_lines=2, what="the pad's reminder")
+              for line in (said.reminder, ends)]
+    size = min(f.size for f in fitted)  # one size for every reminder line
+    fitted = [fit_lines(line, size, width, max_lines=2, what="the pad's reminder")
+              for line in (said.reminder, ends)]
+    y = MARGIN + 10.5
+    for f in fitted:
+        for line in f.lines:
+            items.append(Text(MARGIN, y, line, size, fill=MUTED, cls="pad-reminder"))
+            y += size * 1.3
+    top = y + 3.0
     usable = page[1] - MARGIN - top
-    nrows = SAT_ROWS
-    games = max(1, int((usable + gap_y) // (SAT_HEAD_H + nrows * 10.0 + gap_y)))
-    row_h = min(14.0, ((usable + gap_y) / games - gap_y - SAT_HEAD_H) / nrows)
+    least = _satellites_height(defs, 7.0, block_w, said)  # rows at their smallest
+    games = max(1, int((usable + gap_y) // (least + gap_y)))
+    row_h = 7.0
+    while row_h < 12.0 and (games * (_satellites_height(defs, row_h + 0.5, block_w, said)
+                                     + gap_y) - gap_y <= usable):
+        row_h += 0.5  # the rows grow to fill the page
     block, block_h = _satellites_block(defs, block_w, row_h, said)
     for r in range(games):
         for c in range(2):
@@ -362,7 +444,7 @@ def satellites_pad(defs: SatellitesDefinitions, page: tuple[float, float],
         y_mid = top + r * block_h + (r - 0.5) * gap_y
         items += _dashed(((MARGIN + 6.0, y_mid), (page[0] - MARGIN, y_mid)))
         items.append(Text(MARGIN, y_mid + 1.4, "✂", 4.0, fill=CUT))
-    items += stamp_items(defs, page[0] - MARGIN, page[1] - MARGIN / 2.0, 1.6, anchor="end")
+    items += stamp_items(defs, page[0] - MARGIN, page[1] - STAMP_FROM_EDGE, 1.6, anchor="end")
     return [Drawing(page[0], page[1], items, "Satellites score pad")]
 
 

@@ -17,6 +17,7 @@ from cards.models import SatPlayer
 from generator.components.board_geometry import BoardGeometry, board_geometry, track_box
 from generator.components.markers import board_marker_items, token_marker_items
 from generator.drawing import (
+    CAP_HEIGHT,
     Circle,
     Drawing,
     Group,
@@ -28,8 +29,12 @@ from generator.drawing import (
     fit_size,
     star,
     text_centred,
+    text_width,
 )
 from generator.drawing import Polygon as Poly
+from generator.fit import FLOOR_MM, common_size, fit_lines
+from generator.markers.codes import MODULES
+from generator.markers.plan import QUIET, token_marker
 from generator.stamp import stamp_items, stamp_text
 from rules.satellites.table import column_name, setup_zones
 
@@ -62,55 +67,58 @@ def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
                     diameter: float | None = None, bleed: float = 0.0,
                     cut_line: bool = True, fiducial: bool = True,
                     stamp: bool = False) -> list[Item]:
-    """One satellite centred on (0, 0): numeral, ``value`` pips, colour and pattern.
+    """One satellite centred on (0, 0): its value as a large numeral, the value again as
+    pips on both sides, colour and pattern.
 
-    The token's edge colour runs on into the bleed (solid red, and blue's ring), so a cut
-    that misses by up to ``bleed`` shows no paper; the only thin high-contrast ring is the
-    dashed cut line. With its photo marker (``markers: true`` in satellites.yaml) the
-    marker takes the centre, the numeral sits above it and the pips below. ``stamp``: the
-    design stamp (:mod:`generator.stamp`) up the token's left side."""
+    The numeral dominates (its capitals 0.38 of the diameter tall, 9.6 mm on a 25 mm
+    token); the photo marker, when the deck prints them (``markers: true`` in
+    satellites.yaml), sits on the lower rim below it at the size the photo reader needs
+    (:mod:`generator.markers.plan`), and without one the numeral takes the middle. The
+    token's edge colour runs on into the bleed (solid red, and blue's ring), so a cut that
+    misses by up to ``bleed`` shows no paper; the only thin high-contrast ring is the dashed
+    cut line. ``stamp``: the design stamp (:mod:`generator.stamp`) up the token's left
+    side."""
     d = diameter or defs.satellites.diameter_mm
     r = d / 2.0
     look = player(defs, colour)
     s = d / 25.0
     marked = token_marker_items(defs, colour, value, d) if fiducial else []
     items: list[Item] = []
-    if look.pattern == "solid":
-        items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
+    solid = look.pattern == "solid"
+    items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
+    if solid:
         # a darker band inside the edge: a frame, not a second cut line
-        items.append(Circle(0, 0, r - 2.0 * s, Style(stroke=shade(look.colour, 0.3),
-                                                     width=0.9 * s)))
-        ink, pip_fill = WHITE, WHITE
+        items.append(Circle(0, 0, r - 1.6 * s, Style(stroke=shade(look.colour, 0.3),
+                                                     width=0.8 * s)))
+        ink = WHITE
     else:
         # the ring is the token's edge: it runs on into the bleed
-        items.append(Circle(0, 0, r + bleed, Style(fill=look.colour), cls=f"satellite {colour}"))
-        inner = r - 2.5 * s
+        inner = r - 2.3 * s
         items.append(Circle(0, 0, inner, Style(fill=WHITE)))
         hatch: list[Item] = []
-        step = 2.2 * s
         k = -2 * inner
         while k <= 2 * inner:
             hatch.append(Polyline(((k - inner, inner), (k + inner, -inner)),
-                                  Style(stroke=look.colour, width=0.45 * s, opacity=0.55)))
-            k += step
+                                  Style(stroke=look.colour, width=0.45 * s, opacity=0.45)))
+            k += 2.2 * s
         items.append(Group(tuple(hatch), clip=Circle(0, 0, inner, Style())))
-        if not marked:
-            items.append(Circle(0, 0, 6.4 * s, Style(fill=WHITE)))
-        ink, pip_fill = look.colour, look.colour
+        ink = look.colour
+    cap = NUMERAL_SHARE * d  # the capitals' height
     if marked:
-        if look.pattern != "solid":  # white under the numeral and the pips, off the hatching
-            items.append(Rect(-2.7 * s, -10.2 * s, 5.4 * s, 4.2 * s, Style(fill=WHITE),
-                              rx=1.2 * s))
-            items.append(Rect(-4.8 * s, 6.8 * s, 9.6 * s, 3.0 * s, Style(fill=WHITE),
-                              rx=1.4 * s))
-        items.extend(marked)
-        items.append(text_centred(0, -8.45 * s, str(value), 4.1 * s, fill=ink, bold=True,
-                                  cls="satellite-value"))
-        items.extend(_pips(value, 8.55 * s, 0.8 * s, pip_fill, ink, spread=19.0))
+        marker = token_marker(colour, value, d)
+        quiet = QUIET * marker.size / MODULES
+        top = -r + 2.6 * s
+        bottom = marker.y - marker.size / 2.0 - quiet - 0.9 * s
+        middle = (top + bottom) / 2.0
     else:
-        items.append(text_centred(0, -0.4 * s, str(value), 9.5 * s, fill=ink, bold=True,
-                                  cls="satellite-value"))
-        items.extend(_pips(value, 8.4 * s, 1.05 * s, pip_fill, ink))
+        middle = 0.0
+    if not solid:  # white under the numeral, off the hatching
+        items.append(Rect(-cap * 0.48, middle - cap / 2 - 0.8 * s, cap * 0.96, cap + 1.6 * s,
+                          Style(fill=WHITE), rx=1.4 * s))
+    items.append(text_centred(0, middle, str(value), cap / CAP_HEIGHT, fill=ink, bold=True,
+                              cls="satellite-value"))
+    items.extend(_pips(value, 0.34 * d, 0.034 * d, ink))
+    items.extend(marked)
     text = stamp_text(defs) if stamp else None
     if text is not None:
         size = fit_size(text, 1.2 * s, 9.5 * s)
@@ -118,6 +126,9 @@ def satellite_token(defs: SatellitesDefinitions, colour: str, value: int,
     if cut_line:
         items.extend(cut_circle(r))
     return items
+
+
+NUMERAL_SHARE = 0.384  # the numeral's capital height, of the diameter
 
 
 def track_marker(defs: SatellitesDefinitions, kind: str, diameter: float,
@@ -145,16 +156,16 @@ def track_marker(defs: SatellitesDefinitions, kind: str, diameter: float,
     return items
 
 
-def _pips(value: int, radius: float, pip_r: float, fill: str, stroke: str,
-          spread: float = 24.0) -> list[Item]:
-    """``value`` pips on an arc below the numeral (readable for counting by touch and sight),
-    ``spread`` degrees apart."""
+def _pips(value: int, radius: float, pip_r: float, fill: str) -> list[Item]:
+    """``value`` pips on each side of the numeral, on an arc ``radius`` from the centre
+    (a second cue to the value, counted by touch and sight, from either side)."""
     pips: list[Item] = []
-    start = 90.0 - spread * (value - 1) / 2.0
-    for i in range(value):
-        a = math.radians(start + spread * i)
-        pips.append(Circle(radius * math.cos(a), radius * math.sin(a), pip_r,
-                           Style(fill=fill, stroke=stroke, width=0.15), cls="pip"))
+    step = 17.0
+    for side in (-1.0, 1.0):
+        for i in range(value):
+            a = math.radians(step * (i - (value - 1) / 2.0) - 12.0)
+            x, y = side * radius * math.cos(a), radius * math.sin(a)
+            pips.append(Circle(x, y, pip_r, Style(fill=fill), cls="pip"))
     return pips
 
 
@@ -162,10 +173,14 @@ def _pips(value: int, radius: float, pip_r: float, fill: str, stroke: str,
 
 
 def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
-                zones: bool = True, trackers: bool = True, words: Any = None,
-                stamp: bool = False) -> tuple[BoardGeometry, list[Item]]:
+                zones: bool = True, trackers: bool = True,
+                words: Any = None, miniature: bool = False,
+                print_scale: float = 1.0, stamp: bool = False) -> tuple[BoardGeometry,
+                                                                         list[Item]]:
     """The board: cells, coordinates, setup zones, inward cells, (optionally) trackers and
-    (``stamp``, as printed) the design stamp in the bottom margin."""
+    (``stamp``, as printed) the design stamp in the bottom margin.
+    ``miniature``: as a booklet's diagram draws it, small: larger coordinates, no values
+    in the inward cells (the caption says them)."""
     geo = board_geometry(defs, size, trackers)
     b = defs.board
     n, cell, lab = geo.size, geo.cell, geo.label
@@ -173,6 +188,8 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         Rect(0, 0, geo.width, geo.height, Style(fill=WHITE), cls="board-sheet"),
         Rect(lab, lab, n * cell, n * cell, Style(fill=b.background), cls="board-grid"),
     ]
+    if not miniature:
+        items += _frame(n, cell, lab)
     if zones:
         inward_label = "·".join(str(v) for v in defs.ruleset.inward_values)
         for colour in ("red", "blue"):
@@ -188,15 +205,16 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
                 items.append(Rect(x + 1.2, y + 1.2, cell - 2.4, cell - 2.4,
                                   Style(stroke=look.colour, width=0.45, dash=(1.5, 1.2)),
                                   cls=f"inward {colour}"))
-                items.append(Text(x + cell - 2.4, y + cell - 2.6, inward_label, cell * 0.13,
-                                  fill=look.colour, anchor="end", bold=True))
+                if not miniature:
+                    items.append(Text(x + cell - 2.4, y + cell - 2.6, inward_label, cell * 0.13,
+                                      fill=look.colour, anchor="end", bold=True))
     grid = Style(stroke=b.grid, width=0.35)
     for i in range(n + 1):
         items.append(Polyline(((lab + i * cell, lab), (lab + i * cell, lab + n * cell)), grid))
         items.append(Polyline(((lab, lab + i * cell), (lab + n * cell, lab + i * cell)), grid))
     items.append(Rect(lab, lab, n * cell, n * cell, Style(stroke=INK, width=0.8)))
     items.extend(board_marker_items(defs, (lab, lab), n, cell, lab))  # for photos
-    size_txt = min(lab * 0.55, cell * 0.22)
+    size_txt = min(lab * 0.74, cell * 0.3) if miniature else min(lab * 0.55, cell * 0.22)
     for i in range(n):
         cx = lab + (i + 0.5) * cell
         name = column_name(i)
@@ -212,32 +230,83 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         items.extend(stamp_items(defs, lab + n * cell - 1.0, lab * 1.5 + n * cell + size * 0.35,
                                  size, anchor="end"))
     if trackers:
-        items.extend(tracker_items(defs, geo, words))
+        items.extend(tracker_items(defs, geo, words, print_scale))
     return geo, items
 
 
+FRAME = "#dfe6f2"  # the coordinate margin's tint: the board's frame (pale: the markers
+# in its corners keep their white squares, and the reader its contrast)
+FRAME_LINE = "#9aa9c4"
+
+
+FRAME_INSET = 3.0  # mm of white between the frame and the board's outer edge: a board cut
+# at its very edge (a print shop's pad 0) has no art at the cut that a drift would show
+
+
+def _frame(n: int, cell: float, lab: float) -> list[Item]:
+    """The coordinate margin as the board's frame: tinted bands along the four sides,
+    :data:`FRAME_INSET` inside the outer edge, the corner squares (where the photo markers
+    sit) left white, their quiet zone."""
+    side = n * cell
+    inset = min(FRAME_INSET, lab / 3.0)
+    band = lab - inset
+    bands = ((lab, inset, side, band), (lab, lab + side, side, band),
+             (inset, lab, band, side), (lab + side, lab, band, side))
+    return [Rect(x, y, w, h, Style(fill=FRAME), cls="board-frame") for x, y, w, h in bands]
+
+
+def title_art(defs: SatellitesDefinitions, title: str, height: float,
+              width: float) -> tuple[list[Item], float]:
+    """The game's name beside a little picture, a planet with a ring and two satellites
+    (red and blue) on an orbit: the board's title, at most ``height`` high and ``width``
+    wide, its left edge at x = 0 and top at y = 0. Returns the items and their width."""
+    r = height * 0.30
+    cx, cy = height * 0.62, height / 2.0
+    red, blue = player(defs, "red").colour, player(defs, "blue").colour
+    orbit = [(cx + height * 0.58 * math.cos(math.radians(a)),
+              cy + height * 0.20 * math.sin(math.radians(a))) for a in range(0, 361, 8)]
+    items: list[Item] = [
+        Polyline(tuple(orbit), Style(stroke=FRAME_LINE, width=0.45), cls="board-art"),
+        Circle(cx, cy, r, Style(fill=FRAME, stroke=INK, width=0.45), cls="board-art"),
+        Circle(cx - height * 0.52, cy + height * 0.09, height * 0.08, Style(fill=red),
+               cls="board-art"),
+        Circle(cx + height * 0.50, cy - height * 0.10, height * 0.08,
+               Style(fill=WHITE, stroke=blue, width=height * 0.045), cls="board-art"),
+    ]
+    art_w = cx + height * 0.70
+    size = common_size([title], height * 0.62, max(1.0, width - art_w - 1.0), floor=FLOOR_MM,
+                       bold=True, what="the board's title")
+    items.append(Text(art_w + 1.0, cy + size * CAP_HEIGHT / 2.0, title, size, fill=INK,
+                      bold=True, cls="board-title"))
+    return items, art_w + 1.0 + text_width(title, size, True)
+
+
 def tracker_items(defs: SatellitesDefinitions, geo: BoardGeometry,
-                  words: Any = None) -> list[Item]:
+                  words: Any = None, print_scale: float = 1.0) -> list[Item]:
     """The connected-satellites track (0..max, marked values) and the grace-move track, in
     one row each below the board."""
     box = track_box(defs, geo.size, geo.cell)
     items, _ = tracks(defs, geo.label, geo.track_top + 4.0, box,
-                      defs.trackers.connected.max + 1, words)
+                      defs.trackers.connected.max + 1, words, print_scale)
     return items
 
 
 def tracks(defs: SatellitesDefinitions, x0: float, y: float, box: float,
-           per_row: int, words: Any = None) -> tuple[list[Item], float]:
+           per_row: int, words: Any = None, print_scale: float = 1.0
+           ) -> tuple[list[Item], float]:
     """Both tracks with their headings, the connected track in rows of ``per_row`` boxes;
     ``y`` is the first row's top. Returns the items and the bottom of the grace track.
-    ``words``: the kit's labels (default: English)."""
+    ``words``: the kit's labels (default: English); ``print_scale``: the scale the board
+    prints at (--fit), so that the words still print at 6 pt or more."""
     from cards.labels import default_labels, fill
 
     said = (words or default_labels("satellites")).tracks
     t = defs.trackers
     numbers = defs.ruleset
     width = per_row * box
-    heading = fit_size(said.connected, 3.2, width * 0.55, bold=True)
+    floor = FLOOR_MM / print_scale  # 6 pt once printed
+    heading = fit_lines(said.connected, max(3.2, floor * 1.05), width * 0.55, floor=floor,
+                        bold=True, what="the connected track's heading").size
     items: list[Item] = [
         Text(x0, y - 1.2, said.connected, heading, fill=INK, bold=True),
     ]
@@ -262,19 +331,30 @@ def tracks(defs: SatellitesDefinitions, x0: float, y: float, box: float,
         listed = ", ".join(str(m) for m in sorted(marked))
         note = "★ " + fill(said.ends, count=listed)
         items.append(Text(x0 + per_row * box, y - 1.2, note,
-                          fit_size(note, 2.6, width * 0.43), fill=INK, anchor="end"))
+                          fit_lines(note, max(2.6, floor * 1.05), width * 0.43, floor=floor,
+                                    what="the connected track's note").size,
+                          fill=INK, anchor="end"))
     y2 = y + rows * (box + 2.0) - 2.0 + 6.0
     grace = f"{t.grace.symbol} " + fill(said.grace, count=numbers.red.count)
-    items.append(Text(x0, y2 - 1.2, grace, fit_size(grace, 3.2, width, bold=True), fill=INK,
-                      bold=True))
+    items.append(Text(x0, y2 - 1.2, grace,
+                      fit_lines(grace, max(3.2, floor * 1.05), width, floor=floor, bold=True,
+                                what="the grace track's heading").size, fill=INK, bold=True))
     steps = numbers.grace_moves
-    for i in range(steps, -1, -1):
+    labels = [f"{t.grace.symbol}{i}" if i else said.end for i in range(steps, -1, -1)]
+    # one size for every step, with room to spare inside its box (the end's word too)
+    size = common_size(labels, box * 0.38, box * 1.6 - 4.0, bold=True, what="a grace step")
+    for i, label in zip(range(steps, -1, -1), labels, strict=True):
         x = x0 + (steps - i) * box * 1.6
         items.append(Rect(x, y2, box * 1.6, box, Style(fill=WHITE, stroke=INK, width=0.3),
                           cls="track-grace"))
-        label = f"{t.grace.symbol}{i}" if i else said.end
-        items.append(text_centred(x + box * 0.8, y2 + box / 2, label,
-                                  fit_size(label, box * 0.42, box * 1.4), fill=INK, bold=True))
+        items.append(text_centred(x + box * 0.8, y2 + box / 2, label, size, fill=INK,
+                                  bold=True, cls="track-grace-label"))
+    # the game's name and picture at the grace track's right: the board's title
+    words_all = words or default_labels("satellites")
+    free = width - (steps + 1) * box * 1.6 - 4.0
+    if free > box * 2.5:
+        art, used = title_art(defs, words_all.pad.title, box, free)
+        items.append(Group(tuple(art), (x0 + width - used, y2), cls="board-title-art"))
     return items, y2 + box
 
 
@@ -297,19 +377,21 @@ def tracker_panel(defs: SatellitesDefinitions, width: float, words: Any = None) 
 
 
 def board_drawing(defs: SatellitesDefinitions, title: str = "Satellites board",
-                  words: Any = None) -> Drawing:
-    """The board with its trackers below, as printed (``words``: the kit's labels, default
-    English)."""
-    geo, items = board_items(defs, words=words, stamp=True)
+                  words: Any = None, print_scale: float = 1.0) -> Drawing:
+    """The board with its trackers below (``words``: the kit's labels, default English;
+    ``print_scale``: the scale it prints at, --fit)."""
+    geo, items = board_items(defs, words=words, print_scale=print_scale, stamp=True)
     return Drawing(geo.width, geo.height, items, title)
 
 
 def tokens_at(defs: SatellitesDefinitions, geo: BoardGeometry,
               placed: Iterable[tuple[int, int, str, int]], scale: float = 0.8) -> list[Item]:
-    """Satellite tokens drawn in board cells: ``(row, col, colour, value)`` each."""
+    """Satellite tokens drawn in board cells: ``(row, col, colour, value)`` each; as the
+    booklets' diagrams show them, without photo markers (the value in the middle)."""
     d = min(defs.satellites.diameter_mm, geo.cell * scale)
     out: list[Item] = []
     for row, col, colour, value in placed:
-        out.append(Group(tuple(satellite_token(defs, colour, value, d, cut_line=False)),
+        out.append(Group(tuple(satellite_token(defs, colour, value, d, cut_line=False,
+                                               fiducial=False)),
                          geo.cell_centre(row, col)))
     return out

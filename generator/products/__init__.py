@@ -8,7 +8,7 @@ A product module offers:
 - ``steps(defs, opts)``: the build steps of its printables (PDFs, SVGs, aids);
 - ``components(defs, words=None)``: every distinct component as a standalone drawing (SVG,
   PNG), its words from ``words`` (the kit's labels, :mod:`cards.labels`; default English);
-- ``tts_files(defs, root, words=None)``: the Tabletop Simulator export.
+- ``tts_files(defs, root, words=None, lang="en")``: the Tabletop Simulator export.
 """
 
 from __future__ import annotations

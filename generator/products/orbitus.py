@@ -7,10 +7,12 @@ Every product module (one per game in :func:`rules.names`) offers the same funct
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path, PurePath
 
 from cards.definitions import OrbitusDefinitions, load_orbitus
 from cards.labels import OrbitusLabels, default_labels, fill, load_labels
+from cards.models import SectorDef
 from generator.backends.pdf import render_pdf
 from generator.components import orbitus as orb
 from generator.drawing import (
@@ -18,10 +20,12 @@ from generator.drawing import (
     Group,
     Item,
     Polygon,
+    Polyline,
     Style,
     Text,
     fit_size,
     offset_polygon,
+    text_width,
 )
 from generator.markers.plan import orbitus_map
 from generator.options import BuildOptions, Step, caption
@@ -36,7 +40,7 @@ from generator.sheets import (
     mirror_x,
     page_size,
 )
-from rules.hexgeo import SIDES, circumradius
+from rules.hexgeo import Point, circumradius
 
 TITLE = "Orbitus"
 CAPTION = "#444444"
@@ -71,6 +75,21 @@ def sector_slots(defs: OrbitusDefinitions, opts: BuildOptions) -> tuple[tuple[fl
     return tuple(centres)
 
 
+def _fronts(page: Drawing, defs: OrbitusDefinitions, centres: Sequence[Point],
+            cards: Sequence[SectorDef], bleed: float, gutter: float) -> None:
+    """The sector fronts at ``centres``: every card's bleed first (under all of them), the
+    faces, and the crop marks."""
+    flats = defs.sectors.hex_across_flats_mm
+    if bleed:
+        for c, sector in zip(centres, cards, strict=True):
+            page.add(Group(tuple(orb.sector_bleed_items(sector, defs, flats, bleed)), c,
+                           cls="bleed"))
+    for c, sector in zip(centres, cards, strict=True):
+        page.add(Group(tuple(orb.sector_items(sector, defs, flats, stamp=True)), c,
+                       cls="sector"))
+    page.extend(hex_crop_marks(centres, flats, bleed, gutter))
+
+
 def sector_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]:
     """Fronts and backs on alternate pages; each back sits behind its front (long-edge duplex).
 
@@ -92,14 +111,7 @@ def sector_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     for n, cards in enumerate(sheets, start=1):
         centres = slots[:len(cards)]
         front = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} fronts")
-        if bleed:
-            for c, sector in zip(centres, cards, strict=True):
-                front.add(Group(tuple(orb.sector_bleed_items(sector, defs, flats, bleed)), c,
-                                cls="bleed"))
-        for c, sector in zip(centres, cards, strict=True):
-            front.add(Group(tuple(orb.sector_items(sector, defs, flats, stamp=True)), c,
-                            cls="sector"))
-        front.extend(hex_crop_marks(centres, flats, bleed, opts.gutter))
+        _fronts(front, defs, centres, cards, bleed, opts.gutter)
         obstacles = hex_obstacles(centres, flats, bleed, opts.gutter)
         front.extend(caption_lines(page, _print_note(words, n, len(sheets)), obstacles))
         back_page = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} backs")
@@ -114,6 +126,69 @@ def sector_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     return pages
 
 
+FOLD_GAP_MM = 4.0  # from the fold line to the nearest bleed, on either half
+
+
+def fold_sheets(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]:
+    """``--fold``: for printers without duplex. Each page holds fronts on its upper half and
+    their backs on the lower half, each back the mirror image of its front's place about
+    the fold line and turned half round, so that folding the lower half back along the
+    dashed line puts every back behind its front; glued and cut through both layers, the
+    two sides cannot be out of register. One-sided printing, fewer cards per page."""
+    page = page_size(opts.page)
+    flats = defs.sectors.hex_across_flats_mm
+    bleed = opts.bleed_mm
+    words = labels(defs, opts)
+    fold = page[1] / 2.0
+    lines = len(words.sectors.fold_note or [])
+    head = lines * 2.4 * 1.3 + 1.5  # the note's room at the top of the page
+    # the upper half below the note, its lower margin the gap to the fold
+    half = (page[0], fold - head + MARGIN_MM - FOLD_GAP_MM)
+    slots = list(honeycomb_slots(half, flats, bleed, opts.gutter).centres)
+    # the packing sits against the fold: its lowest bleed FOLD_GAP_MM above the line
+    low = max(y for _, y in slots) + flats / 2.0 + bleed
+    slots = [(x, y + (fold - FOLD_GAP_MM - low)) for x, y in slots]
+    copies = [s for s in defs.sectors.sectors for _ in range(s.count)]
+    sheets = [copies[i:i + len(slots)] for i in range(0, len(copies), len(slots))]
+    back = orb.back_items(defs, flats)
+    back_bleed = Polygon(offset_polygon(orb.hex_points(flats), bleed),
+                         Style(fill=defs.sectors.back.colour), cls="bleed") if bleed else None
+    pages: list[Drawing] = []
+    for n, cards in enumerate(sheets, start=1):
+        centres = slots[:len(cards)]
+        d = Drawing(page[0], page[1], title=f"Orbitus sectors, sheet {n} to fold")
+        _fronts(d, defs, centres, cards, bleed, opts.gutter)
+        for x, y in centres:  # the back behind it once folded: mirrored about the fold
+            at = (x, 2 * fold - y)
+            if back_bleed is not None:
+                d.add(Group((back_bleed,), at, rotate=180.0, cls="bleed"))
+            d.add(Group(tuple(back), at, rotate=180.0, cls="sector-back"))
+        d.extend(_fold_line(page, fold, words.sectors.fold_line or ""))
+        obstacles = hex_obstacles(centres, flats, bleed, opts.gutter)
+        d.extend(caption_lines(page, [fill(line, n=n, total=len(sheets))
+                                      for line in words.sectors.fold_note or []],
+                               obstacles, top_only=True))
+        pages.append(d)
+    return pages
+
+
+def _fold_line(page: tuple[float, float], y: float, label: str) -> list[Item]:
+    """The dashed fold line across the page, its label in a gap at the middle."""
+    size = 2.4
+    width = fit_size(label, size, page[0] - 4 * MARGIN_MM) if label else size
+    gap = text_width(label, width) + 6.0 if label else 0.0
+    mid = page[0] / 2.0
+    style = Style(stroke="#555555", width=0.3, dash=(2.0, 1.5))
+    out: list[Item] = [
+        Polyline(((MARGIN_MM, y), (mid - gap / 2, y)), style, cls="fold-line"),
+        Polyline(((mid + gap / 2, y), (page[0] - MARGIN_MM, y)), style, cls="fold-line"),
+    ]
+    if label:
+        out.append(Text(mid, y + width * 0.36, label, width, fill=CAPTION, anchor="middle",
+                        cls="fold-label"))
+    return out
+
+
 def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]:
     """The station, its start-line and barrier markers, and the start-line table."""
     page = page_size(opts.page)
@@ -125,7 +200,8 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     if bleed:
         d.add(Polygon(offset_polygon(orb.hex_points(flats, centre), bleed),
                       Style(fill=defs.station.colour), cls="bleed"))
-    d.add(Group(tuple(orb.station_items(defs, flats, stamp=True)), centre, cls="station"))
+    d.add(Group(tuple(orb.station_items(defs, flats, side_names=labels(defs, opts).directions,
+                                        stamp=True)), centre, cls="station"))
     d.extend(hex_crop_marks([centre], flats, bleed))
     d.add(caption(page, words.caption))
     need, barriers = defs.ruleset.marker_counts()
@@ -150,13 +226,14 @@ def station_sheet(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Drawing]
     d.add(Text(MARGIN_MM + 10, y, words.table_title, fit_size(words.table_title, 3.4, width,
                                                                  bold=True),
                fill="#1d1d1f", bold=True))
+    sides = labels(defs, opts).directions  # the sides as the station shows them
     for i, setup in enumerate(defs.ruleset.start_lines):
-        seats = " · ".join(f"P{k + 1}: {' '.join(SIDES[s] for s in lines)}"
+        seats = " · ".join(f"P{k + 1}: {' '.join(sides[s] for s in lines)}"
                            for k, lines in enumerate(setup.start_lines))
         row = fill(words.table_row, players=setup.players, seats=seats)
         if setup.barriers:
             row += "   " + fill(words.table_barriers,
-                                sides=" ".join(SIDES[s] for s in setup.barriers))
+                                sides=" ".join(sides[s] for s in setup.barriers))
         d.add(Text(MARGIN_MM + 10, y + 7.0 + i * 6.0, row, fit_size(row, 3.0, width),
                    fill="#1d1d1f"))
     d.add(Text(MARGIN_MM + 10, y + 7.0 + 5 * 6.0 + 2.0, words.table_note,
@@ -177,8 +254,8 @@ def components(defs: OrbitusDefinitions, words: OrbitusLabels | None = None) -> 
             orb.sector_items(sector, defs, flats, stamp=True), w, h,
             f"Orbitus sector {sector.id}")
     out["sector-back"] = orb.component(orb.back_items(defs, flats), w, h, "Orbitus sector back")
-    out["station"] = orb.component(orb.station_items(defs, flats, stamp=True), w, h,
-                                   "Orbitus station")
+    out["station"] = orb.component(orb.station_items(defs, flats, side_names=words.directions,
+                                                     stamp=True), w, h, "Orbitus station")
     mw, mh = orb.marker_size(flats)
     for seat in range(6):
         out[f"start-marker-P{seat + 1}"] = orb.component(
@@ -207,7 +284,8 @@ def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
 
     return [
         ("Orbitus sectors", lambda: {"orbitus/sectors.pdf": render_pdf(
-            sector_sheets(defs, opts), "Orbitus sectors", "print-and-play sector deck")}),
+            (fold_sheets if opts.fold else sector_sheets)(defs, opts), "Orbitus sectors",
+            "print-and-play sector deck")}),
         ("Orbitus station", lambda: {"orbitus/station.pdf": render_pdf(
             station_sheet(defs, opts), "Orbitus station", "station and start-line markers")}),
         ("Orbitus SVG", lambda: svgs(defs, opts.svg_text == "outline", labels(defs, opts))),
@@ -220,7 +298,8 @@ def steps(defs: OrbitusDefinitions, opts: BuildOptions) -> list[Step]:
 
 
 def tts_files(defs: OrbitusDefinitions, root: PurePath | str,
-              words: OrbitusLabels | None = None) -> dict[str, bytes]:
+              words: OrbitusLabels | None = None,
+              lang: str = "en") -> dict[str, bytes]:
     from generator.tts import orbitus_tts
 
-    return orbitus_tts(defs, root, words)
+    return orbitus_tts(defs, root, words, lang)

@@ -17,7 +17,7 @@ from generator.components import orbitus as orb
 from generator.components import satellites as sat
 from generator.drawing import Drawing, Group, Item
 from generator.markers.plan import satellites_map
-from generator.options import BuildOptions, Step, caption
+from generator.options import BuildOptions, Step, caption, caption_height
 from generator.sheets import MARGIN_MM, fit_page, fit_scale, grid_slots, page_size
 from rules.satellites.table import column_name
 
@@ -63,9 +63,12 @@ def token_sheet(defs: SatellitesDefinitions, opts: BuildOptions,
     if markers:
         pieces += [(f"track-marker {kind}", sat.track_marker(defs, kind, marker, bleed))
                    for kind in ("connected", "grace")]
-    slots = grid_slots(page, (diameter, diameter), 2 * bleed + 2.0, bleed)
     words = labels(defs, opts).tokens
     note = fill(words.note_fit, scale=_percent(scale)) if scale < 1 else words.note
+    top = MARGIN_MM + caption_height(page, note) + 1.0  # the tokens start below the caption
+    slots = grid_slots(page, (diameter, diameter), 2 * bleed + 2.0, bleed,
+                       area=(MARGIN_MM, top, page[0] - 2 * MARGIN_MM,
+                             page[1] - top - MARGIN_MM))
     pages: list[Drawing] = []
     per = len(slots)
     for n in range(0, len(pieces), per):
@@ -84,8 +87,8 @@ def board_pages(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Drawing
     page = page_size(opts.page)
     words = labels(defs, opts)
     if opts.fit:
-        board = sat.board_drawing(defs, words=words)
         scale = print_scale(defs, opts)
+        board = sat.board_drawing(defs, words=words, print_scale=scale)
         return [fit_page(board, page, fill(words.board.fit, scale=_percent(scale)))]
     return tiled_board(defs, page, words)[1]
 
@@ -166,7 +169,8 @@ def steps(defs: SatellitesDefinitions, opts: BuildOptions) -> list[Step]:
 
 
 def tts_files(defs: SatellitesDefinitions, root: PurePath | str,
-              words: SatellitesLabels | None = None) -> dict[str, bytes]:
+              words: SatellitesLabels | None = None,
+              lang: str = "en") -> dict[str, bytes]:
     from generator.tts import satellites_tts
 
-    return satellites_tts(defs, root, words)
+    return satellites_tts(defs, root, words, lang)

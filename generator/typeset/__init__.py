@@ -4,8 +4,9 @@ The texts live as plain UTF-8 files (``cards/<game>/text/*.md``) in this markup:
 
     title: Orbitus                  front matter, "key: value" lines, ended by a line "---":
     subtitle: Rules of play         title (required), subtitle, footer (foot of every page),
-    footer: Orbitus — rules         page (the page number's wording, {n} and {total})
-    page: page {n} of {total}
+    footer: Orbitus — rules         page (the page number's wording, {n} and {total}),
+    page: page {n} of {total}       fold (a player aid's note on the fold line of its
+    fold: fold here                 2-up sheet, generator.aid_sizes)
     ---
     ## Section heading              (### for a smaller heading)
     A paragraph runs over consecutive lines and ends at a blank line.

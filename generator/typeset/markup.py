@@ -7,8 +7,8 @@ problem reported as ``FILE:LINE: message`` (:class:`TextError`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 from cards.loader import DefinitionError
@@ -24,11 +24,14 @@ Align = Literal["start", "middle", "end"]
 @dataclass(frozen=True)
 class Run:
     """A stretch of text in one weight; or, with ``icon``, a drawing (items in a circle of
-    radius 1 about (0, 0)) set as one character one em wide (its ``text`` an em space)."""
+    radius 1 about (0, 0)) set as one character one em wide (its ``text`` an em space).
+    ``ref``: the rule numbers a block ends with, ``(O-21, O-22)``, set muted (or left out:
+    :attr:`~generator.typeset.setting.Typography.rule_refs`)."""
 
     text: str
     bold: bool = False
     icon: tuple[Item, ...] = ()
+    ref: bool = False
 
 
 ICON_TEXT = "\u2003"  # an em space: an icon takes the room of one
@@ -85,6 +88,8 @@ class Document:
     source: str  # the file as shown in messages
     meta: Mapping[str, str]
     blocks: tuple[Block, ...]
+    # the fact markers ({?name}): (line, fact, the sentence as printed); see generator.prose
+    facts: tuple[tuple[int, str, str], ...] = ()
 
     @property
     def title(self) -> str:
@@ -99,6 +104,9 @@ class Art:
     width: float
     height: float
     max_scale: float = 1.0  # never drawn larger than this (keeps a diagram in proportion)
+    # the same diagram with its labels this many times larger (drawn small, a diagram that
+    # has it keeps its labels readable: Typography.min_art_text)
+    relabel: Callable[[float], Art] | None = field(default=None, compare=False)
 
 
 class TextError(DefinitionError, ValueError):
@@ -112,10 +120,13 @@ class TextError(DefinitionError, ValueError):
 TableFn = Callable[[Sequence[str]], Table]
 DiagramFn = Callable[[], Art]
 
-META_KEYS = ("title", "subtitle", "footer", "page")
+META_KEYS = ("title", "subtitle", "footer", "page", "fold")
 _VAR_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _DIRECTIVE_RE = re.compile(r"^\[(table|diagram):\s*([^\]]*)\]\s*(.*)$")
 _NUMBERED_RE = re.compile(r"^(\d{1,3})[.)]\s+(.*)$")
+# the rule numbers a block ends with: "(O-21)", "(S-31, S-33)"
+RULE_REFS_RE = re.compile(r"\s*\((?:[OS]-\d+)(?:,\s*[OS]-\d+)*\)\s*$")
+FACT_RE = re.compile(r"\s?\{\?([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def signed(points: int) -> str:
@@ -128,9 +139,12 @@ def signed(points: int) -> str:
 
 
 def parse(text: str, source: str, variables: Mapping[str, str],
-          tables: Mapping[str, TableFn], diagrams: Mapping[str, DiagramFn]) -> Document:
-    """Parse a text file; every problem is reported as ``SOURCE:LINE: message`` together."""
+          tables: Mapping[str, TableFn], diagrams: Mapping[str, DiagramFn],
+          facts: Collection[str] | None = None) -> Document:
+    """Parse a text file; every problem is reported as ``SOURCE:LINE: message`` together.
+    ``facts``: the fact names a ``{?name}`` marker may use (None: any)."""
     problems: list[str] = []
+    marked: list[tuple[int, str, str]] = []
     lines = re.split(r"\r\n|\r|\n", text.removesuffix("\n"))  # as editors count lines
 
     def problem(lineno: int, message: str) -> None:
@@ -145,11 +159,25 @@ def parse(text: str, source: str, variables: Mapping[str, str],
                 return m.group(0)
             return variables[name]
 
+        names = FACT_RE.findall(raw)
+        raw = FACT_RE.sub("", raw)
+        for name in names:
+            if facts is not None and name not in facts:
+                known = ", ".join("{?" + k + "}" for k in sorted(facts)) or "none"
+                problem(lineno, f"unknown fact {{?{name}}}; this game's facts: {known}")
         filled = _VAR_RE.sub(sub, raw)
+        refs = RULE_REFS_RE.search(filled)
+        tail = ""
+        if refs:
+            filled, tail = filled[:refs.start()], refs.group(0).strip()
         parts = filled.split("**")
         if len(parts) % 2 == 0:
             problem(lineno, "a ** (bold) is not closed on this line; write **bold text**")
         runs = tuple(Run(p, i % 2 == 1) for i, p in enumerate(parts) if p)
+        if tail:
+            runs += (Run(" " + tail, ref=True),)
+        for name in names:
+            marked.append((lineno, name, _plain(tuple(r for r in runs if not r.ref)).strip()))
         return runs
 
     # front matter
@@ -262,7 +290,7 @@ def parse(text: str, source: str, variables: Mapping[str, str],
         blocks.extend(_flow_blocks(chunk, inline))
     if problems:
         raise TextError(problems)
-    return Document(source, meta, tuple(blocks))
+    return Document(source, meta, tuple(blocks), tuple(marked))
 
 
 def _plain(runs: Runs) -> str:

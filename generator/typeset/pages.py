@@ -30,6 +30,10 @@ class PageSetup:
     top: float = 14.0
     bottom: float = 17.0
     gap: float = 7.0
+    footer: float = 7.0  # the footer's baseline, this far below the bottom margin's top
+    art_on_first: bool = True  # a diagram is never taller than the first page's body can hold
+    whole_blocks: bool = False  # a block (paragraph, item, table) that fits one page is never
+    # split between two (cards: each reads on its own)
 
     @property
     def column_width(self) -> float:
@@ -136,8 +140,11 @@ def _document_pages(doc: Document, setup: PageSetup, typo: Typography,
     body_h_first = ph - setup.bottom - body_top
     body_h = ph - setup.bottom - setup.top
     cw = setup.column_width
-    composer = Composer(typo, cw, art, min(body_h_first, body_h) * max_art_fraction, measure)
+    room = min(body_h_first, body_h) if setup.art_on_first else body_h
+    composer = Composer(typo, cw, art, room * max_art_fraction, measure)
     boxes = composer.boxes(doc.blocks)
+    if setup.whole_blocks:
+        boxes = [replace(b, keep_with_next=True) if b.continues else b for b in boxes]
     cols = setup.columns
 
     def frames(k: int) -> Frame:
@@ -218,8 +225,8 @@ def _title_block(doc: Document, setup: PageSetup, typo: Typography,
 def _footer(doc: Document, setup: PageSetup, typo: Typography, n: int,
             total: int) -> list[Item]:
     pw, ph = setup.size
-    size = min(typo.body * 0.82, 2.8)
-    y = ph - setup.bottom + 7.0
+    size = max(min(typo.body * 0.82, 2.8), 2.47)  # never below 7 pt
+    y = ph - setup.bottom + setup.footer
     items: list[Item] = [Polyline(((setup.margin, y - size * 1.6),
                                    (pw - setup.margin, y - size * 1.6)),
                                   Style(stroke="#b8b8b2", width=0.2))]

@@ -50,6 +50,9 @@ class Typography:
     note_fill: str = "#f4f1e8"
     stripe: str = "#f2f2ef"
     on_accent: str = "#ffffff"
+    rule_refs: bool = True  # print the rule numbers a block ends with (muted), or leave them out
+    ref_ink: str = "#8c8c8c"
+    min_art_text: float = 0.0  # mm: a diagram's labels are redrawn larger below this (Art.relabel)
 
     def scaled(self, body: float) -> Typography:
         return replace(self, body=body)
@@ -101,7 +104,7 @@ def _words(runs: Runs) -> list[list[Run]]:
                 words.append(current)
                 current = []
             if part:
-                current.append(Run(part, run.bold, run.icon))
+                current.append(Run(part, run.bold, run.icon, run.ref))
     if current:
         words.append(current)
     return words
@@ -151,7 +154,7 @@ def _break_word(word: list[Run], size: float, width: float,
             if line and used + w > width:
                 pieces.append(line)
                 line, used = [], 0.0
-            line.append(Run(ch, run.bold))
+            line.append(Run(ch, run.bold, ref=run.ref))
             used += w
     if line:
         pieces.append(line)
@@ -165,10 +168,11 @@ def _join(words: list[list[Run]]) -> Runs:
         pieces = list(word)
         if k < len(words) - 1:
             last = pieces[-1]
-            pieces[-1] = Run(last.text + " ", last.bold, last.icon)
+            pieces[-1] = Run(last.text + " ", last.bold, last.icon, last.ref)
         for piece in pieces:
-            if out and out[-1].bold == piece.bold and not out[-1].icon and not piece.icon:
-                out[-1] = Run(out[-1].text + piece.text, piece.bold)
+            if (out and out[-1].bold == piece.bold and out[-1].ref == piece.ref
+                    and not out[-1].icon and not piece.icon):
+                out[-1] = Run(out[-1].text + piece.text, piece.bold, ref=piece.ref)
             else:
                 out.append(piece)
     return tuple(out)
@@ -180,8 +184,8 @@ def line_width(runs: Runs, size: float, measure: Callable[[str, float, bool], fl
 
 def line_items(runs: Runs, x: float, baseline: float, size: float, fill: str,
                measure: Callable[[str, float, bool], float], anchor: Align = "start",
-               bold: bool = False) -> list[Item]:
-    """One line of runs as Text items placed side by side."""
+               bold: bool = False, ref_fill: str | None = None) -> list[Item]:
+    """One line of runs as Text items placed side by side; rule numbers in ``ref_fill``."""
     widths = [measure(r.text, size, bold or r.bold) for r in runs]
     if anchor == "middle":
         x -= sum(widths) / 2.0
@@ -194,7 +198,9 @@ def line_items(runs: Runs, x: float, baseline: float, size: float, fill: str,
             out.append(Group(run.icon, (x + em / 2.0, baseline - size * CAP_HEIGHT / 2.0),
                              scale=size * 0.6))
         else:
-            out.append(Text(x, baseline, run.text, size, fill=fill, bold=bold or run.bold))
+            out.append(Text(x, baseline, run.text, size,
+                            fill=(ref_fill or fill) if run.ref else fill,
+                            bold=bold or run.bold, cls="rule-refs" if run.ref else None))
         x += w
     return out
 
@@ -252,10 +258,16 @@ class Composer:
     def _lines(self, runs: Runs, size: float, width: float, x: float, fill: str,
                lead: float, bold: bool = False) -> list[Box]:
         # measured in the weight it is drawn in (a heading is bold throughout)
-        lines = wrap(runs, size, width, self._bold_measure(bold))
+        lines = wrap(self._shown(runs), size, width, self._bold_measure(bold))
         base = _baseline(lead, size)
-        return [Box(lead, line_items(line, x, base, size, fill, self.m, bold=bold))
+        return [Box(lead, line_items(line, x, base, size, fill, self.m, bold=bold,
+                                     ref_fill=self.t.ref_ink))
                 for line in lines]
+
+    def _shown(self, runs: Runs) -> Runs:
+        """``runs`` as printed: without the rule numbers where the typography leaves them
+        out (player aids)."""
+        return runs if self.t.rule_refs else tuple(r for r in runs if not r.ref)
 
     @staticmethod
     def _keep_together(boxes: list[Box]) -> list[Box]:
@@ -404,19 +416,32 @@ class Composer:
     def diagram(self, block: DiagramRef) -> list[Box]:
         art = self.art[block.name]()
         scale = min(art.max_scale, self.width / art.width, self.max_art_height / art.height)
+        for _ in range(3):  # drawn this small, its labels would be hard to read: larger ones
+            smallest = _smallest_text(art.items) * scale
+            if art.relabel is None or smallest >= self.t.min_art_text:
+                break
+            art = art.relabel(self.t.min_art_text / smallest * 1.02)
+            scale = min(art.max_scale, self.width / art.width, self.max_art_height / art.height)
         w, h = art.width * scale, art.height * scale
         items: list[Item] = [Group(art.items, ((self.width - w) / 2.0, 0.0), scale=scale,
                                    cls=f"diagram {block.name}")]
         size = self.t.body * 0.86
         lead = size * 1.35
         y = h + self.t.body * 0.6
-        for line in wrap(block.caption, size, self.width - 4.0, self.m):
+        for line in wrap(self._shown(block.caption), size, self.width - 4.0, self.m):
             items += line_items(line, self.width / 2.0, y + _baseline(lead, size), size,
-                                self.t.muted, self.m, anchor="middle")
+                                self.t.muted, self.m, anchor="middle", ref_fill=self.t.ref_ink)
             y += lead
         # room below the caption too: text may follow a diagram that opens a column
         return [Box(y + self.t.body * 0.7, items, space_before=self.t.body * 0.6,
                     floating=True)]
+
+
+def _smallest_text(items: Sequence[Item], scale: float = 1.0) -> float:
+    """The size of the smallest text among ``items`` (groups' scales applied; inf if none)."""
+    sizes = [i.size * scale for i in items if isinstance(i, Text)]
+    sizes += [_smallest_text(i.items, scale * i.scale) for i in items if isinstance(i, Group)]
+    return min(sizes, default=float("inf"))
 
 
 def _column_widths(natural: list[float], minimum: list[float], avail: float) -> list[float]:

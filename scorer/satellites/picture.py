@@ -27,6 +27,7 @@ from generator.drawing import (
     text_centred,
     text_width,
 )
+from generator.fit import wrap
 from scorer.satellites.board import RED, column_name
 from scorer.satellites.score import Cell, Score
 
@@ -156,7 +157,7 @@ def board_picture(result: Score, title: str = "Satellites",
     lines: list[tuple[str, bool, str]] = []
     for para in (result.decision[0].upper() + result.decision[1:] + ".",
                  result.end.message[0].upper() + result.end.message[1:] + "."):
-        lines.extend((ln, False, INK) for ln in _wrap(para, TEXT, text_w))
+        lines.extend((ln, False, INK) for ln in wrap(para, TEXT, text_w))
     con = result.connected
     lines.append((f"Connected: red {con[RED]}, blue {con['blue']}; colonies controlled: "
                   f"red {result.colonies[RED]}, blue {result.colonies['blue']}", False, INK))
@@ -168,12 +169,12 @@ def board_picture(result: Score, title: str = "Satellites",
         line = (f"{g.label}: {kind} of {g.size}, red {g.red}, blue {g.blue}, total {g.total}, "
                 f"{who}{crown}")
         ink = colour[g.controller] if g.controller else INK
-        lines.extend((ln, False, ink) for ln in _wrap(line, TEXT, text_w))
+        lines.extend((ln, False, ink) for ln in wrap(line, TEXT, text_w))
     if result.violations:
         n = len(result.violations)
         note = (f"NOT VALID: {n} violation{'s' if n != 1 else ''} (cells ringed in orange; "
                 f"the terminal summary and --json list them)")
-        lines.extend((ln, True, WARN) for ln in _wrap(note, TEXT, text_w, bold=True))
+        lines.extend((ln, True, WARN) for ln in wrap(note, TEXT, text_w, bold=True))
     for text, bold, ink in lines:
         items.append(Text(MARGIN, y, text, TEXT, fill=ink, bold=bold))
         y += LINE
@@ -264,19 +265,3 @@ def _fit(text: str, size: float, max_width: float) -> str:
     while text and text_width(text + "…", size) > max_width:
         text = text[:-1]
     return text + "…"
-
-
-def _wrap(text: str, size: float, max_width: float, bold: bool = False) -> list[str]:
-    """Greedy word wrap to ``max_width`` mm in the embedded font."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}" if current else word
-        if current and text_width(trial, size, bold) > max_width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines
