@@ -168,10 +168,13 @@ class HexArt:
         self.templates = np.array(rows, np.float32)
         self._flat_faces: np.ndarray | None = None
         self._raw_faces: tuple[np.ndarray, np.ndarray] | None = None
+        self._masked_faces: np.ndarray | None = None
         self._span = [np.percentile(f[self.mask], 95, axis=0) - np.percentile(f[self.mask], 5,
                                                                                axis=0)
                       for f in self._faces]  # each face's range of light, per channel
         self._sides: list[np.ndarray] | None = None
+        # each photographed patch blurred once, whichever comparisons it goes through
+        self._blurs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     @classmethod
     def for_orbitus(cls, defs: Any) -> HexArt:
@@ -197,9 +200,26 @@ class HexArt:
                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=(255, 255, 255))
 
-    def _vector(self, img: np.ndarray) -> np.ndarray:
+    def _blurred(self, patch: np.ndarray) -> np.ndarray:
+        """A photographed patch blurred as the faces are (float32), made once per patch
+        (kept until :meth:`forget`; the caller must not change it)."""
+        hit = self._blurs.get(id(patch))
+        if hit is not None and hit[0] is patch:
+            return hit[1]
+        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)
+        if len(self._blurs) >= 1024:
+            self._blurs.clear()
+        self._blurs[id(patch)] = (patch, f)
+        return f
+
+    def forget(self) -> None:
+        """Let go of the patches of the photo read (:meth:`_blurred`)."""
+        self._blurs.clear()
+
+    def _vector(self, img: np.ndarray, blurred: np.ndarray | None = None) -> np.ndarray:
         """Blurred, each channel normalised over the mask, as one unit vector."""
-        f = cv2.GaussianBlur(img.astype(np.float32), (0, 0), BLUR)
+        f = cv2.GaussianBlur(img.astype(np.float32), (0, 0), BLUR) if blurred is None \
+            else blurred
         parts = []
         for ch in range(3):
             v = f[..., ch][self.mask]
@@ -240,7 +260,15 @@ class HexArt:
     def scores(self, patch: np.ndarray) -> np.ndarray:
         """Correlation of a photographed cell with every face in every rotation: an array
         faces x 6 (rotation r: the card turned r x 60 degrees clockwise)."""
-        return (self.templates @ self._vector(patch)).reshape(len(self.names), 6)
+        return (self.templates @ self._vector(patch, self._blurred(patch))).reshape(
+            len(self.names), 6)
+
+    def scores_many(self, patches: list[np.ndarray]) -> np.ndarray:
+        """:meth:`scores` of many patches at once (patches x faces x 6): one matrix product,
+        so the faces are read from memory once rather than once per patch (the scores
+        agree with :meth:`scores` to the last few bits of a float32)."""
+        vectors = np.stack([self._vector(p, self._blurred(p)) for p in patches])
+        return (vectors @ self.templates.T).reshape(len(patches), len(self.names), 6)
 
     def gain(self, patch: np.ndarray, index: int, rot: int,
              keep: np.ndarray | None = None) -> float:
@@ -249,7 +277,7 @@ class HexArt:
         card photographed has its routes dark and its background light, a faint texture of
         the table that merely correlates has a small slope."""
         m = self.mask if keep is None or keep.sum() < 50 else keep
-        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)[m]
+        f = self._blurred(patch)[m]
         t = self._faces[index * 6 + rot][m]
         slopes = []
         for ch in range(3):
@@ -262,7 +290,7 @@ class HexArt:
         """Correlation of the photo with face ``index`` turned ``rot`` in each of the six
         wedges of the hex (from the centre to each side): a card partly covered still
         matches in the wedges left visible; an empty cell, plain or cluttered, in few."""
-        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)
+        f = self._blurred(patch)
         t = self._faces[index * 6 + rot]
         out = np.zeros(6, np.float32)
         for k, region in enumerate(self._wedges):
@@ -288,9 +316,16 @@ class HexArt:
         """The blurred faces, each channel's pixels inside the hex, and their squares
         (cards x 6, 3, pixels): what masked comparisons sum over."""
         if self._raw_faces is None:
-            raw = np.stack([f[self.mask].T for f in self._faces]).astype(np.float32)
+            raw = self._hex_faces()
             self._raw_faces = (raw, raw * raw)
         return self._raw_faces
+
+    def _hex_faces(self) -> np.ndarray:
+        """The blurred faces' pixels inside the hex (cards x 6, 3, pixels), made once."""
+        if self._masked_faces is None:
+            self._masked_faces = np.stack([f[self.mask].T for f in self._faces]).astype(
+                np.float32)
+        return self._masked_faces
 
     def _flat(self, img: np.ndarray) -> np.ndarray:
         """Each channel's light and shade relative to its surroundings (4 mm round): a lamp's
@@ -314,7 +349,7 @@ class HexArt:
         if n < 50:
             return np.zeros((len(self.names), 6), np.float32)
         raw = self._flat_faces
-        f = self._flat(cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR))[self.mask]
+        f = self._flat(self._blurred(patch))[self.mask]
         return self._weighted(f, raw, raw * raw, w)
 
     def _weighted(self, f: np.ndarray, raw: np.ndarray, raw2: np.ndarray,
@@ -338,7 +373,7 @@ class HexArt:
     def clipped(self, patch: np.ndarray) -> np.ndarray:
         """Where the photo is white beyond what it can record (the lamp's reflection at its
         brightest): nothing of the print is left there. Grown by a millimetre."""
-        low = patch.min(axis=2)
+        low = lowest(patch)
         hot = (low >= 246).astype(np.uint8)
         return cv2.dilate(hot, _disc(int(round(LEVEL)))).astype(bool) & self.mask
 
@@ -350,7 +385,7 @@ class HexArt:
         if n < 50:
             return np.zeros((len(self.names), 6), np.float32)
         raw, raw2 = self._raw()
-        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)[self.mask]
+        f = self._blurred(patch)[self.mask]
         return self._weighted(f, raw, raw2, w)
 
     def bright(self, patch: np.ndarray, paper: float, inside: np.ndarray | None = None
@@ -359,8 +394,8 @@ class HexArt:
         brightness, 0-255, in this light): a lamp's reflection, whatever card lies there.
         Grown by a millimetre, inside the hex (and ``inside`` the photo, if given)."""
         gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        low = patch.min(axis=2).astype(np.float32)
-        high = patch.max(axis=2).astype(np.float32)
+        low = lowest(patch).astype(np.float32)
+        high = highest(patch).astype(np.float32)
         white = high - low <= 0.12 * np.maximum(high, 1.0)  # a lamp's light is white
         hot = ((gray >= min(250.0, max(paper * 1.1 + 4.0, 236.0))) & white) | (low >= 248.0)
         hot = cv2.dilate(hot.astype(np.uint8), _disc(int(round(LEVEL * 1.0))))
@@ -376,41 +411,47 @@ class HexArt:
         over an area larger than a route's width (something lying over the card, its
         shadow, a neighbour on top). Returns the two masks and how well the rest fits
         (the median residual, as a share of the face's range)."""
-        f = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), BLUR)
-        t = self._faces[index * 6 + rot]
-        m = self.mask if hot is None else self.mask & ~hot
+        # worked on the hex's pixels only (what every mask below keeps), in their order
+        mask = self.mask
+        f = self._blurred(patch)[mask]  # pixels x 3
+        t = self._hex_faces()[index * 6 + rot]  # 3 x pixels
+        m = np.ones(len(f), bool) if hot is None else ~hot[mask]
         if m.sum() < 50:
-            m = self.mask
+            m = np.ones(len(f), bool)
         res = np.zeros(f.shape, np.float32)
         for ch in range(3):
-            x, y = t[..., ch], f[..., ch]
+            x, y = t[ch], np.ascontiguousarray(f[:, ch])
             sel = m
             gain, off = 1.0, 0.0
             for _ in range(3):  # least squares, then again without what fits worst: a
                 xs, ys = x[sel], y[sel]  # hand over a third of the card must not bend it
                 mx, my = float(xs.mean()), float(ys.mean())
-                vx = float(((xs - mx) ** 2).mean())
-                gain = float(((xs - mx) * (ys - my)).mean()) / vx if vx > 1e-6 else 0.0
+                dx = xs - mx
+                vx = float((dx * dx).mean())
+                gain = float((dx * (ys - my)).mean()) / vx if vx > 1e-6 else 0.0
                 off = my - gain * mx
                 r = y - (gain * x + off)
-                spread = max(2.5 * 1.48 * float(np.median(np.abs(r[sel][::5]))), 6.0)
-                nxt = m & (np.abs(r) <= spread)
-                if nxt.sum() < 50:
+                size = np.abs(r)
+                spread = max(2.5 * 1.48 * float(np.median(size[sel][::5])), 6.0)
+                nxt = m & (size <= spread)
+                if np.count_nonzero(nxt) < 50:
                     break
                 sel = nxt
             span = max(abs(gain) * self._span[index * 6 + rot][ch], 20.0)
-            res[..., ch] = r / span
+            res[:, ch] = r / span
         # glare is the lamp's own light: nearly as bright as the paper or more, and white
-        low, high = f.min(axis=2), f.max(axis=2)
+        low, high = lowest(f), highest(f)
         whitish = (low >= 0.8 * paper) & (high - low <= 0.18 * np.maximum(high, 1.0))
-        glare = (res.min(axis=2) > 0.25) & whitish & self.mask
+        glare = np.zeros(mask.shape, bool)
+        glare[mask] = (lowest(res) > 0.25) & whitish
         if hot is not None:
             glare |= hot
-        other = (np.abs(res).max(axis=2) > 0.3) & self.mask & ~glare
+        off_face = np.zeros(mask.shape, np.uint8)
+        off_face[mask] = (highest(np.abs(res)) > 0.3) & ~glare[mask]
         k = _disc(int(round(LEVEL * 2.5)))
-        other = cv2.morphologyEx(other.astype(np.uint8), cv2.MORPH_OPEN, k).astype(bool)
-        fit = float(np.median(np.abs(res[self.mask & ~glare & ~other]))) if (
-            self.mask & ~glare & ~other).any() else 1.0
+        other = cv2.morphologyEx(off_face, cv2.MORPH_OPEN, k).astype(bool)
+        rest = ~glare[mask] & ~other[mask]
+        fit = float(np.median(np.abs(res[rest]))) if rest.any() else 1.0
         return glare, other, fit
 
     def sides(self) -> list[np.ndarray]:
@@ -428,6 +469,17 @@ class HexArt:
                 out.append(self.mask & (d >= apothem - 12.0) & (d <= apothem - INSET_MM))
             self._sides = out
         return self._sides
+
+
+def lowest(a: np.ndarray) -> np.ndarray:
+    """The least of the three colours of each pixel (the last axis): what ``a.min(-1)``
+    gives, without NumPy's slow reduction over an axis of three."""
+    return np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
+
+
+def highest(a: np.ndarray) -> np.ndarray:
+    """The greatest of the three colours of each pixel (see :func:`lowest`)."""
+    return np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
 
 
 def _disc(radius: int) -> np.ndarray:

@@ -115,7 +115,7 @@ class Codebook:
         if norm < 1e-3:
             return np.full((len(self.ids), 4), -1.0, np.float32)
         s = self.templates @ (v / norm)
-        return s.reshape(len(self.ids), 4, len(SIGMAS)).max(axis=2)
+        return _best_blur(s.reshape(len(self.ids), 4, len(SIGMAS)))
 
 
     def masked_scores(self, patch: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -131,7 +131,16 @@ class Codebook:
         s_v, s_vv = float(w @ v), float(w @ (v * v))
         num = s_tv - s_t * s_v / n
         den = np.sqrt(np.maximum(s_tt - s_t * s_t / n, 1e-9) * max(s_vv - s_v * s_v / n, 1e-9))
-        return (num / den).reshape(len(self.ids), 4, len(SIGMAS)).max(axis=2)
+        return _best_blur((num / den).reshape(len(self.ids), 4, len(SIGMAS)))
+
+
+def _best_blur(s: np.ndarray) -> np.ndarray:
+    """``s.max(axis=2)`` (the best over the blurs), without NumPy's slow reduction over a
+    short last axis: a marker is scored some 1,300 times a photo."""
+    best = s[..., 0]
+    for k in range(1, s.shape[2]):
+        best = np.maximum(best, s[..., k])
+    return best
 
 
 def flatten(patch: np.ndarray) -> np.ndarray:

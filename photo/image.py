@@ -76,6 +76,7 @@ def header(data: bytes, source: str) -> tuple[str, int, int]:
 def decode(data: bytes, source: str, reduce: int = 1) -> Photo:
     """Decode ``data`` (at 1/``reduce`` of its size where the format allows); raise
     :class:`PhotoError` for anything that is not a complete, readable photo."""
+    import cv2
     from PIL import Image, ImageOps
 
     fmt, width, height = header(data, source)
@@ -86,8 +87,8 @@ def decode(data: bytes, source: str, reduce: int = 1) -> Photo:
                 img.draft("RGB", (width // reduce, height // reduce))
                 factor = max(1, round(width / img.size[0]))
             img.load()
-            upright = ImageOps.exif_transpose(img)
-            rgb = np.asarray(upright.convert("RGB"))
+            ImageOps.exif_transpose(img, in_place=True)  # in place: no copy of 12 MP
+            rgb = np.asarray(img if img.mode == "RGB" else img.convert("RGB"))
     except (OSError, ValueError, SyntaxError) as exc:
         text = str(exc)
         if "truncated" in text.lower():
@@ -95,5 +96,5 @@ def decode(data: bytes, source: str, reduce: int = 1) -> Photo:
                              f"picture does); copy the photo again") from None
         raise PhotoError(f"{source}: the image cannot be decoded ({text}); take or export "
                          f"the photo again") from None
-    bgr = np.ascontiguousarray(rgb[..., ::-1])
+    bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)  # the same pixels, several times faster
     return Photo(bgr, factor, width, height, fmt)

@@ -35,6 +35,7 @@ import numpy as np
 from generator.markers.plan import MarkerMap
 from generator.markers.plan import orbitus_map as marker_map
 from photo import camera, printed_without
+from photo.art import lowest
 from photo.camera import TableCamera
 from photo.detect import Codebook, Reading, read_all, read_at
 from rules import hexgeo
@@ -205,6 +206,18 @@ class _Pose:
         return self.off <= EXACT_MM and abs(self.turn_off) <= EXACT_DEG
 
 
+@dataclass
+class _View:
+    """A place of the table as the art is compared there, under one camera: the camera
+    round it, the photo's patch, which of its pixels lie in the photo, and its scores
+    against every face (each computed once per camera, when first needed)."""
+
+    h: np.ndarray
+    patch: np.ndarray
+    inside: np.ndarray | None = None
+    looks: np.ndarray | None = None
+
+
 class OrbitusReader:
     """Reads photos against one Orbitus marker map (and, where markers alone are not
     enough, the printed art of the definitions' cards)."""
@@ -223,6 +236,10 @@ class OrbitusReader:
         self._paper = 255.0
         self._papers: list[tuple[tuple[float, float], float]] = []
         self._paper_bgr: np.ndarray | None = None
+        # the views (:class:`_View`) of one photo under one camera: a cell's patch and its
+        # scores are wanted by several steps, and comparing one costs a few milliseconds
+        self._views: dict[tuple[float, float], _View] = {}
+        self._views_of: tuple[np.ndarray, TableCamera] | None = None
 
     @property
     def art(self) -> Any:
@@ -336,6 +353,45 @@ class OrbitusReader:
         """The camera round a cell (as a homography) and its pixels per mm there."""
         return cam.local(centre, 0.6 * self.flats), cam.scale_at(centre)
 
+    def _view(self, bgr: np.ndarray, cam: TableCamera, centre: tuple[float, float]) -> _View:
+        """The view of the table round ``centre`` (mm) under ``cam`` (made once)."""
+        of = self._views_of
+        if of is None or of[0] is not bgr or of[1] is not cam:
+            self._views = {}
+            self._views_of = (bgr, cam)
+        view = self._views.get(centre)
+        if view is None:
+            h, scale = self._local(cam, centre)
+            view = _View(h, self.art.patch(bgr, h, centre, scale))
+            self._views[centre] = view
+        return view
+
+    def _looks(self, bgr: np.ndarray, cam: TableCamera, centre: tuple[float, float]
+               ) -> tuple[_View, np.ndarray]:
+        """The view round ``centre`` and its scores against every face (cards x 6)."""
+        view = self._view(bgr, cam, centre)
+        if view.looks is None:
+            view.looks = self.art.scores(view.patch)
+        return view, view.looks
+
+    def _in_frame(self, bgr: np.ndarray, cam: TableCamera, centre: tuple[float, float]
+                ) -> np.ndarray:
+        """Which pixels of the view round ``centre`` lie inside the photo."""
+        view = self._view(bgr, cam, centre)
+        if view.inside is None:
+            view.inside = self.art.in_frame(bgr.shape, view.h, centre)
+        return view.inside
+
+    def _compare_all(self, bgr: np.ndarray, cam: TableCamera, cells: list[Hex]) -> None:
+        """The scores of every cell of ``cells`` computed at once (one matrix product
+        instead of one per cell: the faces are read from memory once)."""
+        views = [self._view(bgr, cam, hexgeo.centre(c, self.flats)) for c in cells]
+        todo = [v for v in views if v.looks is None]
+        if todo:
+            for v, looks in zip(todo, self.art.scores_many([v.patch for v in todo]),
+                                strict=True):
+                v.looks = looks
+
     def _frame_share(self, cam: TableCamera, cell: Hex, shape: tuple[int, ...]) -> float:
         """The share of a cell's hex that lies inside the photo."""
         hgt, wid = shape[:2]
@@ -366,11 +422,16 @@ class OrbitusReader:
         from photo.working import look
 
         work = look(data, source, self.book, self.sizes())
-        return self.read(work.bgr, work.readings), work
+        reading = self.read(work.bgr, work.readings, work.gray)
+        work.gray = None  # not kept with the photo: the debug image needs colour only
+        return reading, work
 
-    def read(self, bgr: np.ndarray, readings: list[Reading] | None = None) -> TableReading:
-        """Read the table in ``bgr`` (``readings``: its markers, when already read)."""
-        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    def read(self, bgr: np.ndarray, readings: list[Reading] | None = None,
+             gray: np.ndarray | None = None) -> TableReading:
+        """Read the table in ``bgr`` (``readings``: its markers, when already read;
+        ``gray``: ``bgr`` in grey, when already made)."""
+        if gray is None:
+            gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
         out = TableReading(flats=self.flats)
         if self.station is None or not self.sectors:
             which = "station.yaml" if self.station is None else "sectors.yaml"
@@ -406,6 +467,8 @@ class OrbitusReader:
             self._paper = self._paper_level(bgr, cam, out)
             todo = self._footprint(cam, bgr.shape, [*out.placed, (0, 0)], set(out.placed))
             looked = set(todo) | set(out.placed)
+            self._compare_all(bgr, cam, todo + sorted(c for c, p in out.placed.items()
+                                                      if p.how == "marker"))
             while todo:
                 cell = todo.pop(0)
                 alone = not any(n in out.placed or n in out.unread or n == (0, 0)
@@ -417,6 +480,7 @@ class OrbitusReader:
                 if found is not None or len(out.unread) > unread:  # a card: look round it
                     more = self._footprint(cam, bgr.shape, [cell], looked)
                     looked |= set(more)
+                    self._compare_all(bgr, cam, more)
                     todo += more
             self._verify_art(bgr, gray, cam, out, used)
         cam = self._refit(station, out, bgr.shape, cam)
@@ -426,6 +490,9 @@ class OrbitusReader:
             self._explain(bgr, cam, out)
             self._occluded(bgr, cam, out)
         self._frame(cam, bgr.shape, out)
+        self._views, self._views_of = {}, None  # the photo's patches are not kept
+        if self.art is not None:
+            self.art.forget()
         out.camera = cam
         out.homography = cam.local((0.0, 0.0), 2.0 * self.flats)
         return out
@@ -498,11 +565,10 @@ class OrbitusReader:
         out.log.append(entry)
         art = self.art
         centre = hexgeo.centre(cell, self.flats)
-        h, scale = self._local(cam, centre)
-        patch = art.patch(bgr, h, centre, scale)
-        looks = art.scores(patch)  # cards x 6
+        view, looks = self._looks(bgr, cam, centre)  # cards x 6
+        patch = view.patch
         paper = self._paper_at(cell)
-        inside = art.in_frame(bgr.shape, h, centre)
+        inside = self._in_frame(bgr, cam, centre)
         hot = art.bright(patch, paper, inside)
         washed = float(hot.sum()) / float(art.mask.sum())
         entry["glare"] = washed
@@ -659,9 +725,7 @@ class OrbitusReader:
         art = self.art
         gains = []
         for p in list(out.placed.values())[:8]:
-            centre = hexgeo.centre(p.cell, self.flats)
-            h, scale = self._local(cam, centre)
-            patch = art.patch(bgr, h, centre, scale)
+            patch = self._patch(bgr, cam, p.cell)
             gains.append(art.gain(patch, art.names.index(p.card), p.rot))
         return float(np.median(gains)) if gains else 0.0
 
@@ -680,7 +744,7 @@ class OrbitusReader:
             self._papers.append((hexgeo.centre(p.cell, self.flats),
                                  float(np.percentile(gray, 75))))
             face = art.face(art.names.index(p.card), p.rot)
-            paper = art.mask & (face.min(axis=2) >= 225)  # where the card is bare paper
+            paper = art.mask & (lowest(face) >= 225)  # where the card is bare paper
             if paper.sum() > 100:
                 colours.append(np.median(patch[paper].astype(np.float32), axis=0))
         self._paper_bgr = np.median(np.stack(colours), axis=0) if colours else None
@@ -695,7 +759,7 @@ class OrbitusReader:
         if self._paper_bgr is None:
             return 0.0
         p = patch.astype(np.float32)
-        total = p.sum(axis=2) + 1.0
+        total = p[..., 0] + p[..., 1] + p[..., 2] + 1.0  # as p.sum(axis=2), faster
         ref = self._paper_bgr
         ref_total = float(ref.sum())
         chroma = (np.abs(p[..., 0] / total - ref[0] / ref_total)
@@ -743,14 +807,13 @@ class OrbitusReader:
         """Whether the photo shows ``card`` turned ``rot`` at ``centre`` (table mm), where
         it is not under glare (its face matching at least ``enough``)."""
         art = self.art
-        h, scale = self._local(cam, centre)
-        patch = art.patch(bgr, h, centre, scale)
+        view, looks = self._looks(bgr, cam, centre)
+        patch = view.patch
         index = art.names.index(card)
-        looks = art.scores(patch)
         if float(looks[index, rot]) >= enough:
             return enough == ART_VERIFY or float(looks[index, rot]) >= float(looks.max()) - 0.02
         hot = art.bright(patch, self._paper_at(hexgeo.pixel_to_hex(centre, self.flats)),
-                         art.in_frame(bgr.shape, h, centre))
+                         self._in_frame(bgr, cam, centre))
         if hot.sum() < GLARE_SHARE * art.mask.sum():
             return False
         return float(art.masked_scores(patch, art.mask & ~hot)[index, rot]) >= enough
@@ -830,10 +893,9 @@ class OrbitusReader:
             f.cell for f in out.findings if f.cell is not None}
         for cell, (index, rot) in sorted(faces.items()):
             centre = hexgeo.centre(cell, self.flats)
-            h, scale = self._local(cam, centre)
-            patch = art.patch(bgr, h, centre, scale)
+            patch = self._patch(bgr, cam, cell)
             paper = self._paper_at(cell)
-            hot = art.bright(patch, paper, art.in_frame(bgr.shape, h, centre))
+            hot = art.bright(patch, paper, self._in_frame(bgr, cam, centre))
             glare, other, _ = art.explain(patch, index, rot, hot, paper)
             share = float(glare.sum()) / float(art.mask.sum())
             if cell in out.placed:
@@ -910,9 +972,7 @@ class OrbitusReader:
         return ok.reshape(n, n)
 
     def _patch(self, bgr: np.ndarray, cam: TableCamera, cell: Hex) -> np.ndarray:
-        centre = hexgeo.centre(cell, self.flats)
-        h, scale = self._local(cam, centre)
-        return self.art.patch(bgr, h, centre, scale)
+        return self._view(bgr, cam, hexgeo.centre(cell, self.flats)).patch
 
     def _outline(self, mask: np.ndarray, cam: TableCamera,
                  centre: tuple[float, float]) -> np.ndarray:

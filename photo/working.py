@@ -35,6 +35,7 @@ class Working:
     width: int  # the file's full size
     height: int
     px_per_mm: float  # estimated from the markers read (0: none read)
+    gray: np.ndarray | None = None  # ``bgr`` in grey, when the markers were read in it
 
 
 def _px_per_mm(readings: list[Reading], sizes: dict[int, float]) -> float:
@@ -77,9 +78,10 @@ def look(data: bytes, source: str, book: Codebook, sizes: dict[int, float]) -> W
             readings = _scaled(readings, k)
             scale *= k
             ppm *= k
-        return Working(bgr, readings, scale, width, height, ppm)
+            return Working(bgr, readings, scale, width, height, ppm)
+        return Working(bgr, readings, scale, width, height, ppm, gray)
     if photo.reduced == 1 and bgr.shape[1] >= _upright_width(width, height, bgr):
-        return Working(bgr, readings, scale, width, height, ppm)
+        return Working(bgr, readings, scale, width, height, ppm, gray)
     # too coarse a first look: decoded again, as large as the target needs (at most full)
     again = 1
     if ppm:
@@ -96,9 +98,9 @@ def look(data: bytes, source: str, book: Codebook, sizes: dict[int, float]) -> W
     # the squares of the first look read again where the photo has more pixels: finding
     # them is the costly part, and a square too coarse to read was found all the same
     k = fscale / scale
-    readings = read_all(cv2.cvtColor(full, cv2.COLOR_BGR2GRAY), book,
-                        quads=[q * k for q in quads])
-    return Working(full, readings, fscale, width, height, _px_per_mm(readings, sizes))
+    gray = cv2.cvtColor(full, cv2.COLOR_BGR2GRAY)
+    readings = read_all(gray, book, quads=[q * k for q in quads])
+    return Working(full, readings, fscale, width, height, _px_per_mm(readings, sizes), gray)
 
 
 def _upright_width(width: int, height: int, bgr: np.ndarray) -> int:
