@@ -301,7 +301,7 @@ class Kit:
     def __init__(self, folder: Path, game: str) -> None:
         from PIL import Image
 
-        from generator.markers.plan import from_json
+        from generator.markers.reading import from_json
 
         self.folder = folder / game / "png"
         self.map = from_json((folder / game / "markers.json").read_text(encoding="utf-8"),
