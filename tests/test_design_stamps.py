@@ -71,12 +71,22 @@ def test_every_sector_front_of_the_first_sheet_carries_the_stamp(kit):
     assert first.count(stamps["orbitus"]) == fronts
 
 
-def test_the_tiled_board_carries_the_stamp_in_its_bottom_margin(kit):
-    # the board is cut into pieces glued together; the stamp lies in the bottom margin,
-    # right of the last column's letter: on the bottom-right piece, whichever page has it
+def test_every_piece_of_the_tiled_board_carries_the_stamp(kit):
+    # the board is cut into pieces glued together: each piece says its design in its outer
+    # margin (a loose piece of an older print is seen), once, and no piece shows a
+    # neighbour's stamp in its bleed
+    from generator.products.satellites import tiled_board
+    from generator.sheets import page_size
+
     out, stamps = kit
+    defs = load_definitions("satellites", out.parent / "mine")
+    tiled, _ = tiled_board(defs, page_size("a4"))
     pages = _pages(out / "satellites" / "board.pdf")
-    assert sum(p.count(stamps["satellites"]) for p in pages) >= 1
+    assert len(pages) == len(tiled.pages) > 1
+    for placed, text in zip(tiled.pages, pages, strict=True):
+        pieces = [p for p in placed if p.index < len(tiled.pieces)]
+        trackers = len(placed) - len(pieces)  # the trackers' card has a stamp of its own
+        assert text.count(stamps["satellites"]) == len(pieces) + trackers, text
 
 
 def test_sector_backs_carry_no_stamp(kit):
