@@ -90,13 +90,15 @@ def test_png_export_is_deterministic(png300, tmp_path):
 
 
 def test_stale_pngs_are_removed(cards_copy, tmp_path):
+    # the kit in a folder of its own: tmp_path holds the definitions, files no build wrote
+    out = tmp_path / "out"
     opts = BuildOptions(png_dpi=40)
-    build(tmp_path, games=("orbitus",), cards=cards_copy, opts=opts)
-    assert (tmp_path / "orbitus/png/sector-S72.png").exists()
+    build(out, games=("orbitus",), cards=cards_copy, opts=opts)
+    assert (out / "orbitus/png/sector-S72.png").exists()
     path = cards_copy / "orbitus" / "sectors.yaml"
     lines = [ln for ln in path.read_text(encoding="utf-8").splitlines(keepends=True)
              if not ln.startswith("  - {id: S72,")]
     path.write_text("".join(lines), encoding="utf-8")
-    build(tmp_path, games=("orbitus",), cards=cards_copy, opts=opts)
-    assert not (tmp_path / "orbitus/png/sector-S72.png").exists()
-    assert (tmp_path / "orbitus/png/sector-S71.png").exists()
+    build(out, games=("orbitus",), cards=cards_copy, opts=opts)
+    assert not (out / "orbitus/png/sector-S72.png").exists()
+    assert (out / "orbitus/png/sector-S71.png").exists()

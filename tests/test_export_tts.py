@@ -108,8 +108,10 @@ def test_deck_holds_every_copy_of_every_sector(tts_out, cards_copy, tmp_path):
     path.write_text(text.replace("  - {id: S72, routes: [N, NE, SE, S, SW, NW]}",
                                  "  - {id: S72, routes: [N, NE, SE, S, SW, NW], count: 3}"),
                     encoding="utf-8")
-    build(tmp_path, games=("orbitus",), cards=cards_copy, opts=BuildOptions(tts=True))
-    deck = next(o for o in _load(tmp_path / "orbitus/tts/Orbitus.json")["ObjectStates"]
+    # the kit in a folder of its own: tmp_path holds the definitions, files no build wrote
+    out = tmp_path / "out"
+    build(out, games=("orbitus",), cards=cards_copy, opts=BuildOptions(tts=True))
+    deck = next(o for o in _load(out / "orbitus/tts/Orbitus.json")["ObjectStates"]
                 if o["Name"] == "DeckCustom")
     assert len(deck["DeckIDs"]) == 74
     s72 = {c["CardID"] for c in deck["ContainedObjects"] if c["Nickname"] == "S72"}

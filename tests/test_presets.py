@@ -307,12 +307,18 @@ def test_png_text_boxes_lie_where_the_letters_are(builds):
             as image:
         boxes = decode(image.info[KEY])
         rgb = image.convert("RGB")
-    assert len(boxes) == 1  # the sector ID
-    xs, ys = [p[0] for p in boxes[0]], [p[1] for p in boxes[0]]
-    x0, y0, x1, y1 = int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1
-    dark = sum(1 for x in range(x0, x1) for y in range(y0, y1)
-               if max(rgb.getpixel((x, y))) < 90)
-    assert dark > (x1 - x0) * (y1 - y0) * 0.08
+    # the sector ID in the lower left, the design stamp in the upper right
+    assert len(boxes) == 2
+    corners = []
+    for box in boxes:
+        xs, ys = [p[0] for p in box], [p[1] for p in box]
+        x0, y0, x1, y1 = int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1
+        dark = sum(1 for x in range(x0, x1) for y in range(y0, y1)
+                   if max(rgb.getpixel((x, y))) < 90)
+        assert dark > (x1 - x0) * (y1 - y0) * 0.08, box
+        corners.append(("left" if x1 < rgb.width / 2 else "right",
+                        "top" if y1 < rgb.height / 2 else "bottom"))
+    assert sorted(corners) == [("left", "bottom"), ("right", "top")]
 
 
 def test_the_preset_command_refuses_an_unknown_name_with_exit_2(tmp_path):

@@ -388,7 +388,7 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
                   start_lines: dict[int, int] | None = None,
                   barriers: Iterable[int] = (), fiducial: bool = True,
                   side_names: Sequence[str] | None = None, texts: bool = True,
-                  stamp: bool = False) -> list[Item]:
+                  stamp: bool = False, safe: float = 0.0) -> list[Item]:
     """The station hex: its art (orbits and stars on the station's colour), its name, the
     six side labels (``side_names``, in the kit's language: N, NE, ... by default) and the
     start-line stubs.
@@ -397,7 +397,8 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
     scorer's picture of a table); the printed station shows all six sides open. With
     its photo marker (``markers: true`` in station.yaml) the marker takes the centre
     and the names move next to the N and S sides, where start-line markers leave them
-    visible.
+    visible. ``stamp``: the design stamp in the corner between the N and NE sides, at least
+    ``safe`` mm (a print shop's safe zone) inside the cut.
     """
     flats = across_flats or defs.sectors.hex_across_flats_mm
     st = defs.station
@@ -448,7 +449,7 @@ def station_items(defs: OrbitusDefinitions, across_flats: float | None = None,
         en = fit_size(st.name_en, 2.4 * s, 18.0 * s)
         items.append(text_centred(0.0, 3.4 * s, st.name_en, en, fill=WHITE))
     if stamp:
-        items.extend(corner_stamp(defs, flats, WHITE))
+        items.extend(corner_stamp(defs, flats, WHITE, safe))
     items.append(Polygon(hex_points(flats), Style(stroke=INK, width=0.3 * s),
                          cls="station-outline"))
     return items

@@ -83,10 +83,10 @@ def orbitus_pieces(defs: Any, words: Any) -> list[Piece]:
 
     st = defs.station
 
-    def station_art(bleed: float, _safe: float) -> list[Item]:
+    def station_art(bleed: float, safe: float) -> list[Item]:
         under: list[Item] = [Polygon(offset_polygon(orb.hex_points(flats), bleed),
                                      Style(fill=st.colour))] if bleed > 0 else []
-        return under + orb.station_items(defs, flats, stamp=True)
+        return under + orb.station_items(defs, flats, stamp=True, safe=safe)
 
     def station_back(bleed: float, _safe: float) -> list[Item]:
         return [Polygon(offset_polygon(orb.hex_points(flats), bleed), Style(fill=st.colour))]
