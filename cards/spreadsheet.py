@@ -348,6 +348,11 @@ def _field_is_list(game: str, role: str, path: tuple[str | int, ...]) -> bool:
             annotation = _list_item(annotation)
             model = _inner_model(annotation) if annotation is not None else None
             continue
+        value = _dict_value(annotation)
+        if value is not None:  # a key of a mapping with keys of its own (tune)
+            annotation = value
+            model = _inner_model(annotation)
+            continue
         if model is None or not hasattr(model, "model_fields"):
             return False
         info = model.model_fields.get(part)
@@ -356,6 +361,38 @@ def _field_is_list(game: str, role: str, path: tuple[str | int, ...]) -> bool:
         annotation = info.annotation
         model = _inner_model(annotation)
     return _is_list(annotation, get_origin, get_args)
+
+
+def _dict_value(annotation: Any) -> Any:
+    """The values' type of a ``dict[str, X]`` field (``X``), or None for any other."""
+    from typing import Annotated, get_args, get_origin
+
+    while get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    for candidate in (annotation, *get_args(annotation)):
+        if get_origin(candidate) is dict:
+            return get_args(candidate)[1]
+    return None
+
+
+def _setting_keys(game: str, role: str, name: str) -> tuple[str, ...]:
+    """The path of a dotted setting's name: split at its dots, except in the key of a
+    mapping whose keys are the designer's own (``tune.scoring.planet_groups.1`` is the
+    key ``scoring.planet_groups.1`` of ``tune``)."""
+    from cards.loader import _inner_model
+    from cards.models import SCHEMAS
+
+    parts = name.split(".")
+    model: Any = SCHEMAS.get(f"{game}-{role}")
+    for k, part in enumerate(parts[:-1]):
+        info = model.model_fields.get(part) if hasattr(model, "model_fields") else None
+        if info is None:
+            break
+        if _dict_value(info.annotation) is not None and _inner_model(
+                info.annotation) is None:
+            return (*parts[:k + 1], ".".join(parts[k + 1:]))
+        model = _inner_model(info.annotation)
+    return tuple(parts)
 
 
 def _list_item(annotation: Any) -> Any:
@@ -481,7 +518,7 @@ def _read_settings(sheet: Sheet, rows: list[tuple[int, list[Cell]]], game: str, 
         cell = row[1] if len(row) > 1 else None
         if _blank(cell):
             continue  # an empty value: the field is not given
-        keys = tuple(name.split("."))
+        keys = _setting_keys(game, role, name)
         _put(data, keys, _value(cell, _field_is_list(game, role, keys)))
         doc.cells[keys] = ref
         for k in range(1, len(keys)):

@@ -267,7 +267,7 @@ def _report(opts: argparse.Namespace, cards: Path | None, store: Any, prog: str)
     from cards.loader import DefinitionError
     from cards.ruleset_cache import load_ruleset
     from design.playtest_report import Group, definitions_for, report, text
-    from sim.cli import Usage, parse_bots
+    from sim.command import Usage, parse_bots
     from sim.predict import predict
     from web.playtests import keep_prediction, playtests, prediction, snapshot
 

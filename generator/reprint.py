@@ -197,13 +197,15 @@ def _aids_anew(out: GameReprint, steps_of: Callable[[Any], list[Any]], old: Any,
 
 
 def sheet_name(file: str) -> str:
-    """``rules-en.pdf`` -> ``rule booklet (en)``, as the take-out sheet names a sheet."""
+    """``rules-en.pdf`` -> ``rule booklet (en)``, ``player-aid-en-2up.pdf`` -> ``player aid
+    2-up (en)``, as the take-out sheet names a sheet."""
     import re
 
-    found = re.fullmatch(r"(rules|player-aid)-(\w+)\.pdf", file)
+    found = re.fullmatch(r"(rules|player-aid)-([a-z]+)(-2up|-cards)?\.pdf", file)
     if found:
         what = "rule booklet" if found.group(1) == "rules" else "player aid"
-        return f"{what} ({found.group(2)})"
+        form = {"-2up": " 2-up", "-cards": " cards"}.get(found.group(3) or "", "")
+        return f"{what}{form} ({found.group(2)})"
     return {"score-pad.pdf": "score pad (its unused sheets)"}.get(file, file)
 
 

@@ -31,6 +31,7 @@ from generator.drawing import (
     text_width,
 )
 from generator.sheets import MARGIN_MM, MARK_GAP_MM, MARK_LEN_MM, MARK_STYLE
+from generator.stamp import STAMP_CLASS
 
 FLAP_MM = 10.0  # a glue flap, its first ART_BLEED_MM being the neighbour's art
 ART_BLEED_MM = 3.0
@@ -264,7 +265,12 @@ def piece_items(piece: Piece, board: Sequence[Item], glue: str) -> list[Item]:
     clip = Rect(x0 - bl, y0 - bt, art_x1 - x0 + bl, art_y1 - y0 + bt, Style())
     # words of the board that fall wholly outside the piece are left out: clipped, they
     # would print nothing but still lie in the page's text, off the paper
-    shown = [i for i in board if not isinstance(i, Text) or _overlaps(i, clip)]
+    # the design stamp only on the piece that shows it once assembled, not in a
+    # neighbour's bleed (trimmed away, it would still be in that page's text)
+    vx0, vy0 = piece.visible[0], piece.visible[1]
+    seen = Rect(vx0, vy0, vx1 - vx0, vy1 - vy0, Style())
+    shown = [i for i in board if not isinstance(i, Text) or (
+        _overlaps(i, seen) if i.cls == STAMP_CLASS else _overlaps(i, clip))]
     items: list[Item] = [Group(tuple(shown), (ox, oy), clip=clip, cls="board-piece")]
     flaps: list[tuple[Box, str]] = []
     if piece.flaps[0]:

@@ -16,6 +16,7 @@ from cards.ruleset_cache import load_definitions
 from generator.build import build
 from generator.drawing import Group, Text, text_width, walk
 from generator.options import BuildOptions
+from generator.products.orbitus import sector_slots
 from generator.stamp import STAMP_CLASS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,10 +49,8 @@ def test_the_stamp_reads_version_and_hash(kit):
 
 
 @pytest.mark.parametrize(("file", "game", "each"), [
-    ("orbitus/sectors.pdf", "orbitus", 20),  # every front of the first sheet
     ("orbitus/station.pdf", "orbitus", 1),
     ("satellites/tokens.pdf", "satellites", 24),
-    ("satellites/board.pdf", "satellites", 1),
     ("orbitus/score-pad.pdf", "orbitus", 1),
     ("satellites/score-pad.pdf", "satellites", 1),
 ])
@@ -59,6 +58,35 @@ def test_every_printed_component_carries_the_stamp(kit, file, game, each):
     out, stamps = kit
     first = _pages(out / file)[0]
     assert first.count(stamps[game]) >= each, (file, first.count(stamps[game]))
+
+
+def test_every_sector_front_of_the_first_sheet_carries_the_stamp(kit):
+    # as many fronts as the layout puts on a sheet (the printing note takes its room)
+    out, stamps = kit
+    defs = load_definitions("orbitus", out.parent / "mine")
+    copies = sum(s.count for s in defs.sectors.sectors)
+    fronts = min(copies, len(sector_slots(defs, BuildOptions(tts=True, out_root=out))))
+    assert fronts > 1
+    first = _pages(out / "orbitus" / "sectors.pdf")[0]
+    assert first.count(stamps["orbitus"]) == fronts
+
+
+def test_every_piece_of_the_tiled_board_carries_the_stamp(kit):
+    # the board is cut into pieces glued together: each piece says its design in its outer
+    # margin (a loose piece of an older print is seen), once, and no piece shows a
+    # neighbour's stamp in its bleed
+    from generator.products.satellites import tiled_board
+    from generator.sheets import page_size
+
+    out, stamps = kit
+    defs = load_definitions("satellites", out.parent / "mine")
+    tiled, _ = tiled_board(defs, page_size("a4"))
+    pages = _pages(out / "satellites" / "board.pdf")
+    assert len(pages) == len(tiled.pages) > 1
+    for placed, text in zip(tiled.pages, pages, strict=True):
+        pieces = [p for p in placed if p.index < len(tiled.pieces)]
+        trackers = len(placed) - len(pieces)  # the trackers' card has a stamp of its own
+        assert text.count(stamps["satellites"]) == len(pieces) + trackers, text
 
 
 def test_sector_backs_carry_no_stamp(kit):
@@ -84,7 +112,9 @@ def test_markers_tts_and_the_kept_definitions_carry_the_hash(kit):
         assert markers["design"] == {"version": "0.7.2", "hash": design.hash,
                                      "stamp": stamps[game]}
         save = json.loads((out / game / "tts" / f"{name}.json").read_text(encoding="utf-8"))
-        assert save["Note"] == f"design {stamps[game]}"
+        # the table's notes keep their own text; the design is a line of its own after it
+        lines = save["Note"].splitlines()
+        assert lines[-1] == f"design {stamps[game]}" and len(lines) > 1, save["Note"]
         notes = {o["GMNotes"] for o in save["ObjectStates"]}
         assert notes == {f"design {stamps[game]}"}
         kept = json.loads((out / game / "design.json").read_text(encoding="utf-8"))

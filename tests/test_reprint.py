@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from cards.ruleset_cache import load_definitions
 from generator.options import BuildOptions
-from generator.reprint import reprint
+from generator.reprint import reprint, sheet_name
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "cards"
@@ -130,3 +130,12 @@ def test_a_rule_number_reprints_the_sheets_that_print_it(tmp_path):
     files, _ = _kit(mine)
     assert "reprint/orbitus/sectors.pdf" not in files  # no card shows the scoring table
     assert "reprint/orbitus/score-pad.pdf" in files and "reprint/orbitus/rules-en.pdf" in files
+
+
+def test_the_take_out_sheet_names_every_form_of_the_aids():
+    # issue 20's 2-up and card aids are sheets the player holds, named like the others
+    assert [sheet_name(f) for f in ("rules-ru.pdf", "player-aid-en.pdf",
+                                    "player-aid-en-2up.pdf", "player-aid-it-cards.pdf",
+                                    "score-pad.pdf")] == [
+        "rule booklet (ru)", "player aid (en)", "player aid 2-up (en)",
+        "player aid cards (it)", "score pad (its unused sheets)"]

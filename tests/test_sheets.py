@@ -97,6 +97,22 @@ def test_three_sectors_and_a_scoring_row_change_only_their_lines(tmp_path, ext, 
     assert not list(cards_copy.rglob(".*.tmp"))  # written through temporary files
 
 
+@pytest.mark.parametrize("ext", [".xlsx", ".csv"])
+def test_a_tune_range_whose_key_has_dots_is_read_as_one_key(tmp_path, ext, cards_copy):
+    # tune's keys name a number by its dotted path (scoring.planet_groups.1): the setting
+    # tune.scoring.planet_groups.1 is that key of tune, and its cell a range
+    sheets = _sheets()
+    rules = sheets["orbitus-rules"]
+    assert _row(rules, "tune.scoring.planet_groups.1")[1] == "-3, 0"
+    _row(rules, "tune.scoring.planet_groups.1")[1] = "-4, 0"
+    files = _write(tmp_path / f"kit{ext}", sheets)
+    old = (cards_copy / "orbitus" / "rules.yaml").read_text(encoding="utf-8")
+    assert main(["import", *map(str, files), "--cards", str(cards_copy), "--force"]) == 0
+    new = (cards_copy / "orbitus" / "rules.yaml").read_text(encoding="utf-8")
+    assert _changed_lines(old, new) == ["-  scoring.planet_groups.1: [-3, 0]",
+                                        "+  scoring.planet_groups.1: [-4, 0]"]
+
+
 def test_rows_added_and_removed_and_settings_changed(tmp_path, cards_copy):
     sheets = _sheets()
     deck = sheets["orbitus-sectors"]

@@ -224,14 +224,25 @@ def board_items(defs: SatellitesDefinitions, size: int | None = None, *,
         items.append(text_centred(lab / 2.0, cy, str(i + 1), size_txt, fill=INK, bold=True))
         items.append(text_centred(lab * 1.5 + n * cell, cy, str(i + 1), size_txt, fill=INK,
                                   bold=True))
-    text = stamp_text(defs) if stamp else None
-    if text is not None:  # in the bottom margin, right of the last column's letter
-        size = fit_size(text, min(1.6, size_txt), cell * 0.38)
-        items.extend(stamp_items(defs, lab + n * cell - 1.0, lab * 1.5 + n * cell + size * 0.35,
-                                 size, anchor="end"))
+    if stamp:  # in the bottom margin, right of the last column's letter
+        items.extend(board_stamp_items(defs, geo, n - 1, bottom=True, miniature=miniature))
     if trackers:
         items.extend(tracker_items(defs, geo, words, print_scale))
     return geo, items
+
+
+def board_stamp_items(defs: SatellitesDefinitions, geo: BoardGeometry, col: int, *,
+                      bottom: bool, miniature: bool = False) -> list[Item]:
+    """The design stamp in the board's coordinate margin (bottom, or top), right of the
+    letter of column ``col``: inside the frame, clear of the grid and of the letter."""
+    text = stamp_text(defs)
+    if text is None:
+        return []
+    n, cell, lab = geo.size, geo.cell, geo.label
+    letters = min(lab * 0.74, cell * 0.3) if miniature else min(lab * 0.55, cell * 0.22)
+    size = fit_size(text, min(1.6, letters), cell * 0.38)
+    y = (lab * 1.5 + n * cell if bottom else lab / 2.0) + size * 0.35
+    return stamp_items(defs, lab + (col + 1) * cell - 1.0, y, size, anchor="end")
 
 
 FRAME = "#dfe6f2"  # the coordinate margin's tint: the board's frame (pale: the markers

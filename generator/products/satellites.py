@@ -102,6 +102,14 @@ def tiled_board(defs: SatellitesDefinitions, page: tuple[float, float],
     panel = sat.tracker_panel(defs, page[0] - 2 * MARGIN_MM - margin, words)
     panel_size = (panel.width + margin, panel.height + margin)
     tiled = tiling.tile_board(geo.size, geo.cell, geo.label, page, [panel_size])
+    # every piece says its design once cut out (a loose piece of an older print is seen):
+    # in its outer margin, right of its last column's letter; the bottom-right piece has
+    # the board's own stamp
+    for p in tiled.pieces:
+        if p.row1 == geo.size and p.col1 == geo.size:
+            continue
+        if p.row1 == geo.size or p.row0 == 0:
+            board += sat.board_stamp_items(defs, geo, p.col1 - 1, bottom=p.row1 == geo.size)
     things: list[tuple[list[Item], tuple[float, float]]] = [
         (tiling.piece_items(p, board, words.board.glue), p.footprint)
         for p in tiled.pieces]
