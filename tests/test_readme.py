@@ -122,3 +122,14 @@ def test_nothing_in_the_repository_points_outside_it():
     found = subprocess.run(["git", "grep", "-n", "-E", outside, "--", ".", ":!.ci"], cwd=ROOT,
                            capture_output=True, text=True, check=False)
     assert found.returncode == 1, found.stdout  # 1: no line matches
+
+
+def test_the_quick_start_build_finds_an_output_folder_it_may_write() -> None:
+    """The Quick start's ``pnp build`` writes into ``output/`` of a fresh clone: that folder
+    holds nothing of the repository's (a file there is one the tool did not write, and
+    ``pnp build`` rightly refuses such a folder)."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    tracked = subprocess.run(["git", "ls-files", "output"], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout.split()
+    assert tracked == []
