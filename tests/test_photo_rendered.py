@@ -172,6 +172,25 @@ def test_barrel_distortion_on_the_72_card_table_scores_exactly(tmp_path, capsys)
     assert out["winners"] == typed["winners"]
 
 
+def test_the_one_camera_carries_the_lens_barrel_distortion_the_markers_show():
+    """The camera fitted to every marker corner of the barrel-distorted photo (rendered
+    with k1 -0.08) keeps a barrel distortion: a point at 0.8 half diagonals from the
+    middle is drawn 3-9 % nearer to it than a straight lens would; the photos of mildly
+    bent lenses (|k1| <= 0.016) need none beyond what their perspective explains."""
+    import numpy as np
+
+    from photo.camera import distort
+
+    def bend(name: str) -> float:
+        cam = _judged(name)[1].camera
+        assert cam is not None, name
+        return float(distort(np.array([[0.8, 0.0]]), cam.k1, cam.k2)[0, 0] / 0.8 - 1.0)
+
+    assert -0.09 < bend("barrel-distortion") < -0.03
+    for name in ("curled-cards", "glare-on-a-card", "hand-over-a-chain"):
+        assert abs(bend(name)) < 0.02, name
+
+
 def test_curled_cards_are_read_and_the_most_curled_show_in_their_residual(capsys):
     """Cards curled off the table (edges lifted 4-7 mm): every card read, the score the
     typed table's; the camera model's residual per card (its marker's shape against a
