@@ -198,9 +198,10 @@ def _bends(rms_flat: float, rms_bent: float, n: int) -> bool:
     232 corners)."""
     if rms_bent <= 0.0 or rms_flat - rms_bent <= BENT_PX:
         return False
-    dof = max(1, 2 * n - 11)
-    gain = (rms_flat ** 2 - rms_bent ** 2) * 2 * n / 2.0  # the sum of squares saved, per k
-    return gain / (rms_bent ** 2 * 2 * n / dof) > BENT_F
+    # the sum of squares saved per added number, over what is left per free coordinate
+    # (both sums are the mean square times the number of points, which cancels)
+    free = max(1, 2 * n - 11)  # 2 n coordinates, 11 numbers fitted
+    return (rms_flat ** 2 - rms_bent ** 2) / 2.0 * free / rms_bent ** 2 > BENT_F
 
 
 def _rms(residual: object, theta: np.ndarray, n: int) -> float:
