@@ -8,6 +8,7 @@ made by ``testkit/render/fixtures.py``; the tests need no Blender."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -60,8 +61,10 @@ def _score(capsys: pytest.CaptureFixture[str], name: str, *extra: str
     return _run(capsys, args)
 
 
+@functools.cache
 def _judged(name: str) -> tuple[Rendered, Any, Outcome]:
-    """The photo read as pnp-score reads it, judged against its truth."""
+    """The photo read as pnp-score reads it, judged against its truth (read once per run:
+    several tests look at the same reading, none changes it)."""
     from cards.ruleset_cache import load_definitions
     from photo import marker_map, reader_for
 
