@@ -99,6 +99,12 @@ class OrbitusSim:
         """A full state consistent with ``view``: the unseen cards dealt at random."""
         return sample_state(view, match, rng)
 
+    def settle(self, match: Seating, state: State, seat: int, rng: random.Random) -> State:
+        """A search leaf after the other seats' answers (:func:`sim.orbitus_eval.replies`)."""
+        from sim.orbitus_eval import replies
+
+        return replies(match, state, seat, rng)
+
     def values(self, state: State) -> tuple[int, ...]:
         """The score of every seat as the position stands."""
         return state.score().totals

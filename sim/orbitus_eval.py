@@ -162,3 +162,29 @@ def position_values(state: Any) -> tuple[float, ...]:
     own = [system_value(match, state.board, info, s, values) for s in range(match.n)]
     return tuple(own[s] - max(own[t] for t in range(match.n) if t != s)
                  for s in range(match.n))
+
+
+REPLY_LIMIT = 12  # at most this many replies at one leaf (a table where only others move)
+
+
+def replies(match: Seating, state: Any, seat: int, rng: Any) -> Any:
+    """The state after the other seats have answered, each with its best one-ply move by
+    :func:`action_values` (the ``value`` bot's, equal values decided by ``rng``), until
+    ``seat`` is to move again or the game is over: where a search leaf is judged. The
+    state is a search's own deal, so each answer reads that deal's hand of its mover."""
+    from rules.orbitus import GAME
+    from rules.orbitus.view import view_for
+
+    for _ in range(REPLY_LIMIT):
+        if state.end is not None or state.to_move == seat:
+            break
+        legal = GAME.legal_actions(state)
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            values = action_values(match, view_for(state, state.to_move), legal, state.info)
+            best = max(v for v, _ in values)
+            ties = [a for v, a in values if v == best]
+            action = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+        state = GAME.apply(state, action)
+    return state

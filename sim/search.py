@@ -12,6 +12,10 @@ future, so that building beats attack-and-remove). That worth becomes a reward i
   of them (``sim.action_values``, the same numbers the one-ply ``value`` bot plays by), and
   a node visited *n* times may have tried the best ``2 + sqrt(n)`` of them, so a small
   budget spends itself on plausible actions among Orbitus's ~300.
+* **Leaf replies**: an adapter with a ``settle`` plays, from the position a walk reaches,
+  the moves the game expects of the other seats (Orbitus: each other seat's one-ply
+  ``value`` move in this deal) until the searching seat is to move again, so a line is
+  judged after the answer it will meet rather than before it.
 * **Selection** by UCB1 over the tried actions legal in this deal, each counted only in
   the deals where it was available (Cowling, Powley and Whitehouse's information-set
   MCTS).
@@ -132,6 +136,9 @@ class Tree:
             node = node.children[action]
             path.append(node)
             state = game.apply(state, action)
+        settle = getattr(sim, "settle", None)
+        if settle is not None and not game.is_over(state):
+            state = settle(turn.public, state, turn.seat, rng)  # the replies a leaf meets
         for _ in range(getattr(sim, "rollout_plies", 0)):
             if game.is_over(state):
                 break
