@@ -47,6 +47,7 @@ class OrbitusSim:
 
     reward_scale = 4.0  # points of margin that make a position clearly better (search)
     rollout_plies = 0  # the search scores the position it reaches as it stands
+    reward_from_root = True  # rewards from the change of worth since the decision's position
 
     def decided(self, state: State) -> bool:
         """Whether the game is over (the engine decides that after every action)."""

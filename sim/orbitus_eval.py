@@ -59,29 +59,53 @@ def remaining(match: Seating, board: Any, out: Sequence[str]) -> tuple[tuple[str
     return tuple(sorted((t, max(0, n)) for t, n in left.items()))
 
 
-@lru_cache(maxsize=4096)
+_CACHE_SIZE = 4096
+_BY_RULES: dict[int, tuple[Ruleset, dict[Any, Values]]] = {}
+
+
 def future_values(rules: Ruleset, step: float, supply: tuple[tuple[str, int], ...]) -> Values:
     """The :class:`~sim.orbitus_changes.Values` of a system at progress ``step`` with ``supply``
-    planets of each type still to come (see the module docstring)."""
+    planets of each type still to come (see the module docstring); kept per ruleset object
+    (a ruleset's own hash walks all its cards, which cost a search more than the tables)."""
+    held = _BY_RULES.get(id(rules))
+    if held is None or held[0] is not rules:
+        if len(_BY_RULES) >= 8:
+            _BY_RULES.clear()
+        held = _BY_RULES[id(rules)] = (rules, {})
+    cache = held[1]
+    key = (step, supply)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= _CACHE_SIZE:
+            cache.clear()
+        found = cache[key] = _future_values(rules, step, supply)
+    return found
+
+
+def _future_values(rules: Ruleset, step: float, supply: tuple[tuple[str, int], ...]) -> Values:
     real = points(rules)
     left = dict(supply)
     early, late = step, 1 - step
-    planets = {}
-    for t in rules.planet_types:
-        table = real.planets[t]
-        most = len(table)
-        more = left.get(t, 0)
-        row = []
-        for k in range(most):
-            best = float(table[k])
-            for j in range(1, more + 1):
-                if k + j >= most:
-                    break
-                best = max(best, table[k + j] - CARD_COST * j)
-            row.append(late * table[k] + early * best)
-        planets[t] = tuple(row)
+    planets = {t: _row(real.planets[t], step, left.get(t, 0)) for t in rules.planet_types}
     open_route = late * real.open_route + early * EARLY_OPEN_ROUTE
     return Values(planets, real.pirate, open_route, real.block)
+
+
+@lru_cache(maxsize=4096)
+def _row(table: Sequence[int], step: float, more: int) -> tuple[float, ...]:
+    """What a group of each size is worth, ``table`` its points, at progress ``step`` with
+    ``more`` of its type still to come."""
+    most = len(table)
+    early, late = step, 1 - step
+    row = []
+    for k in range(most):
+        best = float(table[k])
+        for j in range(1, more + 1):
+            if k + j >= most:
+                break
+            best = max(best, table[k + j] - CARD_COST * j)
+        row.append(late * table[k] + early * best)
+    return tuple(row)
 
 
 def values_of(view: Any, match: Seating) -> Values:
@@ -145,11 +169,15 @@ def action_values(match: Seating, view: Any, legal: Sequence[Any],
                                  strict=True):
                 change[k] = v if v >= 0 else UNDONE * v
             others.append((base[s], change))
-    out = []
-    for k, (change, action) in enumerate(mine):
-        best_other = max(value + moved[k] for value, moved in others)
-        out.append((base[me] + change - best_other, action))
-    return out
+    own = base[me]
+    if len(others) == 1:
+        value, moved = others[0]
+        best_others: Any = [value + m for m in moved]
+    else:
+        best_others = map(max, zip(*([value + m for m in moved] for value, moved in others),
+                                   strict=True))
+    return [(own + change - best_other, action)
+            for (change, action), best_other in zip(mine, best_others, strict=True)]
 
 
 def position_values(state: Any) -> tuple[float, ...]:

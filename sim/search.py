@@ -88,6 +88,7 @@ class Tree:
         self.rng = rng
         self.root = Node(-1)
         self.root.order = order
+        self.origin: Sequence[float] | None = None  # the root's worth (``reward_from_root``)
 
     def run(self, budget: int, deadline: float | None) -> dict[Any, int]:
         """Iterate ``budget`` times (or until ``deadline``, at least once); the visits of
@@ -104,6 +105,8 @@ class Tree:
         game = sim.game
         state = sim.determinise(turn.public, turn.view, rng) if game.hidden_information \
             else turn.view  # nothing hidden: the view is the whole state
+        if self.origin is None and getattr(sim, "reward_from_root", False):
+            self.origin = position_values(sim, state)  # public: the same in every deal
         node = self.root
         path = [node]
         while not game.is_over(state):
@@ -146,7 +149,10 @@ class Tree:
         if game.is_over(state):
             got = finished(game.scores(state), game.result(state).winners)
         else:
-            got = reward(position_values(sim, state), sim.reward_scale)
+            worth = position_values(sim, state)
+            if self.origin is not None:
+                worth = [w - o for w, o in zip(worth, self.origin, strict=True)]
+            got = reward(worth, sim.reward_scale)
         for visited in path:
             visited.visits += 1
             if visited.player >= 0:
