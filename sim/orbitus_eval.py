@@ -192,20 +192,28 @@ def position_values(state: Any) -> tuple[float, ...]:
                  for s in range(match.n))
 
 
-REPLY_LIMIT = 12  # at most this many replies at one leaf (a table where only others move)
+OWN_MOVES = 1  # the searching seat's own next moves at a leaf, each after the others' replies
+REPLY_LIMIT = 12  # at most this many moves at one leaf (a table where only others move)
 
 
 def replies(match: Seating, state: Any, seat: int, rng: Any) -> Any:
-    """The state after the other seats have answered, each with its best one-ply move by
-    :func:`action_values` (the ``value`` bot's, equal values decided by ``rng``), until
-    ``seat`` is to move again or the game is over: where a search leaf is judged. The
-    state is a search's own deal, so each answer reads that deal's hand of its mover."""
+    """Where a search leaf is judged: the state after the other seats have answered,
+    ``seat`` has made :data:`OWN_MOVES` more moves and the others have answered those,
+    every move the mover's best one-ply move by :func:`action_values` (the ``value``
+    bot's, equal values decided by ``rng``); or the game's end, if that comes first. The
+    state is a search's own deal, so each move reads that deal's hand of its mover (the
+    searching seat's own hand is the real one; only its draws are dealt)."""
     from rules.orbitus import GAME
     from rules.orbitus.view import view_for
 
+    own = OWN_MOVES
     for _ in range(REPLY_LIMIT):
-        if state.end is not None or state.to_move == seat:
+        if state.end is not None:
             break
+        if state.to_move == seat:
+            if not own:
+                break
+            own -= 1
         legal = GAME.legal_actions(state)
         if len(legal) == 1:
             action = legal[0]
