@@ -170,6 +170,52 @@ def test_a_search_is_reproducible_and_its_trees_may_run_anywhere(orbitus_rules):
     assert pooled == here
 
 
+def test_a_search_leaf_is_judged_after_the_replies_and_the_searchers_next_move(
+        orbitus_rules, monkeypatch):
+    """From a leaf the others answer, the searching seat makes its next move and the
+    others answer that, each by its best one-ply value in the deal; then the searcher is
+    to move again."""
+    from rules.orbitus import GAME
+    from sim.orbitus_eval import replies
+
+    state = _position(orbitus_rules, players=3, seed=3, moves=20)
+    seat = (state.to_move - 1) % 3  # the seat whose move reached this leaf
+    played: list = []
+    real = GAME.apply
+    monkeypatch.setattr(GAME, "apply", lambda s, a: played.append((s, a)) or real(s, a))
+    after = replies(state.game, state, seat, random.Random(1))
+    assert [s.to_move for s, _ in played] == [(seat + k) % 3 for k in (1, 2, 0, 1, 2)]
+    assert after.end is None and after.to_move == seat
+    for before, action in played:
+        values = action_values(before.game, view_for(before, before.to_move),
+                               list(before.legal_actions()), before.info)
+        assert dict((a, v) for v, a in values)[action] == max(v for v, _ in values)
+    played.clear()
+    assert replies(state.game, after, seat, random.Random(1)).to_move == seat
+    assert [s.to_move for s, _ in played] == [seat, (seat + 1) % 3, (seat + 2) % 3]
+
+
+def test_search_rewards_count_from_the_decision_s_own_worth(orbitus_rules):
+    """The worth a search's rewards start from is the position's public worth, the same in
+    every deal of the hidden cards (so a lead of many points no longer flattens every
+    action's reward towards 1)."""
+    from sim.search import Tree, ranked
+    from sim.search import action_values as ranking
+
+    state = _position(orbitus_rules, players=2, seed=5, moves=30)
+    seat = state.to_move
+    view = view_for(state, seat)
+    turn = Turn(seat, Guarded(view), list(state.legal_actions()), ORBITUS.public(state),
+                ORBITUS)
+    worth = ORBITUS.position_values(state)
+    for k in range(3):
+        rng = random.Random(k)
+        tree = Tree(turn, ranked(ranking(ORBITUS, turn.public, view, turn.legal), rng), rng)
+        tree.run(4, None)
+        assert tree.origin == pytest.approx(worth)
+        assert sum(child.visits for child in tree.root.children.values()) == 4
+
+
 def test_satellites_bots_choose_legal_moves():
     ruleset = load_ruleset("satellites")
     game = rules.get("satellites")
