@@ -172,19 +172,19 @@ def test_a_search_is_reproducible_and_its_trees_may_run_anywhere(orbitus_rules):
 
 def test_a_search_leaf_is_judged_after_the_replies_and_the_searchers_next_move(
         orbitus_rules, monkeypatch):
-    """From a leaf the others answer, the searching seat makes its next move and the
-    others answer that, each by its best one-ply value in the deal; then the searcher is
-    to move again."""
+    """From a leaf of a 2-player search the other answers, the searching seat makes its
+    next move and the other answers that, each by its best one-ply value in the deal; then
+    the searcher is to move again."""
     from rules.orbitus import GAME
     from sim.orbitus_eval import replies
 
-    state = _position(orbitus_rules, players=3, seed=3, moves=20)
-    seat = (state.to_move - 1) % 3  # the seat whose move reached this leaf
     played: list = []
     real = GAME.apply
     monkeypatch.setattr(GAME, "apply", lambda s, a: played.append((s, a)) or real(s, a))
+    state = _position(orbitus_rules, players=2, seed=3, moves=20)
+    seat = 1 - state.to_move  # the seat whose move reached this leaf
     after = replies(state.game, state, seat, random.Random(1))
-    assert [s.to_move for s, _ in played] == [(seat + k) % 3 for k in (1, 2, 0, 1, 2)]
+    assert [s.to_move for s, _ in played] == [1 - seat, seat, 1 - seat]
     assert after.end is None and after.to_move == seat
     for before, action in played:
         values = action_values(before.game, view_for(before, before.to_move),
@@ -192,7 +192,13 @@ def test_a_search_leaf_is_judged_after_the_replies_and_the_searchers_next_move(
         assert dict((a, v) for v, a in values)[action] == max(v for v, _ in values)
     played.clear()
     assert replies(state.game, after, seat, random.Random(1)).to_move == seat
-    assert [s.to_move for s, _ in played] == [seat, (seat + 1) % 3, (seat + 2) % 3]
+    assert [s.to_move for s, _ in played] == [seat, 1 - seat]
+    # with three players only the others answer (an own move would double a game's time)
+    played.clear()
+    state = _position(orbitus_rules, players=3, seed=3, moves=20)
+    seat = (state.to_move - 1) % 3
+    assert replies(state.game, state, seat, random.Random(1)).to_move == seat
+    assert [s.to_move for s, _ in played] == [(seat + 1) % 3, (seat + 2) % 3]
 
 
 def test_search_rewards_count_from_the_decision_s_own_worth(orbitus_rules):
