@@ -32,10 +32,9 @@ from typing import Any
 
 from rules.orbitus.actions import PLACE
 from rules.orbitus.analysis import Analysis
-from rules.orbitus.blocks import closed_loops
 from rules.orbitus.engine import Seating
 from rules.orbitus.ruleset import Ruleset
-from sim.orbitus_changes import Changes, Values, points
+from sim.orbitus_changes import Changes, Values, block_sizes, points
 
 CARD_COST = 1.5  # what each further planet a group still needs costs (turns, risk)
 EARLY_OPEN_ROUTE = -0.25  # an open route at the start of the game
@@ -133,7 +132,7 @@ def system_value(match: Seating, board: Any, info: Analysis, seat: int, values: 
     total = sum(values.planets[t][k] for t, k in counts.items())
     total += values.pirate * pirates + values.open_route * open_routes
     if len(nodes) >= 3:
-        total += sum(values.block(loop.size) for loop in closed_loops(edges))
+        total += sum(values.block(size) for size in block_sizes(edges))
     return total
 
 
