@@ -6,16 +6,20 @@ that are legal in that deal, adds one action and scores the position it reaches 
 game's static evaluation (``sim.position_values``: what each seat's position is worth,
 its own value minus the best of the others'; for Orbitus a value that counts a system's
 future, so that building beats attack-and-remove). That worth becomes a reward in [0, 1]
-(``0.5 + 0.5 tanh(worth / reward_scale)``; a finished game gives the share of the win).
+(``0.5 + 0.5 tanh(worth / reward_scale)``; a finished game gives the share of the win);
+an adapter with ``reward_from_root`` (Orbitus) counts the worth from the decision's own
+position (its worth is public, the same in every deal), so a lead or a deficit of many
+points does not push every reward to 1 or 0 and leave the actions alike.
 
 * **Progressive widening**: a node's actions are ranked once by the evaluation after each
   of them (``sim.action_values``, the same numbers the one-ply ``value`` bot plays by), and
   a node visited *n* times may have tried the best ``2 + sqrt(n)`` of them, so a small
   budget spends itself on plausible actions among Orbitus's ~300.
 * **Leaf replies**: an adapter with a ``settle`` plays, from the position a walk reaches,
-  the moves the game expects of the other seats (Orbitus: each other seat's one-ply
-  ``value`` move in this deal) until the searching seat is to move again, so a line is
-  judged after the answer it will meet rather than before it.
+  the moves the game expects next (Orbitus: each other seat's one-ply ``value`` move in
+  this deal until the searching seat is to move again; in 2-player games then its own
+  next ``value`` move and the answer to that), so a line is judged after the answer it
+  will meet rather than before it.
 * **Selection** by UCB1 over the tried actions legal in this deal, each counted only in
   the deals where it was available (Cowling, Powley and Whitehouse's information-set
   MCTS).
