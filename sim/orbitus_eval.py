@@ -194,13 +194,16 @@ def position_values(state: Any) -> tuple[float, ...]:
 OWN_MOVES = 1  # the searching seat's own next moves at a leaf, each after the others' replies
 OWN_MOVES_UP_TO = 2  # ... in games of at most this many players (each own move costs a leaf
 # 2n - 1 one-ply evaluations in all: with three players a game would take twice as long)
+REPLIES_UP_TO = 3  # leaves are judged after replies in games of at most this many players
+# (n - 1 one-ply evaluations a leaf: with five players a game would take four times as long)
 REPLY_LIMIT = 12  # at most this many moves at one leaf (a table where only others move)
 
 
 def replies(match: Seating, state: Any, seat: int, rng: Any) -> Any:
     """Where a search leaf is judged: the state after the other seats have answered,
     ``seat`` has made :data:`OWN_MOVES` more moves and the others have answered those
-    (in games of up to :data:`OWN_MOVES_UP_TO` players; with more, the others' answers),
+    (in games of up to :data:`OWN_MOVES_UP_TO` players; with more, the others' answers;
+    with more than :data:`REPLIES_UP_TO`, the leaf as it is),
     every move the mover's best one-ply move by :func:`action_values` (the ``value``
     bot's, equal values decided by ``rng``); or the game's end, if that comes first. The
     state is a search's own deal, so each move reads that deal's hand of its mover (the
@@ -208,6 +211,8 @@ def replies(match: Seating, state: Any, seat: int, rng: Any) -> Any:
     from rules.orbitus import GAME
     from rules.orbitus.view import view_for
 
+    if match.n > REPLIES_UP_TO:
+        return state
     own = OWN_MOVES if match.n <= OWN_MOVES_UP_TO else 0
     for _ in range(REPLY_LIMIT):
         if state.end is not None:

@@ -16,10 +16,10 @@ points does not push every reward to 1 or 0 and leave the actions alike.
   a node visited *n* times may have tried the best ``2 + sqrt(n)`` of them, so a small
   budget spends itself on plausible actions among Orbitus's ~300.
 * **Leaf replies**: an adapter with a ``settle`` plays, from the position a walk reaches,
-  the moves the game expects next (Orbitus: each other seat's one-ply ``value`` move in
-  this deal until the searching seat is to move again; in 2-player games then its own
-  next ``value`` move and the answer to that), so a line is judged after the answer it
-  will meet rather than before it.
+  the moves the game expects next (Orbitus, up to three players: each other seat's
+  one-ply ``value`` move in this deal until the searching seat is to move again; in
+  2-player games then its own next ``value`` move and the answer to that), so a line is
+  judged after the answer it will meet rather than before it.
 * **Selection** by UCB1 over the tried actions legal in this deal, each counted only in
   the deals where it was available (Cowling, Powley and Whitehouse's information-set
   MCTS).

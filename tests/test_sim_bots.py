@@ -199,6 +199,11 @@ def test_a_search_leaf_is_judged_after_the_replies_and_the_searchers_next_move(
     seat = (state.to_move - 1) % 3
     assert replies(state.game, state, seat, random.Random(1)).to_move == seat
     assert [s.to_move for s, _ in played] == [(seat + 1) % 3, (seat + 2) % 3]
+    # with four or more the leaf is judged as it is (n - 1 answers a leaf cost too much)
+    played.clear()
+    state = _position(orbitus_rules, players=4, seed=3, moves=20)
+    assert replies(state.game, state, (state.to_move - 1) % 4, random.Random(1)) is state
+    assert played == []
 
 
 def test_search_rewards_count_from_the_decision_s_own_worth(orbitus_rules):
