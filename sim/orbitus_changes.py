@@ -38,7 +38,8 @@ STATION = (0, 0)
 
 
 _SIZES: dict[frozenset[tuple[Any, int]], tuple[int, ...]] = {}
-_SIZES_KEPT = 20_000  # systems remembered (a search meets the same ones again and again)
+_SIZES_KEPT = 4096  # systems remembered (a search meets the same ones again and again;
+# some 4 kB each)
 
 
 def block_sizes(edges: Mapping[Any, int]) -> tuple[int, ...]:
