@@ -59,6 +59,20 @@ def test_every_new_bot_plays_from_the_view_alone(orbitus_rules, spec):
     assert make_bot(spec).choose(turn, random.Random(5)) in legal
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_search_plays_a_legal_move_from_the_view_alone_at_every_player_count(
+        orbitus_rules, players):
+    # 2 players: leaves judged after the answer, the own next move and its answer; 4: as
+    # they are (3 players: the test above)
+    for seed in range(3):
+        state = _position(orbitus_rules, players, seed, moves=10 + 15 * seed)
+        seat = state.to_move
+        legal = list(state.legal_actions())
+        turn = Turn(seat, Guarded(view_for(state, seat)), legal, ORBITUS.public(state),
+                    ORBITUS)
+        assert MctsBot(budget=6).choose(turn, random.Random(seed)) in legal
+
+
 def test_a_guarded_view_stops_a_bot_that_reads_another_hand(orbitus_rules):
     state = _position(orbitus_rules)
     view = Guarded(view_for(state, state.to_move))
