@@ -157,17 +157,27 @@ def action_values(match: Seating, view: Any, legal: Sequence[Any],
     me = view.seat
     base = [system_value(match, board, info, s, values) for s in range(match.n)]
     mine = Changes(match, view, info, values).of(legal)
-    placing = [k for k, (_, action) in enumerate(mine) if action.kind == PLACE]
-    placed = [mine[k][1] for k in placing]
+    # a placement changes another seat's value only on a cell whose routes come from that
+    # seat's system alone (the cells of each seat, found once)
+    joins: dict[Any, tuple[int, ...]] = {}
+    spot = info.spot
+    placing: dict[int, list[int]] = {s: [] for s in range(match.n) if s != me}
+    for k, (_, action) in enumerate(mine):
+        if action.kind == PLACE:
+            seats = joins.get(action.cell)
+            if seats is None:
+                seats = joins[action.cell] = spot(action.cell).seats
+            if len(seats) == 1 and seats[0] in placing:
+                placing[seats[0]].append(k)
     others = []
-    for s in range(match.n):
-        if s != me:
-            change = [0.0] * len(mine)
-            seat = _Seat(s, board)
-            for k, (v, _) in zip(placing, Changes(match, seat, info, values).of(placed),
+    for s, into in placing.items():
+        change = [0.0] * len(mine)
+        if into:
+            placed = [mine[k][1] for k in into]
+            for k, (v, _) in zip(into, Changes(match, _Seat(s, board), info, values).of(placed),
                                  strict=True):
                 change[k] = v if v >= 0 else UNDONE * v
-            others.append((base[s], change))
+        others.append((base[s], change))
     own = base[me]
     if len(others) == 1:
         value, moved = others[0]
