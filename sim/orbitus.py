@@ -47,6 +47,7 @@ class OrbitusSim:
 
     reward_scale = 4.0  # points of margin that make a position clearly better (search)
     rollout_plies = 0  # the search scores the position it reaches as it stands
+    reward_from_root = True  # rewards from the change of worth since the decision's position
 
     def decided(self, state: State) -> bool:
         """Whether the game is over (the engine decides that after every action)."""
@@ -98,6 +99,12 @@ class OrbitusSim:
     def determinise(self, match: Seating, view: View, rng: random.Random) -> State:
         """A full state consistent with ``view``: the unseen cards dealt at random."""
         return sample_state(view, match, rng)
+
+    def settle(self, match: Seating, state: State, seat: int, rng: random.Random) -> State:
+        """A search leaf after the other seats' answers (:func:`sim.orbitus_eval.replies`)."""
+        from sim.orbitus_eval import replies
+
+        return replies(match, state, seat, rng)
 
     def values(self, state: State) -> tuple[int, ...]:
         """The score of every seat as the position stands."""

@@ -37,6 +37,24 @@ from rules.orbitus.ruleset import Ruleset, Scoring
 STATION = (0, 0)
 
 
+_SIZES: dict[frozenset[tuple[Any, int]], tuple[int, ...]] = {}
+_SIZES_KEPT = 4096  # systems remembered (a search meets the same ones again and again;
+# some 4 kB each)
+
+
+def block_sizes(edges: Mapping[Any, int]) -> tuple[int, ...]:
+    """The sizes of the closed blocks of the route graph ``edges`` (as the core's
+    :func:`~rules.orbitus.blocks.closed_loops` finds them), remembered: a search judges
+    the same system, or the same system less one sector, in deal after deal."""
+    key = frozenset(edges.items())
+    found = _SIZES.get(key)
+    if found is None:
+        if len(_SIZES) >= _SIZES_KEPT:
+            _SIZES.clear()
+        found = _SIZES[key] = tuple(loop.size for loop in closed_loops(edges))
+    return found
+
+
 @lru_cache(maxsize=32)
 def _planet_points(scoring: Scoring, most: int) -> tuple[int, ...]:
     """Points of a planet group of each size from 0 to ``most - 1``."""
@@ -101,7 +119,7 @@ class Changes:
 
     def _blocks(self, edges: dict[Any, int]) -> float:
         block = self.values.block
-        return sum(block(loop.size) for loop in closed_loops(edges))
+        return sum(block(size) for size in block_sizes(edges))
 
     def _edges(self, nodes: Iterable[int]) -> dict[Any, int]:
         cells, joined = self.info.cells, self.info.joined

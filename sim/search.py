@@ -6,12 +6,20 @@ that are legal in that deal, adds one action and scores the position it reaches 
 game's static evaluation (``sim.position_values``: what each seat's position is worth,
 its own value minus the best of the others'; for Orbitus a value that counts a system's
 future, so that building beats attack-and-remove). That worth becomes a reward in [0, 1]
-(``0.5 + 0.5 tanh(worth / reward_scale)``; a finished game gives the share of the win).
+(``0.5 + 0.5 tanh(worth / reward_scale)``; a finished game gives the share of the win);
+an adapter with ``reward_from_root`` (Orbitus) counts the worth from the decision's own
+position (its worth is public, the same in every deal), so a lead or a deficit of many
+points does not push every reward to 1 or 0 and leave the actions alike.
 
 * **Progressive widening**: a node's actions are ranked once by the evaluation after each
   of them (``sim.action_values``, the same numbers the one-ply ``value`` bot plays by), and
   a node visited *n* times may have tried the best ``2 + sqrt(n)`` of them, so a small
   budget spends itself on plausible actions among Orbitus's ~300.
+* **Leaf replies**: an adapter with a ``settle`` plays, from the position a walk reaches,
+  the moves the game expects next (Orbitus, up to three players: each other seat's
+  one-ply ``value`` move in this deal until the searching seat is to move again; in
+  2-player games then its own next ``value`` move and the answer to that), so a line is
+  judged after the answer it will meet rather than before it.
 * **Selection** by UCB1 over the tried actions legal in this deal, each counted only in
   the deals where it was available (Cowling, Powley and Whitehouse's information-set
   MCTS).
@@ -84,6 +92,7 @@ class Tree:
         self.rng = rng
         self.root = Node(-1)
         self.root.order = order
+        self.origin: Sequence[float] | None = None  # the root's worth (``reward_from_root``)
 
     def run(self, budget: int, deadline: float | None) -> dict[Any, int]:
         """Iterate ``budget`` times (or until ``deadline``, at least once); the visits of
@@ -100,6 +109,8 @@ class Tree:
         game = sim.game
         state = sim.determinise(turn.public, turn.view, rng) if game.hidden_information \
             else turn.view  # nothing hidden: the view is the whole state
+        if self.origin is None and getattr(sim, "reward_from_root", False):
+            self.origin = position_values(sim, state)  # public: the same in every deal
         node = self.root
         path = [node]
         while not game.is_over(state):
@@ -132,6 +143,9 @@ class Tree:
             node = node.children[action]
             path.append(node)
             state = game.apply(state, action)
+        settle = getattr(sim, "settle", None)
+        if settle is not None and not game.is_over(state):
+            state = settle(turn.public, state, turn.seat, rng)  # the replies a leaf meets
         for _ in range(getattr(sim, "rollout_plies", 0)):
             if game.is_over(state):
                 break
@@ -139,7 +153,10 @@ class Tree:
         if game.is_over(state):
             got = finished(game.scores(state), game.result(state).winners)
         else:
-            got = reward(position_values(sim, state), sim.reward_scale)
+            worth = position_values(sim, state)
+            if self.origin is not None:
+                worth = [w - o for w, o in zip(worth, self.origin, strict=True)]
+            got = reward(worth, sim.reward_scale)
         for visited in path:
             visited.visits += 1
             if visited.player >= 0:

@@ -59,6 +59,20 @@ def test_every_new_bot_plays_from_the_view_alone(orbitus_rules, spec):
     assert make_bot(spec).choose(turn, random.Random(5)) in legal
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_search_plays_a_legal_move_from_the_view_alone_at_every_player_count(
+        orbitus_rules, players):
+    # 2 players: leaves judged after the answer, the own next move and its answer; 4: as
+    # they are (3 players: the test above)
+    for seed in range(3):
+        state = _position(orbitus_rules, players, seed, moves=10 + 15 * seed)
+        seat = state.to_move
+        legal = list(state.legal_actions())
+        turn = Turn(seat, Guarded(view_for(state, seat)), legal, ORBITUS.public(state),
+                    ORBITUS)
+        assert MctsBot(budget=6).choose(turn, random.Random(seed)) in legal
+
+
 def test_a_guarded_view_stops_a_bot_that_reads_another_hand(orbitus_rules):
     state = _position(orbitus_rules)
     view = Guarded(view_for(state, state.to_move))
@@ -168,6 +182,63 @@ def test_a_search_is_reproducible_and_its_trees_may_run_anywhere(orbitus_rules):
         finally:
             search.use_pool(None)
     assert pooled == here
+
+
+def test_a_search_leaf_is_judged_after_the_replies_and_the_searchers_next_move(
+        orbitus_rules, monkeypatch):
+    """From a leaf of a 2-player search the other answers, the searching seat makes its
+    next move and the other answers that, each by its best one-ply value in the deal; then
+    the searcher is to move again."""
+    from rules.orbitus import GAME
+    from sim.orbitus_eval import replies
+
+    played: list = []
+    real = GAME.apply
+    monkeypatch.setattr(GAME, "apply", lambda s, a: played.append((s, a)) or real(s, a))
+    state = _position(orbitus_rules, players=2, seed=3, moves=20)
+    seat = 1 - state.to_move  # the seat whose move reached this leaf
+    after = replies(state.game, state, seat, random.Random(1))
+    assert [s.to_move for s, _ in played] == [1 - seat, seat, 1 - seat]
+    assert after.end is None and after.to_move == seat
+    for before, action in played:
+        values = action_values(before.game, view_for(before, before.to_move),
+                               list(before.legal_actions()), before.info)
+        assert dict((a, v) for v, a in values)[action] == max(v for v, _ in values)
+    played.clear()
+    assert replies(state.game, after, seat, random.Random(1)).to_move == seat
+    assert [s.to_move for s, _ in played] == [seat, 1 - seat]
+    # with three players only the others answer (an own move would double a game's time)
+    played.clear()
+    state = _position(orbitus_rules, players=3, seed=3, moves=20)
+    seat = (state.to_move - 1) % 3
+    assert replies(state.game, state, seat, random.Random(1)).to_move == seat
+    assert [s.to_move for s, _ in played] == [(seat + 1) % 3, (seat + 2) % 3]
+    # with four or more the leaf is judged as it is (n - 1 answers a leaf cost too much)
+    played.clear()
+    state = _position(orbitus_rules, players=4, seed=3, moves=20)
+    assert replies(state.game, state, (state.to_move - 1) % 4, random.Random(1)) is state
+    assert played == []
+
+
+def test_search_rewards_count_from_the_decision_s_own_worth(orbitus_rules):
+    """The worth a search's rewards start from is the position's public worth, the same in
+    every deal of the hidden cards (so a lead of many points no longer flattens every
+    action's reward towards 1)."""
+    from sim.search import Tree, ranked
+    from sim.search import action_values as ranking
+
+    state = _position(orbitus_rules, players=2, seed=5, moves=30)
+    seat = state.to_move
+    view = view_for(state, seat)
+    turn = Turn(seat, Guarded(view), list(state.legal_actions()), ORBITUS.public(state),
+                ORBITUS)
+    worth = ORBITUS.position_values(state)
+    for k in range(3):
+        rng = random.Random(k)
+        tree = Tree(turn, ranked(ranking(ORBITUS, turn.public, view, turn.legal), rng), rng)
+        tree.run(4, None)
+        assert tree.origin == pytest.approx(worth)
+        assert sum(child.visits for child in tree.root.children.values()) == 4
 
 
 def test_satellites_bots_choose_legal_moves():

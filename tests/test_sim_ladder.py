@@ -47,3 +47,18 @@ def test_a_short_real_ladder():
     greedy = found["pairings"][0]
     assert greedy["games"] == 12 and greedy["high_share"] > 0.7
     assert found["ratings"][1]["elo"] > 0
+
+
+def test_a_search_rung_is_reproducible_and_plays_whole_games():
+    """A ladder with the search bot gives the same games and ratings when played again
+    from the same seed (its leaves are judged after value-bot replies in its own deals)."""
+    ruleset = load_ruleset("orbitus")
+
+    def real(bots, games):
+        setup = Setup("orbitus", ruleset, tuple(bots), 8, 3)
+        return [play(setup, 2, i) for i in games]
+
+    first = ladder(["value", "mcts:2"], real, 2)
+    assert first == ladder(["value", "mcts:2"], real, 2)
+    (pairing,) = first["pairings"]
+    assert pairing["games"] == 2 and (pairing["low"], pairing["high"]) == ("value", "mcts:2")
