@@ -121,6 +121,14 @@ class SatellitesSim:
     def still_legal(self, state: State, action: int) -> bool:
         return True  # nothing is hidden
 
+    def tactical(self, turn: Any) -> Any:
+        """The turn the ``tactics`` bot searches: only the moves an exact look at the end
+        of the game keeps (:func:`sim.satellites_search.sure_moves`), searched with the
+        evaluation that judges colonies against what could still turn them."""
+        from sim.satellites_search import TACTICAL, sure_moves
+
+        return turn._replace(legal=sure_moves(turn.view, list(turn.legal)), sim=TACTICAL)
+
     def restrictions(self, ruleset: Ruleset) -> dict[str, str]:
         """The restricted-play options: their names and what they forbid."""
         return {"never-displace": "never displaces an opponent's satellite"}
