@@ -98,7 +98,8 @@ class ValueBot:
 class TacticalBot:
     """A search bot that first lets the game narrow its moves and choose its evaluation
     (``sim.tactical(turn)``: for Satellites, no move that loses by force at once, a move
-    that wins by force alone); the search then chooses among the moves left."""
+    that wins by force alone); the search then chooses among the moves left. A game
+    without tactics (the command line refuses ``tactics`` for it) is searched as it is."""
 
     name = "tactics"
 
@@ -108,7 +109,9 @@ class TacticalBot:
     def choose(self, turn: Turn, rng: random.Random) -> Any:
         if len(turn.legal) == 1:
             return turn.legal[0]
-        turn = turn.sim.tactical(turn)
+        tactical = getattr(turn.sim, "tactical", None)
+        if tactical is not None:
+            turn = tactical(turn)
         if len(turn.legal) == 1:
             return turn.legal[0]
         return self.search.choose(turn, rng)

@@ -16,11 +16,11 @@ games, ``docs/sim.md``):
   of the opponent is played out and scored as it stands, the end exactly;
 * a **move that wins at once** is always played.
 
-:func:`move_values` gives every legal move its value to the mover after these replies: a
-finished game is worth ±:data:`WIN` (0 a draw), anything else the evaluation. The ``ab``
-bot (:class:`sim.bots.TacticalBot`) searches with ``mcts`` only among the moves within
-:data:`MARGIN` of the best (a forced win alone is played at once). Standard library
-only.
+:func:`sure_moves` keeps, of the legal moves, those the ``tactics`` bot
+(:class:`sim.bots.TacticalBot`) lets ``mcts`` choose among: the moves that win by force
+if there are any, else those that do not lose by force (:func:`reply_value`: a finished
+game is worth ±:data:`WIN`, 0 a draw, anything else the evaluation, with colonies judged
+against what could still turn them). Standard library only.
 """
 
 from __future__ import annotations
@@ -34,11 +34,10 @@ from rules.satellites.analysis import controller, value_sum
 from rules.satellites.engine import State, apply
 from rules.satellites.legal import quiet_and_loud
 from sim.satellites import SatellitesSim
-from sim.satellites_eval import THREAT, action_values, position_values, threats, worth
+from sim.satellites_eval import action_values, position_values, worth
 
 WIN = 100.0  # a won game (a lost one is -WIN, a draw 0)
 SCALE = 3.0  # the evaluation is squeezed into (-1, 1) by tanh(worth / SCALE): below a win
-MARGIN = 0.15  # the moves searched further: those within this much of the best
 
 
 def outcome(state: State) -> int:
@@ -76,12 +75,15 @@ def static(state: State, seat: int) -> float:
     return w if seat == 0 else -w
 
 
-def grace_best(state: State, memo: dict[Any, float] | None = None) -> float:
-    """The best the player making the grace moves can reach (to that player): every
-    sequence of its remaining grace moves, down to the end of the game (S-37, S-39)."""
+def grace_best(state: State, memo: dict[Any, float] | None = None,
+               mover: int | None = None) -> float:
+    """The best the player making the grace moves (``mover``, default: the player to move)
+    can reach, to that player: every sequence of its remaining grace moves, down to the
+    end of the game (S-37, S-39; the move that ends it by the count hands the turn on)."""
     if memo is None:
         memo = {}
-    mover = state.to_move
+    if mover is None:
+        mover = state.to_move
     if state.ended is not None:
         return exact(state, mover)
     key = (state.red, state.blue, state.grace_left)
@@ -92,12 +94,12 @@ def grace_best(state: State, memo: dict[Any, float] | None = None) -> float:
     # the last grace move: a quiet move changes nothing, the board is scored as it stands
     best = exact(state, mover) if (quiet or not loud) and state.grace_left <= 1 else -2 * WIN
     for action in loud:
-        best = max(best, grace_best(apply(state, action), memo))
+        best = max(best, grace_best(apply(state, action), memo, mover))
         if best >= WIN:
             break
     if state.grace_left > 1 and best < WIN:
         for action in (quiet if (quiet or loud) else [PASS]):
-            best = max(best, grace_best(apply(state, action), memo))
+            best = max(best, grace_best(apply(state, action), memo, mover))
             if best >= WIN:
                 break
     memo[key] = best
@@ -131,148 +133,6 @@ def reply_value(state: State, seat: int) -> float:
         if value <= -WIN:
             break
     return value
-
-
-def move_values(view: State, legal: Sequence[int]) -> list[tuple[float, int]]:
-    """``(value to the mover, move)`` for every legal move (:func:`reply_value`), a quiet
-    move also given the small term of what it prepares (:func:`threats`)."""
-    seat = view.to_move
-    opp = view.blue if seat == 0 else view.red
-    orth = view.table.orth_mask
-    out = []
-    for action in legal:
-        reached = apply(view, action)
-        value = reply_value(reached, seat)
-        quiet = action != PASS and action & 1023 == 0 and not orth[action >> 10 & 1023] & opp
-        if quiet and abs(value) < WIN:
-            value += THREAT * threats(view, action, risk=True) / SCALE
-        out.append((value, action))
-    return out
-
-
-def candidates(view: State, legal: Sequence[int]) -> list[int]:
-    """The moves worth searching further: those within :data:`MARGIN` of the best value
-    (a won game: only the moves that win it), in the order of ``legal``."""
-    values = move_values(view, legal)
-    best = max(v for v, _ in values)
-    floor = best if best >= WIN else best - MARGIN
-    return [a for v, a in values if v >= floor]
-
-
-# --- alpha-beta ------------------------------------------------------------------------------
-
-
-class OutOfNodes(Exception):
-    """The search reached its cap of positions (the deepening keeps the last finished
-    depth)."""
-
-
-class Search:
-    """Negamax alpha-beta over every legal move to a depth, the leaves searched on through
-    the connection moves and displacements (a quiet move is the standing pat: the
-    position as it is), a finished game scored exactly. The player making grace moves
-    moves again at once (S-40), so a node's value is always for the player to move there.
-    ``nodes`` counts the positions reached."""
-
-    def __init__(self, quiescence: int = 2, cap: int = 1 << 62) -> None:
-        self.nodes = 0
-        self.quiescence = quiescence
-        self.cap = cap  # positions at most: past it the search gives up (:class:`OutOfNodes`)
-
-    def value(self, state: State, depth: int, alpha: float, beta: float) -> float:
-        self.nodes += 1
-        if self.nodes > self.cap:
-            raise OutOfNodes
-        if state.ended is not None:
-            return exact(state, state.to_move)
-        if depth <= 0:
-            return self.quiesce(state, alpha, beta, self.quiescence)
-        best = -2 * WIN
-        for action in self.ordered(state):
-            child = apply(state, action)
-            if child.to_move == state.to_move and child.ended is None:
-                v = self.value(child, depth - 1, alpha, beta)
-            else:
-                v = -self.value(child, depth - 1, -beta, -alpha)
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        return best
-
-    def ordered(self, state: State) -> list[int]:
-        quiet, loud = quiet_and_loud(state)
-        if not quiet and not loud:
-            return [PASS]
-        return [*loud, *quiet]
-
-    def quiesce(self, state: State, alpha: float, beta: float, left: int) -> float:
-        seat = state.to_move
-        stand = static(state, seat)
-        if left <= 0 or stand >= beta:
-            return stand
-        best = stand
-        if stand > alpha:
-            alpha = stand
-        _, loud = quiet_and_loud(state)
-        for action in loud:
-            self.nodes += 1
-            child = apply(state, action)
-            if child.ended is not None:
-                v = exact(child, seat)
-            elif child.to_move == seat:
-                v = self.quiesce(child, alpha, beta, left - 1)
-            else:
-                v = -self.quiesce(child, -beta, -alpha, left - 1)
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        return best
-
-
-def best_moves(view: State, legal: Sequence[int], nodes: int,
-               rng: Any) -> tuple[list[int], int, float]:
-    """The moves of the best value by alpha-beta (:class:`Search`), deepened one ply at a
-    time while the positions searched stay within ``nodes`` (the depth reached and the
-    best value are returned too). Equal values keep the moves' order in ``legal``,
-    shuffled by ``rng`` (so a game's seed decides among them)."""
-    order = list(legal)
-    rng.shuffle(order)
-    search = Search(cap=nodes)
-    chosen = order
-    value = 0.0
-    depth = 0
-    spent = 0
-    while True:
-        depth += 1
-        search.nodes = spent
-        values = []
-        seat = view.to_move
-        floor = -2 * WIN  # below the best value so far: only a bound is needed
-        try:
-            for action in order:
-                child = apply(view, action)
-                if child.to_move == seat and child.ended is None:
-                    v = search.value(child, depth - 1, floor, 2 * WIN)
-                else:
-                    v = -search.value(child, depth - 1, -2 * WIN, -floor)
-                values.append((v, action))
-                floor = max(floor, v - 1e-9)
-        except OutOfNodes:
-            return chosen, depth - 1, value
-        best = max(v for v, _ in values)
-        chosen = [a for v, a in values if v == best]
-        spent = search.nodes
-        value = best
-        if abs(best) >= WIN or depth >= 8:
-            return chosen, depth, value
-        # the next ply costs about the branching factor times this one
-        order = [a for _, a in sorted(values, key=lambda va: -va[0])]
 
 
 def sure_moves(view: State, legal: Sequence[int]) -> list[int]:
