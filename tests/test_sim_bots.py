@@ -275,3 +275,19 @@ def test_tactics_takes_only_the_budgets_mcts_takes():
     assert parse_spec("tactics").text() == "tactics"
     with pytest.raises(BotError, match="'tactics:0': a budget of 0 iterations"):
         parse_spec("tactics:0")
+
+
+def test_a_colony_is_judged_against_the_satellites_that_could_turn_it():
+    import math
+
+    from sim.satellites_eval import at_risk, free_values
+
+    assert at_risk(5, 1, [4, 4, 1]) == 1.0  # one more satellite, at most a 4: held
+    assert at_risk(6, 2, [4, 1]) == 1.0  # 4 + 1 cannot level 6
+    assert at_risk(5, 2, [4, 1]) < 1.0  # but levels 5: contested
+    assert at_risk(3, 1, [4]) == pytest.approx(0.5 + 0.5 * math.tanh(-0.5 / 1.5))  # a 4 turns it
+    assert at_risk(2, 2, [1, 1]) == pytest.approx(0.5 + 0.5 * math.tanh(1.5 / 1.5))  # level
+    assert at_risk(9, 0, [4, 4]) == 1.0  # crowned
+    assert at_risk(1, 3, []) == 1.0  # nothing left to join
+    state = _board(GRACE_TRAP, to_move=1)
+    assert free_values(state) == ([4, 1], [1])  # red R4 d5 and R1 h9, blue B1 e6
