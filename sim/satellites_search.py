@@ -33,8 +33,7 @@ from rules.satellites.actions import PASS
 from rules.satellites.analysis import controller, value_sum
 from rules.satellites.engine import State, apply
 from rules.satellites.legal import quiet_and_loud
-from sim.satellites import SatellitesSim
-from sim.satellites_eval import action_values, position_values, worth
+from sim.satellites_eval import worth
 
 WIN = 100.0  # a won game (a lost one is -WIN, a draw 0)
 SCALE = 3.0  # the evaluation is squeezed into (-1, 1) by tanh(worth / SCALE): below a win
@@ -148,18 +147,3 @@ def sure_moves(view: State, legal: Sequence[int]) -> list[int]:
     kept = [a for v, a in values if v > -WIN]
     return kept or list(legal)
 
-
-class TacticalSim(SatellitesSim):
-    """The adapter the ``tactics`` bot searches with: Satellites with the evaluation that
-    judges a colony against the satellites that could still turn it
-    (:func:`sim.satellites_eval.at_risk`)."""
-
-    def action_values(self, public: None, view: State, legal: Sequence[int],
-                      state: State | None = None) -> list[tuple[float, int]]:
-        return action_values(view, list(legal), quiet_terms=state is None, risk=True)
-
-    def position_values(self, state: State) -> tuple[float, float]:
-        return position_values(state, risk=True)
-
-
-TACTICAL = TacticalSim()
