@@ -25,7 +25,7 @@ from rules.orbitus.actions import PLACE, REMOVE
 from rules.orbitus.engine import Placed, State, new_game
 from rules.orbitus.view import view_for
 from sim import run as simrun
-from sim.bots import BOTS, GreedyBot, RandomBot, Turn
+from sim.bots import BOTS, GreedyBot, RandomBot, TacticalBot, Turn
 from sim.cli import main
 from sim.orbitus import SIM as ORBITUS
 from sim.orbitus import Changes
@@ -252,9 +252,9 @@ def test_nothing_a_bot_gets_leads_to_the_state_or_hidden_cards(ruleset):
 def test_bots_choose_legal_actions_from_the_view_alone(ruleset):
     _, turn = _turn(ruleset, players=2, moves=6)
     legal = list(turn.legal)
-    for bot in (RandomBot(), GreedyBot(), MctsBot(budget=8)):
+    for bot in (RandomBot(), GreedyBot(), MctsBot(budget=8), TacticalBot(MctsBot(budget=8))):
         assert bot.choose(turn, random.Random(3)) in legal
-    assert set(BOTS) == {"random", "greedy", "value", "mcts"}
+    assert set(BOTS) == {"random", "greedy", "value", "mcts", "tactics"}
 
 
 def test_greedy_beats_random_clearly(ruleset):
