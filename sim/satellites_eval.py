@@ -6,7 +6,9 @@ blue controls, where
 
 * a crowned colony (it can grow no further, so its controller is settled) counts 1 and
   one that can still grow less, the less the smaller its controller's value margin
-  (:func:`held`: a satellite added may turn it);
+  (:func:`held`: a satellite added may turn it; with ``risk``, the ``tactics`` bot's
+  evaluation, :func:`at_risk` judges the margin against the other colour's unconnected
+  satellites instead);
 * a pair counts :data:`PAIR` for the colour with more value in it (the start of a colony);
 * while the colonies are level, whoever would win the tie-break gets :data:`TIE_BREAK`
   (half of it while they are one apart);

@@ -1,10 +1,10 @@
-"""Satellites tactics: the exact end of a game a few moves ahead, for the ``ab`` bot.
+"""Satellites tactics: the exact end of a game a few moves ahead, for the ``tactics`` bot.
 
 Satellites has nothing hidden (a seat's view is the whole state), so what a move leads to
 can be searched exactly. Most of a game is quiet manoeuvring, where only the evaluation
-(:mod:`sim.satellites_eval`) can judge; but the games the ``mcts`` bot lost against
-greedy were lost at the end, to moves a short exact search sees (a replay of the lost
-games, ``docs/sim.md``):
+(:mod:`sim.satellites_eval`) can judge; but some of the games the ``mcts`` bot lost
+against greedy were lost at the end, to moves a short exact search sees (a replay of
+the lost games, ``docs/sim.md``):
 
 * the **grace moves** (S-39, S-40): once a player has every satellite connected, the
   other moves three times in a row. Those moves are searched in full (every move, quiet
