@@ -47,7 +47,7 @@ from cards.ruleset_cache import load_ruleset  # noqa: E402
 from sim.play import Setup, adapter, play  # noqa: E402
 
 TOP_ORBITUS = "mcts:16"  # the strongest bot at its default budget
-TOP_SATELLITES = "mcts:16"
+TOP_SATELLITES = "tactics:16"  # beats mcts:16 head to head (docs/sim.md)
 RUNGS = ("random", "greedy", "value", "mcts:16", "mcts:64")
 
 

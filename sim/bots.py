@@ -15,6 +15,8 @@ deals the unseen cards itself, at random, consistent with its view (a determinis
   an evaluation that counts what a system can still become, :mod:`sim.orbitus_eval`);
 * ``mcts``: information-set Monte Carlo tree search on that evaluation
   (:mod:`sim.search`), ``mcts:64`` iterations per decision, ``mcts:200ms`` a time budget;
+* ``tactics``: that search behind the game's tactics (``sim.tactical``, Satellites only:
+  :mod:`sim.satellites_search`), with the same budgets;
 * restricted play: any of them after ``+`` a restriction of the game
   (``value+never-remove``, ``mcts:16+never-place-ice``), which never takes that kind of
   action while it has another.
@@ -93,6 +95,28 @@ class ValueBot:
         return best_of(action_values(turn.sim, turn.public, turn.view, turn.legal), rng)
 
 
+class TacticalBot:
+    """A search bot that first lets the game narrow its moves and choose its evaluation
+    (``sim.tactical(turn)``: for Satellites, no move that loses by force at once, a move
+    that wins by force alone); the search then chooses among the moves left. A game
+    without tactics (the command line refuses ``tactics`` for it) is searched as it is."""
+
+    name = "tactics"
+
+    def __init__(self, search: Bot) -> None:
+        self.search = search
+
+    def choose(self, turn: Turn, rng: random.Random) -> Any:
+        if len(turn.legal) == 1:
+            return turn.legal[0]
+        tactical = getattr(turn.sim, "tactical", None)
+        if tactical is not None:
+            turn = tactical(turn)
+        if len(turn.legal) == 1:
+            return turn.legal[0]
+        return self.search.choose(turn, rng)
+
+
 class Restricted:
     """A bot that never takes some kind of action while it has any other (restricted
     play: what the option is worth shows in how much worse it plays without it). The
@@ -118,7 +142,8 @@ class Restricted:
 
 # --- bots by name ----------------------------------------------------------------------------
 
-NAMES = ("random", "greedy", "value", "mcts")
+NAMES = ("random", "greedy", "value", "mcts", "tactics")
+SEARCHES = ("mcts", "tactics")  # the bots that take a budget
 
 
 class BotError(ValueError):
@@ -192,8 +217,8 @@ def parse_spec(text: str, restrictions: Sequence[str] | None = None) -> Spec:
                           if restrictions else ""))
     if not sep:
         return Spec(name, restrictions=tuple(rest))
-    if name != "mcts":
-        raise BotError(f"{head!r}: only mcts takes a budget ({name} has none)")
+    if name not in SEARCHES:
+        raise BotError(f"{head!r}: only {' and '.join(SEARCHES)} take a budget ({name} has none)")
     trees = 1
     if "x" in budget_text:
         budget_text, _, count = budget_text.partition("x")
@@ -224,11 +249,13 @@ def make(spec: Spec, budget: int = DEFAULT_BUDGET, think: float | None = None) -
     from sim.search import MctsBot
 
     bot: Bot
-    if spec.name == "mcts":
+    if spec.name in SEARCHES:
         if spec.budget is None and spec.think is None:
             bot = MctsBot(budget if think is None else None, think, spec.trees)
         else:
             bot = MctsBot(spec.budget, spec.think, spec.trees)
+        if spec.name == "tactics":
+            bot = TacticalBot(bot)
     else:
         bot = {"random": RandomBot, "greedy": GreedyBot, "value": ValueBot}[spec.name]()
     return Restricted(bot, spec.restrictions) if spec.restrictions else bot

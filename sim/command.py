@@ -59,11 +59,15 @@ def parse_bots(text: str, flag: str = "--bots") -> tuple[str, ...]:
 
 
 def check_restrictions(sim: Any, ruleset: Any, bots: Sequence[str], prog: str) -> None:
-    """Exit 2 for a restricted bot whose restriction the game does not have."""
+    """Exit 2 for a restricted bot whose restriction the game does not have, or a bot the
+    game cannot play (``tactics`` needs the game's tactics)."""
     from sim.bots import parse_spec
 
     known = dict(sim.restrictions(ruleset)) if hasattr(sim, "restrictions") else {}
     for bot in bots:
+        if parse_spec(bot).name == "tactics" and not hasattr(sim, "tactical"):
+            raise Stop(EXIT_USAGE, f"{prog}: --bots {bot}: tactics plays only Satellites; "
+                                   f"{sim.game.name.capitalize()} has no tactics, use mcts")
         for r in parse_spec(bot).restrictions:
             if r not in known:
                 names = ", ".join(known) or "none"
@@ -75,9 +79,9 @@ def check_restrictions(sim: Any, ruleset: Any, bots: Sequence[str], prog: str) -
 def searches(bots: Sequence[str]) -> bool:
     """Whether a bot of the line-up searches with the run's default budget (an ``mcts``
     naming no budget of its own)."""
-    from sim.bots import parse_spec
+    from sim.bots import SEARCHES, parse_spec
 
-    return any((spec := parse_spec(b)).name == "mcts" and spec.budget is None
+    return any((spec := parse_spec(b)).name in SEARCHES and spec.budget is None
                and spec.think is None for b in bots)
 
 

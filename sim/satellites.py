@@ -121,6 +121,14 @@ class SatellitesSim:
     def still_legal(self, state: State, action: int) -> bool:
         return True  # nothing is hidden
 
+    def tactical(self, turn: Any) -> Any:
+        """The turn the ``tactics`` bot searches: only the moves an exact look at the end
+        of the game keeps (:func:`sim.satellites_search.sure_moves`), searched with the
+        evaluation that judges colonies against what could still turn them."""
+        from sim.satellites_search import sure_moves
+
+        return turn._replace(legal=sure_moves(turn.view, list(turn.legal)), sim=TACTICAL)
+
     def restrictions(self, ruleset: Ruleset) -> dict[str, str]:
         """The restricted-play options: their names and what they forbid."""
         return {"never-displace": "never displaces an opponent's satellite"}
@@ -259,5 +267,23 @@ class Lazy(Sequence[int]):
         return action in self._actions()
 
 
+class TacticalSim(SatellitesSim):
+    """The adapter the ``tactics`` bot searches with: Satellites with the evaluation that
+    judges a colony against the satellites that could still turn it
+    (:func:`sim.satellites_eval.at_risk`)."""
+
+    def action_values(self, public: None, view: State, legal: Sequence[int],
+                      state: State | None = None) -> list[tuple[float, int]]:
+        from sim.satellites_eval import action_values
+
+        return action_values(view, list(legal), quiet_terms=state is None, risk=True)
+
+    def position_values(self, state: State) -> tuple[float, float]:
+        from sim.satellites_eval import position_values
+
+        return position_values(state, risk=True)
+
+
 SIM = SatellitesSim()
-__all__ = ["SIM", "SatellitesSim"]
+TACTICAL = TacticalSim()
+__all__ = ["SIM", "TACTICAL", "SatellitesSim", "TacticalSim"]

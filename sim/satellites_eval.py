@@ -6,7 +6,9 @@ blue controls, where
 
 * a crowned colony (it can grow no further, so its controller is settled) counts 1 and
   one that can still grow less, the less the smaller its controller's value margin
-  (:func:`held`: a satellite added may turn it);
+  (:func:`held`: a satellite added may turn it; with ``risk``, the ``tactics`` bot's
+  evaluation, :func:`at_risk` judges the margin against the other colour's unconnected
+  satellites instead);
 * a pair counts :data:`PAIR` for the colour with more value in it (the start of a colony);
 * while the colonies are level, whoever would win the tie-break gets :data:`TIE_BREAK`
   (half of it while they are one apart);
@@ -46,8 +48,36 @@ def held(margin: int, room: int) -> float:
     return 0.5 + 0.5 * math.tanh(margin / (1.5 * min(room, 2)))
 
 
-def group_worth(state: State, g: int) -> float:
-    """What one group is worth to red (negative: to blue), the tie-break left out."""
+def free_values(state: State) -> tuple[list[int], list[int]]:
+    """The values of each colour's unconnected satellites (red's, blue's), highest first:
+    what can still join a colony and turn it."""
+    loose = ~state.conn
+    red, blue = state.red & loose, state.blue & loose
+    vals = state.vals
+    out: tuple[list[int], list[int]] = ([], [])
+    for v in range(len(vals) - 1, 0, -1):
+        out[0].extend([v] * (vals[v] & red).bit_count())
+        out[1].extend([v] * (vals[v] & blue).bit_count())
+    return out
+
+
+def at_risk(margin: int, room: int, against: Sequence[int]) -> float:
+    """How surely a colony with this value margin and room for this many more satellites
+    stays with its controller, when the other colour's unconnected satellites have the
+    values ``against`` (highest first): 1 when even the largest of them, as many as there
+    is room for, cannot level it; else less, the smaller the margin against the largest
+    one (a margin of 3 falls to a single 4)."""
+    if room <= 0 or sum(against[:room]) < margin:
+        return 1.0
+    return 0.5 + 0.5 * math.tanh((margin - against[0] + 0.5) / 1.5)
+
+
+def group_worth(state: State, g: int, risk: bool = False,
+                free: tuple[list[int], list[int]] | None = None) -> float:
+    """What one group is worth to red (negative: to blue), the tie-break left out; with
+    ``risk`` a colony that can still grow is judged by :func:`at_risk` against the other
+    colour's unconnected satellites (``free``: :func:`free_values`, found if not given),
+    else by :func:`held`."""
     rules = state.ruleset
     vals = state.vals
     size = g.bit_count()
@@ -57,22 +87,29 @@ def group_worth(state: State, g: int) -> float:
     side = 1.0 if r > b else -1.0
     if size >= rules.colony_min:
         # a colony that can still grow may still be turned by what joins it
-        return side * (1.0 if size >= rules.colony_max else held(abs(r - b),
-                                                                 rules.colony_max - size))
+        if size >= rules.colony_max:
+            return side
+        if risk:
+            if free is None:
+                free = free_values(state)
+            return side * at_risk(abs(r - b), rules.colony_max - size, free[1 if r > b else 0])
+        return side * held(abs(r - b), rules.colony_max - size)
     if size == rules.colony_min - 1:
         return side * PAIR
     return 0.0
 
 
-def worth(state: State) -> float:
-    """What the position is worth to red (blue's worth is its negative)."""
+def worth(state: State, risk: bool = False) -> float:
+    """What the position is worth to red (blue's worth is its negative); ``risk``: colonies
+    judged by :func:`at_risk`."""
     rules = state.ruleset
     vals, red, blue = state.vals, state.red, state.blue
     score = 0.0
     colonies = [0, 0]
     lowest: list[int | None] = [None, None]
+    free = free_values(state) if risk else None
     for g in state.groups:
-        score += group_worth(state, g)
+        score += group_worth(state, g, risk, free)
         if g.bit_count() >= rules.colony_min:
             r, b = value_sum(vals, g & red), value_sum(vals, g & blue)
             if r != b:
@@ -118,44 +155,44 @@ def changed_groups(before: State, after: State, action: int) -> tuple[list[int],
     return new, [g for g in before.groups if g & region]
 
 
-def change(before: State, after: State, action: int) -> float:
+def change(before: State, after: State, action: int, risk: bool = False) -> float:
     """How much a move changes red's worth, the tie-break left out."""
     new, gone = changed_groups(before, after, action)
-    return (sum(group_worth(after, g) for g in new)
-            - sum(group_worth(before, g) for g in gone))
+    return (sum(group_worth(after, g, risk) for g in new)
+            - sum(group_worth(before, g, risk) for g in gone))
 
 
-def position_values(state: State) -> tuple[float, float]:
+def position_values(state: State, risk: bool = False) -> tuple[float, float]:
     """Each seat's worth (red, blue)."""
-    w = worth(state)
+    w = worth(state, risk)
     return (w, -w)
 
 
-def gains(state: State) -> int:
+def gains(state: State, risk: bool = False) -> int:
     """How many of the player to move's connection moves would raise its worth (the
     tie-break left out)."""
     _, loud = quiet_and_loud(state)
     if not loud:
         return 0
     sign = 1.0 if state.to_move == 0 else -1.0
-    return sum(1 for a in loud if sign * change(state, apply(state, a), a) > 1e-9)
+    return sum(1 for a in loud if sign * change(state, apply(state, a), a, risk) > 1e-9)
 
 
-def threats(state: State, action: int) -> int:
+def threats(state: State, action: int, risk: bool = False) -> int:
     """What a quiet move prepares: the gaining connections the mover would have if it
     moved again, minus those the opponent has now."""
     after = apply(state, action)
-    mine = gains(after._replace(to_move=state.to_move))
-    theirs = gains(after)
+    mine = gains(after._replace(to_move=state.to_move), risk)
+    theirs = gains(after, risk)
     return mine - theirs
 
 
-def action_values(view: State, legal: Sequence[int],
-                  quiet_terms: bool = True) -> list[tuple[float, int]]:
+def action_values(view: State, legal: Sequence[int], quiet_terms: bool = True,
+                  risk: bool = False) -> list[tuple[float, int]]:
     """``(worth to the mover after the move, move)`` for every legal move; quiet moves
     (which change no group) get the small :func:`threats` term when ``quiet_terms``."""
     sign = 1.0 if view.to_move == 0 else -1.0
-    base = sign * worth(view)
+    base = sign * worth(view, risk)
     opp = view.blue if view.to_move == 0 else view.red
     orth = view.table.orth_mask
     out = []
@@ -165,10 +202,10 @@ def action_values(view: State, legal: Sequence[int],
             continue
         quiet = action & 1023 == 0 and not orth[action >> 10 & 1023] & opp
         if quiet:
-            out.append((base + (THREAT * threats(view, action) if quiet_terms else 0.0),
+            out.append((base + (THREAT * threats(view, action, risk) if quiet_terms else 0.0),
                         action))
         else:
-            out.append((sign * worth(apply(view, action)), action))
+            out.append((sign * worth(apply(view, action), risk), action))
     return out
 
 

@@ -25,7 +25,7 @@ from rules.orbitus.actions import PLACE, REMOVE
 from rules.orbitus.engine import Placed, State, new_game
 from rules.orbitus.view import view_for
 from sim import run as simrun
-from sim.bots import BOTS, GreedyBot, RandomBot, Turn
+from sim.bots import BOTS, GreedyBot, RandomBot, TacticalBot, Turn
 from sim.cli import main
 from sim.orbitus import SIM as ORBITUS
 from sim.orbitus import Changes
@@ -252,9 +252,9 @@ def test_nothing_a_bot_gets_leads_to_the_state_or_hidden_cards(ruleset):
 def test_bots_choose_legal_actions_from_the_view_alone(ruleset):
     _, turn = _turn(ruleset, players=2, moves=6)
     legal = list(turn.legal)
-    for bot in (RandomBot(), GreedyBot(), MctsBot(budget=8)):
+    for bot in (RandomBot(), GreedyBot(), MctsBot(budget=8), TacticalBot(MctsBot(budget=8))):
         assert bot.choose(turn, random.Random(3)) in legal
-    assert set(BOTS) == {"random", "greedy", "value", "mcts"}
+    assert set(BOTS) == {"random", "greedy", "value", "mcts", "tactics"}
 
 
 def test_greedy_beats_random_clearly(ruleset):
@@ -525,10 +525,10 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
      "(see pnp-sim orbitus --help)"),
     (["orbitus", "--bots", "random,clever"],
      "pnp-sim orbitus: --bots random,clever: 'clever' is not a bot; the bots are random, "
-     "greedy, value, mcts (see pnp-sim orbitus --help)"),
+     "greedy, value, mcts, tactics (see pnp-sim orbitus --help)"),
     (["orbitus", "--bots", "random,gready"],
      "pnp-sim orbitus: --bots random,gready: 'gready' is not a bot; the bots are random, "
-     "greedy, value, mcts; did you mean greedy? (see pnp-sim orbitus --help)"),
+     "greedy, value, mcts, tactics; did you mean greedy? (see pnp-sim orbitus --help)"),
     (["orbitus", "--players", "7"],
      "pnp-sim orbitus: --players 7: Orbitus is played by 2 to 6 players, not 7 "
      "(see pnp-sim orbitus --help)"),
@@ -550,6 +550,12 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
      "pnp-sim orbitus: --bots mcts:fast: 'mcts:fast': 'fast' is neither a number of "
      "iterations nor a time; e.g. mcts:64, mcts:200ms or mcts:64/200ms "
      "(see pnp-sim orbitus --help)"),
+    (["satellites", "--bots", "tactics:0,greedy"],
+     "pnp-sim satellites: --bots tactics:0,greedy: 'tactics:0': a budget of 0 iterations; "
+     "give at least 1, e.g. mcts:64 (see pnp-sim satellites --help)"),
+    (["orbitus", "--bots", "tactics:16,greedy"],
+     "pnp-sim: --bots tactics:16: tactics plays only Satellites; Orbitus has no tactics, "
+     "use mcts"),
     (["satellites", "--bots", "never-place-ice"],
      "pnp-sim: --bots value+never-place-ice: 'never-place-ice' is not a restriction of "
      "Satellites; its restrictions are never-displace; did you mean never-displace?"),

@@ -19,7 +19,7 @@ from sim.satellites import SIM as SATELLITES
 from sim.search import MctsBot
 
 NEW_BOTS = ("value", "mcts:8", "mcts:8x2", "mcts:4/50ms", "value+never-remove",
-            "mcts:6+never-place-ice", "never-pass")
+            "mcts:6+never-place-ice", "never-pass", "tactics:8")
 
 
 @pytest.fixture(scope="module")
@@ -119,10 +119,10 @@ def test_the_evaluation_of_every_action_equals_a_recount(orbitus_rules):
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("chess", "'chess' is not a bot; the bots are random, greedy, value, mcts, and the "
+    ("chess", "'chess' is not a bot; the bots are random, greedy, value, mcts, tactics, and the "
               "restrictions never-remove"),
     ("mcts:0", "'mcts:0': a budget of 0 iterations; give at least 1, e.g. mcts:64"),
-    ("greedy:8", "'greedy:8': only mcts takes a budget (greedy has none)"),
+    ("greedy:8", "'greedy:8': only mcts and tactics take a budget (greedy has none)"),
     ("mcts:fast", "'mcts:fast': 'fast' is neither a number of iterations nor a time; e.g. "
                   "mcts:64, mcts:200ms or mcts:64/200ms"),
     ("mcts:0ms", "'0ms': a thinking time must be above 0; e.g. 200ms"),
@@ -250,7 +250,115 @@ def test_satellites_bots_choose_legal_moves():
         legal = game.legal_actions(state)
         state = game.apply(state, legal[rng.randrange(len(legal))])
     legal = list(game.legal_actions(state))
-    for spec in ("value", "mcts:8", "value+never-displace"):
+    for spec in ("value", "mcts:8", "value+never-displace", "tactics:8"):
         turn = Turn(state.to_move, game.view_for(state, state.to_move), SATELLITES.legal(state),
                     None, SATELLITES)
         assert make_bot(spec).choose(turn, random.Random(4)) in legal
+
+
+# --- the tactics bot (Satellites) --------------------------------------------------------------
+
+# Game 191 of `pnp sim satellites --bots mcts:16,greedy --seed 1`, after move 45: blue (the
+# search) to move with 11 of 12 satellites connected. Its one unconnected satellite, B1 on
+# e6, connects on d7 or f5; either makes blue done, and red then moves three times in a
+# row (S-39, S-40): R4 d5-h5, h5-h8, h8-d8+ wins for red. mcts:16 played e6-d7+ and lost.
+GRACE_TRAP = """
+.  .  .  .  .  .  .  .  .  .
+.  .  B4 R2 .  .  .  .  .  .
+.  .  R4 B3 .  B4 .  .  .  .
+.  .  B2 R3 .  R1 B3 R3 B2 .
+.  .  .  R4 .  .  .  .  .  .
+.  .  B1 .  B1 .  .  .  .  .
+R2 B1 R1 .  .  .  B3 R3 B2 .
+.  .  .  .  .  B4 R4 .  .  .
+.  .  .  .  .  R2 .  R1 .  .
+.  .  .  .  .  .  .  .  .  .
+"""
+
+
+def _board(text: str, to_move: int):
+    from rules.satellites.engine import start
+
+    cells = [(1 if token[0] == "R" else -1) * int(token[1]) if token != "." else 0
+             for token in text.split()]
+    return start(load_ruleset("satellites"), 10, cells, to_move=to_move)
+
+
+def _turn(state):
+    return Turn(state.to_move, rules.get("satellites").view_for(state, state.to_move),
+                SATELLITES.legal(state), None, SATELLITES)
+
+
+def test_tactics_avoids_the_connection_that_hands_over_a_won_grace_sequence():
+    from sim.satellites_search import WIN, grace_best
+
+    game = rules.get("satellites")
+    state = _board(GRACE_TRAP, to_move=1)
+    text = {game.action_text(state, a): a for a in game.legal_actions(state)}
+    assert sorted(text) == ["e6-d7+", "e6-e7", "e6-f5+", "e6-f6", "e6-f7"]
+    for losing in ("e6-d7+", "e6-f5+"):
+        after = game.apply(state, text[losing])
+        assert (after.finished, after.to_move, after.grace_left) == (1, 0, 3)
+        assert grace_best(after) == WIN  # red's three grace moves win
+    # the old search walks into it, whatever its seed
+    assert {game.action_text(state, make_bot("mcts:16").choose(_turn(state), random.Random(k)))
+            for k in range(4)} == {"e6-d7+"}
+    chosen = {game.action_text(state, make_bot("tactics:16").choose(_turn(state),
+                                                                     random.Random(k)))
+              for k in range(4)}
+    assert chosen and chosen <= {"e6-e7", "e6-f6", "e6-f7"}
+
+
+def test_tactics_finds_the_grace_sequence_that_wins():
+    """Red, with the three grace moves of the position above, must move R4 twice without
+    connecting and then connect on d8: the exact search finds it, move by move."""
+    game = rules.get("satellites")
+    state = game.apply(_board(GRACE_TRAP, to_move=1), game.parse_action(
+        _board(GRACE_TRAP, to_move=1), "e6-d7"))
+    bot = make_bot("tactics:4")
+    for _ in range(3):
+        state = game.apply(state, bot.choose(_turn(state), random.Random(1)))
+    assert state.ended == "grace-moves-used" or state.ended is not None
+    assert game.result(state).winners == (0,)
+
+
+def test_tactics_is_reproducible_and_always_moves_legally():
+    game = rules.get("satellites")
+    state = game.new_game(load_ruleset("satellites"), ("R", "B"), 11)
+    bot = make_bot("tactics:6")
+    rng = random.Random(2)
+    for ply in range(160):
+        if game.is_over(state):
+            break
+        legal = list(game.legal_actions(state))
+        turn = _turn(state)
+        if ply % 10 == 0:
+            again = [bot.choose(_turn(state), random.Random(ply)) for _ in range(2)]
+            assert again[0] == again[1]
+        action = bot.choose(turn, rng) if state.to_move == 0 else legal[rng.randrange(
+            len(legal))]
+        assert action in legal
+        state = game.apply(state, action)
+
+
+def test_tactics_takes_only_the_budgets_mcts_takes():
+    assert parse_spec("tactics:16").text() == "tactics:16"
+    assert parse_spec("tactics").text() == "tactics"
+    with pytest.raises(BotError, match="'tactics:0': a budget of 0 iterations"):
+        parse_spec("tactics:0")
+
+
+def test_a_colony_is_judged_against_the_satellites_that_could_turn_it():
+    import math
+
+    from sim.satellites_eval import at_risk, free_values
+
+    assert at_risk(5, 1, [4, 4, 1]) == 1.0  # one more satellite, at most a 4: held
+    assert at_risk(6, 2, [4, 1]) == 1.0  # 4 + 1 cannot level 6
+    assert at_risk(5, 2, [4, 1]) < 1.0  # but levels 5: contested
+    assert at_risk(3, 1, [4]) == pytest.approx(0.5 + 0.5 * math.tanh(-0.5 / 1.5))  # a 4 turns it
+    assert at_risk(2, 2, [1, 1]) == pytest.approx(0.5 + 0.5 * math.tanh(1.5 / 1.5))  # level
+    assert at_risk(9, 0, [4, 4]) == 1.0  # crowned
+    assert at_risk(1, 3, []) == 1.0  # nothing left to join
+    state = _board(GRACE_TRAP, to_move=1)
+    assert free_values(state) == ([4, 1], [1])  # red R4 d5 and R1 h9, blue B1 e6
