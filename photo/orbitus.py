@@ -77,6 +77,12 @@ ALONE_SEEN = 0.45  # ... over at least this share of the face
 ALONE_MARKER = 0.1  # ... and the marker's unwashed part does not read as another code
 COVERED_SIDE = 0.3  # of a side's band: something lies over the card there
 LIFTED_MM = 1.0  # a marker's shape this far (rms) from a flat card's: lifted or curled
+# a card read whose marker, seen through the camera model, is this many pixels longer one
+# way than the other is lifted or curled off the table (flat cards' differ by the corners'
+# noise: up to 1.05 px on the rendered photos' 20-32 px markers; curled cards 2.0-5.1 px)
+LIFTED_PX = 1.5
+LIFTED_SIDE = 20.0  # px: a smaller marker's corners are too coarse to tell (flat 16-20 px
+# markers of the barrel photo, at 1.6-2.3 px/mm, differ by up to 1.5 px)
 FRAME_SEEN = 0.5  # a cell less than this much in the photo may hold a card beyond its edge
 STRANGE_COLOUR = 2e-4  # a colour this rare on the table and on the cards is something else
 OCCLUDED = 0.3  # ... and this much of a free cell in it: something lies over the cell
@@ -95,6 +101,7 @@ class Placed:
     source: int = 0  # the reading it came from (its id), for a marker read on its own
     residual: float = 0.0  # mm: its marker's shape against a flat card's (lifted, curled)
     glare: float = 0.0  # the share of its face under glare
+    lifted: bool = False  # its marker's shape says it does not lie flat (curled, lifted)
 
 
 @dataclass
@@ -125,6 +132,13 @@ class TableReading:
     def complete(self) -> bool:
         """Every card seen is read and nothing else is reported."""
         return not self.unread and not self.findings
+
+    @property
+    def lifted(self) -> list[Hex]:
+        """The cells of the cards read that do not lie flat (curled or lifted off the
+        table: :func:`_anisotropy`): read all the same, and named so the player can check
+        them and flatten them."""
+        return sorted(c for c, p in self.placed.items() if p.lifted)
 
 
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -186,6 +200,19 @@ def _rigid_residual(seen: np.ndarray, ideal: np.ndarray) -> float:
     u, _, vt = np.linalg.svd(b.T @ a)
     r = u @ vt
     return float(np.sqrt(((a - b @ r) ** 2).sum(axis=1).mean()))
+
+
+def _anisotropy(seen: np.ndarray, ideal: np.ndarray) -> float:
+    """How much longer (as a share of its side) a marker is one way than the other, as seen
+    on the table plane (``seen``) against as printed (``ideal``): the singular values of
+    the affine map between the two. A card lying flat shows its marker square (the camera
+    model explains the perspective and the lens), one curled or lifted shows it tilted,
+    foreshortened across the curl; a uniform error of scale (the corners found a little
+    inside the dark square) does not count."""
+    a = np.column_stack([ideal - ideal.mean(0), np.ones(len(ideal))])
+    m, *_ = np.linalg.lstsq(a, seen - seen.mean(0), rcond=None)
+    s = np.linalg.svd(m[:2].T, compute_uv=False)
+    return float(s[0] - s[1])
 
 
 @dataclass
@@ -485,6 +512,7 @@ class OrbitusReader:
             self._verify_art(bgr, gray, cam, out, used)
         cam = self._refit(station, out, bgr.shape, cam)
         self._leftovers(cands, used, cam, out, bgr)
+        self._lifted(cam, out)
         # 4: glare, what lies over the table, and the photo's edge
         if self.art is not None:
             self._explain(bgr, cam, out)
@@ -523,6 +551,20 @@ class OrbitusReader:
             return cam
         new, _ = self._fit_camera(pairs, shape, cam)
         return new
+
+    def _lifted(self, cam: TableCamera, out: TableReading) -> None:
+        """Every card read with its marker's corners, its marker's shape under the final
+        camera: longer one way than the other by ``LIFTED_PX`` pixels or more, the card is
+        curled or lifted (it is read all the same); so is a card placed though its marker
+        lies off its cell (:meth:`_leftovers`: its face is on the cell, its marker higher)."""
+        for cell, p in out.placed.items():
+            if p.corners is None:
+                continue
+            ideal = self.marker_corners(p.card, cell, p.rot)
+            side = float(np.linalg.norm(ideal[1] - ideal[0])) * cam.scale_at(
+                hexgeo.centre(cell, self.flats))
+            px = _anisotropy(cam.unproject(p.corners), ideal) * side
+            p.lifted = p.lifted or (side >= LIFTED_SIDE and px >= LIFTED_PX)
 
     def _recheck(self, cam: TableCamera, out: TableReading, used: set[int]) -> None:
         """Every card placed by its marker, looked at again with the final camera: one
@@ -868,7 +910,8 @@ class OrbitusReader:
                 seen = cam.unproject(r.corners)
                 residual = _rigid_residual(seen, self.marker_corners(name, p.cell, p.rot))
                 out.placed[p.cell] = Placed(p.cell, name, p.rot, "marker", r.corners, r.score,
-                                            id(r), max(residual, LIFTED_MM + 0.01))
+                                            id(r), max(residual, LIFTED_MM + 0.01),
+                                            lifted=True)
                 used.add(id(r))
             else:  # near a free cell but not flat on it (on top of a neighbour?): not placed
                 out.findings.append(Finding(
@@ -1060,7 +1103,7 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         c = pts.mean(0)
         debug._text(img, p.card, (c[0], c[1] - 9 * text * 1.6), text, debug.WHITE)
         label = f"[{cell[0]},{cell[1]}] {hexgeo.SIDES[p.rot]}"
-        if p.residual > LIFTED_MM:
+        if p.lifted:
             label += " lifted?"
         debug._text(img, label, (c[0], c[1] + 9 * text * 1.6), text * 0.8, colour)
     for cell in reading.unread:
@@ -1094,7 +1137,7 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         lines.append((f"{len(reading.unread)} card(s) seen but not read (red ?)", debug.RED))
     if reading.glare:
         lines.append((f"glare on {len(reading.glare)} card(s) (yellow)", debug.YELLOW))
-    lifted = sum(1 for p in reading.placed.values() if p.residual > LIFTED_MM)
+    lifted = len(reading.lifted)
     if lifted:
         lines.append((f"{lifted} card(s) not lying flat (lifted?)", debug.WHITE))
     others = [f for f in reading.findings if f.cell is not None and f.rule != "photo-unread"]
