@@ -65,6 +65,7 @@ GLARE_WASHED = 0.3  # a card this much under glare: its face only needs not to c
 ART_VERIFY_GLARE = 0.45  # ... its marker read where the camera puts it
 PAPER_CARD = 0.6  # a cell this much the cards' paper (or glare) is a card, if it looks like one
 PAPER_FULL = 0.85  # ... this much, if it looks a little like one
+PAPER_ART = 0.6  # a cell PAPER_CARD the cards' paper that looks this much like a card is one
 WASHED_OUT = 0.8  # a cell next to the cards this much washed out by glare: a card may lie there
 GAIN_GLARE = 0.3  # the light and shade a card under glare needs to be read by art and marker
 MARKER_SEEN = 0.7  # a card's marker that reads this well where one must be: a card is there
@@ -708,7 +709,10 @@ class OrbitusReader:
                         and ids[int(n)] in self.sectors and float(looks[
                             art.names.index(self.sectors[ids[int(n)]].name), int(rot)])
                         >= MARKER_FACE)
-        paper_there = washed >= GLARE_SHARE and (
+        # or: its paper fills the cell and it looks like a card, with a card's light and
+        # shade (a card too coarse or blurred for its marker, or curled: its face warped)
+        paper_card = presence >= PAPER_ART and paper >= PAPER_CARD and gain >= GAIN_CARD
+        paper_there = paper_card or washed >= GLARE_SHARE and (
             (presence >= 0.45 and paper >= PAPER_CARD) or (presence >= 0.3 and paper >= PAPER_FULL))
         if not alone and not seen and ((presence >= 0.45 and marker_there) or paper_there):
             seen = True
