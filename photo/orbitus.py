@@ -85,6 +85,8 @@ LIFTED_PX = 1.5
 LIFTED_SIDE = 20.0  # px: a smaller marker's corners are too coarse to tell (flat 16-20 px
 # markers of the barrel photo, at 1.6-2.3 px/mm, differ by up to 1.5 px)
 FRAME_SEEN = 0.5  # a cell less than this much in the photo may hold a card beyond its edge
+COARSE_PX = 8.0  # px a side a card's marker has there: below it, a free cell cannot be
+# checked (neither its marker nor its face can be read at under 0.9 px/mm)
 STRANGE_COLOUR = 2e-4  # a colour this rare on the table and on the cards is something else
 OCCLUDED = 0.3  # ... and this much of a free cell in it: something lies over the cell
 
@@ -473,9 +475,11 @@ class OrbitusReader:
         if not stations:
             out.findings.append(Finding(
                 "photo-no-station", None,
-                "the station's marker is not visible or cannot be read in the photo; the "
-                "station fixes where every cell is, so no card was placed (photograph the "
-                "whole table with the station uncovered)"))
+                "the station's marker is not visible or cannot be read in the photo (covered, "
+                "out of the frame, or too small: it needs about 10 px a side, a photo of 1 px "
+                "or more per mm of the table); the station fixes where every cell is, so no "
+                "card was placed and none of the table could be checked (photograph the "
+                "whole table with the station uncovered, close enough)"))
             return out
         st = max(stations, key=lambda r: r.score)
         out.station = st.corners
@@ -519,6 +523,7 @@ class OrbitusReader:
             self._explain(bgr, cam, out)
             self._occluded(bgr, cam, out)
         self._frame(cam, bgr.shape, out)
+        self._coarse(cam, bgr.shape, out)
         self._views, self._views_of = {}, None  # the photo's patches are not kept
         if self.art is not None:
             self.art.forget()
@@ -1053,6 +1058,34 @@ class OrbitusReader:
                 f"the photo ends at {where(n)}, next to {where(cell)}: a card there would lie "
                 f"outside it; photograph the whole table, or write that cell into the "
                 f"layout by hand"))
+
+    def _coarse(self, cam: TableCamera, shape: tuple[int, ...], out: TableReading) -> None:
+        """The photo too coarse to check a cell: every free cell next to a card read or seen
+        (or the station) that lies in the photo, where a card's marker would be less than
+        ``COARSE_PX`` pixels a side, is named (``photo-too-coarse``): a card there could be
+        neither read nor seen, and as the table is connected to the station, any card
+        further out lies beyond such a cell."""
+        if self.template is None:
+            return
+        seen = set(out.placed) | set(out.unread)
+        named = {f.cell for f in out.findings if f.cell is not None}
+        coarse: dict[Hex, float] = {}
+        for cell in sorted(seen | {(0, 0)}):
+            for _, n in hexgeo.neighbours(cell):
+                if n in seen or n == (0, 0) or n in named or n in coarse:
+                    continue
+                if self._frame_share(cam, n, shape) < FRAME_SEEN:
+                    continue
+                side = self.template.size * cam.scale_at(hexgeo.centre(n, self.flats))
+                if side < COARSE_PX:
+                    coarse[n] = side
+        for n, side in sorted(coarse.items()):
+            out.findings.append(Finding(
+                "photo-too-coarse", n,
+                f"the photo is too coarse at {where(n)} to tell whether a card lies there (a "
+                f"card's marker would be {side:.1f} px a side; at least {COARSE_PX:.0f} are "
+                f"needed); photograph the table closer or with more pixels, or write that "
+                f"cell into the layout by hand"))
 
     def _copies(self, card: str) -> int:
         """How many copies of ``card`` the deck holds (1 without definitions)."""

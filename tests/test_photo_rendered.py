@@ -90,7 +90,8 @@ def test_every_fixture_is_committed_with_its_truth():
 
 
 # the photos in which every piece fully in view is read (the others report one, by name)
-ALL_READ = [f.name for f in FIXTURES if f.name != "coarse-curled-card"]
+ALL_READ = [f.name for f in FIXTURES
+            if f.name not in ("coarse-curled-card", "too-coarse-for-the-station", "too-coarse")]
 
 
 @pytest.mark.parametrize("name", ALL_READ)
@@ -265,3 +266,19 @@ def test_a_card_too_coarse_for_its_marker_is_reported_by_its_paper(capsys):
     code, out, err = _score(capsys, "coarse-curled-card")
     assert (code, err) == (1, "")
     assert [(v["rule"], v["cell"]) for v in out["violations"]] == [("photo-unread", [1, -3])]
+
+
+def test_a_photo_too_coarse_for_the_station_says_so(capsys):
+    """The 72-card table at 0.72 px/mm (716 x 536 px): even the station's 12 mm marker is
+    under 9 px, so nothing can be placed; the one finding says the station could not be
+    read, and why it may be (too small), and the command exits 1 with no score: no card's
+    absence goes unnamed, the whole table is named as not checked."""
+    shot, reading, outcome = _judged("too-coarse-for-the-station")
+    assert shot.conditions["px_per_mm"] < 0.75 and len(_truth(shot)) == 72
+    assert reading.placed == {} and reading.unread == []
+    assert [(f.rule, f.cell) for f in reading.findings] == [("photo-no-station", None)]
+    assert "too small" in reading.findings[0].message
+    assert not outcome.silent_wrong and not outcome.complete
+    code, out, err = _score(capsys, "too-coarse-for-the-station")
+    assert (code, err) == (1, "")
+    assert [v["rule"] for v in out["violations"]] == ["photo-no-station"]
