@@ -85,8 +85,9 @@ LIFTED_PX = 1.5
 LIFTED_SIDE = 20.0  # px: a smaller marker's corners are too coarse to tell (flat 16-20 px
 # markers of the barrel photo, at 1.6-2.3 px/mm, differ by up to 1.5 px)
 FRAME_SEEN = 0.5  # a cell less than this much in the photo may hold a card beyond its edge
-COARSE_PX = 8.0  # px a side a card's marker has there: below it, a free cell cannot be
-# checked (neither its marker nor its face can be read at under 0.9 px/mm)
+COARSE_PX = 12.0  # px a side a card's marker has there: below it (1.33 px/mm), a free cell
+# cannot be checked (the rendered cards neither read nor reported lay under 2 px/mm; at
+# 1.6 px/mm, 14.7 px markers, 24 of 25 cards were read and the 25th reported)
 STRANGE_COLOUR = 2e-4  # a colour this rare on the table and on the cards is something else
 OCCLUDED = 0.3  # ... and this much of a free cell in it: something lies over the cell
 
@@ -476,8 +477,8 @@ class OrbitusReader:
             out.findings.append(Finding(
                 "photo-no-station", None,
                 "the station's marker is not visible or cannot be read in the photo (covered, "
-                "out of the frame, or too small: it needs about 10 px a side, a photo of 1 px "
-                "or more per mm of the table); the station fixes where every cell is, so no "
+                "out of the frame, or too small: photos of the table at under 0.9 px per mm "
+                "do not show it readably); the station fixes where every cell is, so no "
                 "card was placed and none of the table could be checked (photograph the "
                 "whole table with the station uncovered, close enough)"))
             return out

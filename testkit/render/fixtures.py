@@ -65,10 +65,6 @@ FIXTURES = (
             {**CALM, "tilt": (5.0, 10.0), "px_per_mm": (0.7, 0.8), "k1": (-0.02, -0.01)},
             about="the 72-card table in a 0.4 MP photo at 0.72 px/mm: even the station "
                   "too coarse to read"),
-    Fixture("too-coarse", "orbitus", "orbitus/six-players-72.yaml", 12,
-            {**CALM, "tilt": (5.0, 10.0), "px_per_mm": (0.82, 0.86), "k1": (-0.02, -0.01)},
-            about="the 72-card table at 0.84 px/mm: the station read, the cards' markers "
-                  "too coarse"),
     Fixture("coarse-curled-card", "orbitus", "", 2026 * 1000 + 13, {},
             about="a 0.7 MP photo (1.6 px/mm): a curled card's marker too coarse to read",
             bench=13),
