@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 # findings about a cell that another photo's reading of it answers
-ANSWERED = ("photo-unread", "photo-covered", "photo-out-of-frame")
+ANSWERED = ("photo-unread", "photo-covered", "photo-out-of-frame", "photo-too-coarse")
 
 
 def merge(game: str, readings: list[Any], names: list[str]) -> Any:

@@ -65,6 +65,7 @@ GLARE_WASHED = 0.3  # a card this much under glare: its face only needs not to c
 ART_VERIFY_GLARE = 0.45  # ... its marker read where the camera puts it
 PAPER_CARD = 0.6  # a cell this much the cards' paper (or glare) is a card, if it looks like one
 PAPER_FULL = 0.85  # ... this much, if it looks a little like one
+PAPER_ART = 0.6  # a cell PAPER_CARD the cards' paper that looks this much like a card is one
 WASHED_OUT = 0.8  # a cell next to the cards this much washed out by glare: a card may lie there
 GAIN_GLARE = 0.3  # the light and shade a card under glare needs to be read by art and marker
 MARKER_SEEN = 0.7  # a card's marker that reads this well where one must be: a card is there
@@ -77,7 +78,16 @@ ALONE_SEEN = 0.45  # ... over at least this share of the face
 ALONE_MARKER = 0.1  # ... and the marker's unwashed part does not read as another code
 COVERED_SIDE = 0.3  # of a side's band: something lies over the card there
 LIFTED_MM = 1.0  # a marker's shape this far (rms) from a flat card's: lifted or curled
+# a card read whose marker, seen through the camera model, is this many pixels longer one
+# way than the other is lifted or curled off the table (flat cards' differ by the corners'
+# noise: up to 1.05 px on the rendered photos' 20-32 px markers; curled cards 2.0-5.1 px)
+LIFTED_PX = 1.5
+LIFTED_SIDE = 20.0  # px: a smaller marker's corners are too coarse to tell (flat 16-20 px
+# markers of the barrel photo, at 1.6-2.3 px/mm, differ by up to 1.5 px)
 FRAME_SEEN = 0.5  # a cell less than this much in the photo may hold a card beyond its edge
+COARSE_PX = 12.0  # px a side a card's marker has there: below it (1.33 px/mm), a free cell
+# cannot be checked (the rendered cards neither read nor reported lay under 2 px/mm; at
+# 1.6 px/mm, 14.7 px markers, 24 of 25 cards were read and the 25th reported)
 STRANGE_COLOUR = 2e-4  # a colour this rare on the table and on the cards is something else
 OCCLUDED = 0.3  # ... and this much of a free cell in it: something lies over the cell
 
@@ -95,6 +105,7 @@ class Placed:
     source: int = 0  # the reading it came from (its id), for a marker read on its own
     residual: float = 0.0  # mm: its marker's shape against a flat card's (lifted, curled)
     glare: float = 0.0  # the share of its face under glare
+    lifted: bool = False  # its marker's shape says it does not lie flat (curled, lifted)
 
 
 @dataclass
@@ -125,6 +136,13 @@ class TableReading:
     def complete(self) -> bool:
         """Every card seen is read and nothing else is reported."""
         return not self.unread and not self.findings
+
+    @property
+    def lifted(self) -> list[Hex]:
+        """The cells of the cards read that do not lie flat (curled or lifted off the
+        table: :func:`_anisotropy`): read all the same, and named so the player can check
+        them and flatten them."""
+        return sorted(c for c, p in self.placed.items() if p.lifted)
 
 
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -186,6 +204,19 @@ def _rigid_residual(seen: np.ndarray, ideal: np.ndarray) -> float:
     u, _, vt = np.linalg.svd(b.T @ a)
     r = u @ vt
     return float(np.sqrt(((a - b @ r) ** 2).sum(axis=1).mean()))
+
+
+def _anisotropy(seen: np.ndarray, ideal: np.ndarray) -> float:
+    """How much longer (as a share of its side) a marker is one way than the other, as seen
+    on the table plane (``seen``) against as printed (``ideal``): the singular values of
+    the affine map between the two. A card lying flat shows its marker square (the camera
+    model explains the perspective and the lens), one curled or lifted shows it tilted,
+    foreshortened across the curl; a uniform error of scale (the corners found a little
+    inside the dark square) does not count."""
+    a = np.column_stack([ideal - ideal.mean(0), np.ones(len(ideal))])
+    m, *_ = np.linalg.lstsq(a, seen - seen.mean(0), rcond=None)
+    s = np.linalg.svd(m[:2].T, compute_uv=False)
+    return float(s[0] - s[1])
 
 
 @dataclass
@@ -445,9 +476,11 @@ class OrbitusReader:
         if not stations:
             out.findings.append(Finding(
                 "photo-no-station", None,
-                "the station's marker is not visible or cannot be read in the photo; the "
-                "station fixes where every cell is, so no card was placed (photograph the "
-                "whole table with the station uncovered)"))
+                "the station's marker is not visible or cannot be read in the photo (covered, "
+                "out of the frame, or too small: photos of the table at under 0.9 px per mm "
+                "do not show it readably); the station fixes where every cell is, so no "
+                "card was placed and none of the table could be checked (photograph the "
+                "whole table with the station uncovered, close enough)"))
             return out
         st = max(stations, key=lambda r: r.score)
         out.station = st.corners
@@ -485,11 +518,13 @@ class OrbitusReader:
             self._verify_art(bgr, gray, cam, out, used)
         cam = self._refit(station, out, bgr.shape, cam)
         self._leftovers(cands, used, cam, out, bgr)
+        self._lifted(cam, out)
         # 4: glare, what lies over the table, and the photo's edge
         if self.art is not None:
             self._explain(bgr, cam, out)
             self._occluded(bgr, cam, out)
         self._frame(cam, bgr.shape, out)
+        self._coarse(cam, bgr.shape, out)
         self._views, self._views_of = {}, None  # the photo's patches are not kept
         if self.art is not None:
             self.art.forget()
@@ -523,6 +558,20 @@ class OrbitusReader:
             return cam
         new, _ = self._fit_camera(pairs, shape, cam)
         return new
+
+    def _lifted(self, cam: TableCamera, out: TableReading) -> None:
+        """Every card read with its marker's corners, its marker's shape under the final
+        camera: longer one way than the other by ``LIFTED_PX`` pixels or more, the card is
+        curled or lifted (it is read all the same); so is a card placed though its marker
+        lies off its cell (:meth:`_leftovers`: its face is on the cell, its marker higher)."""
+        for cell, p in out.placed.items():
+            if p.corners is None:
+                continue
+            ideal = self.marker_corners(p.card, cell, p.rot)
+            side = float(np.linalg.norm(ideal[1] - ideal[0])) * cam.scale_at(
+                hexgeo.centre(cell, self.flats))
+            px = _anisotropy(cam.unproject(p.corners), ideal) * side
+            p.lifted = p.lifted or (side >= LIFTED_SIDE and px >= LIFTED_PX)
 
     def _recheck(self, cam: TableCamera, out: TableReading, used: set[int]) -> None:
         """Every card placed by its marker, looked at again with the final camera: one
@@ -666,7 +715,10 @@ class OrbitusReader:
                         and ids[int(n)] in self.sectors and float(looks[
                             art.names.index(self.sectors[ids[int(n)]].name), int(rot)])
                         >= MARKER_FACE)
-        paper_there = washed >= GLARE_SHARE and (
+        # or: its paper fills the cell and it looks like a card, with a card's light and
+        # shade (a card too coarse or blurred for its marker, or curled: its face warped)
+        paper_card = presence >= PAPER_ART and paper >= PAPER_CARD and gain >= GAIN_CARD
+        paper_there = paper_card or washed >= GLARE_SHARE and (
             (presence >= 0.45 and paper >= PAPER_CARD) or (presence >= 0.3 and paper >= PAPER_FULL))
         if not alone and not seen and ((presence >= 0.45 and marker_there) or paper_there):
             seen = True
@@ -868,7 +920,8 @@ class OrbitusReader:
                 seen = cam.unproject(r.corners)
                 residual = _rigid_residual(seen, self.marker_corners(name, p.cell, p.rot))
                 out.placed[p.cell] = Placed(p.cell, name, p.rot, "marker", r.corners, r.score,
-                                            id(r), max(residual, LIFTED_MM + 0.01))
+                                            id(r), max(residual, LIFTED_MM + 0.01),
+                                            lifted=True)
                 used.add(id(r))
             else:  # near a free cell but not flat on it (on top of a neighbour?): not placed
                 out.findings.append(Finding(
@@ -1007,6 +1060,34 @@ class OrbitusReader:
                 f"outside it; photograph the whole table, or write that cell into the "
                 f"layout by hand"))
 
+    def _coarse(self, cam: TableCamera, shape: tuple[int, ...], out: TableReading) -> None:
+        """The photo too coarse to check a cell: every free cell next to a card read or seen
+        (or the station) that lies in the photo, where a card's marker would be less than
+        ``COARSE_PX`` pixels a side, is named (``photo-too-coarse``): a card there could be
+        neither read nor seen, and as the table is connected to the station, any card
+        further out lies beyond such a cell."""
+        if self.template is None:
+            return
+        seen = set(out.placed) | set(out.unread)
+        named = {f.cell for f in out.findings if f.cell is not None}
+        coarse: dict[Hex, float] = {}
+        for cell in sorted(seen | {(0, 0)}):
+            for _, n in hexgeo.neighbours(cell):
+                if n in seen or n == (0, 0) or n in named or n in coarse:
+                    continue
+                if self._frame_share(cam, n, shape) < FRAME_SEEN:
+                    continue
+                side = self.template.size * cam.scale_at(hexgeo.centre(n, self.flats))
+                if side < COARSE_PX:
+                    coarse[n] = side
+        for n, side in sorted(coarse.items()):
+            out.findings.append(Finding(
+                "photo-too-coarse", n,
+                f"the photo is too coarse at {where(n)} to tell whether a card lies there (a "
+                f"card's marker would be {side:.1f} px a side; at least {COARSE_PX:.0f} are "
+                f"needed); photograph the table closer or with more pixels, or write that "
+                f"cell into the layout by hand"))
+
     def _copies(self, card: str) -> int:
         """How many copies of ``card`` the deck holds (1 without definitions)."""
         if self.defs is None:
@@ -1060,7 +1141,7 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         c = pts.mean(0)
         debug._text(img, p.card, (c[0], c[1] - 9 * text * 1.6), text, debug.WHITE)
         label = f"[{cell[0]},{cell[1]}] {hexgeo.SIDES[p.rot]}"
-        if p.residual > LIFTED_MM:
+        if p.lifted:
             label += " lifted?"
         debug._text(img, label, (c[0], c[1] + 9 * text * 1.6), text * 0.8, colour)
     for cell in reading.unread:
@@ -1094,7 +1175,7 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         lines.append((f"{len(reading.unread)} card(s) seen but not read (red ?)", debug.RED))
     if reading.glare:
         lines.append((f"glare on {len(reading.glare)} card(s) (yellow)", debug.YELLOW))
-    lifted = sum(1 for p in reading.placed.values() if p.residual > LIFTED_MM)
+    lifted = len(reading.lifted)
     if lifted:
         lines.append((f"{lifted} card(s) not lying flat (lifted?)", debug.WHITE))
     others = [f for f in reading.findings if f.cell is not None and f.rule != "photo-unread"]

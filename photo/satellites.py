@@ -37,6 +37,16 @@ BETWEEN = 0.3  # of a cell: a satellite further from its cell's centre stands be
 PRESENT = 0.2  # the share of a cell's middle that must be dark for something to stand there
 COLOURED = 0.15  # ... or of the disc a satellite covers that shows a player's colour
 UNLIKE = 0.3  # the share of a free cell that is not the board as printed: something is there
+# ... and if at least this share of it shows a player's colour, it is a satellite (its marker
+# and face washed out by a lamp's streak, its coloured rim still there), searched for
+SOME_COLOUR = 0.08
+OWN_COLOUR = 0.75  # of the cell's coloured pixels, the share of the satellite's colour
+# a satellite whose marker is hazed by a lamp's reflection, read from its printed face: the
+# face (grey, any turn, a few mm off the middle) matching this well, this far above every
+# other satellite's, of the colour the cell shows, its marker reading best as that one's
+FACE_LEVEL = 3.0  # px per mm the faces are compared at
+FACE_SCORE, FACE_MARGIN = 0.5, 0.12
+FACE_TURN = 5  # degrees between the turns tried
 BOARD_LEVEL = 2.0  # px per mm of the printed board compared with the photo
 
 
@@ -112,6 +122,7 @@ class SatellitesReader:
         self._shape: tuple[int, ...] = (0, 0)
         self._face: np.ndarray | None = None
         self._strange_of: tuple[int, np.ndarray] | None = None
+        self._turned: dict[str, list[np.ndarray]] | None = None  # faces, every FACE_TURN
 
     def sizes(self) -> dict[int, float]:
         return {m.id: m.size for m in self.map.markers}
@@ -289,14 +300,19 @@ class SatellitesReader:
                 if dark < PRESENT and coloured < COLOURED:
                     unlike = self._unlike(bgr, h, cell)
                     entry["unlike"] = unlike
-                    if unlike >= UNLIKE:  # not a satellite, not the board: a hand, a cup
-                        out.findings.append(Finding(
+                    if unlike >= UNLIKE and coloured < SOME_COLOUR:  # not a satellite, not
+                        out.findings.append(Finding(  # the board: a hand, a cup
                             "photo-covered", cell,
                             f"something lies over {cell_name(cell)} ({unlike:.0%} of the cell "
                             f"is not the board as printed, nor a satellite), so a satellite "
                             f"there could not be seen; take it away and photograph again"))
-                    continue
+                        continue
+                    if unlike < UNLIKE:
+                        continue
+                colours = self._colour_shares(bgr, h, cell)
                 found = self._search(gray, h, cell, entry)
+                if found is None and "overall" in entry:
+                    found = self._by_face(bgr, h, cell, entry, colours)
                 if found is not None:
                     out.tokens[cell] = found
                 else:
@@ -421,14 +437,105 @@ class SatellitesReader:
             out.append(float(cv2.cvtColor(pixel, cv2.COLOR_BGR2HSV)[0, 0, 0]) * 2.0)
         return out
 
+    def _faces_turned(self) -> dict[str, list[np.ndarray]]:
+        """Every satellite's printed face (grey, ``FACE_LEVEL`` px per mm) in every turn,
+        by its marker's name (``R1``)."""
+        if self._turned is None:
+            from photo.art import faces
+
+            names = {f"{m.colour[0].upper()}{m.value}": f"satellite-{m.colour}-{m.value}"
+                     for m in self.tokens.values()}
+            printed = faces("satellites", self.defs, sorted(names.values()), FACE_LEVEL)
+            self._turned = {}
+            for short, name in names.items():
+                g = cv2.cvtColor(printed[name], cv2.COLOR_BGR2GRAY).astype(np.float32)
+                n = g.shape[0]
+                c = (n - 1) / 2.0
+                self._turned[short] = [
+                    cv2.warpAffine(g, cv2.getRotationMatrix2D((c, c), -t, 1.0), (n, n),
+                                   flags=cv2.INTER_LINEAR, borderValue=255)
+                    for t in range(0, 360, FACE_TURN)]
+        return self._turned
+
+    def _by_face(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int],
+                 entry: dict[str, Any], colours: dict[str, float]) -> Token | None:
+        """A satellite whose marker could not be read, read from its printed face (its
+        numeral, its marker's pattern, as a whole): every satellite's face in every turn
+        is matched over the cell (a few mm off its middle allowed), in grey; read when
+        the best matches ``FACE_SCORE`` and ``FACE_MARGIN`` above every other satellite,
+        the cell shows its colour (``OWN_COLOUR`` of its coloured pixels) and the
+        marker searched in the cell (:meth:`_search`) reads best as its code of all the
+        satellites'. Otherwise None: the cell is reported."""
+        if self.defs is None:
+            return None
+        turned = self._faces_turned()
+        n = next(iter(turned.values()))[0].shape[0]
+        margin = 4.0  # mm round the cell: a satellite a little off its middle
+        lv = FACE_LEVEL
+        x0, y0 = cell[1] * self.cell - margin, cell[0] * self.cell - margin
+        size = int(round((self.cell + 2 * margin) * lv))
+        if size <= n:
+            return None
+        m = np.array([[1 / lv, 0, x0 + 0.5 / lv], [0, 1 / lv, y0 + 0.5 / lv], [0, 0, 1]])
+        warp = h.local(self._cell_centre(cell), self.cell) @ m
+        patch = cv2.warpPerspective(bgr, warp, (size, size),
+                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        c = (n - 1) / 2.0
+        yy, xx = np.mgrid[0:n, 0:n]
+        disc = (np.hypot(xx - c, yy - c) <= 12.0 * lv).astype(np.uint8)
+        scores = {short: max(float(cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED,
+                                                     mask=disc).max()) for t in faces)
+                  for short, faces in turned.items()}
+        ranked = sorted(scores, key=lambda k: -scores[k])
+        best, second = ranked[0], ranked[1]
+        by_code = {f"{t.colour[0].upper()}{t.value}": entry["overall"][self.book.ids.index(i)]
+                   for i, t in self.tokens.items()}
+        marker_best = max(by_code, key=lambda k: by_code[k])
+        token = next(t for t in self.tokens.values()
+                     if f"{t.colour[0].upper()}{t.value}" == best)
+        own = colours.get(token.colour, 0.0)
+        entry.update(face=best, face_score=scores[best],
+                     face_margin=scores[best] - scores[second], face_marker=marker_best,
+                     face_colour=own)
+        if scores[best] >= FACE_SCORE and scores[best] - scores[second] >= FACE_MARGIN \
+                and own >= OWN_COLOUR and marker_best == best:
+            return Token(cell, token.colour, token.value, "face", None)
+        return None
+
+    def _colour_shares(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]
+                       ) -> dict[str, float]:
+        """Of the pixels of a cell that show a player's colour (strongly saturated, near
+        its hue), the share of each colour (``red``, ``blue``); empty when none does."""
+        if not self._hues:
+            return {}
+        lv = 2.0
+        n = int(round(self.cell * lv))
+        patch = cv2.warpPerspective(bgr, self._cell_warp(h, cell, lv), (n, n),
+                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV).astype(np.float32).reshape(-1, 3)
+        hue, sat, val = hsv[:, 0] * 2.0, hsv[:, 1] / 255.0, hsv[:, 2]
+        strong = (sat >= 0.45) & (val >= 40)
+        counts = [int((strong & (np.abs((hue - target + 180.0) % 360.0 - 180.0) <= 18.0)).sum())
+                  for target in self._hues]
+        total = sum(counts)
+        if total == 0:
+            return {}
+        return {"red": counts[0] / total, "blue": counts[1] / total}
+
     def _search(self, gray: np.ndarray, h: TableCamera, cell: tuple[int, int],
                 entry: dict[str, Any]) -> Token | None:
-        """A satellite's marker in ``cell``, turned any way and a little off the middle."""
+        """A satellite's marker in ``cell``, turned any way and a little off the middle (every
+        3 mm and 10 degrees); each code's best score over the cell is kept in ``entry``
+        (``overall``, as the codebook's ids) for :meth:`_by_face`."""
         first = next(iter(self.tokens.values()))
         size, ox, oy = first.size, first.x, first.y  # a marker off the centre turns with it
         cx, cy = self._cell_centre(cell)
         best: tuple[float, float, int, np.ndarray] | None = None
         ids = self.book.ids
+        overall = np.full(len(ids), -1.0)  # each code's best score over every pose tried
         for dx in (-3.0, 0.0, 3.0):
             for dy in (-3.0, 0.0, 3.0):
                 for turn in range(0, 360 if ox or oy else 90, 10):
@@ -442,6 +549,7 @@ class SatellitesReader:
                                                  (-half, half))])
                     corners = h.project(pts)
                     _, scores = read_at(gray, corners, self.book, turn=None)
+                    overall = np.maximum(overall, scores.max(axis=1))
                     n, k = np.unravel_index(int(np.argmax(scores)), scores.shape)
                     s = float(scores[n, k])
                     if best is None or s > best[0]:
@@ -450,7 +558,8 @@ class SatellitesReader:
         if best is None:
             return None
         score, margin, marker_id, corners = best
-        entry.update(search=score, search_margin=margin, search_id=marker_id)
+        entry.update(search=score, search_margin=margin, search_id=marker_id,
+                     overall=[float(x) for x in overall])
         if marker_id in self.tokens and score >= STRONG[0] and margin >= STRONG[1]:
             m = self.tokens[marker_id]
             return Token(cell, m.colour, m.value, "marker in its cell", corners)
@@ -485,7 +594,7 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
     text = max(0.3, min(1.0, scale * c / 120.0))
     width = max(1, int(round(scale * 0.8)))
     for cell, t in reading.tokens.items():
-        colour = debug.GREEN if t.how == "marker" else debug.TEAL
+        colour = {"marker": debug.GREEN, "face": debug.PURPLE}.get(t.how, debug.TEAL)
         pts = square(cell, 1.5)
         debug._poly(img, pts, colour, width + 1)
         top, bottom = (pts[0] + pts[1]) / 2, (pts[2] + pts[3]) / 2
@@ -506,9 +615,12 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
         debug._poly(img, pts, debug.ORANGE, width + 2)
     lines = [(f"{sum(t.how == 'marker' for t in reading.tokens.values())} satellite(s) read "
               f"by their marker", debug.GREEN)]
-    closer = sum(t.how != "marker" for t in reading.tokens.values())
+    closer = sum(t.how == "marker in its cell" for t in reading.tokens.values())
     if closer:
         lines.append((f"{closer} read by a closer look in their cell", debug.TEAL))
+    face = sum(t.how == "face" for t in reading.tokens.values())
+    if face:
+        lines.append((f"{face} read by their printed face (marker hazed)", debug.PURPLE))
     if reading.unread:
         lines.append((f"{len(reading.unread)} cell(s) with something not read (red ?)",
                       debug.RED))

@@ -36,6 +36,7 @@ from scorer.photo_layout import (
     cell_text,
     markers_missing,
     orbitus_layout_text,
+    orbitus_lifted,
     orbitus_unread,
     satellites_board_text,
     satellites_unread,
@@ -350,7 +351,8 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
                         "files": [str(p) for p in photos_of(opts)],
                         "read": len(reading.placed),
                         "unread": [list(c) for c in sorted(reading.unread)],
-                        "how": {cell_text(c): p.how for c, p in sorted(reading.placed.items())}}
+                        "how": {cell_text(c): p.how for c, p in sorted(reading.placed.items())},
+                        "lifted": [list(c) for c in reading.lifted]}
         write_out(json_text(obj), json=True)
     else:
         from scorer.orbitus.report import to_text
@@ -358,7 +360,8 @@ def _score_orbitus(opts: Any, prog: str, text: str, reading: Any, photo: Path) -
         head = (f"Read from the photo{'s' if len(photos_of(opts)) > 1 else ''} {shown(photo)}: "
                 f"{len(reading.placed)} card(s)"
                 + (f", {len(reading.unread)} seen but not read" if reading.unread else "")
-                + "\n" + "".join(f"  {note}\n" for note in reading.notes))
+                + "\n" + "".join(f"  {note}\n" for note in reading.notes)
+                + (f"  {orbitus_lifted(reading.lifted)}\n" if reading.lifted else ""))
         write_out(head + to_text(result))
     if opts.svg is not None or opts.png is not None:
         from cards.ruleset_cache import load_definitions

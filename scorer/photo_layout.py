@@ -47,6 +47,14 @@ def orbitus_unread(cell: tuple[int, int]) -> str:
             f"is not scored (write its card and rot into the layout, or photograph it again)")
 
 
+def orbitus_lifted(cells: list[tuple[int, int]]) -> str:
+    """The sentence for the cards read that do not lie flat (a note, not a violation: each
+    was read, its marker only seen tilted)."""
+    return (f"{len(cells)} card(s) read but not lying flat (curled or lifted off the table): "
+            + ", ".join(cell_text(c) for c in cells)
+            + "; check them, and flatten them before the next photo")
+
+
 def orbitus_layout_text(reading: Any, players: list[str], source: str,
                         design: str | None = None) -> str:
     """The layout read, in the format people type (``pnp-score orbitus --help``); a cell
@@ -63,6 +71,8 @@ def orbitus_layout_text(reading: Any, players: list[str], source: str,
         lines.append(f"# Seen but not read (write their card and rot below): {where}")
     for f in reading.findings:
         lines.append(f"# {f.rule}: {_comment(f.message)}")
+    if getattr(reading, "lifted", None):
+        lines.append(f"# {orbitus_lifted(reading.lifted)}")
     lines.append("game: orbitus")
     if design:
         lines.append(f"design: {design}")
@@ -123,5 +133,5 @@ def satellites_board_text(reading: Any, source: str, design: str | None = None) 
 
 
 __all__ = ["INSTALL", "INSTALL_HOW", "LAYOUT_MARK", "cell_text", "markers_missing",
-           "orbitus_layout_text", "orbitus_sectors", "orbitus_unread", "satellites_board_text",
-           "satellites_rows", "satellites_unread"]
+           "orbitus_layout_text", "orbitus_lifted", "orbitus_sectors", "orbitus_unread",
+           "satellites_board_text", "satellites_rows", "satellites_unread"]

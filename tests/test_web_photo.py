@@ -271,3 +271,20 @@ def test_without_opencv_the_upload_says_how_to_install(client, monkeypatch):
             "with pip install 'orbitus-pnp[photo]' (from a checkout: pip install -e "
             "'.[photo]'), which adds opencv-python-headless and numpy; then start pnp web "
             "again")
+
+
+def test_the_cards_not_lying_flat_are_named_in_a_note(client):
+    """The rendered photo of curled cards uploaded: every card read, and the four curled
+    4-7 mm named (``lifted``) with the sentence pnp-score prints, as a note beside the
+    reading, not a finding."""
+    from testkit.render.fixtures import FOLDER
+
+    res = upload(client, "orbitus", (FOLDER / "curled-cards.jpg").read_bytes(),
+                 "curled-cards.jpg")
+    assert res.status_code == 200, res.text
+    photo = res.json()["photo"]
+    assert photo["read"] == 14 and photo["unread"] == [] and photo["findings"] == []
+    assert photo["lifted"] == [[-1, -1], [0, 1], [0, 2], [1, -3]]
+    assert photo["notes"] == [
+        "4 card(s) read but not lying flat (curled or lifted off the table): [-1, -1], "
+        "[0, 1], [0, 2], [1, -3]; check them, and flatten them before the next photo"]

@@ -427,6 +427,14 @@ def _read_photo(context: Context, game: str,
     return merge(game, readings, [name for name, _ in photos]), images
 
 
+def _lifted_note(reading: Any) -> list[str]:
+    """The note naming the cards read that do not lie flat (Orbitus), as the CLI says it."""
+    from scorer.photo_layout import orbitus_lifted
+
+    cells = getattr(reading, "lifted", None)
+    return [orbitus_lifted(cells)] if cells else []
+
+
 @api
 async def photo(request: Request) -> Response:
     """A photo of the table read by ``pnp-score GAME --photo``'s reader: the page's table as
@@ -449,7 +457,7 @@ async def photo(request: Request) -> Response:
     out, seen = table.page_photo(desk, reading, keep, name)
     shown = ["data:image/jpeg;base64," + base64.b64encode(image).decode() for image in images]
     out["photo"] = {"file": name, "files": [n for n, _ in photos], **seen, "image": shown[0],
-                    "images": shown, "notes": reading.notes}
+                    "images": shown, "notes": reading.notes + _lifted_note(reading)}
     return JSONResponse(out)
 
 

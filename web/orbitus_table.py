@@ -250,7 +250,8 @@ def page_photo(desk: Desk, reading: Any, keep: dict[str, Any],
                   "message": f.message} for f in reading.findings]
     return out, {"read": len(reading.placed), "unread": [list(c) for c in sorted(reading.unread)],
                  "findings": findings,
-                 "how": {cell_text(c): p.how for c, p in sorted(reading.placed.items())}}
+                 "how": {cell_text(c): p.how for c, p in sorted(reading.placed.items())},
+                 "lifted": [list(c) for c in reading.lifted]}
 
 
 def page_export(desk: Desk, kind: str, model: Any, stem: str) -> tuple[bytes | str, str] | None:

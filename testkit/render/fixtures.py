@@ -38,6 +38,7 @@ class Fixture:
     options: dict[str, Any] = field(default_factory=dict)
     view: int = 0
     about: str = ""
+    bench: int = -1  # table is "": the rendered benchmark's table of this index (seed 2026)
 
 
 FIXTURES = (
@@ -60,11 +61,26 @@ FIXTURES = (
             {**CALM, "glare_chance": 1.0, "glare_marker": True, "tube_chance": 1.0,
              "tilt": (10.0, 20.0), "px_per_mm": (3.0, 3.4), "k1": (-0.03, -0.01)},
             about="a tube light's reflection, a streak across a satellite's marker"),
+    Fixture("too-coarse-for-the-station", "orbitus", "orbitus/six-players-72.yaml", 11,
+            {**CALM, "tilt": (5.0, 10.0), "px_per_mm": (0.7, 0.8), "k1": (-0.02, -0.01)},
+            about="the 72-card table in a 0.4 MP photo at 0.72 px/mm: even the station "
+                  "too coarse to read"),
+    Fixture("coarse-curled-card", "orbitus", "", 2026 * 1000 + 13, {},
+            about="a 0.7 MP photo (1.6 px/mm): a curled card's marker too coarse to read",
+            bench=13),
 )
 
 
 def layout_of(fixture: Fixture) -> dict[str, Any]:
     import yaml
+
+    if fixture.bench >= 0:  # photo ``bench`` of benchmarks/bench_photo_rendered.py
+        from cards.ruleset_cache import load_definitions
+        from testkit.photo_evaluate import tables
+
+        found: dict[str, Any] = tables(fixture.game, load_definitions(fixture.game, None),
+                                       fixture.bench + 1)[fixture.bench]
+        return found
 
     path = ROOT / "tests" / "fixtures" / fixture.table
     text = path.read_text(encoding="utf-8")
