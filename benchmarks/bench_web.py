@@ -289,10 +289,12 @@ def report_load(out: dict[str, Any], games: int, think: float) -> None:
     figure(f"pnp web: {load}, move round trip, 95th percentile", percentile(times, 0.95), 200,
            note=f"99th {percentile(times, 0.99):.1f} ms, max {times[-1]:.1f} ms")
     if out["cpu"] is not None:
+        from web.wire import ENCODER
+
         figure("pnp web: the server's CPU time per move (WebSockets in and out, checks, rules, "
                "SQLite, four seats' messages)", out["cpu"] * 1000 / len(times), 1,
                note=f"{out['cpu']:.2f} s of CPU for {len(times)} moves in {out['wall']:.0f} s "
-                    f"with {games} games, think {think * 1000:.0f} ms")
+                    f"with {games} games, think {think * 1000:.0f} ms; JSON by {ENCODER}")
     if out["errors"]:
         print("  first errors:", out["errors"][:3])
 

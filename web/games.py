@@ -44,6 +44,7 @@ from types import ModuleType
 from typing import Any
 
 from rules.game import MAX_SEED, IllegalAction, NotationError
+from web import wire
 from web.adapters import play_adapter
 from web.errors import WebError
 from web.store import GameRow, Store, StoreFailure, digest
@@ -320,7 +321,7 @@ class Session:
         return texts
 
 
-_dumps = json.JSONEncoder(separators=(",", ":")).encode
+_dumps = wire.dumps
 
 
 class Manager:

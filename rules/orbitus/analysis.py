@@ -108,8 +108,8 @@ class Analysis:
     first asked for."""
 
     __slots__ = ("start_lines", "seats", "cells", "index", "routes", "near", "joined",
-                 "around", "owner", "reached", "empties", "_zone_of", "_zones", "_open",
-                 "_spots", "_spot_at")
+                 "facing_empty", "around", "owner", "reached", "empties", "_zone_of",
+                 "_zones", "_open", "_spots", "_spot_at")
 
     def __init__(self, start_lines: Mapping[int, int], seats: int,
                  masks: Mapping[Hex, int]) -> None:
@@ -124,6 +124,7 @@ class Analysis:
         near = [EMPTY] * (6 * len(cells))
         joined = [0] * len(cells)
         empties: list[int] = []  # 6 * i + side for every side that faces an empty cell
+        facing_empty: list[Hex] = []  # and that empty cell
         lookup = index.get
         for i, (q, r) in enumerate(cells):
             base = 6 * i
@@ -131,12 +132,14 @@ class Analysis:
             j_mask = 0
             for side in range(6):
                 dq, dr = DIRECTIONS[side]
-                j = lookup((q + dq, r + dr), EMPTY)
+                other = (q + dq, r + dr)
+                j = lookup(other, EMPTY)
                 if j == EMPTY:
-                    if q + dq == 0 and r + dr == 0:
+                    if other == (0, 0):
                         j = STATION_NODE
                     else:
                         empties.append(base + side)
+                        facing_empty.append(other)
                         continue
                 near[base + side] = j
                 if j >= 0 and mask >> side & 1 and routes[j] >> OPP[side] & 1:
@@ -145,6 +148,7 @@ class Analysis:
         self.near = near
         self.joined = joined
         self.empties = empties
+        self.facing_empty = facing_empty
         self.around = [lookup(d, EMPTY) for d in DIRECTIONS]
         self.owner, self.reached = self._systems()
         self._zone_of: list[int] | None = None
@@ -293,11 +297,10 @@ class Analysis:
                     seen[cell] = [1 << side, 1 << side, 1 << self.start_lines[d], 0]
                 else:
                     seen[cell] = [1 << side, 0, 0, 0]
-        owner, routes, cells = self.owner, self.routes, self.cells
+        owner, routes = self.owner, self.routes
         zone_of = self.zone_of if -1 in owner else None
-        for k in self.empties:
+        for k, other in zip(self.empties, self.facing_empty, strict=True):
             i, s = divmod(k, 6)
-            other = near_cells(cells[i])[s]
             entry = seen.get(other)
             if entry is None:
                 entry = seen[other] = [0, 0, 0, 0]

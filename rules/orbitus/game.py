@@ -11,12 +11,24 @@ from rules.game import Outcome
 from rules.orbitus.actions import REMOVE, Action
 from rules.orbitus.engine import Placed, State, new_game, seating
 from rules.orbitus.notation import notation, parse_move
-from rules.orbitus.ruleset import Ruleset
+from rules.orbitus.ruleset import Card, Ruleset
 from rules.orbitus.view import View, view_for
 from rules.orbitus.why import check
 
 _ENDS = (None, "quiet-round", "no-one-can-act")
 _OFFSET = 32768  # cells are stored as q + _OFFSET, r + _OFFSET
+_NUMBERS: dict[int, tuple[Sequence[Card], dict[str, int]]] = {}  # id(deck) -> deck, numbers
+
+
+def _numbers(deck: Sequence[Card]) -> dict[str, int]:
+    """Each card's number in its ruleset's deck (worked out once per deck: a server encodes
+    the state of every move)."""
+    found = _NUMBERS.get(id(deck))
+    if found is None or found[0] is not deck:
+        if len(_NUMBERS) >= 64:  # many rulesets (a tuning run): start again
+            _NUMBERS.clear()
+        found = _NUMBERS[id(deck)] = (deck, {c.id: i for i, c in enumerate(deck)})
+    return found[1]
 
 
 def winners_of(totals: Sequence[int]) -> tuple[int, ...]:
@@ -84,7 +96,7 @@ class Orbitus:
         """The state as bytes: a JSON header (players, station, counters) and the cards as
         16-bit little-endian numbers (deck order, hands, cards out, the table)."""
         game = state.game
-        ids = {c.id: i for i, c in enumerate(game.ruleset.deck)}
+        ids = _numbers(game.ruleset.deck)
         head = json.dumps([list(game.players), sorted(game.start_lines.items()),
                            sorted(game.barriers), state.drawn, state.to_move,
                            [int(p) for p in state.passed], state.quiet, state.turn,

@@ -22,15 +22,16 @@ if TYPE_CHECKING:
     from rules.orbitus.engine import State
 
 
-# The rotations in which a card fits a free cell, by (its printed routes, the sides facing
-# something, the sides of those that must carry a route): at most 64 x 64 x 64 keys.
-_ROTS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+# The rotations in which a card fits a free cell, by its printed routes, the sides facing
+# something and the sides of those that must carry a route, six bits each (``routes << 12 |
+# known << 6 | required``: at most 64 x 64 x 64 keys, looked up as one whole number).
+_ROTS: dict[int, tuple[int, ...]] = {}
 
 
 def fitting(card: Card, known: int, required: int) -> tuple[int, ...]:
     """The rotations in which ``card`` matches a cell whose ``known`` sides face something,
     ``required`` of them routes."""
-    key = (card.routes, known, required)
+    key = card.routes << 12 | known << 6 | required
     found = _ROTS.get(key)
     if found is None:
         masks = card.masks
@@ -122,25 +123,24 @@ def _place(state: State, out: Legal, seat: int, cards: Iterable[str] | None, onl
     info = state.info
     ids = sorted(set(state.hands[seat] if cards is None else cards))
     table = state.game.cards
-    hand = [table[ident] for ident in ids]
+    hand = [(table[ident].routes << 12, table[ident]) for ident in ids]
     spots = info.spots if only is None else [s for s in info.spots if s.cell == only]
     counts = info.open_count
     n = state.game.n
-    add = out._add
+    groups, ends, total = out._groups, out._ends, out._placements  # Legal._add, inlined
     rots_of = _ROTS.get
-    for spot in spots:
-        seats = spot.seats
+    for cell, known, required, seats, zones in spots:
         if len(seats) > 1:
             continue
-        cell, known, required = spot.cell, spot.known, spot.required
         guard = 1
         if seats and seats[0] != seat:
             # the opponent's open routes left when this cell is filled, before the new
             # sector's own sides facing empty cells are counted (O-35, O-36)
-            guard = (counts[seats[0]] + sum(counts[n + z] for z in spot.zones)
+            guard = (counts[seats[0]] + sum(counts[n + z] for z in zones)
                      - POP[required])
-        for card in hand:
-            rots = rots_of((card.routes, known, required))
+        facing = known << 6 | required
+        for routes, card in hand:
+            rots = rots_of(routes | facing)
             if rots is None:
                 rots = fitting(card, known, required)
             if not rots:
@@ -153,7 +153,10 @@ def _place(state: State, out: Legal, seat: int, cards: Iterable[str] | None, onl
                     continue
             if first:
                 return True
-            add(cell, card.id, rots)
+            groups.append((cell, card.id, rots))
+            total += len(rots)
+            ends.append(total)
+    out._placements = total
     return False
 
 

@@ -128,7 +128,9 @@ def _check_place(state: State, action: Action) -> None:
     card = game.cards[action.card]
     mask = card.masks[action.rot]
     name = f"{action.card} turned r{action.rot}"
-    bad = mismatches(state, cell, mask)
+    # the spot's sides say at once whether every side matches (each side facing something,
+    # a route where it must be one); the sides that do not are worked out only to say so
+    bad = mismatches(state, cell, mask) if mask & spot.known != spot.required else []
     if bad:
         fits = [k for k in range(6) if card.masks[k] & spot.known == spot.required]
         more = f" (and {len(bad) - 1} more side{'s' if len(bad) > 2 else ''})" if len(bad) > 1 \
