@@ -195,6 +195,20 @@ def where(cell: Hex) -> str:
     return f"[{cell[0]}, {cell[1]}]"
 
 
+def free_next(out: TableReading) -> dict[Hex, Hex]:
+    """The free cells next to a card read or seen (or the station) that no finding names
+    yet, each with the first such card it lies next to (cells in sorted order): where a card
+    could lie that the photo has not accounted for."""
+    seen = set(out.placed) | set(out.unread)
+    named = {f.cell for f in out.findings if f.cell is not None}
+    free: dict[Hex, Hex] = {}
+    for cell in sorted(seen | {(0, 0)}):
+        for _, n in hexgeo.neighbours(cell):
+            if n not in seen and n != (0, 0) and n not in named and n not in free:
+                free[n] = cell
+    return free
+
+
 def _rigid_residual(seen: np.ndarray, ideal: np.ndarray) -> float:
     """RMS distance (mm) left between a marker's corners as seen (on the table plane) and
     as printed, once the best turn and shift of the whole card is allowed for: a card
@@ -1044,15 +1058,8 @@ class OrbitusReader:
     def _frame(self, cam: TableCamera, shape: tuple[int, ...], out: TableReading) -> None:
         """The photo's edge over the table: a free cell next to a card read or seen that
         lies mostly outside the photo may hold a card beyond it (``photo-out-of-frame``)."""
-        seen = set(out.placed) | set(out.unread)
-        named = {f.cell for f in out.findings if f.cell is not None}
-        beyond: dict[Hex, Hex] = {}
-        for cell in sorted(seen | {(0, 0)}):
-            for _, n in hexgeo.neighbours(cell):
-                if n in seen or n == (0, 0) or n in named or n in beyond:
-                    continue
-                if self._frame_share(cam, n, shape) < FRAME_SEEN:
-                    beyond[n] = cell
+        beyond = {n: cell for n, cell in free_next(out).items()
+                  if self._frame_share(cam, n, shape) < FRAME_SEEN}
         for n, cell in sorted(beyond.items()):
             out.findings.append(Finding(
                 "photo-out-of-frame", n,
@@ -1068,18 +1075,13 @@ class OrbitusReader:
         further out lies beyond such a cell."""
         if self.template is None:
             return
-        seen = set(out.placed) | set(out.unread)
-        named = {f.cell for f in out.findings if f.cell is not None}
         coarse: dict[Hex, float] = {}
-        for cell in sorted(seen | {(0, 0)}):
-            for _, n in hexgeo.neighbours(cell):
-                if n in seen or n == (0, 0) or n in named or n in coarse:
-                    continue
-                if self._frame_share(cam, n, shape) < FRAME_SEEN:
-                    continue
-                side = self.template.size * cam.scale_at(hexgeo.centre(n, self.flats))
-                if side < COARSE_PX:
-                    coarse[n] = side
+        for n in free_next(out):
+            if self._frame_share(cam, n, shape) < FRAME_SEEN:
+                continue
+            side = self.template.size * cam.scale_at(hexgeo.centre(n, self.flats))
+            if side < COARSE_PX:
+                coarse[n] = side
         for n, side in sorted(coarse.items()):
             out.findings.append(Finding(
                 "photo-too-coarse", n,
