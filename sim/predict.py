@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.command import searches
 from sim.play import Setup, adapter, play_many
 from sim.summary import Summary
 
@@ -16,7 +17,7 @@ def predict(game: str, ruleset: Any, players: int, games: int, bots: tuple[str, 
     sim = adapter(game)
     header = {
         "game": game, "players": [players], "games": games, "bots": list(bots),
-        "budget": budget if "mcts" in bots else None, "seed": seed,
+        "budget": budget if searches(bots) else None, "seed": seed,
         "first_seat": sim.first_seat(ruleset), "kinds": list(sim.kinds),
         "_order": list(sim.components(ruleset)), "_labels": sim.components(ruleset),
     }
