@@ -272,9 +272,9 @@ def fit_shape(gray: np.ndarray, corners: np.ndarray, marker_id: int) -> np.ndarr
     about its centre, matched to the photo there (normalised template matching over the
     whole marker, coarse to fine). The square finder's corners, and :func:`refine`, which
     only moves, turns and scales them, leave a flat marker up to 10 % longer one way than
-    the other on a blurred photo; matched with its shape free, it comes out square (within
-    its noise), and a marker really foreshortened (its card curled) keeps its shape. None
-    when nothing there looks like the marker."""
+    the other (the blurred 2-D synthetic photos); matched with its shape free, it comes
+    out square within its noise, and a marker really foreshortened (its card curled)
+    keeps its shape. None when nothing there looks like the marker."""
     fine = ALIGN
     size = int(round((MODULES + 2 * QUIET_SEEN + 2 * SHAPE_REACH) * fine))
     hm = cv2.getPerspectiveTransform(_CANON, np.float32(corners))
