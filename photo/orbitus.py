@@ -84,6 +84,8 @@ LIFTED_MM = 1.0  # a marker's shape this far (rms) from a flat card's: lifted or
 # 20-34 px markers, 1.75 px on the first 30 2-D synthetic photos' but a partly covered
 # one's 3.9 px; the curled cards' of curled-cards.jpg 1.95-3.1 px)
 LIFTED_PX = 1.8
+LIFTED_ROUGH = 1.2  # px: a marker whose corners as found differ less is flat without a fit
+# (the curled cards' differ by 1.96-5.0 px as found; the fit costs 10-20 ms a marker)
 LIFTED_SIDE = 20.0  # px: a smaller marker's corners are too coarse to tell (flat 16-20 px
 # markers of the barrel photo, at 1.6-2.3 px/mm, differ by up to 1.5 px)
 FRAME_SEEN = 0.5  # a cell less than this much in the photo may hold a card beyond its edge
@@ -565,16 +567,18 @@ class OrbitusReader:
         """Every card read with its marker's corners, its marker's shape (fitted to the
         photo with its shape free, :func:`photo.detect.fit_shape`: the corners as found
         are stretched by the blur) under the final camera: longer one way than the other
-        by ``LIFTED_PX`` pixels or more, the card is curled or lifted (it is read all the
-        same); so is a card placed though its marker lies off its cell (:meth:`_leftovers`:
-        its face is on the cell, its marker higher)."""
+        by ``LIFTED_PX`` pixels or more (and its corners as found by ``LIFTED_ROUGH``), the
+        card is curled or lifted (it is read all the same); so is a card placed though its
+        marker lies off its cell (:meth:`_leftovers`: its face is on the cell, its marker
+        higher)."""
         for cell, p in out.placed.items():
             if p.corners is None or p.lifted:
                 continue
             ideal = self.marker_corners(p.card, cell, p.rot)
             side = float(np.linalg.norm(ideal[1] - ideal[0])) * cam.scale_at(
                 hexgeo.centre(cell, self.flats))
-            if side < LIFTED_SIDE:
+            if side < LIFTED_SIDE or _anisotropy(cam.unproject(p.corners),
+                                                 ideal) * side < LIFTED_ROUGH:
                 continue
             shape = fit_shape(gray, p.corners, self.card_marker[p.card].id)
             if shape is not None:
