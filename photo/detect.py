@@ -240,6 +240,76 @@ def refine(gray: np.ndarray, corners: np.ndarray, marker_id: int,
     return out.reshape(-1, 2).astype(np.float32)
 
 
+SHAPE_STEPS = (0.04, 0.015, 0.005)  # the stretch searched, coarse to fine (share of a side)
+SHAPE_REACH = 0.5  # modules the shape fit may move the square
+
+
+def _stretched(marker_id: int, a: float, b: float) -> np.ndarray:
+    """The marker ``marker_id`` as :func:`_aligner` makes it, stretched about its centre by
+    ``[[1 + a, b], [b, 1 - a]]`` (longer one way than the other, its area kept)."""
+    key = (marker_id, round(a, 4), round(b, 4))
+    if key not in _STRETCHED:
+        fine, big = ALIGN, 4
+        hi = _ideal(marker_id, fine * big)
+        n = int(round((MODULES + 2 * QUIET_SEEN) * fine))
+        c_hi, c = (hi.shape[0] - 1) / 2.0, (n - 1) / 2.0
+        back = np.linalg.inv(np.array([[1 + a, b], [b, 1 - a]])) * big  # output px -> hi-res
+        m = np.column_stack([back, np.array([c_hi, c_hi]) - back @ np.array([c, c])])
+        img = cv2.warpAffine(hi, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=1.0)
+        if len(_STRETCHED) > 20_000:
+            _STRETCHED.clear()
+        _STRETCHED[key] = cv2.GaussianBlur(img, (0, 0), 0.35 * fine)
+    return _STRETCHED[key]
+
+
+_STRETCHED: dict[tuple[int, float, float], np.ndarray] = {}
+
+
+def fit_shape(gray: np.ndarray, corners: np.ndarray, marker_id: int) -> np.ndarray | None:
+    """The corners of the marker ``marker_id`` (``corners`` in its own order, its top-left
+    first) fitted to the photo with its shape free: the printed pattern, stretched any way
+    about its centre, matched to the photo there (normalised template matching over the
+    whole marker, coarse to fine). The square finder's corners, and :func:`refine`, which
+    only moves, turns and scales them, leave a flat marker up to 10 % longer one way than
+    the other (the blurred 2-D synthetic photos); matched with its shape free, it comes
+    out square within its noise, and a marker really foreshortened (its card curled)
+    keeps its shape. None when nothing there looks like the marker."""
+    fine = ALIGN
+    size = int(round((MODULES + 2 * QUIET_SEEN + 2 * SHAPE_REACH) * fine))
+    hm = cv2.getPerspectiveTransform(_CANON, np.float32(corners))
+    o = -QUIET_SEEN - SHAPE_REACH + 0.5 / fine
+    s = np.array([[1 / fine, 0, o], [0, 1 / fine, o], [0, 0, 1]])
+    area = cv2.warpPerspective(gray, hm @ s, (size, size),
+                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    best: tuple[float, float, float, float, float] | None = None
+    for step in SHAPE_STEPS:
+        a0, b0 = (0.0, 0.0) if best is None else (best[3], best[4])
+        span = (-2, -1, 0, 1, 2) if step > 0.01 else (-1, 0, 1)
+        for da in span:
+            for db in span:
+                a, b = a0 + da * step, b0 + db * step
+                res = cv2.matchTemplate(area, _stretched(marker_id, a, b),
+                                        cv2.TM_CCOEFF_NORMED)
+                _, peak, _, (x, y) = cv2.minMaxLoc(res)
+                if best is None or peak > best[0]:
+                    best = (float(peak), x + _subpixel(res, x, y, 1),
+                            y + _subpixel(res, x, y, 0), a, b)
+    if best is None or best[0] < 0.3:
+        return None
+    _, x, y, a, b = best
+    half = MODULES / 2.0
+    n = int(round((MODULES + 2 * QUIET_SEEN) * fine))
+    centre = np.array([(x + (n - 1) / 2.0 + 0.5) / fine - QUIET_SEEN - SHAPE_REACH,
+                       (y + (n - 1) / 2.0 + 0.5) / fine - QUIET_SEEN - SHAPE_REACH])
+    stretch = np.array([[1 + a, b], [b, 1 - a]])
+    pts = [centre + stretch @ np.array(p)
+           for p in ((-half, -half), (half, -half), (half, half), (-half, half))]
+    out = cv2.perspectiveTransform(np.array(pts, np.float64).reshape(-1, 1, 2), hm)
+    return out.reshape(-1, 2)
+
+
 def _subpixel(res: np.ndarray, x: int, y: int, axis: int) -> float:
     """Parabolic refinement of a correlation peak along one axis."""
     if axis == 1:

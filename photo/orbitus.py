@@ -37,7 +37,7 @@ from generator.markers.plan import orbitus_map as marker_map
 from photo import camera, printed_without
 from photo.art import lowest
 from photo.camera import TableCamera
-from photo.detect import Codebook, Reading, read_all, read_at
+from photo.detect import Codebook, Reading, fit_shape, read_all, read_at
 from rules import hexgeo
 from rules.hexgeo import Hex
 
@@ -78,10 +78,14 @@ ALONE_SEEN = 0.45  # ... over at least this share of the face
 ALONE_MARKER = 0.1  # ... and the marker's unwashed part does not read as another code
 COVERED_SIDE = 0.3  # of a side's band: something lies over the card there
 LIFTED_MM = 1.0  # a marker's shape this far (rms) from a flat card's: lifted or curled
-# a card read whose marker, seen through the camera model, is this many pixels longer one
-# way than the other is lifted or curled off the table (flat cards' differ by the corners'
-# noise: up to 1.05 px on the rendered photos' 20-32 px markers; curled cards 2.0-5.1 px)
-LIFTED_PX = 1.5
+# a card read whose marker (its shape fitted to the photo, detect.fit_shape), seen through
+# the camera model, is this many pixels longer one way than the other is lifted or curled
+# off the table (flat cards' differ by their noise: up to 1.16 px on the rendered photos'
+# 20-34 px markers, 1.75 px on the first 30 2-D synthetic photos' but a partly covered
+# one's 3.9 px; the curled cards' of curled-cards.jpg 1.95-3.1 px)
+LIFTED_PX = 1.8
+LIFTED_ROUGH = 1.2  # px: a marker whose corners as found differ less is flat without a fit
+# (the curled cards' differ by 1.96-5.0 px as found; the fit costs 10-20 ms a marker)
 LIFTED_SIDE = 20.0  # px: a smaller marker's corners are too coarse to tell (flat 16-20 px
 # markers of the barrel photo, at 1.6-2.3 px/mm, differ by up to 1.5 px)
 FRAME_SEEN = 0.5  # a cell less than this much in the photo may hold a card beyond its edge
@@ -532,7 +536,7 @@ class OrbitusReader:
             self._verify_art(bgr, gray, cam, out, used)
         cam = self._refit(station, out, bgr.shape, cam)
         self._leftovers(cands, used, cam, out, bgr)
-        self._lifted(cam, out)
+        self._lifted(gray, cam, out)
         # 4: glare, what lies over the table, and the photo's edge
         if self.art is not None:
             self._explain(bgr, cam, out)
@@ -573,19 +577,26 @@ class OrbitusReader:
         new, _ = self._fit_camera(pairs, shape, cam)
         return new
 
-    def _lifted(self, cam: TableCamera, out: TableReading) -> None:
-        """Every card read with its marker's corners, its marker's shape under the final
-        camera: longer one way than the other by ``LIFTED_PX`` pixels or more, the card is
-        curled or lifted (it is read all the same); so is a card placed though its marker
-        lies off its cell (:meth:`_leftovers`: its face is on the cell, its marker higher)."""
+    def _lifted(self, gray: np.ndarray, cam: TableCamera, out: TableReading) -> None:
+        """Every card read with its marker's corners, its marker's shape (fitted to the
+        photo with its shape free, :func:`photo.detect.fit_shape`: the corners as found
+        are stretched by the blur) under the final camera: longer one way than the other
+        by ``LIFTED_PX`` pixels or more (and its corners as found by ``LIFTED_ROUGH``), the
+        card is curled or lifted (it is read all the same); so is a card placed though its
+        marker lies off its cell (:meth:`_leftovers`: its face is on the cell, its marker
+        higher)."""
         for cell, p in out.placed.items():
-            if p.corners is None:
+            if p.corners is None or p.lifted:
                 continue
             ideal = self.marker_corners(p.card, cell, p.rot)
             side = float(np.linalg.norm(ideal[1] - ideal[0])) * cam.scale_at(
                 hexgeo.centre(cell, self.flats))
-            px = _anisotropy(cam.unproject(p.corners), ideal) * side
-            p.lifted = p.lifted or (side >= LIFTED_SIDE and px >= LIFTED_PX)
+            if side < LIFTED_SIDE or _anisotropy(cam.unproject(p.corners),
+                                                 ideal) * side < LIFTED_ROUGH:
+                continue
+            shape = fit_shape(gray, p.corners, self.card_marker[p.card].id)
+            if shape is not None:
+                p.lifted = _anisotropy(cam.unproject(shape), ideal) * side >= LIFTED_PX
 
     def _recheck(self, cam: TableCamera, out: TableReading, used: set[int]) -> None:
         """Every card placed by its marker, looked at again with the final camera: one
