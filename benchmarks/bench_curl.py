@@ -16,6 +16,9 @@ import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from timing import figure  # noqa: E402
 
 
 def main() -> int:
@@ -44,6 +47,9 @@ def main() -> int:
                 for c in reading.lifted))
     print(f"orbitus: {args.photos} synthetic photos (seed {args.seed}), {cards} cards read, "
           f"{named} named as not lying flat in {photos} photos (all lie flat)")
+    figure("flat cards named as not lying flat (curl note)", 100.0 * named / max(cards, 1),
+           unit="%", indent="",
+           note=f"{named} of {cards} cards in {photos} of {args.photos} synthetic photos")
     return 0
 
 
