@@ -203,20 +203,29 @@ def _aligners(marker_id: int, turn: int) -> list[tuple[float, float, np.ndarray]
     return _ALIGNERS[key]
 
 
+def _marker_area(gray: np.ndarray, corners: np.ndarray,
+                 reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """The photo around the marker whose black square has ``corners``, straightened at
+    ``ALIGN`` pixels a module: the square, its quiet zone and ``reach`` modules more on
+    every side (as float32 for template matching), and the square's homography."""
+    fine = ALIGN
+    size = int(round((MODULES + 2 * QUIET_SEEN + 2 * reach) * fine))
+    hm = cv2.getPerspectiveTransform(_CANON, np.float32(corners))
+    o = -QUIET_SEEN - reach + 0.5 / fine
+    s = np.array([[1 / fine, 0, o], [0, 1 / fine, o], [0, 0, 1]])
+    area = cv2.warpPerspective(gray, hm @ s, (size, size),
+                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    return area, hm
+
+
 def refine(gray: np.ndarray, corners: np.ndarray, marker_id: int,
            turn: int = 0) -> np.ndarray | None:
     """``corners`` moved (up to a module), turned and scaled a little so the photo meets
     the marker ``marker_id`` (turned ``turn`` quarters clockwise from ``corners``' order)
     best, by normalised template matching; None when nothing there looks like it."""
     fine = ALIGN
-    span = MODULES + 2 * QUIET_SEEN + 2 * REACH
-    size = int(round(span * fine))
-    hm = cv2.getPerspectiveTransform(_CANON, np.float32(corners))
-    o = -QUIET_SEEN - REACH + 0.5 / fine
-    s = np.array([[1 / fine, 0, o], [0, 1 / fine, o], [0, 0, 1]])
-    area = cv2.warpPerspective(gray, hm @ s, (size, size),
-                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    area, hm = _marker_area(gray, corners, REACH)
     best: tuple[float, float, float, float, float] | None = None
     for turn_deg, scale, template in _aligners(marker_id, turn):
         res = cv2.matchTemplate(area, template, cv2.TM_CCOEFF_NORMED)
@@ -276,13 +285,7 @@ def fit_shape(gray: np.ndarray, corners: np.ndarray, marker_id: int) -> np.ndarr
     out square within its noise, and a marker really foreshortened (its card curled)
     keeps its shape. None when nothing there looks like the marker."""
     fine = ALIGN
-    size = int(round((MODULES + 2 * QUIET_SEEN + 2 * SHAPE_REACH) * fine))
-    hm = cv2.getPerspectiveTransform(_CANON, np.float32(corners))
-    o = -QUIET_SEEN - SHAPE_REACH + 0.5 / fine
-    s = np.array([[1 / fine, 0, o], [0, 1 / fine, o], [0, 0, 1]])
-    area = cv2.warpPerspective(gray, hm @ s, (size, size),
-                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    area, hm = _marker_area(gray, corners, SHAPE_REACH)
     best: tuple[float, float, float, float, float] | None = None
     for step in SHAPE_STEPS:
         a0, b0 = (0.0, 0.0) if best is None else (best[3], best[4])
