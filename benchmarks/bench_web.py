@@ -324,6 +324,7 @@ def report_load(out: dict[str, Any], games: int, think: float) -> None:
     figure(f"pnp web: {load}, move round trip, 95th percentile", percentile(times, 0.95), 200,
            note=f"99th {percentile(times, 0.99):.1f} ms, max {times[-1]:.1f} ms")
     if out["cpu"] is not None:
+        from web.cli import event_loop
         from web.wire import ENCODER
 
         figure("pnp web: the server's CPU time per move (WebSockets in and out, checks, rules, "
@@ -331,7 +332,7 @@ def report_load(out: dict[str, Any], games: int, think: float) -> None:
                note=f"{out['cpu']:.2f} s of CPU ({out['split'][0]:.2f} user, "
                     f"{out['split'][1]:.2f} system) for {len(times)} moves in "
                     f"{out['wall']:.0f} s with {games} games, think {think * 1000:.0f} ms; "
-                    f"JSON by {ENCODER}")
+                    f"JSON by {ENCODER}, event loop {event_loop()}")
     if out["errors"]:
         print("  first errors:", out["errors"][:3])
 
