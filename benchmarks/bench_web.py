@@ -49,6 +49,7 @@ from timing import figure
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "tests" / "fixtures" / "orbitus" / "six-players-72.yaml"
+WAIT = 120.0  # seconds a seat waits for the server (to connect, a message, a send)
 
 
 def bench_edit(repeats: int = 200) -> None:
@@ -134,14 +135,19 @@ def choices(legal: dict) -> list[str]:
     return out
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """The user and system CPU time of a process so far (Linux: /proc), or None."""
+def cpu_seconds(pid: int) -> tuple[float, float] | None:
+    """The user and the system CPU time of a process so far (Linux: /proc), or None."""
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+class RunFailed(Exception):
+    """A run that could not be measured (the seats did not all connect); says why."""
 
 
 @dataclass
@@ -165,11 +171,30 @@ async def seat(port: int, token: str, moves: int, think: float, rng: random.Rand
     carries this seat's legal actions (or the answer to its move) is read whole; the others'
     turns are seen and passed over, as a phone that is not to move does nothing. Its game's
     ``done`` is set when the game has its moves (or fails); the connection stays open until
-    the run ends (the task is cancelled)."""
+    the run ends (the task is cancelled). A seat that fails (its connection closed or
+    refused, an answer it cannot read) is an error of the run, counted and reported, and
+    sets its game's ``done``: no run waits for a game that can no longer end."""
+    try:
+        await _seat(port, token, moves, think, rng, table, done)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # noqa: BLE001 (every way a seat fails is reported, none hangs)
+        if not table.over:
+            table.errors.append(f"a seat failed: {type(exc).__name__}: {exc}")
+        done.set()
+
+
+async def _seat(port: int, token: str, moves: int, think: float, rng: random.Random,
+                table: Table, done: asyncio.Event) -> None:
     import websockets
 
-    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{token}", max_size=None) as ws:
-        first = await asyncio.wait_for(ws.recv(), timeout=120)
+    # asyncio.timeout, not asyncio.wait_for: Python 3.11's wait_for returns the message
+    # that arrived as the task was cancelled and swallows the cancellation, so a seat went
+    # on waiting (120 s) for a message that never came, and the run with it
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{token}", max_size=None,
+                                  open_timeout=WAIT) as ws:
+        async with asyncio.timeout(WAIT):
+            first = await ws.recv()
         table.connected += 1
         if table.connected == table.seats:
             table.all_connected.set()
@@ -178,13 +203,14 @@ async def seat(port: int, token: str, moves: int, think: float, rng: random.Rand
         next_id = 0
         pending = False
         raw: str | bytes | None = first
-        while True:
+        while not table.over:
             if raw is None:
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=120)
-                except TimeoutError:  # (Python 3.11 also says so of a task cancelled)
+                    async with asyncio.timeout(WAIT):
+                        raw = await ws.recv()
+                except TimeoutError:
                     if not table.over:
-                        table.errors.append("no message for 120 s")
+                        table.errors.append(f"no message for {WAIT:.0f} s")
                     done.set()
                     return
             text, raw = str(raw), None
@@ -193,8 +219,9 @@ async def seat(port: int, token: str, moves: int, think: float, rng: random.Rand
                 msg = json.loads(text)
                 table.times.append((time.perf_counter() - sent_at.pop(msg["id"])) * 1000)
                 pending = False
-                if msg["type"] == "error":
+                if msg["type"] == "error":  # the game cannot go on: its seats wait no more
                     table.errors.append(msg["error"])
+                    done.set()
                 continue
             if '"legal":{' not in text:
                 if '"status":"active"' not in text:
@@ -211,8 +238,9 @@ async def seat(port: int, token: str, moves: int, think: float, rng: random.Rand
                 next_id += 1
                 sent_at[next_id] = time.perf_counter()
                 pending = True
-                await ws.send(json.dumps({"type": "move", "action": action,
-                                          "version": msg["version"], "id": next_id}))
+                async with asyncio.timeout(WAIT):
+                    await ws.send(json.dumps({"type": "move", "action": action,
+                                              "version": msg["version"], "id": next_id}))
 
 
 def post(port: int, path: str, body: dict) -> dict:
@@ -253,10 +281,10 @@ async def play(port: int, tokens: list[list[str]], moves: int, think: float, see
         waiting = asyncio.create_task(table.all_connected.wait())
         await asyncio.wait([waiting, *tasks], timeout=300,
                            return_when=asyncio.FIRST_COMPLETED)
-        failed = [t for t in tasks if t.done() and t.exception() is not None]
-        if failed or not table.all_connected.is_set():
-            raise SystemExit(f"the seats did not all connect ({table.connected} of "
-                             f"{table.seats}): {failed[0].exception() if failed else 'timeout'}")
+        if not table.all_connected.is_set():
+            raise RunFailed(f"the seats did not all connect ({table.connected} of "
+                            f"{table.seats}): "
+                            f"{table.errors[0] if table.errors else 'none for 300 s'}")
         cpu0, mine0, start = cpu_seconds(pid), time.process_time(), time.perf_counter()
         table.start.set()
         await asyncio.gather(*(d.wait() for d in dones))
@@ -264,13 +292,19 @@ async def play(port: int, tokens: list[list[str]], moves: int, think: float, see
         cpu1, mine1 = cpu_seconds(pid), time.process_time()
     finally:
         table.over = True
+        closing = time.perf_counter()
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        _, stuck = await asyncio.wait(tasks, timeout=WAIT)
+        if stuck:  # never seen since asyncio.timeout; said rather than waited for
+            print(f"  {len(stuck)} seats did not close in {WAIT:.0f} s; left behind",
+                  flush=True)
+        closing = time.perf_counter() - closing
     times = sorted(table.times)
+    split = None if cpu0 is None or cpu1 is None else (cpu1[0] - cpu0[0], cpu1[1] - cpu0[1])
     return {"times": times, "errors": table.errors, "wall": wall,
-            "cpu": None if cpu0 is None or cpu1 is None else cpu1 - cpu0,
-            "clients": mine1 - mine0}
+            "cpu": None if split is None else sum(split), "split": split,
+            "clients": mine1 - mine0, "closing": closing}
 
 
 def percentile(times: list[float], q: float) -> float:
@@ -281,7 +315,8 @@ def report_load(out: dict[str, Any], games: int, think: float) -> None:
     times = out["times"]
     load = (f"{games} Orbitus games x 4 seats over WebSockets, one server process, think "
             f"{think * 1000:.0f} ms")
-    print(f"load: {load}: {len(times)} moves in {out['wall']:.1f} s")
+    print(f"load: {load}: {len(times)} moves in {out['wall']:.1f} s (the seats closed in "
+          f"{out['closing']:.1f} s after)")
     figure(f"pnp web: {load}, moves per second", len(times) / out["wall"], unit="moves/s",
            better="higher")
     figure(f"pnp web: {load}, errors", len(out["errors"]), 1, unit="")
@@ -289,12 +324,15 @@ def report_load(out: dict[str, Any], games: int, think: float) -> None:
     figure(f"pnp web: {load}, move round trip, 95th percentile", percentile(times, 0.95), 200,
            note=f"99th {percentile(times, 0.99):.1f} ms, max {times[-1]:.1f} ms")
     if out["cpu"] is not None:
+        from web.cli import event_loop
         from web.wire import ENCODER
 
         figure("pnp web: the server's CPU time per move (WebSockets in and out, checks, rules, "
                "SQLite, four seats' messages)", out["cpu"] * 1000 / len(times), 1,
-               note=f"{out['cpu']:.2f} s of CPU for {len(times)} moves in {out['wall']:.0f} s "
-                    f"with {games} games, think {think * 1000:.0f} ms; JSON by {ENCODER}")
+               note=f"{out['cpu']:.2f} s of CPU ({out['split'][0]:.2f} user, "
+                    f"{out['split'][1]:.2f} system) for {len(times)} moves in "
+                    f"{out['wall']:.0f} s with {games} games, think {think * 1000:.0f} ms; "
+                    f"JSON by {ENCODER}, event loop {event_loop()}")
     if out["errors"]:
         print("  first errors:", out["errors"][:3])
 
@@ -305,7 +343,13 @@ def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: 
     held, note = 0, ""
     for n in sizes:
         tokens = new_games(port, n, seed + 10_000 * n)
-        out = asyncio.run(play(port, tokens, moves, think, seed, pid))
+        try:
+            out = asyncio.run(play(port, tokens, moves, think, seed, pid))
+        except RunFailed as exc:
+            print(f"  ramp: {n} games: {exc}", flush=True)
+            note = (f"{note}; {n} games: {exc}" if held else f"not even the fewest tried "
+                    f"({n} games: {exc})")
+            break
         times = out["times"]
         median = statistics.median(times)
         busy = out["cpu"] / out["wall"] if out["cpu"] is not None else float("nan")
@@ -381,8 +425,12 @@ def main() -> None:
                 time.sleep(0.1)
         print(f"load: {pin(server.pid)}")
         tokens = new_games(port, opts.games, opts.seed)
-        report_load(asyncio.run(play(port, tokens, opts.moves, opts.think, opts.seed,
-                                     server.pid)), opts.games, opts.think)
+        try:
+            out = asyncio.run(play(port, tokens, opts.moves, opts.think, opts.seed,
+                                   server.pid))
+        except RunFailed as exc:
+            raise SystemExit(f"load: {exc}") from None
+        report_load(out, opts.games, opts.think)
         sizes = [int(n) for n in opts.ramp.split(",") if n.strip()]
         if sizes:
             ramp(port, server.pid, sizes, opts.moves, opts.think, opts.seed)

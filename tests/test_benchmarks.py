@@ -60,3 +60,40 @@ def test_the_page_shows_the_figures_kept(modules):
         "docs/benchmarks.md is out of date: .venv/bin/python benchmarks/run_all.py --table")
     for entry in run_all.load():
         assert (BENCH / Path(entry["script"]).name).exists(), entry["script"]
+
+
+def test_the_web_load_ends_when_the_server_drops_its_seats(modules):
+    """bench_web's seats against a server that closes every connection once all four are
+    in: the run ends at once with one counted error per seat (it once waited forever for a
+    game whose seats had failed, and minutes for a seat whose cancellation was lost)."""
+    pytest.importorskip("websockets")
+    import asyncio
+
+    import bench_web
+    from websockets.asyncio.server import serve
+
+    async def run() -> tuple[dict, float]:
+        joined: list[object] = []
+        everyone = asyncio.Event()
+
+        async def handler(ws) -> None:  # a state no seat moves on, then the close
+            await ws.send('{"type":"state","status":"active","legal":null}')
+            joined.append(ws)
+            if len(joined) == 4:
+                everyone.set()
+            await everyone.wait()
+            await asyncio.sleep(0.2)
+            await ws.close(1011, "gone")
+
+        async with serve(handler, "127.0.0.1", 0) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            start = asyncio.get_running_loop().time()
+            out = await asyncio.wait_for(
+                bench_web.play(port, [["a", "b", "c", "d"]], 5, 0, 1, 0), 30)
+            return out, asyncio.get_running_loop().time() - start
+
+    out, took = asyncio.run(run())
+    assert out["times"] == []
+    assert out["errors"] == ["a seat failed: ConnectionClosedError: received 1011 (internal "
+                             "error) gone; then sent 1011 (internal error) gone"] * 4
+    assert took < 10

@@ -146,6 +146,18 @@ def addresses(host: str, port: int, public: str | None) -> tuple[str | None, lis
 GC_THRESHOLDS = (10_000, 50, 50)
 
 
+def event_loop() -> str:
+    """The event loop the server runs on: ``uvloop`` where it is installed (the [fast]
+    extra; it has no Windows build), else Python's ``asyncio``. Both serve the same pages
+    and frames; uvloop's sockets and callbacks are written in C (``benchmarks/bench_web.py``
+    measures what it saves per move)."""
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return "asyncio"
+    return "uvloop"
+
+
 def settle_collector() -> None:
     """Set the garbage collector for a long-running server, once everything it starts with
     is loaded: what is there now (modules, definitions, the application) is frozen, so no
@@ -227,7 +239,8 @@ def _run(args: list[str], prog: str) -> int:
     if not opts.no_browser:
         threading.Timer(0.8, webbrowser.open, (url,)).start()
     config = uvicorn.Config(app, host=opts.host, port=port, log_level="warning",
-                            ws_max_size=64 * 1024, ws_per_message_deflate=False)
+                            loop=event_loop(), ws_max_size=64 * 1024,
+                            ws_per_message_deflate=False)
     server = uvicorn.Server(config)
     settle_collector()
     try:
