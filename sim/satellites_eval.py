@@ -13,14 +13,7 @@ blue controls, where
 * while the colonies are level, whoever would win the tie-break gets :data:`TIE_BREAK`
   (half of it while they are one apart);
 * a player who has every satellite connected loses :data:`GRACE_RISK` for each grace
-  move the other still has (moves in a row, unanswered);
-* with ``risk`` (the ``tactics`` bot), whoever would win were the game scored as it
-  stands (S-46 to S-48) gets :data:`STANDING` times the share of the end count already
-  connected (:func:`standing`): the nearer the end, the more the board as it stands
-  counts against what colonies might become, and the leader gains by every connection
-  that brings the end nearer. Without it the bot, ahead by the board but behind by its
-  evaluation (or the reverse), moved its last satellites to and fro while greedy
-  connected and ended the game (``docs/sim.md``).
+  move the other still has (moves in a row, unanswered).
 
 Blue's worth is the negative. The one-ply values of the legal moves (the order in which
 the search tries them, and what the ``value`` bot plays) add, for a move that connects
@@ -44,7 +37,6 @@ PAIR = 0.3  # a pair, for the colour with more value in it
 TIE_BREAK = 0.5  # the colour that would win the tie-break while the colonies are level
 THREAT = 0.05  # each gaining connection a quiet move leaves its mover (or denies)
 GRACE_RISK = 0.4  # what each grace move the other player still has may cost the one done
-STANDING = 1.0  # the leader by the board as it stands, once the end count is reached (risk)
 
 
 def held(margin: int, room: int) -> float:
@@ -128,26 +120,7 @@ def worth(state: State, risk: bool = False) -> float:
     if state.finished is not None and state.ended is None:
         # the other player's grace moves come in a row: set up and connect, unanswered
         score += GRACE_RISK * state.grace_left * (-1.0 if state.finished == 0 else 1.0)
-    if risk:
-        score += standing(colonies, lowest, state.conn.bit_count() / rules.end_connected)
     return score + tie_break(colonies, lowest)
-
-
-def leader(colonies: Sequence[int], lowest: Sequence[int | None]) -> int:
-    """+1 if red would win were the game scored now, -1 blue, 0 a draw: more colonies
-    (S-46), else the cheapest colony (S-47), else nobody (S-48)."""
-    if colonies[0] != colonies[1]:
-        return 1 if colonies[0] > colonies[1] else -1
-    low_r, low_b = lowest
-    if low_r is None or low_b is None or low_r == low_b:
-        return 0  # no colony (equal counts: neither has one), or the same lowest total
-    return 1 if low_r < low_b else -1
-
-
-def standing(colonies: Sequence[int], lowest: Sequence[int | None], reached: float) -> float:
-    """Red's share of the standing term: :data:`STANDING` times ``reached`` (the share of
-    the end count already connected, S-37) for the leader as the board stands."""
-    return STANDING * reached * leader(colonies, lowest)
 
 
 def tie_break(colonies: Sequence[int], lowest: Sequence[int | None]) -> float:
