@@ -13,7 +13,11 @@ blue controls, where
 * while the colonies are level, whoever would win the tie-break gets :data:`TIE_BREAK`
   (half of it while they are one apart);
 * a player who has every satellite connected loses :data:`GRACE_RISK` for each grace
-  move the other still has (moves in a row, unanswered).
+  move the other still has (moves in a row, unanswered);
+* with ``risk`` (the ``tactics`` bot), each unconnected satellite counts
+  :data:`MATERIAL` for its colour: the player who runs out of free satellites first can
+  neither answer the other's free ones nor connect its last without handing over the
+  grace moves (most games the bot lost to greedy ended so, ``docs/sim.md``).
 
 Blue's worth is the negative. The one-ply values of the legal moves (the order in which
 the search tries them, and what the ``value`` bot plays) add, for a move that connects
@@ -37,6 +41,7 @@ PAIR = 0.3  # a pair, for the colour with more value in it
 TIE_BREAK = 0.5  # the colour that would win the tie-break while the colonies are level
 THREAT = 0.05  # each gaining connection a quiet move leaves its mover (or denies)
 GRACE_RISK = 0.4  # what each grace move the other player still has may cost the one done
+MATERIAL = 0.15  # each unconnected satellite, for its colour (risk: the tactics bot)
 
 
 def held(margin: int, room: int) -> float:
@@ -120,7 +125,11 @@ def worth(state: State, risk: bool = False) -> float:
     if state.finished is not None and state.ended is None:
         # the other player's grace moves come in a row: set up and connect, unanswered
         score += GRACE_RISK * state.grace_left * (-1.0 if state.finished == 0 else 1.0)
-    return score + tie_break(colonies, lowest)
+    score += tie_break(colonies, lowest)
+    if risk:
+        loose = ~state.conn
+        score += MATERIAL * ((red & loose).bit_count() - (blue & loose).bit_count())
+    return score
 
 
 def tie_break(colonies: Sequence[int], lowest: Sequence[int | None]) -> float:

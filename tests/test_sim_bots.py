@@ -362,3 +362,51 @@ def test_a_colony_is_judged_against_the_satellites_that_could_turn_it():
     assert at_risk(1, 3, []) == 1.0  # nothing left to join
     state = _board(GRACE_TRAP, to_move=1)
     assert free_values(state) == ([4, 1], [1])  # red R4 d5 and R1 h9, blue B1 e6
+
+
+# Game 28 of `pnp sim satellites --bots tactics:16,greedy --seed 1`, before move 35: red (the
+# tactics bot) leads by the board with 18 satellites connected; its free satellites are R4
+# f8 and R1 j9, blue's a 4, two 3s and a 2. Without the material term the bot connected R4
+# f8-j8+ (a pair) and was left with the R1 alone: it moved it to and fro for 40 moves, while
+# greedy's free satellites connected four times and won the tie-break.
+OUT_OF_SATELLITES = """
+.  .  .  .  .  .  R4 .  R3 .
+.  R3 .  .  .  .  B3 R2 B4 .
+.  B1 .  .  .  .  B4 B1 .  .
+.  .  .  .  .  .  .  .  B1 R2
+.  .  .  .  .  .  .  .  R4 .
+B3 .  .  .  .  .  .  .  .  .
+.  B2 .  .  .  .  .  .  .  .
+B3 .  .  B2 R1 R4 .  .  B2 .
+.  .  .  R2 .  .  R1 B4 R3 R1
+.  .  .  .  .  .  .  .  .  .
+"""
+
+
+def test_the_tactics_evaluation_counts_each_free_satellite_for_its_colour(monkeypatch):
+    import sim.satellites_eval as evaluation
+
+    state = _board(OUT_OF_SATELLITES, to_move=0)
+    assert evaluation.free_values(state) == ([4, 1], [4, 3, 3, 2])
+    with_material = evaluation.worth(state, risk=True)
+    plain = evaluation.worth(state)
+    monkeypatch.setattr(evaluation, "MATERIAL", 0.0)
+    assert with_material == pytest.approx(evaluation.worth(state, risk=True) + 0.15 * (2 - 4))
+    assert evaluation.worth(state) == plain  # the value and mcts bots' evaluation: unchanged
+
+
+def test_tactics_keeps_a_free_satellite_that_it_gave_away_before(monkeypatch):
+    import sim.satellites_eval as evaluation
+
+    game = rules.get("satellites")
+    state = _board(OUT_OF_SATELLITES, to_move=0)
+
+    def choices() -> list[str]:
+        return [game.action_text(state, make_bot("tactics:16").choose(_turn(state),
+                                                                      random.Random(k)))
+                for k in range(8)]
+
+    now = choices()
+    assert not [move for move in now if move.endswith("+")]  # R4 stays free
+    monkeypatch.setattr(evaluation, "MATERIAL", 0.0)
+    assert choices().count("f8-j8+") == 6  # the bot before the material term
