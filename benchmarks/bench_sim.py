@@ -271,7 +271,8 @@ def main() -> None:
                            f"of {a}", 100 * w["rate"], unit="%", better="higher",
                            note=f"95 % interval [{100 * w['ci'][0]:.1f}, "
                                 f"{100 * w['ci'][1]:.1f}], shared wins as a share; draws "
-                                f"{block['draws']['count']}; {n:,} games, {took:.0f} s")
+                                f"{block['draws']['count']}; {n:,} games, {took:.0f} s"
+                                + (f"; budget {args.budget}" if a == "mcts" else ""))
 
 
 if __name__ == "__main__":
