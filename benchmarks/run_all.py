@@ -43,6 +43,7 @@ START, END = "<!-- figures:start -->", "<!-- figures:end -->"
 # Small settings for --quick: each script runs in seconds.
 QUICK = {
     "bench_balance.py": ["--quick"],
+    "bench_bot_think.py": ["--games", "1", "--budgets", "8", "--players", "2"],
     "bench_build.py": ["--runs", "1"],
     "bench_cli.py": ["--runs", "2"],
     "bench_design.py": ["--runs", "1"],
