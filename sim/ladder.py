@@ -12,11 +12,13 @@ per-game variance) and the one-sided test that it is above one half.
 A pairing can stop as soon as it is decided (``decide``, ``pnp sim ladder --sprt``): its
 games are fed in game order to Wald's sequential test of :mod:`sim.sprt` on the higher
 rung's per-game share minus one half (H1: the higher rung wins ``effect`` more or less than
-half; H0: within that), every ``batch`` games, and the pairing ends when the test accepts
-either, or at ``games``. A decided pairing keeps its interval and test in the table
-(worked out from the games it played, as for a fixed number; after a sequential stop they
-are a little optimistic, the decision's error rates are the test's ``alpha`` and ``beta``)
-and its ratings' intervals widen with fewer games. The decision depends only on the games'
+half; H0: within that), one by one after each game (the test's own minimum of 10 first;
+games are played in batches of ``batch``), and the pairing ends at the game where the test
+accepts either, or at ``games``; games of the last batch after that one are not counted.
+A decided pairing keeps its interval and test in the table (worked out from the games it
+played, as for a fixed number; after a sequential stop they are a little optimistic, the
+decision's error rates are the test's ``alpha`` and ``beta``) and its ratings' intervals
+widen with fewer games. The decision depends only on the games'
 order, so it is the same on any number of cores.
 
 Standard library only; the pairings' games can be played anywhere (``play`` is the
@@ -36,7 +38,7 @@ from sim.stats import share_interval, share_test
 Record = dict[str, Any]
 Play = Callable[[tuple[str, str], Sequence[int]], Iterable[Record]]
 DEFAULT_RUNGS = ("random", "greedy", "value", "mcts:16", "mcts:64")
-DECIDE_BATCH = 10  # games between two looks of a pairing's sequential test
+DECIDE_BATCH = 10  # games played at a time by a pairing with a sequential test
 HALF = Fraction(1, 2)
 
 

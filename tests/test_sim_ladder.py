@@ -70,7 +70,7 @@ def test_an_even_pairing_is_decided_even_where_the_hand_computation_says():
     tally = play_pairing("a", "b", fake, 200, Sprt(0.05, 0.05, 0.1))
     assert (tally.games, tally.decision) == (150, "H0")
     assert tally.test.llrs[0] == pytest.approx(-0.02 * 149)
-    assert asked[-1] == list(range(140, 150))  # a look every 10 games
+    assert asked[-1] == list(range(140, 150))  # played 10 at a time
     fake, _ = _fixed(results)
     capped = play_pairing("a", "b", fake, 100, Sprt(0.05, 0.05, 0.1))
     assert (capped.games, capped.decision) == (100, "continue")
@@ -81,6 +81,15 @@ def test_an_even_pairing_is_decided_even_where_the_hand_computation_says():
     found = ladder(["a", "b"], _fixed([1] * 30)[0], 30, sequential=(0.05, 0.05, 0.1))
     assert found["pairings"][0]["decision"] == "above one half"
     assert found["pairings"][0]["games"] == 10
+    # decided inside a batch: 9 wins and a loss (differences from one half: mean 0.4,
+    # sample variance 0.1, upper ratio 10 * 0.1 * (0.8 - 0.1) / 0.2 = 3.5, below
+    # log(0.95 / 0.025) = 3.6376), then a win (mean 4.5/11, variance 1/11, ratio
+    # 1.1 * (9/11 - 0.1) * 11/2 = 4.345): decided at game 11, checked game by game
+    fake, asked = _fixed([1] * 9 + [0] + [1] * 40)
+    tally = play_pairing("a", "b", fake, 50, Sprt(0.05, 0.05, 0.1))
+    assert (tally.games, tally.decision) == (11, "H1")
+    assert tally.test.llrs[0] == pytest.approx(4.345)
+    assert asked == [list(range(10)), list(range(10, 20))]
 
 
 def test_a_short_real_ladder():
