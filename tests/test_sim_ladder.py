@@ -4,6 +4,7 @@ short real ladder."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -136,6 +137,11 @@ def test_a_sequential_ladder_command_stops_each_pairing_when_decided(tmp_path, c
         ("greedy", "random", 10, "above one half"), ("value", "random", 10, "above one half"),
         ("value", "greedy", 15, "above one half")]
     assert one["each_rung_beats_the_one_below"] is True
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((Path(__file__).resolve().parent.parent / "docs" / "schemas"
+                         / "sim-ladder.schema.json").read_text(encoding="utf-8"))
+    assert list(Draft202012Validator(schema).iter_errors(one)) == []
     assert main([*args, "--jobs", "2", "--out", str(tmp_path / "two")]) == 0
     assert json.loads(capsys.readouterr().out) == one
     games = (tmp_path / "one" / "pairing-2-3" / "games.jsonl").read_text(encoding="utf-8")
