@@ -11,9 +11,10 @@ fast, whether compare's stars mean something, and how soon the SPRT decides.
 5. the SPRT on a 2-point change of a planet row (the group of three +2 -> +4), the mean
    score per player, alpha 0.05, beta 0.1, effect 0.25: the pairs it took and the pairs a
    fixed-size test of the same error rates needs;
-6. the ladder (``pnp sim ladder orbitus``: random, greedy, value, mcts:16, mcts:64;
-   2 players, 100 games per pairing, --jobs 2): each rung's rating, each rung against the
-   one below, and the wall time (budget < 30 min);
+6. the ladder (``pnp sim ladder orbitus --sprt``: random, greedy, value, mcts:16, mcts:64;
+   2 players, at most 100 games per pairing, each ended when its sequential test decides,
+   --jobs 2): each rung's rating, each rung against the one below, the wall time and the
+   CPU time over two cores (budget < 30 min);
 7. the two real changes of the issue at 100 games of random play (a lone planet -2 -> -1,
    3-player Orbitus; end_connected 23 -> 22, Satellites): the Holm-adjusted p of the
    score and of the length (budget < 0.05: detected);
@@ -121,19 +122,29 @@ def pnp_sim(args: list[str], out: Path) -> tuple[float, dict]:
 
 
 def ladder(games: int, rungs: tuple[str, ...], out: Path) -> None:
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     took, found = pnp_sim(["ladder", "orbitus", "--rungs", ",".join(rungs), "--games",
-                           str(games), "--jobs", "2"], out)
+                           str(games), "--sprt", "--jobs", "2"], out)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     for r in found["ratings"]:
         figure(f"ladder: {r['bot']}, rating (Elo scale, random 0)", r["elo"], unit="",
                note=f"95 % interval [{r['ci'][0]:.0f}, {r['ci'][1]:.0f}]")
     for row in found["pairings"]:
         if row["adjacent"]:
-            figure(f"ladder: {row['high']} against {row['low']}, win share ({games} games)",
-                   100 * row["high_share"], unit="%",
-                   note=f"[{100 * row['ci'][0]:.1f}, {100 * row['ci'][1]:.1f}], one-sided "
-                        f"p = {row['p_above_half']:.2g}")
-    figure(f"ladder of {', '.join(rungs)}, {games} 2-player Orbitus games per pairing, "
-           f"2 cores, wall time", took / 60, 30, unit="min")
+            figure(f"ladder: {row['high']} against {row['low']}, win share (at most {games} "
+                   f"games)", 100 * row["high_share"], unit="%",
+                   note=f"{row['games']} games, [{100 * row['ci'][0]:.1f}, "
+                        f"{100 * row['ci'][1]:.1f}], one-sided p = {row['p_above_half']:.2g}, "
+                        f"sequential test: {row['decision']}")
+    played = sum(row["games"] for row in found["pairings"])
+    figure(f"ladder of {', '.join(rungs)}, at most {games} 2-player Orbitus games per "
+           f"pairing (--sprt), 2 cores, wall time", took / 60, 30, unit="min",
+           note=f"{played} games in all")
+    figure("ladder: CPU time of every process, over 2 cores", cpu / 2 / 60, 30, unit="min",
+           note=f"{cpu / 60:.1f} min of CPU")
 
 
 def real_changes(games: int) -> None:

@@ -12,10 +12,12 @@
    time minus the time its games take in one process (budget < 3 s).
 6. Head-to-head strength: win rate of one bot against another in 2-player games, each
    bot taking each seat equally often (``--strength-games``, default 1,000 per pairing):
-   greedy against random and mcts against greedy.
+   greedy against random and mcts against greedy (``--search-games``, default 200: a
+   search game costs 25 times a greedy one; the ladder and figures 1 and 3 of
+   ``bench_balance.py`` measure the search bots more fully).
 
 Run: .venv/bin/python benchmarks/bench_sim.py [--quick] [--only 1,2,...]
-     [--strength-games N] [--budget N]
+     [--strength-games N] [--search-games N] [--budget N]
 """
 
 from __future__ import annotations
@@ -140,6 +142,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer games everywhere")
     parser.add_argument("--only", default="1,2,3,4,5,6", help="which figures, e.g. 1,3")
     parser.add_argument("--strength-games", type=int, default=1000)
+    parser.add_argument("--search-games", type=int, default=200,
+                        help="games of the mcts pairing of figure 6")
     parser.add_argument("--budget", type=int, default=16, help="mcts rollouts per decision")
     args = parser.parse_args()
     only = {int(x) for x in args.only.split(",")}
@@ -253,12 +257,13 @@ def main() -> None:
                        unit="s", note=f"{took - playing:.2f} s by wall time; the run "
                                       f"{took:.2f} s, its games {playing:.2f} s")
         if 6 in only:
-            n = 100 if quick else args.strength_games
             pairs = [("greedy", "random"), ("mcts", "greedy")]
-            print(f"6. head-to-head, 2 players, {n:,} games per pairing, seats alternating "
-                  f"(mcts budget {args.budget}):")
+            print(f"6. head-to-head, 2 players, seats alternating (mcts budget "
+                  f"{args.budget}):")
             for game in ("orbitus", *(("satellites",) if sat else ())):
                 for a, b in pairs:
+                    n = 100 if quick else args.search_games if a == "mcts" \
+                        else args.strength_games
                     extra = ["--players", "2"] if game == "orbitus" else []
                     took, _, out = command([game, *extra, "--games", str(n), "--bots",
                                             f"{a},{b}", "--budget", str(args.budget),
@@ -271,7 +276,8 @@ def main() -> None:
                            f"of {a}", 100 * w["rate"], unit="%", better="higher",
                            note=f"95 % interval [{100 * w['ci'][0]:.1f}, "
                                 f"{100 * w['ci'][1]:.1f}], shared wins as a share; draws "
-                                f"{block['draws']['count']}; {n:,} games, {took:.0f} s")
+                                f"{block['draws']['count']}; {n:,} games, {took:.0f} s"
+                                + (f"; budget {args.budget}" if a == "mcts" else ""))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,11 @@ between the markers of ``docs/benchmarks.md`` is made anew from that file. ``--q
 runs every script with small settings to see that they work; its figures are not
 comparable and are never written. ``--table`` only remakes the page's table from the file.
 
-Run: .venv/bin/python benchmarks/run_all.py [--quick] [--only bench_x ...] [--write | --table]
+``--only bench_x --args "..."`` runs one script with arguments of its own (some of its
+figures, or a long one taken alone); ``--write`` then replaces only the figures it measured.
+
+Run: .venv/bin/python benchmarks/run_all.py [--quick] [--only bench_x ...] [--args ARGS]
+[--write | --table]
 The machine should be quiet: the figures are wall and CPU times.
 """
 
@@ -22,6 +26,7 @@ import datetime
 import json
 import os
 import platform
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -38,6 +43,7 @@ START, END = "<!-- figures:start -->", "<!-- figures:end -->"
 # Small settings for --quick: each script runs in seconds.
 QUICK = {
     "bench_balance.py": ["--quick"],
+    "bench_bot_think.py": ["--games", "1", "--budgets", "8", "--players", "2"],
     "bench_build.py": ["--runs", "1"],
     "bench_cli.py": ["--runs", "2"],
     "bench_design.py": ["--runs", "1"],
@@ -160,9 +166,15 @@ def main() -> int:
                       help="only remake the table of docs/benchmarks.md from figures.json")
     parser.add_argument("--provisional", action="store_true",
                         help="mark the figures as taken on a busy machine")
+    parser.add_argument("--args", metavar="ARGS",
+                        help="run the one --only script with these arguments (e.g. \"--only "
+                             "6\"); --write then replaces only the figures it measured (by "
+                             "label) and keeps the script's others")
     args = parser.parse_args()
     if args.quick and args.write:
         parser.error("--quick figures are not comparable, so they are never written")
+    if args.args is not None and (len(args.only) != 1 or args.quick):
+        parser.error("--args belongs to one script: give exactly one --only, without --quick")
     if args.table:
         write_page(load())
         print(f"wrote the table of {PAGE.relative_to(ROOT)} from "
@@ -184,8 +196,8 @@ def main() -> int:
     fresh: list[dict[str, Any]] = []
     failed: list[str] = []
     for script in chosen:
-        code, figures = run(script, QUICK.get(script.name, []) if args.quick
-                             else FULL.get(script.name, []))
+        own = shlex.split(args.args) if args.args is not None else FULL.get(script.name, [])
+        code, figures = run(script, QUICK.get(script.name, []) if args.quick else own)
         if code not in (0, 1) or not figures:  # 1: a script's budget missed, still figures
             failed.append(f"{script.name} (exit {code}, {len(figures)} figures)")
         for f in figures:
@@ -198,7 +210,11 @@ def main() -> int:
     print("\n" + table(fresh) if fresh else "\nno figures")
     if args.write:
         ran = {f"benchmarks/{p.name}" for p in chosen}
-        kept = [e for e in load() if e["script"] not in ran]
+        if args.args is None:  # a whole script's figures replace all of its earlier ones
+            kept = [e for e in load() if e["script"] not in ran]
+        else:  # some of a script's figures replace those of the same label
+            measured = {(f["script"], f["label"]) for f in fresh}
+            kept = [e for e in load() if (e["script"], e["label"]) not in measured]
         FIGURES.write_text(json.dumps(kept + fresh, indent=1, ensure_ascii=False) + "\n",
                            encoding="utf-8")
         write_page(kept + fresh)

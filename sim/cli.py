@@ -226,6 +226,19 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
                     help="the player count the pairings play at (default: the fewest)")
     add_rungs(l_)
     add_play(l_)
+    l_.add_argument("--sprt", action="store_true",
+                    help="end each pairing as soon as a sequential test on the higher rung's "
+                         "win share decides (above or below one half by --effect, or within "
+                         "it); --games is then the most a pairing plays")
+    l_.add_argument("--effect", type=positive("--effect", "0.1"), default=None, metavar="X",
+                    help="--sprt: the win share away from one half worth finding (default "
+                         "0.1: 60 %% against 50 %%)")
+    l_.add_argument("--alpha", type=share("--alpha", "0.05"), default=None, metavar="A",
+                    help="--sprt: the chance of deciding a difference where there is none "
+                         "(default 0.05)")
+    l_.add_argument("--beta", type=share("--beta", "0.05"), default=None, metavar="B",
+                    help="--sprt: the chance of missing a difference of --effect (default "
+                         "0.05)")
     l_.set_defaults(games=None)
     t = sub.add_parser("tune", help="search the tunable numbers for definitions that meet "
                                     "targets", description=TUNE)

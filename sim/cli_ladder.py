@@ -54,13 +54,32 @@ def _step(opts: Options, resume: bool) -> Options:
 
 # --- the ladder -------------------------------------------------------------------------------
 
+SPRT_DEFAULTS = {"alpha": 0.05, "beta": 0.05, "effect": 0.1}  # 60 % against 50 %
+
+
+def sprt_of(ns: argparse.Namespace) -> tuple[float, float, float] | None:
+    """``--sprt``'s (alpha, beta, effect), or None without it."""
+    given = [name for name in SPRT_DEFAULTS if getattr(ns, name) is not None]
+    if not ns.sprt:
+        if given:
+            raise Usage(f"--{given[0]} belongs to the sequential test: add --sprt, or leave "
+                        f"--{given[0]} out")
+        return None
+    alpha, beta, effect = (SPRT_DEFAULTS[name] if getattr(ns, name) is None
+                           else getattr(ns, name) for name in SPRT_DEFAULTS)
+    if alpha + beta >= 1:
+        raise Usage(f"--alpha {alpha:g} and --beta {beta:g} must add up to less than 1")
+    return alpha, beta, effect
+
 
 def ladder_command(ns: argparse.Namespace, prog: str, args: list[str]) -> int:
-    from sim.ladder import Tally, rate, terminal
+    from sim.ladder import play_pairing, rate, terminal
     from sim.play import adapter
+    from sim.sprt import Sprt
 
     game = ns.ladder_game
     rungs = rungs_of(ns)
+    sequential = sprt_of(ns)
     folder = ns.out or Path("output") / "sim" / f"ladder-{game}"
     hint = resume_hint(prog, args, folder, ns.out is not None)
     ns.games = ns.games or LADDER_GAMES
@@ -76,16 +95,28 @@ def ladder_command(ns: argparse.Namespace, prog: str, args: list[str]) -> int:
             out = folder / f"pairing-{i + 1}-{j + 1}"
             opts = options(ns, game, ns.cards, out, prog, hint, bots=(rungs[i], rungs[j]))
             if not ns.json and not ns.quiet:
-                say(f"{rungs[j]} against {rungs[i]} ({ns.games} games)")
-            run(_step(opts, ns.resume), ns.players, sys.stderr, quiet=ns.quiet,
-                ruleset=ruleset)
-            tally = Tally()
-            for record in records_of(out, (players,), ns.games):
-                tally.add(record, rungs[i], rungs[j])
-            tallies[(i, j)] = tally
+                most = "at most " if sequential else ""
+                say(f"{rungs[j]} against {rungs[i]} ({most}{ns.games} games)")
+            steps = {"n": 0}
+
+            def play(bots: tuple[str, str], wanted: Any, opts: Options = opts,
+                     steps: dict[str, int] = steps) -> list[dict[str, Any]]:
+                upto = max(wanted) + 1 if sequential else ns.games
+                resume = ns.resume or steps["n"] > 0
+                steps["n"] += 1
+                run(_step(opts, resume), ns.players, sys.stderr, quiet=ns.quiet,
+                    ruleset=ruleset, upto=upto if sequential else None,
+                    write_report=sequential is None)
+                return [r for r in records_of(opts.out, (players,), upto)
+                        if r["game"] in wanted]
+
+            test = None if sequential is None else Sprt(*sequential)
+            tallies[(i, j)] = play_pairing(rungs[i], rungs[j], play, ns.games, test)
     found = rate(rungs, tallies)
     result = {"game": game, "definitions": "cards/ (shipped)" if ns.cards is None
               else str(ns.cards), "players": players, "games": ns.games, "seed": ns.seed,
+              **({} if sequential is None else {"sprt": dict(zip(("alpha", "beta", "effect"),
+                                                                 sequential, strict=True))}),
               **found}
     _write(folder / "ladder.json", json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     from sim import plots, report

@@ -411,8 +411,12 @@ def compare_html(result: dict[str, Any], plots: Sequence[str], missing: str | No
 def ladder_html(result: dict[str, Any], plots: Sequence[str], missing: str | None) -> str:
     body = [f"<h1>pnp-sim ladder: {_e(result['game'].capitalize())}</h1>",
             f"<p>Definitions {_e(result['definitions'])}; {_e(result['players'])} players; "
-            f"{_e(result['games'])} games per pairing, the line-up turning a seat every "
-            f"game; seed {_e(result['seed'])}.</p>",
+            f"{'at most ' if 'sprt' in result else ''}{_e(result['games'])} games per "
+            f"pairing, the line-up turning a seat every game; seed {_e(result['seed'])}."
+            + (f" Each pairing ended as soon as its sequential test (alpha "
+               f"{_e(result['sprt']['alpha'])}, beta {_e(result['sprt']['beta'])}) decided "
+               f"whether the higher rung wins {_e(result['sprt']['effect'])} more or less "
+               f"than half, or within that." if "sprt" in result else "") + "</p>",
             "<p class=\"note\">Ratings: the Bradley-Terry model on the Elo scale (400 "
             "points: the stronger wins 10 of 11), the first rung at 0, 95 % intervals. A "
             "shared win is shared.</p>"]
@@ -426,10 +430,12 @@ def ladder_html(result: dict[str, Any], plots: Sequence[str], missing: str | Non
         cls = " class=\"sig\"" if row["significant"] else ""
         rows.append([_e(row["high"]), _e(row["low"]), row["games"],
                      f"<span{cls}>{pct(row['high_share'])}</span>", interval(row["ci"]),
-                     _p(row["p_above_half"]), "yes" if row["adjacent"] else ""])
+                     _p(row["p_above_half"]), "yes" if row["adjacent"] else ""]
+                    + ([_e(row["decision"])] if "decision" in row else []))
     body.append("<h2>Head to head</h2>")
     body.append(_table(["rung", "against", "games", "win share", "95 % interval",
-                        "one-sided test (above one half)", "next rung down"], rows))
+                        "one-sided test (above one half)", "next rung down"]
+                       + (["sequential test"] if "sprt" in result else []), rows))
     verdict = "yes" if result["each_rung_beats_the_one_below"] else "no"
     body.append(f"<p>Each rung beats the one below significantly: <b>{verdict}</b>.</p>")
     return page(f"pnp-sim ladder {result['game']}", body)

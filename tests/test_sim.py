@@ -565,6 +565,12 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
     (["ladder", "orbitus", "--rungs", "greedy"],
      "pnp-sim ladder: --rungs greedy: a ladder needs at least two bots "
      "(see pnp-sim ladder --help)"),
+    (["ladder", "orbitus", "--effect", "0.2"],
+     "pnp-sim ladder: --effect belongs to the sequential test: add --sprt, or leave "
+     "--effect out (see pnp-sim ladder --help)"),
+    (["ladder", "orbitus", "--sprt", "--alpha", "0.5", "--beta", "0.5"],
+     "pnp-sim ladder: --alpha 0.5 and --beta 0.5 must add up to less than 1 "
+     "(see pnp-sim ladder --help)"),
     (["tune", "orbitus", "--target", "fun>9000"],
      "pnp-sim tune: --target 'fun>9000': cannot be read; e.g. \"seat-gap<2%\", \"length "
      "25..40 turns\", \"draws<5%\"; the measures are seat-gap, first-seat, draws, length, "

@@ -470,6 +470,10 @@ SIM_LADDER: dict[str, Schema] = {
     "players": {"type": "integer", "minimum": 2, "maximum": 6},
     "games": {"type": "integer", "minimum": 1, "description": "games per pairing"},
     "seed": {"type": "integer"},
+    "sprt": obj({"alpha": SHARE, "beta": SHARE,
+                 "effect": {"type": "number", "exclusiveMinimum": 0}},
+                "--sprt: each pairing ended when its sequential test decided (games is then "
+                "the most a pairing plays)"),
     "rungs": array(BOT, minItems=2),
     "ratings": array(obj({
         "bot": BOT,
@@ -488,7 +492,12 @@ SIM_LADDER: dict[str, Schema] = {
         "p_above_half": P_VALUE | {"description": "one-sided"},
         "adjacent": {"type": "boolean"},
         "significant": {"type": "boolean"},
-    })),
+        "decision": {"enum": ["above one half", "below one half",
+                              "within the effect of one half", "undecided"],
+                     "description": "--sprt: what the pairing's sequential test decided"},
+        "most": COUNT | {"description": "--sprt: the games the pairing could have played"},
+    }, required=["low", "high", "games", "high_share", "ci", "p_above_half", "adjacent",
+                 "significant"])),
     "each_rung_beats_the_one_below": {"type": "boolean"},
 }
 
@@ -769,7 +778,7 @@ def schemas() -> dict[str, Schema]:
         "sim-ladder.schema.json": document(
             "sim-ladder", "pnp sim ladder GAME --json (and OUT/ladder.json)",
             "A round robin of bots: ratings with intervals and every pairing's win share "
-            "(docs/sim.md).", SIM_LADDER, {"interval": INTERVAL}),
+            "(docs/sim.md).", SIM_LADDER, {"interval": INTERVAL}, optional=("sprt",)),
         "sim-tune.schema.json": document(
             "sim-tune", "pnp sim tune GAME --json (and OUT/result.json)",
             "A tuning: the proposal, its diff and its evidence (docs/sim.md).", SIM_TUNE,
