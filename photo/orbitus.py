@@ -1155,9 +1155,9 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         c = pts.mean(0)
         debug._text(img, p.card, (c[0], c[1] - 9 * text * 1.6), text, debug.WHITE)
         label = f"[{cell[0]},{cell[1]}] {hexgeo.SIDES[p.rot]}"
-        if p.lifted:
-            label += " lifted?"
         debug._text(img, label, (c[0], c[1] + 9 * text * 1.6), text * 0.8, colour)
+        if p.lifted:  # a line inside its outline: a word here would crowd the labels
+            debug._poly(img, outline(cell, 5.0), debug.PINK, width + 1)
     for cell in reading.unread:
         pts = outline(cell, 1.5)
         debug._hatch(img, pts, debug.RED, max(4, int(scale * 4)))
@@ -1191,7 +1191,7 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         lines.append((f"glare on {len(reading.glare)} card(s) (yellow)", debug.YELLOW))
     lifted = len(reading.lifted)
     if lifted:
-        lines.append((f"{lifted} card(s) not lying flat (lifted?)", debug.WHITE))
+        lines.append((f"{lifted} card(s) not lying flat (pink inner outline)", debug.PINK))
     others = [f for f in reading.findings if f.cell is not None and f.rule != "photo-unread"]
     if others:
         lines.append((f"{len(others)} other problem(s) (orange)", debug.ORANGE))
