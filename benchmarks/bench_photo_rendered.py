@@ -24,7 +24,7 @@ and are kept in the cache folder (``$PNP_CACHE_DIR/renders``, else
 
     .venv/bin/python benchmarks/bench_photo_rendered.py                 # 30 + 15 photos
     .venv/bin/python benchmarks/bench_photo_rendered.py --game orbitus --only 4 --keep /tmp/p
-    .venv/bin/python benchmarks/bench_photo_rendered.py --game orbitus --pairs --photos 10
+    .venv/bin/python benchmarks/bench_photo_rendered.py --game orbitus --pairs --only 0,2,8
 
 ``--pairs`` photographs each table a second time (another camera, lamps and occluder; the
 cards where they lay) and reads the two as ``pnp-score --photo A --photo B`` does: merged
@@ -65,7 +65,7 @@ class Photo:
     seconds: float
 
 
-def make(game: str, photos: int, seed: int, samples: int, only: int | None,
+def make(game: str, photos: int, seed: int, samples: int, only: list[int] | None,
          cache: Path | None, view: int = 0) -> list[Any]:
     from cards.ruleset_cache import load_definitions
     from testkit.photo_evaluate import tables
@@ -77,16 +77,16 @@ def make(game: str, photos: int, seed: int, samples: int, only: int | None,
     kit = Kit(build_kit(kit_folder(root)), game)
     layouts = tables(game, defs, photos, seed)
     out = []
-    for i in ([only] if only is not None else range(photos)):
+    for i in (only if only is not None else range(photos)):
         layout = layouts[i] if game == "orbitus" else {"board": layouts[i]}
         started = time.perf_counter()
         shot = shoot(game, layout, defs, kit, seed * 1000 + i,
                      f"{game}-{i}" + (f"-view{view}" if view else ""),
                      Options(samples=samples), root, view=view)
         took = time.perf_counter() - started
-        if took > 5:
-            print(f"  rendered {game} photo {i} ({shot.width}x{shot.height}) in {took:.0f} s",
-                  flush=True)
+        if took > 30:  # rendered now (a cached render is developed in a few seconds)
+            print(f"  rendered {game} photo {i}{f' (view {view})' if view else ''} "
+                  f"({shot.width}x{shot.height}) in {took:.0f} s", flush=True)
         out.append((i, shot))
     return out
 
@@ -329,6 +329,14 @@ def report_pairs(game: str, pairs: list[Pair], seed: int) -> bool:
     return ok
 
 
+def _indices(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected photo indices such as 4 or 0,2,8, not "
+                                         f"{text!r}") from None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -337,7 +345,8 @@ def main() -> int:
                         help="photos per game (default 30 Orbitus, 15 Satellites)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--samples", type=int, default=10, help="Cycles samples per pixel")
-    parser.add_argument("--only", type=int, help="one photo (its index)")
+    parser.add_argument("--only", type=_indices,
+                        help="these photos only (their indices: 4, or 0,2,8)")
     parser.add_argument("--keep", type=Path, help="write the photos and their truth here")
     parser.add_argument("--cache", type=Path, help="where renders are kept")
     parser.add_argument("--pairs", action="store_true",
