@@ -310,9 +310,9 @@ def report_pairs(game: str, pairs: list[Pair], seed: int) -> bool:
     ok &= figure(f"rendered {game} pairs: {piece}s fully visible in either photo read right "
                  f"({n} pairs)", 100.0 * vis_right / max(vis, 1), 99.9, unit="%",
                  better="higher", note=f"{vis_right}/{vis}")
-    figure(f"rendered {game} pairs: ... of them at >= 2 px/mm in the photo showing them whole "
-           f"({n} pairs)", 100.0 * vis2_right / max(vis2, 1), unit="%", better="higher",
-           note=f"{vis2_right}/{vis2}")
+    figure(f"rendered {game} pairs: {piece}s fully visible in either photo at >= 2 px/mm "
+           f"there, read right ({n} pairs)", 100.0 * vis2_right / max(vis2, 1), unit="%",
+           better="higher", note=f"{vis2_right}/{vis2}")
     ok &= figure(f"rendered {game} pairs: {piece}s read wrong ({n} pairs)", wrong, 1, unit="")
     seconds = [p.seconds for p in pairs]
     figure(f"rendered {game} pairs: reading two photos and merging (median)",
