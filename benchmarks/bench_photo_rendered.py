@@ -24,6 +24,11 @@ and are kept in the cache folder (``$PNP_CACHE_DIR/renders``, else
 
     .venv/bin/python benchmarks/bench_photo_rendered.py                 # 30 + 15 photos
     .venv/bin/python benchmarks/bench_photo_rendered.py --game orbitus --only 4 --keep /tmp/p
+    .venv/bin/python benchmarks/bench_photo_rendered.py --game orbitus --pairs --only 0,2,8
+
+``--pairs`` photographs each table a second time (another camera, lamps and occluder; the
+cards where they lay) and reads the two as ``pnp-score --photo A --photo B`` does: merged
+cell by cell, judged against what either photo shows whole.
 """
 
 from __future__ import annotations
@@ -60,8 +65,8 @@ class Photo:
     seconds: float
 
 
-def make(game: str, photos: int, seed: int, samples: int, only: int | None,
-         cache: Path | None) -> list[Any]:
+def make(game: str, photos: int, seed: int, samples: int, only: list[int] | None,
+         cache: Path | None, view: int = 0) -> list[Any]:
     from cards.ruleset_cache import load_definitions
     from testkit.photo_evaluate import tables
     from testkit.render.scene import Kit, Options
@@ -72,15 +77,16 @@ def make(game: str, photos: int, seed: int, samples: int, only: int | None,
     kit = Kit(build_kit(kit_folder(root)), game)
     layouts = tables(game, defs, photos, seed)
     out = []
-    for i in ([only] if only is not None else range(photos)):
+    for i in (only if only is not None else range(photos)):
         layout = layouts[i] if game == "orbitus" else {"board": layouts[i]}
         started = time.perf_counter()
-        shot = shoot(game, layout, defs, kit, seed * 1000 + i, f"{game}-{i}",
-                     Options(samples=samples), root)
+        shot = shoot(game, layout, defs, kit, seed * 1000 + i,
+                     f"{game}-{i}" + (f"-view{view}" if view else ""),
+                     Options(samples=samples), root, view=view)
         took = time.perf_counter() - started
-        if took > 5:
-            print(f"  rendered {game} photo {i} ({shot.width}x{shot.height}) in {took:.0f} s",
-                  flush=True)
+        if took > 30:  # rendered now (a cached render is developed in a few seconds)
+            print(f"  rendered {game} photo {i}{f' (view {view})' if view else ''} "
+                  f"({shot.width}x{shot.height}) in {took:.0f} s", flush=True)
         out.append((i, shot))
     return out
 
@@ -223,6 +229,114 @@ def report(game: str, photos: list[Photo], seed: int) -> bool:
     return ok
 
 
+# --- two photos of each table, merged cell by cell --------------------------------------
+
+
+@dataclass
+class Pair:
+    """Two photos of one table (two cameras, lamps, hands) read each on its own, merged."""
+
+    index: int
+    shots: tuple[Any, Any]  # testkit.render.shoot.Rendered, view 0 and view 1
+    outcome: Any  # the merge judged: a piece fully visible in either photo must be read
+    seconds: float  # both photos read and merged
+    best_px: dict[tuple[int, int], float]  # px/mm of each piece in the photo seeing it best
+
+
+def read_pairs(game: str, first: list[Any], second: list[Any]) -> list[Pair]:
+    """Each table's two photos read as ``pnp-score --photo A --photo B`` reads them and
+    judged: a piece counts as visible when either photo shows all of it."""
+    from dataclasses import replace
+
+    import cv2
+
+    from cards.ruleset_cache import load_definitions
+    from photo import marker_map, reader_for
+    from photo.merge import merge
+    from testkit.photo_evaluate import outcome_of
+
+    cv2.setNumThreads(1)
+    defs = load_definitions(game, None)
+    reader = reader_for(game, marker_map(game, defs), defs)
+    out = []
+    for (i, a), (j, b) in zip(first, second, strict=True):
+        assert i == j
+        names = [f"{a.name}.jpg", f"{b.name}.jpg"]
+        start = time.perf_counter()
+        readings = [reader.read_bytes(s.jpeg, n)[0] for s, n in zip((a, b), names, strict=True)]
+        merged = merge(game, readings, names)
+        seconds = time.perf_counter() - start
+        least: dict[Any, Any] = {}
+        best_px: dict[tuple[int, int], float] = {}
+        for s in (a, b):
+            for seen in s.as_shot().seen:
+                key = (seen.piece.kind, seen.piece.cell)
+                if key not in least or seen.covered < least[key].covered:
+                    least[key] = seen
+            for t in s.pieces:
+                if t.cell is not None and t.kind in ("sector", "token") and t.unseen == 0.0:
+                    cell = (t.cell[0], t.cell[1])
+                    best_px[cell] = max(best_px.get(cell, 0.0), t.px_per_mm)
+        both = replace(a.as_shot(), seen=list(least.values()))
+        out.append(Pair(i, (a, b), outcome_of(game, both, merged), seconds, best_px))
+    return out
+
+
+def report_pairs(game: str, pairs: list[Pair], seed: int) -> bool:
+    piece = PIECE[game]
+    vis = vis_right = vis2 = vis2_right = wrong = missed = partly = partly_ok = 0
+    for p in pairs:
+        for v in p.outcome.verdicts:
+            wrong += v.verdict == "wrong"
+            missed += v.verdict == "missed"
+            if v.state == "visible":
+                vis += 1
+                vis_right += v.verdict == "right"
+                if p.best_px.get(v.cell, 0.0) >= 2.0:
+                    vis2 += 1
+                    vis2_right += v.verdict == "right"
+            else:
+                partly += 1
+                partly_ok += v.verdict in ("right", "reported")
+    silent = [p for p in pairs if p.outcome.silent_wrong]
+    n = len(pairs)
+    print(f"\n{game}: {n} pairs of rendered photos (seed {seed}; the second photo of each "
+          f"table another camera, lamps and occluder), "
+          f"{sum(len(p.outcome.verdicts) for p in pairs)} {piece}s")
+    print(f"  not fully visible in either photo: {partly_ok}/{partly} read right or reported; "
+          f"neither read nor reported: {missed}")
+    ok = figure(f"rendered {game} pairs: photos scored wrong without a word ({n} pairs)",
+                len(silent), 1, unit="")
+    ok &= figure(f"rendered {game} pairs: {piece}s fully visible in either photo read right "
+                 f"({n} pairs)", 100.0 * vis_right / max(vis, 1), 99.9, unit="%",
+                 better="higher", note=f"{vis_right}/{vis}")
+    figure(f"rendered {game} pairs: {piece}s fully visible in either photo at >= 2 px/mm "
+           f"there, read right ({n} pairs)", 100.0 * vis2_right / max(vis2, 1), unit="%",
+           better="higher", note=f"{vis2_right}/{vis2}")
+    ok &= figure(f"rendered {game} pairs: {piece}s read wrong ({n} pairs)", wrong, 1, unit="")
+    seconds = [p.seconds for p in pairs]
+    figure(f"rendered {game} pairs: reading two photos and merging (median)",
+           statistics.median(seconds), unit="s")
+    for p in pairs:
+        if not p.outcome.ok:
+            c0, c1 = p.shots[0].conditions, p.shots[1].conditions
+            print(f"  pair {p.index} ({c0['px_per_mm']:.1f} and {c1['px_per_mm']:.1f} px/mm"
+                  f"{', SILENT' if p.outcome.silent_wrong else ''}): "
+                  + "; ".join(p.outcome.wrong + p.outcome.missed + p.outcome.phantom
+                              + p.outcome.false_unread
+                              + ([] if p.outcome.scores_equal is not False
+                                 else ["scores differ"])))
+    return ok
+
+
+def _indices(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected photo indices such as 4 or 0,2,8, not "
+                                         f"{text!r}") from None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -231,9 +345,13 @@ def main() -> int:
                         help="photos per game (default 30 Orbitus, 15 Satellites)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--samples", type=int, default=10, help="Cycles samples per pixel")
-    parser.add_argument("--only", type=int, help="one photo (its index)")
+    parser.add_argument("--only", type=_indices,
+                        help="these photos only (their indices: 4, or 0,2,8)")
     parser.add_argument("--keep", type=Path, help="write the photos and their truth here")
     parser.add_argument("--cache", type=Path, help="where renders are kept")
+    parser.add_argument("--pairs", action="store_true",
+                        help="two photos of each table (another camera, lamps, occluder), "
+                             "read and merged as --photo A --photo B")
     args = parser.parse_args()
     from testkit.render.shoot import RenderError
 
@@ -242,13 +360,18 @@ def main() -> int:
         count = args.photos or (30 if game == "orbitus" else 15)
         try:
             shots = make(game, count, args.seed, args.samples, args.only, args.cache)
+            second = (make(game, count, args.seed, args.samples, args.only, args.cache, view=1)
+                      if args.pairs else [])
         except RenderError as exc:
             print(f"bench_photo_rendered: {exc}", file=sys.stderr)
             return 2
         if args.keep is not None:
-            for _, shot in shots:
+            for _, shot in shots + second:
                 shot.save(args.keep)
-        good &= report(game, read(game, shots), args.seed)
+        if args.pairs:
+            good &= report_pairs(game, read_pairs(game, shots, second), args.seed)
+        else:
+            good &= report(game, read(game, shots), args.seed)
     return 0 if good else 1
 
 

@@ -24,6 +24,7 @@ LEVEL = 1.5  # px per mm of the faces compared (routes, planets, where the marke
 BLUR = 1.0  # px at LEVEL: what both sides are blurred with, so small shifts do not matter
 INSET_MM = 2.5  # the outer rim of a card is left out (cut edges, neighbours, jitter)
 FLAT_MM = 4.0  # the reach of "relative to its surroundings" when glare is taken out
+DUEL_DIFF = 2.0  # two faces differ at a pixel where their flattened colours differ this much
 CACHE_FORMAT = 1
 
 
@@ -351,6 +352,24 @@ class HexArt:
         raw = self._flat_faces
         f = self._flat(self._blurred(patch))[self.mask]
         return self._weighted(f, raw, raw * raw, w)
+
+    def duel(self, patch: np.ndarray, keep: np.ndarray, a: tuple[int, int],
+             b: tuple[int, int]) -> tuple[int, float, float]:
+        """Two faces (index, rot) that match a patch about as well, compared only where
+        they differ (a route one has and the other not, another planet), of the pixels
+        ``keep`` (not washed out), by their light and shade relative to the surroundings
+        (:meth:`_flat`, as :meth:`flat_scores`): how many such pixels the photo shows, and
+        how far the photo is from each face there (mean absolute difference). Call after
+        :meth:`flat_scores` (whose faces it uses)."""
+        assert self._flat_faces is not None
+        fa = self._flat_faces[a[0] * 6 + a[1]]  # 3 x pixels
+        fb = self._flat_faces[b[0] * 6 + b[1]]
+        sel = (np.abs(fa - fb).sum(axis=0) >= DUEL_DIFF) & keep[self.mask]
+        n = int(sel.sum())
+        if n == 0:
+            return 0, 0.0, 0.0
+        f = self._flat(self._blurred(patch))[self.mask][sel].T  # 3 x chosen pixels
+        return (n, float(np.abs(f - fa[:, sel]).mean()), float(np.abs(f - fb[:, sel]).mean()))
 
     def _weighted(self, f: np.ndarray, raw: np.ndarray, raw2: np.ndarray,
                   w: np.ndarray) -> np.ndarray:

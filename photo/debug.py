@@ -2,7 +2,8 @@
 
 Each card read is outlined (green: its marker read on its own; teal: read where the grid
 says its marker is; blue: art and marker together) and labelled with its ID, cell and
-rotation; the station is outlined in white; a cell where a card is seen but not read is
+rotation (a card not lying flat has a second, pink outline inside its own); the station
+is outlined in white; a cell where a card is seen but not read is
 filled with red hatching and a question mark; cells a finding names (between cells, two
 cards on one cell ...) are outlined in orange. A legend at the top says what each colour
 means and how many of each there are.
@@ -22,6 +23,7 @@ RED = (40, 40, 230)
 ORANGE = (0, 150, 255)
 YELLOW = (40, 230, 250)
 PURPLE = (200, 80, 170)
+PINK = (180, 60, 255)  # a card not lying flat
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
 MAX_SIDE = 2400

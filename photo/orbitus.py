@@ -76,6 +76,10 @@ ALONE_ART = 0.8  # its face (where not washed out) matches this well
 ALONE_MARGIN = 0.12  # ... this much better than any other card or rotation
 ALONE_SEEN = 0.45  # ... over at least this share of the face
 ALONE_MARKER = 0.1  # ... and the marker's unwashed part does not read as another code
+# ... or, of the faces within ALONE_MARGIN (at most DUEL_RIVALS of them), it matches the
+DUEL_RIVALS = 12  # photo better where the two differ: over at least DUEL_PX pixels shown
+DUEL_PX = 60  # (at photo.art.LEVEL px/mm: about 27 mm^2) and nearer by DUEL_RATIO
+DUEL_RATIO = 0.7
 COVERED_SIDE = 0.3  # of a side's band: something lies over the card there
 LIFTED_MM = 1.0  # a marker's shape this far (rms) from a flat card's: lifted or curled
 # a card read whose marker (its shape fitted to the photo, detect.fit_shape), seen through
@@ -722,7 +726,8 @@ class OrbitusReader:
             clipped = art.clipped(patch)
             entry["clipped"] = float(clipped.sum()) / float(art.mask.sum())
             flat = art.flat_scores(patch, art.mask & ~clipped)
-            found = self._alone(gray, cam, cell, flat, entry["clipped"], gain, entry)
+            found = self._alone(gray, cam, cell, flat, entry["clipped"], gain, entry,
+                                patch, art.mask & ~clipped)
             if found is not None:
                 return found
         # a card seen but not read: it looks like one as a whole, or (partly covered) in
@@ -767,10 +772,12 @@ class OrbitusReader:
         return self.book.masked_scores(flatten(patch), keep)[:, 0]
 
     def _alone(self, gray: np.ndarray, cam: TableCamera, cell: Hex, looks: np.ndarray,
-               washed: float, gain: float, entry: dict[str, Any]) -> Placed | None:
+               washed: float, gain: float, entry: dict[str, Any], patch: np.ndarray,
+               keep: np.ndarray) -> Placed | None:
         """A card under glare read from its printed face: where its face (compared only
-        where the lamp's reflection is not) matches one card in one rotation, far better
-        than any other, over enough of the hex, and its marker's unwashed part reads as
+        where the lamp's reflection is not, ``keep``) matches one card in one rotation, far
+        better than any other or, of the faces nearly as good, better where the two differ
+        (:meth:`_duels`), over enough of the hex, and its marker's unwashed part reads as
         that card's code and no other's (or is washed out whole)."""
         from photo.detect import sample
 
@@ -782,8 +789,8 @@ class OrbitusReader:
         margin = score - float(rest.max())
         name = art.names[int(i)]
         corners = cam.project(self.marker_corners(name, cell, int(k)))
-        patch = sample(gray, corners)
-        hot = cv2.dilate((patch >= 246).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        square = sample(gray, corners)
+        hot = cv2.dilate((square >= 246).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         codes = self._flat_marker(gray, corners)
         own = codes[self.book.ids.index(self.card_marker[name].id)]
         others = float(np.delete(codes, self.book.ids.index(self.card_marker[name].id)).max())
@@ -791,11 +798,38 @@ class OrbitusReader:
         entry.update(alone_card=name, alone_rot=int(k), alone_art=score, alone_margin=margin,
                      alone_marker=float(own), alone_other=others, marker_seen=marker_seen)
         marker_ok = marker_seen < 0.25 or own >= others + ALONE_MARKER
-        if score >= ALONE_ART and margin >= ALONE_MARGIN and 1.0 - washed >= ALONE_SEEN \
-                and gain >= GAIN_CARD and marker_ok:
+        if score >= ALONE_ART and 1.0 - washed >= ALONE_SEEN and gain >= GAIN_CARD \
+                and marker_ok and (margin >= ALONE_MARGIN
+                                   or self._duels(patch, keep, looks, (int(i), int(k)), entry)):
             entry.update(how="art under glare", card=name, rot=int(k))
             return Placed(cell, name, int(k), "art under glare", None, score, glare=washed)
         return None
+
+    def _duels(self, patch: np.ndarray, keep: np.ndarray, looks: np.ndarray,
+               best: tuple[int, int], entry: dict[str, Any]) -> bool:
+        """Whether the face ``best`` (card, rotation) beats every other face within
+        ``ALONE_MARGIN`` of it where the two differ: the photo shows at least ``DUEL_PX``
+        of those pixels (not washed out) and is much nearer ``best`` there. Faces sharing
+        most of their routes match a half-washed card about as well as a whole; where they
+        differ (a route one has and the other not) the photo says which it is, if it shows
+        that part."""
+        art = self.art
+        score = float(looks[best])
+        rivals = [(int(j), int(r)) for j, r in zip(*np.nonzero(looks >= score - ALONE_MARGIN),
+                                                   strict=True) if (int(j), int(r)) != best]
+        if len(rivals) > DUEL_RIVALS:
+            entry["duel"] = f"{len(rivals)} rivals"
+            return False
+        worst = 0.0
+        for rival in rivals:
+            n, own, other = art.duel(patch, keep, best, rival)
+            if n < DUEL_PX or own > DUEL_RATIO * other:
+                entry["duel"] = (f"lost to {art.names[rival[0]]} turned {rival[1]}: {n} px, "
+                                 f"{own:.2f} against {other:.2f}")
+                return False
+            worst = max(worst, own / max(other, 1e-6))
+        entry["duel"] = f"won against {len(rivals)} (worst ratio {worst:.2f})"
+        return True
 
     def _typical_gain(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> float:
         """How strongly cards read here show their art (light and shade), for telling a
@@ -1155,9 +1189,9 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         c = pts.mean(0)
         debug._text(img, p.card, (c[0], c[1] - 9 * text * 1.6), text, debug.WHITE)
         label = f"[{cell[0]},{cell[1]}] {hexgeo.SIDES[p.rot]}"
-        if p.lifted:
-            label += " lifted?"
         debug._text(img, label, (c[0], c[1] + 9 * text * 1.6), text * 0.8, colour)
+        if p.lifted:  # a line inside its outline: a word here would crowd the labels
+            debug._poly(img, outline(cell, 5.0), debug.PINK, width + 1)
     for cell in reading.unread:
         pts = outline(cell, 1.5)
         debug._hatch(img, pts, debug.RED, max(4, int(scale * 4)))
@@ -1191,7 +1225,7 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         lines.append((f"glare on {len(reading.glare)} card(s) (yellow)", debug.YELLOW))
     lifted = len(reading.lifted)
     if lifted:
-        lines.append((f"{lifted} card(s) not lying flat (lifted?)", debug.WHITE))
+        lines.append((f"{lifted} card(s) not lying flat (pink inner outline)", debug.PINK))
     others = [f for f in reading.findings if f.cell is not None and f.rule != "photo-unread"]
     if others:
         lines.append((f"{len(others)} other problem(s) (orange)", debug.ORANGE))
