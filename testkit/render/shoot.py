@@ -103,7 +103,17 @@ class Rendered:
         return {"name": self.name, "game": self.game, "width": self.width,
                 "height": self.height, "layout": self.layout, "conditions": self.conditions,
                 "render_seconds": self.render_seconds,
-                "pieces": [asdict(p) for p in self.pieces], "scene": self.scene}
+                "pieces": [asdict(p) for p in self.pieces], "scene": self._portable_scene()}
+
+    def _portable_scene(self) -> dict[str, Any]:
+        """The scene as recorded in the truth: the kit named by its folder in the render
+        cache (``kit-HASH/GAME/png``), not by where that cache lay on the machine that
+        rendered it (a fixture kept in the repository points nowhere outside it)."""
+        scene = dict(self.scene)
+        kit = scene.get("kit")
+        if isinstance(kit, str) and kit:
+            scene["kit"] = "/".join(Path(kit).parts[-3:])
+        return scene
 
     def save(self, folder: Path) -> tuple[Path, Path]:
         folder.mkdir(parents=True, exist_ok=True)
