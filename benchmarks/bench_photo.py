@@ -126,10 +126,7 @@ def report(game: str, cases: list, took: float, seed: int) -> bool:  # type: ign
             cam = c.camera
             print(f"  photo {c.index} (scale {cam['scale']:.1f} px/mm, tilt {cam['tilt']:.0f}, "
                   f"blur {cam['blur']:.2f}, JPEG {cam['quality']:.0f}): "
-                  + "; ".join(c.outcome.wrong + c.outcome.missed + c.outcome.phantom
-                              + c.outcome.false_unread
-                              + ([] if c.outcome.scores_equal is not False
-                                 else ["scores differ"])))
+                  + c.outcome.problems())
     return ok == len(cases)
 
 

@@ -222,10 +222,7 @@ def report(game: str, photos: list[Photo], seed: int) -> bool:
                   f"tilt {c['tilt']:.0f}, k1 {c['k1']:+.3f}, {c['occluder'] or 'no occluder'}"
                   f"{', lamp aimed' if c['aimed'] else ''}"
                   f"{', SILENT' if p.outcome.silent_wrong else ''}): "
-                  + "; ".join(p.outcome.wrong + p.outcome.missed + p.outcome.phantom
-                              + p.outcome.false_unread
-                              + ([] if p.outcome.scores_equal is not False
-                                 else ["scores differ"])))
+                  + p.outcome.problems())
     return ok
 
 
@@ -322,10 +319,7 @@ def report_pairs(game: str, pairs: list[Pair], seed: int) -> bool:
             c0, c1 = p.shots[0].conditions, p.shots[1].conditions
             print(f"  pair {p.index} ({c0['px_per_mm']:.1f} and {c1['px_per_mm']:.1f} px/mm"
                   f"{', SILENT' if p.outcome.silent_wrong else ''}): "
-                  + "; ".join(p.outcome.wrong + p.outcome.missed + p.outcome.phantom
-                              + p.outcome.false_unread
-                              + ([] if p.outcome.scores_equal is not False
-                                 else ["scores differ"])))
+                  + p.outcome.problems())
     return ok
 
 

@@ -58,6 +58,12 @@ class Outcome:
         is not the one photographed."""
         return self.complete and (not self.exact or self.scores_equal is False)
 
+    def problems(self) -> str:
+        """What went wrong, in one line: the pieces read wrong, missed, seen where none
+        lies, reported unread on an empty cell, and a score that differs."""
+        return "; ".join(self.wrong + self.missed + self.phantom + self.false_unread
+                         + ([] if self.scores_equal is not False else ["scores differ"]))
+
     @property
     def ok(self) -> bool:
         return (self.visible_read == self.visible and not self.wrong and not self.missed
