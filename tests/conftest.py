@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,14 @@ ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "cards"
 if str(ROOT) not in sys.path:  # testkit/ (kits for the tests) is not installed with the package
     sys.path.insert(0, str(ROOT))
+
+# The tests that press Ctrl-C on a child process (`pnp build --watch`, `pnp sim` on a process
+# pool) need the child to hear it. A shell starting the suite in the background (`cmd &`
+# without job control, as a CI script may) hands it SIGINT ignored, and an ignored signal
+# stays ignored in every child: their Ctrl-C would then do nothing. Catching it here (as
+# an interactive Python would) gives each child the default disposition again.
+if sys.platform != "win32" and signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True, scope="session")
