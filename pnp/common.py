@@ -174,6 +174,30 @@ def native_output_silenced() -> Iterator[None]:
         os.close(saved)
 
 
+def leave_with_parent(every: float = 1.0) -> None:
+    """Make a worker process end when the process that started it is gone. A pool's worker
+    waits for its next task on a pipe whose writing end it holds itself, so when its parent
+    is killed (``kill -9``, an out-of-memory kill, a server stopped before its pool) nothing
+    ever tells it, and it would wait, holding its memory, forever. A daemon thread looks at
+    the parent's process id every ``every`` seconds and ends the worker once it changed (the
+    orphan is adopted by another process). Nothing on Windows, whose pools end their workers
+    otherwise."""
+    if sys.platform == "win32":
+        return
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
+
+
 def colour_terminal() -> bool:
     """Whether stdout is a terminal that wants colour (``NO_COLOR`` and dumb terminals don't)."""
     if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
+from pnp.common import leave_with_parent
 from web.adapters import Desk, table_adapter
 from web.errors import WebError
 
@@ -40,6 +41,7 @@ def _start(cards: str | None, games: list[tuple[str, str, dict[str, str]]]) -> N
     """A worker's first step: a lower priority, the games the server knows (one registered
     while it ran, by a test, say), the definitions folder."""
     global _CARDS
+    leave_with_parent()  # a server killed outright leaves no worker behind
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICE)
     for name, module, adapters in games:
