@@ -147,10 +147,11 @@ GC_THRESHOLDS = (10_000, 50, 50)
 
 
 def event_loop() -> str:
-    """The event loop the server runs on: ``uvloop`` where it is installed (the [fast]
-    extra; it has no Windows build), else Python's ``asyncio``. Both serve the same pages
-    and frames; uvloop's sockets and callbacks are written in C (``benchmarks/bench_web.py``
-    measures what it saves per move)."""
+    """The name of the event loop the server runs on, as uvicorn's own ``loop="auto"``
+    chooses it: ``uvloop`` where it is installed (the [fast] extra; it has no Windows
+    build), else Python's ``asyncio``. Both serve the same pages and frames; uvloop's
+    sockets and callbacks are written in C (``benchmarks/bench_web.py`` says which one it
+    measured)."""
     try:
         import uvloop  # noqa: F401
     except ImportError:
@@ -239,7 +240,7 @@ def _run(args: list[str], prog: str) -> int:
     if not opts.no_browser:
         threading.Timer(0.8, webbrowser.open, (url,)).start()
     config = uvicorn.Config(app, host=opts.host, port=port, log_level="warning",
-                            loop=event_loop(), ws_max_size=64 * 1024,
+                            loop="auto", ws_max_size=64 * 1024,
                             ws_per_message_deflate=False)
     server = uvicorn.Server(config)
     settle_collector()
