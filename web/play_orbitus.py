@@ -95,6 +95,9 @@ def private(state: State, seat: int) -> dict[str, Any]:
 
 
 _KEYS: dict[tuple[int, int], str] = {}  # a cell as the page's keys write it, "q,r"
+# the turns of a placement as the page's lists, one list per set of turns (at most 63),
+# shared by every position's message: made and encoded, never changed
+_TURNS: dict[tuple[int, ...], list[int]] = {}
 
 
 def legal(state: State) -> dict[str, Any]:
@@ -106,7 +109,7 @@ def legal(state: State) -> dict[str, Any]:
     discard: list[str] = []
     can_pass = False
     found = state.legal_actions()
-    keys = _KEYS
+    keys, turns = _KEYS, _TURNS
     for cell, card, rots in found.placement_groups():  # one group per (cell, card)
         key = keys.get(cell)
         if key is None:
@@ -114,7 +117,10 @@ def legal(state: State) -> dict[str, Any]:
         cells = place.get(card)
         if cells is None:
             cells = place[card] = {}
-        cells[key] = list(rots)
+        listed = turns.get(rots)
+        if listed is None:
+            listed = turns[rots] = list(rots)
+        cells[key] = listed
     for action in found.others():
         kind = action.kind
         if kind == REMOVE:
