@@ -128,8 +128,10 @@ class Result:
         """The players with the highest total (equal totals share the win, O-64)."""
         if not self.players:
             return ()
-        best = max(p.total for p in self.players)
-        return tuple(p.name for p in self.players if p.total == best)
+        totals = [p.total for p in self.players]  # each worked out once
+        best = max(totals)
+        return tuple(p.name for p, total in zip(self.players, totals, strict=True)
+                     if total == best)
 
 
 Before = tuple["Result", "Hex | None"]  # a game's score one action earlier, the cell changed
