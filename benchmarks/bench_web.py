@@ -337,6 +337,28 @@ def report_load(out: dict[str, Any], games: int, think: float) -> None:
         print("  first errors:", out["errors"][:3])
 
 
+def report_parts(path: Path) -> None:
+    """The parts of a move's server CPU (``--parts``): thread CPU time per move, from the
+    server's last count (written every 100 moves; :mod:`web_parts`)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"  parts: the server wrote no counts ({exc})")
+        return
+    moves = data["moves"]
+    timed = 0.0
+    for part, entry in data["parts"].items():
+        share = entry["seconds"] * 1000 / moves
+        if not part.startswith(" "):
+            timed += share
+        figure(f"pnp web: server CPU per move, {part.strip()}", share, indent="    ",
+               note=f"{entry['calls']} calls over {moves} moves")
+    whole = data["process"] * 1000 / moves
+    figure("pnp web: server CPU per move, outside those parts (frames in and out, the "
+           "event loop, the kernel's loopback traffic)", whole - timed, indent="    ",
+           note=f"the process: {whole:.3f} ms a move over those {moves} moves, parts timed")
+
+
 def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: int) -> None:
     """More games each time, until a median round trip reaches 50 ms or the load generator
     is at its own limit; the most games one core held under 50 ms."""
@@ -399,6 +421,9 @@ def main() -> None:
                         help="the loopback port of the server (default: a free one)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-edit", action="store_true")
+    parser.add_argument("--parts", action="store_true",
+                        help="split the server's CPU per move into its parts (the server "
+                             "then runs with the parts timed: benchmarks/web_parts.py)")
     opts = parser.parse_args()
     if not opts.skip_edit:
         bench_edit()
@@ -407,10 +432,12 @@ def main() -> None:
     data = tempfile.mkdtemp(prefix="bench-web-")
     # the server's warnings go to a file (a pipe nobody reads would fill and stop it)
     log = open(Path(data) / "server.log", "w+b")  # noqa: SIM115 (closed in the finally)
+    parts = Path(data) / "parts.json"
+    launch = [str(ROOT / "benchmarks" / "web_parts.py")] if opts.parts else ["-m", "web"]
     server = subprocess.Popen(
-        [sys.executable, "-m", "web", "--no-browser", "--port", str(port), "--data",
+        [sys.executable, *launch, "--no-browser", "--port", str(port), "--data",
          str(Path(data) / "games"), "--rate", "0", "--workers", "1"],
-        stdout=subprocess.DEVNULL, stderr=log, env={**os.environ})
+        stdout=subprocess.DEVNULL, stderr=log, env={**os.environ, "BENCH_WEB_PARTS": str(parts)})
     try:
         end = time.time() + 30
         while True:
@@ -431,6 +458,8 @@ def main() -> None:
         except RunFailed as exc:
             raise SystemExit(f"load: {exc}") from None
         report_load(out, opts.games, opts.think)
+        if opts.parts:
+            report_parts(parts)
         sizes = [int(n) for n in opts.ramp.split(",") if n.strip()]
         if sizes:
             ramp(port, server.pid, sizes, opts.moves, opts.think, opts.seed)

@@ -147,6 +147,28 @@ def test_a_states_own_score_is_the_scorers_and_forgetting_works_it_out_again(gam
         assert list(state.legal_actions()) == legal, where
 
 
+def test_a_score_worked_out_from_the_position_before_is_the_scorers_at_every_position(games):
+    """A game scored position after position takes over the score of each system the last
+    action did not touch (State.score with the position before): at every position of
+    every random game (2 to 6 players, removals, discards and passes among them) the result
+    equals the scorer's reading of the table from scratch, and systems were taken over."""
+    taken = worked = 0
+    for (players, seed, by_kind), (first, actions, _) in games.items():
+        state, before = first, first.score()
+        for ply, action in enumerate(actions):
+            state = state.after(action)
+            assert state._before is not None and state._before[0] is before
+            mine = state.score()
+            assert state._before is None  # the position before is let go once used
+            assert mine == score(state.to_table(), DEFS.scoring), (players, seed, by_kind, ply)
+            kept = sum(new is old for new, old in zip(mine.players, before.players,
+                                                      strict=True))
+            taken += kept
+            worked += players - kept
+            before = mine
+    assert taken > 2 * worked  # most systems are untouched by one action
+
+
 def test_the_hand_limits_follow_the_removals(games):
     for first, actions, final in games.values():
         removed = Counter()

@@ -18,6 +18,8 @@ pytest.importorskip("starlette")
 
 from rules.orbitus import GAME as ORBITUS  # noqa: E402
 from rules.orbitus.actions import DISCARD, PLACE, REMOVE  # noqa: E402
+from rules.orbitus.score import score  # noqa: E402
+from scorer.orbitus.report import to_json  # noqa: E402
 from testkit.web import players  # noqa: E402
 from web import play_orbitus  # noqa: E402
 from web.app import Context  # noqa: E402
@@ -69,6 +71,31 @@ def test_the_legal_actions_grouped_from_the_rules_cores_groups_are_every_action(
             positions += 1
             state = ORBITUS.apply(state, rng.choice(list(ORBITUS.legal_actions(state))))
     assert positions >= 100
+
+
+def test_the_live_score_made_from_the_systems_parts_kept_is_pnp_scores_at_every_position(
+        tmp_path: Path) -> None:
+    """The public view's score (each system's part made once and kept while a game takes
+    its score over from the position before) and its owner map, position after position of
+    games with removals and discards, say what ``pnp score --json`` says of the table and
+    who owns each sector, worked out from scratch."""
+    context = Context(Store(tmp_path / "data"), bot_delay=0)
+    positions = kinds = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = ORBITUS.new_game(context.rulesets["orbitus"], ["A", "B", "C", "D"], seed)
+        while not ORBITUS.is_over(state):
+            view = play_orbitus.public(state)
+            fresh = score(state.to_table(), state.game.ruleset.scoring)
+            assert view["score"] == to_json(fresh), (seed, positions)
+            assert view["owner"] == {f"{q},{r}": p.seat for p in fresh.players
+                                     for q, r in p.sectors}, (seed, positions)
+            positions += 1
+            legal = list(ORBITUS.legal_actions(state))
+            kind = rng.choice(sorted({a.kind for a in legal}))  # removals come up too
+            kinds |= 1 << kind
+            state = ORBITUS.apply(state, rng.choice([a for a in legal if a.kind == kind]))
+    assert positions >= 200 and kinds == 0b1111
 
 
 @pytest.mark.parametrize("game", ["orbitus", "satellites"])

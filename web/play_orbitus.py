@@ -17,8 +17,9 @@ from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
 from rules.orbitus.engine import State, end_message
 from rules.orbitus.notation import parse_move
 from rules.orbitus.ruleset import Ruleset
+from rules.orbitus.score import PlayerScore
 from rules.orbitus.view import view_for
-from scorer.orbitus.report import to_json
+from scorer.orbitus.report import player_json, to_json
 
 if TYPE_CHECKING:
     from web.adapters import Desk
@@ -49,17 +50,36 @@ def action_from(data: list[Any]) -> Action:
     return Action(int(kind), str(card), (int(q), int(r)), int(rot))
 
 
+# a system's score as the page reads it (its part of the score's JSON, its cells as the
+# owner map's keys), by the PlayerScore it was made from: a move leaves most systems' scores
+# as they were (State.score takes them over), so their parts are made once, not each move.
+# The least recently used go first beyond MAX_PARTS (each entry holds its score alive, so
+# its id is not another's while it is kept).
+_PARTS: dict[int, tuple[PlayerScore, dict[str, Any], dict[str, int]]] = {}
+MAX_PARTS = 2048  # 4 systems of 512 games
+
+
+def _part(player: PlayerScore) -> tuple[PlayerScore, dict[str, Any], dict[str, int]]:
+    found = _PARTS.pop(id(player), None)
+    if found is None or found[0] is not player:
+        while len(_PARTS) >= MAX_PARTS:
+            del _PARTS[next(iter(_PARTS))]
+        seat = player.seat
+        found = (player, player_json(player), {f"{q},{r}": seat for q, r in player.sectors})
+    _PARTS[id(player)] = found
+    return found
+
+
 def public(state: State) -> dict[str, Any]:
     """Everything every seat and spectator may see (no hand)."""
     view = view_for(state, 0).to_json()
     view.pop("hand")
     view["seat"] = None
     result = state.score()
-    owner = {}
+    owner: dict[str, int] = {}
     for player in result.players:
-        for q, r in player.sectors:
-            owner[f"{q},{r}"] = player.seat
-    view["score"] = to_json(result)
+        owner.update(_part(player)[2])
+    view["score"] = to_json(result, lambda player: _part(player)[1])
     view["owner"] = owner
     view["deck_size"] = len(state.deck)
     view["message"] = end_message(state)
@@ -71,10 +91,13 @@ def public(state: State) -> dict[str, Any]:
 
 def private(state: State, seat: int) -> dict[str, Any]:
     """What only ``seat`` may see: its own hand."""
-    return {"hand": list(view_for(state, seat).hand)}
+    return {"hand": list(state.hands[seat])}  # view_for's hand, without a copy of the table
 
 
 _KEYS: dict[tuple[int, int], str] = {}  # a cell as the page's keys write it, "q,r"
+# the turns of a placement as the page's lists, one list per set of turns (at most 63),
+# shared by every position's message: made and encoded, never changed
+_TURNS: dict[tuple[int, ...], list[int]] = {}
 
 
 def legal(state: State) -> dict[str, Any]:
@@ -86,7 +109,7 @@ def legal(state: State) -> dict[str, Any]:
     discard: list[str] = []
     can_pass = False
     found = state.legal_actions()
-    keys = _KEYS
+    keys, turns = _KEYS, _TURNS
     for cell, card, rots in found.placement_groups():  # one group per (cell, card)
         key = keys.get(cell)
         if key is None:
@@ -94,7 +117,10 @@ def legal(state: State) -> dict[str, Any]:
         cells = place.get(card)
         if cells is None:
             cells = place[card] = {}
-        cells[key] = list(rots)
+        listed = turns.get(rots)
+        if listed is None:
+            listed = turns[rots] = list(rots)
+        cells[key] = listed
     for action in found.others():
         kind = action.kind
         if kind == REMOVE:

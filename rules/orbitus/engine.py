@@ -153,7 +153,7 @@ class State:
     """
 
     __slots__ = ("game", "board", "deck", "drawn", "hands", "limits", "to_move", "passed",
-                 "quiet", "end", "turn", "skipped", "out", "_info", "_legal", "_score")
+                 "quiet", "end", "turn", "skipped", "out", "_info", "_legal", "_score", "_before")
 
     def __init__(self, game: Seating, board: dict[Hex, Placed], deck: tuple[str, ...],
                  drawn: int, hands: tuple[tuple[str, ...], ...], limits: tuple[int, ...],
@@ -176,6 +176,9 @@ class State:
         self._info: Analysis | None = None
         self._legal: Legal | None = None
         self._score: Result | None = None
+        # the score of the position one action earlier, and the cell that action changed
+        # (None: none), while this state's own score is not worked out (State.score)
+        self._before: tuple[Result, Hex | None] | None = None
 
     def __getstate__(self) -> tuple[Any, ...]:  # what is worked out again is not pickled
         return (self.game, self.board, self.deck, self.drawn, self.hands, self.limits,
@@ -223,6 +226,7 @@ class State:
         self._info = None
         self._legal = None
         self._score = None
+        self._before = None
 
     # legal actions ----------------------------------------------------------------------
 
@@ -271,6 +275,8 @@ class State:
         quiet = 0 if kind == PLACE else (self.quiet + 1 if deck_empty else 0)
         state = State(game, board, self.deck, drawn, tuple(hands), tuple(limits),
                       (seat + 1) % game.n, tuple(passed), quiet, None, self.turn + 1, (), out)
+        if self._score is not None:  # its score is worked out from this one's (State.score)
+            state._before = (self._score, action.cell if kind in (PLACE, REMOVE) else None)
         return state._settle()
 
     def _settle(self) -> State:
@@ -296,6 +302,7 @@ class State:
                           self.limits, seat, tuple(passed), quiet, None, self.turn,
                           tuple(skipped), self.out)
             probe._info = self._info
+            probe._before = self._before
             if self.deck_left == 0 and quiet >= n:
                 probe.end = END_ROUND
                 return probe
@@ -320,13 +327,16 @@ class State:
 
     def score(self) -> Result:
         """The scores of the position as it stands (the scorer's result; worked out once per
-        state, which does not change once settled)."""
+        state, which does not change once settled). When the position one action earlier
+        was scored, a system the action did not touch keeps its score from there
+        (:func:`rules.orbitus.score.score`'s ``before``: the same result, less work)."""
         from rules.orbitus.score import score
 
         found = self._score
         if found is None:
             found = self._score = score(self.to_table(), self.game.ruleset.scoring,
-                                        info=self.info)
+                                        info=self.info, before=self._before)
+            self._before = None
         return found
 
     def describe(self) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.hexgeo import SIDES, Hex
-from rules.orbitus.analysis import BITS, EMPTY, OPP, STATION_NODE, Analysis
+from rules.orbitus.analysis import BITS, EMPTY, OPP, STATION_NODE, Analysis, near_cells
 from rules.orbitus.blocks import loops_of
 from rules.orbitus.ruleset import Scoring
 from rules.orbitus.table import Finding, Sector, Table, cell_text
@@ -128,8 +128,32 @@ class Result:
         """The players with the highest total (equal totals share the win, O-64)."""
         if not self.players:
             return ()
-        best = max(p.total for p in self.players)
-        return tuple(p.name for p in self.players if p.total == best)
+        totals = [p.total for p in self.players]  # each worked out once
+        best = max(totals)
+        return tuple(p.name for p, total in zip(self.players, totals, strict=True)
+                     if total == best)
+
+
+Before = tuple["Result", "Hex | None"]  # a game's score one action earlier, the cell changed
+
+
+def _unchanged(before: Before | None, info: Analysis,
+               seats: int) -> list[PlayerScore | None]:
+    """For each seat, its score of the position before if no sector on or next to the
+    changed cell is in its system now (a candidate: its sectors are compared too)."""
+    if before is None:
+        return [None] * seats
+    result, cell = before
+    if len(result.players) != seats:
+        return [None] * seats
+    kept: list[PlayerScore | None] = list(result.players)
+    if cell is not None:
+        index, owner = info.index, info.owner
+        for other in (cell, *near_cells(cell)):
+            i = index.get(other)
+            if i is not None and owner[i] >= 0:
+                kept[owner[i]] = None
+    return kept
 
 
 _MASK = {frozenset(s for s in range(6) if m >> s & 1): m for m in range(64)}
@@ -194,11 +218,18 @@ def _meetings(table: Table, info: Analysis, sectors: list[Sector]) -> list[Findi
 
 
 def score(table: Table, scoring: Scoring, findings: Sequence[Finding] = (),
-          info: Analysis | None = None) -> Result:
+          info: Analysis | None = None, before: Before | None = None) -> Result:
     """Score every player's system and list every violation on the table (``findings``:
     those found while reading it, kept in line order with the rest). ``info``: the table's
     analysis when the caller has it already (an engine's state analyses its own board: the
-    same start lines, seats and route masks), so it is not worked out twice."""
+    same start lines, seats and route masks), so it is not worked out twice.
+
+    ``before``: the result of the position one action earlier in a game and the one cell
+    whose sector was placed or removed since (None: the table is unchanged). A system with
+    the same sectors as before, none of them on or next to that cell, scores as it did
+    (its planets, pirates, open routes and closed blocks are read from its own sectors and
+    the cells around them), so its :class:`PlayerScore` is taken over rather than worked
+    out again; every other part is worked out as without ``before``."""
     if info is None:
         info, sectors = analyse_table(table)
     else:
@@ -214,8 +245,15 @@ def score(table: Table, scoring: Scoring, findings: Sequence[Finding] = (),
             members[seat].append(i)
     own = [0] * len(cells)  # joined sides towards the same system (all of them, legally)
     players: list[PlayerScore] = []
+    kept = _unchanged(before, info, len(table.players))
     for seat, name in enumerate(table.players):
         nodes = members[seat]  # in cell order, as the sectors are numbered
+        if kept[seat] is not None:
+            old = kept[seat]
+            assert old is not None
+            if old.name == name and old.sectors == tuple(cells[i] for i in nodes):
+                players.append(old)
+                continue
         planets: dict[str, list[Hex]] = {t: [] for t in table.planet_types}
         pirates: list[Hex] = []
         open_routes: list[OpenRoute] = []

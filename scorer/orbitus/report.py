@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cards.safe_text import printable
@@ -27,16 +28,20 @@ def as_layout(result: Result) -> Layout:
     return table if isinstance(table, Layout) else Layout.of(table)
 
 
-def to_json(result: Result) -> dict[str, Any]:
-    """The JSON object of ``pnp-score orbitus --json`` (keys in a fixed order)."""
+def to_json(result: Result,
+            part: Callable[[PlayerScore], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The JSON object of ``pnp-score orbitus --json`` (keys in a fixed order);
+    ``part``: what writes one player's part (default :func:`player_json`; the browser
+    companion's keeps the part of a system whose score a game took over unchanged)."""
     layout = as_layout(result)
+    part = part or player_json
     return {
         "game": "orbitus",
         "file": layout.source,
         "deck": layout.deck_file,
         "valid": result.valid,
         "violations": [finding_json(f) for f in result.findings],
-        "players": [_player_json(p) for p in result.players],
+        "players": [part(p) for p in result.players],
         "neutral": [_cell(c) for c in result.neutral],
         "neutral_zones": [[_cell(c) for c in zone] for zone in result.neutral_zones],
         "winners": list(result.winners),
@@ -91,7 +96,8 @@ def json_text(obj: Any) -> str:
     return "".join(out) + "\n"
 
 
-def _player_json(p: PlayerScore) -> dict[str, Any]:
+def player_json(p: PlayerScore) -> dict[str, Any]:
+    """One player's part of :func:`to_json`."""
     return {
         "name": p.name,
         "start_lines": [SIDES[s] for s in p.start_lines],
