@@ -63,6 +63,9 @@ def tune_command(ns: argparse.Namespace, prog: str, args: list[str]) -> int:
     game = ns.tune_game
     ns.games = ns.games or TRIAL_GAMES
     evidence = ns.evidence or 2 * ns.games
+    if ns.prune_every is not None and ns.prune_every >= ns.games:
+        raise Usage(f"--prune-every {ns.prune_every}: must be fewer than the {ns.games} games "
+                    f"a trial plays per player count (--games), or it never prunes")
     try:
         targets = [parse_target(t) for t in ns.target]
     except TuneError as exc:
@@ -87,20 +90,21 @@ def tune_command(ns: argparse.Namespace, prog: str, args: list[str]) -> int:
                 "targets": [t.text for t in targets], "tunables": [dataclasses.asdict(t)
                                                                    for t in found],
                 "players": list(counts), "games": ns.games, "bots": list(base.bots),
-                "budget": base.budget, "seed": ns.seed, "trials": ns.trials}
+                "budget": base.budget, "seed": ns.seed, "trials": ns.trials,
+                "prune_every": ns.prune_every}
     study_file = folder / "study.db"
     _check_folder(folder, study_file, identity, ns.resume, prog)
     folder.mkdir(parents=True, exist_ok=True)
     _write(folder / RUN_FILE, json.dumps({**identity, "finished": False}, indent=2) + "\n")
 
-    def summarise(trial_rules: Any, players: int) -> dict[str, Any]:
+    def summarise(trial_rules: Any, players: int, played: int) -> dict[str, Any]:
         values = {t.key: _value(trial_rules, t.key) for t in found}
         out = folder / "trials" / key_of(values)
         opts = dataclasses.replace(base, out=out, players=str(players), json=True,
                                    resume=(out / "run.json").exists())
         try:
             summary = run(opts, str(players), sys.stderr, quiet=True, ruleset=trial_rules,
-                          write_report=False)
+                          upto=played, write_report=False)
         except Stop as exc:
             if exc.code == EXIT_RULES:  # numbers the game cannot be dealt with
                 return _impossible(players)
@@ -114,7 +118,7 @@ def tune_command(ns: argparse.Namespace, prog: str, args: list[str]) -> int:
             f"per player count")
     with Ray(ns.ray, base.jobs, prog):
         best = search(found, targets, ruleset, summarise, counts, ns.trials,
-                      f"sqlite:///{study_file}", STUDY, ns.seed)
+                      f"sqlite:///{study_file}", STUDY, ns.seed, ns.games, ns.prune_every)
         proposal = with_values(ruleset, best["best"])
         evidence_result = _evidence(base, folder, ruleset, proposal, counts, evidence,
                                     ns.seed + EVIDENCE_SEED, sim.kinds)
@@ -235,4 +239,6 @@ def _command(ns: argparse.Namespace, game: str) -> str:
         words += ["--target", t]
     words += ["--trials", str(ns.trials), "--games", str(ns.games), "--bots", ns.bots,
               "--seed", str(ns.seed)]
+    if ns.prune_every is not None:
+        words += ["--prune-every", str(ns.prune_every)]
     return " ".join(shlex.quote(w) for w in words)
