@@ -215,17 +215,21 @@ def _check_folder(folder: Path, study: Path, identity: dict[str, Any], resume: b
 def _evidence(base: Options, folder: Path, original: Any, proposal: Any,
               counts: tuple[int, ...], games: int, seed: int,
               kinds: tuple[str, ...]) -> dict[str, Any]:
-    """The original and the proposal on fresh seeds, compared game by game."""
+    """The original and the proposal on fresh seeds, compared game by game. A proposal to
+    keep the definitions as they are is not played a second time: the same seeds and
+    definitions give the same games, so its side is the original's records."""
     from sim.compare import compare_records
 
     text = ",".join(map(str, counts))
-    for label, rules in (("a", original), ("b", proposal)):
+    sides = (("a", original), ("b", proposal)) if proposal != original else (("a", original),)
+    for label, rules in sides:
         out = folder / "evidence" / label
         opts = dataclasses.replace(base, out=out, players=text, games=games, seed=seed,
                                    json=True, resume=(out / "run.json").exists())
         run(opts, text, sys.stderr, quiet=True, ruleset=rules, write_report=False)
+    b = "b" if len(sides) == 2 else "a"
     rows = compare_records(records_of(folder / "evidence" / "a", counts, games),
-                           records_of(folder / "evidence" / "b", counts, games), kinds)
+                           records_of(folder / "evidence" / b, counts, games), kinds)
     return {"games": games, "seed": seed, "by_players": rows}
 
 

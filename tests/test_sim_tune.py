@@ -149,3 +149,30 @@ def test_a_trial_reports_after_every_n_games_and_a_losing_one_is_pruned_early(tm
                      (23, grace - 1, 10),
                      (23, grace + 1, 10), (23, grace + 1, 20), (23, grace + 1, 30)]
     assert found_best["best"] == {"end_connected": 23, "grace_moves": grace + 1}
+
+
+def test_the_command_prunes_in_steps_and_keeps_the_numbers_without_playing_them_twice(
+        tmp_path, capsys):
+    pytest.importorskip("optuna")
+    import json
+
+    from sim.cli import main
+
+    out = tmp_path / "tune"
+    code = main(["tune", "satellites", "--target", "draws<100%", "--trials", "4", "--games",
+                 "20", "--prune-every", "10", "--evidence", "12", "--jobs", "1", "--json",
+                 "--out", str(out)])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0
+    # every trial meets the target, so a changed number only costs: the proposal is to keep
+    assert result["changed"] == [] and result["best"] == result["original"]
+    assert [h["loss"] for h in result["history"]] == [0.0, 0.1, 0.1, 0.1]
+    assert result["command"].endswith("--seed 1 --prune-every 10")
+    # each trial played its 20 games in two steps of 10, into one run of its own
+    for trial in (out / "trials").iterdir():
+        assert len((trial / "games.jsonl").read_text().splitlines()) == 20
+    # the evidence of keeping the numbers: the original's 12 fresh games, not played again
+    assert (out / "evidence" / "a").is_dir() and not (out / "evidence" / "b").exists()
+    (block,) = result["evidence"]["by_players"]
+    assert result["evidence"]["games"] == 12
+    assert all(row["difference"]["diff"] == 0 for row in block["rows"])
