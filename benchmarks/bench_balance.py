@@ -27,8 +27,8 @@ fast, whether compare's stars mean something, and how soon the SPRT decides.
 10. the game-feel measures of both games at each player count, value bots (``--feel``;
    Orbitus 60 games per count, Satellites 40); with ``--feel-bots value,mcts:16,tactics:16``
    also the search rungs (each Orbitus rung at 2 to 6 players, 60 games a count; each
-   Satellites rung 40 games; a search rung takes about 1 to 2 s of CPU a game, some 10
-   minutes of CPU for the three, so the default run keeps to value bots);
+   Satellites rung 40 games; a search rung takes about 1 to 2.5 s of CPU a game, some 12
+   minutes of CPU for the two search rungs, so the default run keeps to value bots);
 11. what tuning proposes for the five-player finding under strong play, only when asked
    (``--only 11``: ``pnp sim tune orbitus --players 5 --bots mcts:16 --target
    "first-seat<21%" --target "seat-gap<3%" --trials 6 --games 200 --prune-every 100
