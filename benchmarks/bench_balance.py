@@ -31,8 +31,8 @@ fast, whether compare's stars mean something, and how soon the SPRT decides.
    minutes of CPU for the two search rungs, so the default run keeps to value bots);
 11. what tuning proposes for the five-player finding under strong play, only when asked
    (``--only 11``: ``pnp sim tune orbitus --players 5 --bots mcts:16 --target
-   "first-seat<21%" --target "seat-gap<3%" --trials 6 --games 200 --prune-every 100
-   --evidence 200``, about 1,500 games of 1.2 s of CPU): the proposal and the evidence.
+   "first-seat<21%" --target "seat-gap<3%" --trials 4 --games 200 --prune-every 100
+   --evidence 200``, 1,000 games, about 1,100 s of CPU): the proposal and the evidence.
 
 Run: .venv/bin/python benchmarks/bench_balance.py [--quick] [--only 1,2,...]
 [--feel-bots value,mcts:16,tactics:16]
@@ -292,7 +292,7 @@ def main() -> None:
             feel({"orbitus": 3 if q else 60, "satellites": 3 if q else 40}, work / "feel",
                  tuple(args.feel_bots.split(",")))
         if 11 in only:
-            tuning(20 if q else 200, 2 if q else 6, work / "tune-strong", "mcts:16",
+            tuning(20 if q else 200, 2 if q else 4, work / "tune-strong", "mcts:16",
                    ("first-seat<21%", "seat-gap<3%"),
                    ("--prune-every", "10" if q else "100", "--evidence", "20" if q else "200"))
     finally:
