@@ -25,9 +25,17 @@ fast, whether compare's stars mean something, and how soon the SPRT decides.
    numbers one step either way, then three of the sampler's) and the evidence: each seat's
    change on fresh games;
 10. the game-feel measures of both games at each player count, value bots (``--feel``;
-   Orbitus 60 games per count, Satellites 40).
+   Orbitus 60 games per count, Satellites 40); with ``--feel-bots value,mcts:16,tactics:16``
+   also the search rungs (each Orbitus rung at 2 to 6 players, 60 games a count; each
+   Satellites rung 40 games; a search rung takes about 1 to 2.5 s of CPU a game, some 12
+   minutes of CPU for the two search rungs, so the default run keeps to value bots);
+11. what tuning proposes for the five-player finding under strong play, only when asked
+   (``--only 11``: ``pnp sim tune orbitus --players 5 --bots mcts:16 --target
+   "first-seat<21%" --target "seat-gap<3%" --trials 4 --games 200 --prune-every 100
+   --evidence 200``, 1,000 games, about 1,100 s of CPU): the proposal and the evidence.
 
 Run: .venv/bin/python benchmarks/bench_balance.py [--quick] [--only 1,2,...]
+[--feel-bots value,mcts:16,tactics:16]
 """
 
 from __future__ import annotations
@@ -181,13 +189,17 @@ def strong_seats(games: int, rungs: tuple[str, ...], out: Path) -> None:
                note=f"seats 1-5 win {seats} %")
 
 
-def tuning(games: int, trials: int, out: Path) -> None:
-    _, found = pnp_sim(["tune", "orbitus", "--players", "5", "--target", "seat-gap<3%",
-                        "--trials", str(trials), "--games", str(games), "--jobs", "2"], out)
+def tuning(games: int, trials: int, out: Path, bots: str = "random",
+           targets: tuple[str, ...] = ("seat-gap<3%",), extra: tuple[str, ...] = ()) -> None:
+    args = ["tune", "orbitus", "--players", "5", "--bots", bots, "--trials", str(trials),
+            "--games", str(games), "--jobs", "2", *extra]
+    for target in targets:
+        args += ["--target", target]
+    _, found = pnp_sim(args, out)
     changed = ", ".join(f"{k} {found['original'][k]} -> {found['best'][k]}"
                         for k in found["changed"]) or "no change"
-    figure(f"tune 5-player Orbitus towards seat-gap<3% ({trials} trials of {games} random "
-           f"games): loss of the proposal", found["loss"], unit="",
+    figure(f"tune 5-player Orbitus towards {', '.join(targets)} ({trials} trials of {games} "
+           f"{bots} games): loss of the proposal", found["loss"], unit="",
            note=f"{changed}; the definitions as they are: {found['original_loss']}")
     (block,) = found["evidence"]["by_players"]
     for row in block["rows"]:
@@ -199,28 +211,42 @@ def tuning(games: int, trials: int, out: Path) -> None:
                         f"{row['p_adjusted']:.2g}")
 
 
-def feel(games: dict[str, int], out: Path) -> None:
-    for game, players in (("orbitus", "2-6"), ("satellites", None)):
-        args = [game, "--bots", "value", "--feel", "--games", str(games[game]), "--jobs", "2"]
-        if players:
-            args += ["--players", players]
-        _, report = pnp_sim(args, out / game)
-        for block in report["by_players"]:
-            f = block["feel"]
-            where = f"{game.capitalize()}, {block['players']} players, value bots"
-            known = [b for b in f["branching"] if b is not None]
-            figure(f"feel: {where}: lead changes per game", f["lead_changes"], unit="",
-                   note=f"drama {f['drama']}, behind {f['behind']}, decisiveness "
-                        f"{f['decisiveness']}, kingmaking {f['kingmaking']}, branching "
-                        f"{known[0]:.0f} -> {max(known):.0f} -> {known[-1]:.0f}, length "
-                        f"{block['length']['mean']:.0f}")
+PLAYS = {"orbitus": ("random", "greedy", "value", "mcts"),
+         "satellites": ("random", "greedy", "value", "mcts", "tactics")}  # who plays what
+
+
+def feel(games: dict[str, int], out: Path, bots: tuple[str, ...] = ("value",)) -> None:
+    for bot in bots:
+        for game, players in (("orbitus", "2-6"), ("satellites", None)):
+            if bot.split(":")[0] in PLAYS[game]:
+                feel_rows(game, players, bot, games[game], out / f"{game}-{bot}")
+
+
+def feel_rows(game: str, players: str | None, bot: str, games: int, out: Path) -> None:
+    args = [game, "--bots", bot, "--feel", "--games", str(games), "--jobs", "2"]
+    if players:
+        args += ["--players", players]
+    _, report = pnp_sim(args, out)
+    for block in report["by_players"]:
+        f = block["feel"]
+        where = f"{game.capitalize()}, {block['players']} players, {bot} bots"
+        known = [b for b in f["branching"] if b is not None]
+        figure(f"feel: {where}: lead changes per game", f["lead_changes"], unit="",
+               note=f"drama {f['drama']}, behind {f['behind']}, decisiveness "
+                    f"{f['decisiveness']}, kingmaking {f['kingmaking']}, branching "
+                    f"{known[0]:.0f} -> {max(known):.0f} -> {known[-1]:.0f}, length "
+                    f"{block['length']['mean']:.0f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small settings")
     parser.add_argument("--only", default="1,2,3,4,5,6,7,8,9,10",
-                        help="which figures, e.g. 1,5")
+                        help="which figures, e.g. 1,5 (11, the strong-play tuning, only when "
+                             "named)")
+    parser.add_argument("--feel-bots", default="value",
+                        help="figure 10's bots, each in every seat, e.g. value,mcts:16,"
+                             "tactics:16 (default value)")
     args = parser.parse_args()
     only = {int(x) for x in args.only.split(",")}
     q = args.quick
@@ -263,7 +289,12 @@ def main() -> None:
         if 9 in only:
             tuning(20 if q else 600, 3 if q else 16, work / "tune")
         if 10 in only:
-            feel({"orbitus": 3 if q else 60, "satellites": 3 if q else 40}, work / "feel")
+            feel({"orbitus": 3 if q else 60, "satellites": 3 if q else 40}, work / "feel",
+                 tuple(args.feel_bots.split(",")))
+        if 11 in only:
+            tuning(20 if q else 200, 2 if q else 4, work / "tune-strong", "mcts:16",
+                   ("first-seat<21%", "seat-gap<3%"),
+                   ("--prune-every", "10" if q else "100", "--evidence", "20" if q else "200"))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -257,6 +257,11 @@ def build_parser(prog: str = "pnp-sim") -> Parser:
                    default=30, metavar="N",
                    help="trials of the search (default 30; the definitions as they are "
                         "come first)")
+    t.add_argument("--prune-every", type=whole("--prune-every", 10, "100", MAX_GAMES),
+                   default=None, metavar="N",
+                   help="also let the pruner stop a trial after every N games of a player "
+                        "count (default: only after a whole player count; worth it for "
+                        "one player count of slow bots)")
     t.add_argument("--evidence", type=whole("--evidence", 10, "400", MAX_GAMES), default=None,
                    metavar="N", help="games per player count of the paired comparison of "
                                      "the original and the proposal (default 2 x --games)")

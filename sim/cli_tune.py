@@ -63,6 +63,9 @@ def tune_command(ns: argparse.Namespace, prog: str, args: list[str]) -> int:
     game = ns.tune_game
     ns.games = ns.games or TRIAL_GAMES
     evidence = ns.evidence or 2 * ns.games
+    if ns.prune_every is not None and ns.prune_every >= ns.games:
+        raise Usage(f"--prune-every {ns.prune_every}: must be fewer than the {ns.games} games "
+                    f"a trial plays per player count (--games), or it never prunes")
     try:
         targets = [parse_target(t) for t in ns.target]
     except TuneError as exc:
@@ -87,20 +90,21 @@ def tune_command(ns: argparse.Namespace, prog: str, args: list[str]) -> int:
                 "targets": [t.text for t in targets], "tunables": [dataclasses.asdict(t)
                                                                    for t in found],
                 "players": list(counts), "games": ns.games, "bots": list(base.bots),
-                "budget": base.budget, "seed": ns.seed, "trials": ns.trials}
+                "budget": base.budget, "seed": ns.seed, "trials": ns.trials,
+                "prune_every": ns.prune_every}
     study_file = folder / "study.db"
     _check_folder(folder, study_file, identity, ns.resume, prog)
     folder.mkdir(parents=True, exist_ok=True)
     _write(folder / RUN_FILE, json.dumps({**identity, "finished": False}, indent=2) + "\n")
 
-    def summarise(trial_rules: Any, players: int) -> dict[str, Any]:
+    def summarise(trial_rules: Any, players: int, played: int) -> dict[str, Any]:
         values = {t.key: _value(trial_rules, t.key) for t in found}
         out = folder / "trials" / key_of(values)
         opts = dataclasses.replace(base, out=out, players=str(players), json=True,
                                    resume=(out / "run.json").exists())
         try:
             summary = run(opts, str(players), sys.stderr, quiet=True, ruleset=trial_rules,
-                          write_report=False)
+                          upto=played, write_report=False)
         except Stop as exc:
             if exc.code == EXIT_RULES:  # numbers the game cannot be dealt with
                 return _impossible(players)
@@ -114,7 +118,7 @@ def tune_command(ns: argparse.Namespace, prog: str, args: list[str]) -> int:
             f"per player count")
     with Ray(ns.ray, base.jobs, prog):
         best = search(found, targets, ruleset, summarise, counts, ns.trials,
-                      f"sqlite:///{study_file}", STUDY, ns.seed)
+                      f"sqlite:///{study_file}", STUDY, ns.seed, ns.games, ns.prune_every)
         proposal = with_values(ruleset, best["best"])
         evidence_result = _evidence(base, folder, ruleset, proposal, counts, evidence,
                                     ns.seed + EVIDENCE_SEED, sim.kinds)
@@ -211,17 +215,21 @@ def _check_folder(folder: Path, study: Path, identity: dict[str, Any], resume: b
 def _evidence(base: Options, folder: Path, original: Any, proposal: Any,
               counts: tuple[int, ...], games: int, seed: int,
               kinds: tuple[str, ...]) -> dict[str, Any]:
-    """The original and the proposal on fresh seeds, compared game by game."""
+    """The original and the proposal on fresh seeds, compared game by game. A proposal to
+    keep the definitions as they are is not played a second time: the same seeds and
+    definitions give the same games, so its side is the original's records."""
     from sim.compare import compare_records
 
     text = ",".join(map(str, counts))
-    for label, rules in (("a", original), ("b", proposal)):
+    sides = (("a", original), ("b", proposal)) if proposal != original else (("a", original),)
+    for label, rules in sides:
         out = folder / "evidence" / label
         opts = dataclasses.replace(base, out=out, players=text, games=games, seed=seed,
                                    json=True, resume=(out / "run.json").exists())
         run(opts, text, sys.stderr, quiet=True, ruleset=rules, write_report=False)
+    b = "b" if len(sides) == 2 else "a"
     rows = compare_records(records_of(folder / "evidence" / "a", counts, games),
-                           records_of(folder / "evidence" / "b", counts, games), kinds)
+                           records_of(folder / "evidence" / b, counts, games), kinds)
     return {"games": games, "seed": seed, "by_players": rows}
 
 
@@ -235,4 +243,6 @@ def _command(ns: argparse.Namespace, game: str) -> str:
         words += ["--target", t]
     words += ["--trials", str(ns.trials), "--games", str(ns.games), "--bots", ns.bots,
               "--seed", str(ns.seed)]
+    if ns.prune_every is not None:
+        words += ["--prune-every", str(ns.prune_every)]
     return " ".join(shlex.quote(w) for w in words)

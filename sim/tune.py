@@ -15,7 +15,8 @@ how far it misses the targets (each miss in the target's own unit, relative to t
 target) plus :data:`CHANGE_COST` for every number it changes. The first trials are the
 definitions as they are and each number one step either way alone (the smallest changes,
 :func:`first_trials`); then Optuna's TPE sampler proposes the numbers, its median pruner
-stops a trial whose first player counts already miss by more than most, and its SQLite
+stops a trial whose first player counts (or, with ``--prune-every N``, whose first N, 2N,
+... games of a count) already miss by more than most, and its SQLite
 storage (``OUT/study.db``) keeps every trial, so an interrupted tuning resumes where it
 stopped. Optuna is an optional extra (``pip install
 -e '.[tune]'``). The result is the best choice as a diff against ``rules.yaml`` and the
@@ -189,12 +190,25 @@ def first_trials(tunable: Sequence[Tunable]) -> list[dict[str, int]]:
     return out
 
 
+def steps(counts: Sequence[int], games: int, every: int | None) -> list[tuple[int, int]]:
+    """Where a trial reports to the pruner: ``(players, games played of that count)``.
+    Without ``every``, once per player count (after all its games); with it, also after
+    every ``every`` games of each count (a trial whose first games already miss by more
+    than most trials' did is stopped there, which makes a search of one player count of
+    slow bots affordable)."""
+    played = [games] if every is None else [*range(every, games, every), games]
+    return [(players, n) for players in counts for n in played]
+
+
 def search(tunable: Sequence[Tunable], targets: Sequence[Target], ruleset: Any,
-           summarise: Callable[[Any, int], dict[str, Any]], counts: Sequence[int],
-           trials: int, storage: str, name: str, seed: int) -> dict[str, Any]:
+           summarise: Callable[[Any, int, int], dict[str, Any]], counts: Sequence[int],
+           trials: int, storage: str, name: str, seed: int, games: int,
+           every: int | None = None) -> dict[str, Any]:
     """Run (or go on with) the Optuna study ``name`` in ``storage`` until it holds
-    ``trials`` finished trials; ``summarise(ruleset, players)`` plays one player count's
-    games and gives its summary block. The best numbers and the study's size.
+    ``trials`` finished trials; ``summarise(ruleset, players, n)`` plays the first ``n``
+    of one player count's ``games`` and gives its summary block (a later call for more
+    goes on from those). The trial reports its loss so far at each of :func:`steps`. The
+    best numbers and the study's size.
 
     Trials are asked for and told one at a time, each proposed by a TPE sampler seeded
     from ``seed`` and the trial's number, so the search depends only on the study's
@@ -215,19 +229,22 @@ def search(tunable: Sequence[Tunable], targets: Sequence[Target], ruleset: Any,
             study.enqueue_trial(values)
     states = optuna.trial.TrialState
     defaults = {t.key: t.default for t in tunable}
+    plan = steps(counts, games, every)
 
     def objective(trial: Any) -> float:
         values = {t.key: trial.suggest_int(t.key, t.low, t.high) for t in tunable}
         changed = sum(1 for t in tunable if values[t.key] != t.default)
         trial_rules = with_values(ruleset, values)
-        total = 0.0
-        for step, players in enumerate(counts):
-            total += loss(targets, [summarise(trial_rules, players)])
+        settled = 0.0  # the loss of the player counts played out
+        for step, (players, played) in enumerate(plan):
+            total = settled + loss(targets, [summarise(trial_rules, players, played)])
+            if played == games:
+                settled = total
             trial.report(total, step)
-            # after the last player count the trial is played out: nothing left to save
-            if step < len(counts) - 1 and trial.should_prune():
+            # after the last step the trial is played out: nothing left to save
+            if step < len(plan) - 1 and trial.should_prune():
                 raise optuna.TrialPruned()
-        return total + CHANGE_COST * changed
+        return settled + CHANGE_COST * changed
 
     def finished() -> int:
         return sum(1 for t in study.get_trials(deepcopy=False)

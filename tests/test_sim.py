@@ -575,6 +575,13 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
      "pnp-sim tune: --target 'fun>9000': cannot be read; e.g. \"seat-gap<2%\", \"length "
      "25..40 turns\", \"draws<5%\"; the measures are seat-gap, first-seat, draws, length, "
      "score (see pnp-sim tune --help)"),
+    (["tune", "orbitus", "--target", "first-seat<21%", "--prune-every", "5"],
+     "pnp-sim tune: --prune-every: 5 is too small (at least 10); e.g. --prune-every 100 "
+     "(see pnp-sim tune --help)"),
+    (["tune", "orbitus", "--target", "first-seat<21%", "--games", "100", "--prune-every",
+      "100"],
+     "pnp-sim tune: --prune-every 100: must be fewer than the 100 games a trial plays per "
+     "player count (--games), or it never prunes (see pnp-sim tune --help)"),
     (["compare", "a", "b", "--game", "orbitus", "--sprt"],
      "pnp-sim compare: --sprt needs --effect: the change worth finding in the metric's "
      "unit, e.g. --effect 0.05 for 5 points of a win share, --effect 0.25 for a quarter "

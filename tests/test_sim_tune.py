@@ -15,6 +15,7 @@ from sim.tune import (
     loss,
     parse_target,
     search,
+    steps,
     tunables,
     with_values,
     yaml_diff,
@@ -85,21 +86,21 @@ def test_a_small_search_resumes_from_its_study_and_writes_a_diff(tmp_path):
     found = tunables({"end_connected": [18, 23]}, rules, "rules.yaml")
     target = parse_target("length 150..250 turns")
 
-    def summarise(ruleset, players):
+    def summarise(ruleset, players, played=30):
         setup = Setup("satellites", ruleset, ("random",), 8, 3)
         summary = Summary({"game": "satellites", "first_seat": 0, "kinds": list(sim.kinds),
                            "_order": [], "_labels": {}})
-        for i in range(30):
+        for i in range(played):
             summary.add(play(setup, players, i))
         return summary.to_json()["by_players"][0]
 
     storage = f"sqlite:///{tmp_path / 'study.db'}"
-    first = search(found, [target], rules, summarise, (2,), 4, storage, "t", 1)
+    first = search(found, [target], rules, summarise, (2,), 4, storage, "t", 1, 30)
     assert first["trials"] == 4
     # the definitions as they are first, then the one-step change (23 is the range's top)
     assert [h["values"] for h in first["history"][:2]] == [{"end_connected": 23},
                                                             {"end_connected": 22}]
-    again = search(found, [target], rules, summarise, (2,), 6, storage, "t", 1)
+    again = search(found, [target], rules, summarise, (2,), 6, storage, "t", 1, 30)
     assert again["trials"] == 6  # the four before were kept
     assert again["loss"] <= first["loss"]
     assert loss([target], [summarise(with_values(rules, again["best"]), 2)]) <= \
@@ -112,3 +113,66 @@ def test_a_small_search_resumes_from_its_study_and_writes_a_diff(tmp_path):
                      "rules.yaml")
     assert "+    - {min: 1, max: 1, points: -1}" in diff
     assert "+  open_route: 0" in diff
+
+
+def test_a_trial_reports_after_every_n_games_and_a_losing_one_is_pruned_early(tmp_path):
+    assert steps((5,), 300, None) == [(5, 300)]
+    assert steps((5,), 300, 100) == [(5, 100), (5, 200), (5, 300)]
+    assert steps((3, 4), 250, 100) == [(3, 100), (3, 200), (3, 250), (4, 100), (4, 200),
+                                       (4, 250)]
+    rules = load_ruleset("satellites")
+    grace = rules.grace_moves
+    found = tunables({"end_connected": [22, 24], "grace_moves": [grace - 1, grace + 1]},
+                     rules, "rules.yaml")
+    target = parse_target("length 0..100 turns")
+    calls: list[tuple[int, int, int]] = []
+
+    def summarise(ruleset, players, played):
+        # a made-up game: the length grows with end_connected and falls with grace_moves
+        calls.append((ruleset.end_connected, ruleset.grace_moves, played))
+        length = 100 + 40 * (ruleset.end_connected - 20) + 120 * (grace - ruleset.grace_moves)
+        return {"players": players, "length": {"mean": length}}
+
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    found_best = search(found, [target], rules, summarise, (2,), 5, storage, "t", 1, 30,
+                        every=10)
+    # the five first trials: as they are (miss 1.2), end_connected 22 (0.8) and 24 (1.6)
+    # played out (the pruner waits for three); grace_moves one down misses by 2.4 after its
+    # first 10 games, more than the median 1.2 of the trials played out, and is stopped
+    # there; one up meets the target (0 + 0.1 for the changed number)
+    assert [(h["state"], h["loss"]) for h in found_best["history"]] == [
+        ("complete", 1.2), ("complete", 0.9), ("complete", 1.7), ("pruned", 2.4),
+        ("complete", 0.1)]
+    assert calls == [(23, grace, 10), (23, grace, 20), (23, grace, 30),
+                     (22, grace, 10), (22, grace, 20), (22, grace, 30),
+                     (24, grace, 10), (24, grace, 20), (24, grace, 30),
+                     (23, grace - 1, 10),
+                     (23, grace + 1, 10), (23, grace + 1, 20), (23, grace + 1, 30)]
+    assert found_best["best"] == {"end_connected": 23, "grace_moves": grace + 1}
+
+
+def test_the_command_prunes_in_steps_and_keeps_the_numbers_without_playing_them_twice(
+        tmp_path, capsys):
+    pytest.importorskip("optuna")
+    import json
+
+    from sim.cli import main
+
+    out = tmp_path / "tune"
+    code = main(["tune", "satellites", "--target", "draws<100%", "--trials", "4", "--games",
+                 "20", "--prune-every", "10", "--evidence", "12", "--jobs", "1", "--json",
+                 "--out", str(out)])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0
+    # every trial meets the target, so a changed number only costs: the proposal is to keep
+    assert result["changed"] == [] and result["best"] == result["original"]
+    assert [h["loss"] for h in result["history"]] == [0.0, 0.1, 0.1, 0.1]
+    assert result["command"].endswith("--seed 1 --prune-every 10")
+    # each trial played its 20 games in two steps of 10, into one run of its own
+    for trial in (out / "trials").iterdir():
+        assert len((trial / "games.jsonl").read_text().splitlines()) == 20
+    # the evidence of keeping the numbers: the original's 12 fresh games, not played again
+    assert (out / "evidence" / "a").is_dir() and not (out / "evidence" / "b").exists()
+    (block,) = result["evidence"]["by_players"]
+    assert result["evidence"]["games"] == 12
+    assert all(row["difference"]["diff"] == 0 for row in block["rows"])
