@@ -54,6 +54,7 @@ from timing import ROOT, figure  # noqa: E402
 
 from cards.ruleset_cache import load_ruleset  # noqa: E402
 from sim.play import Setup, adapter, play  # noqa: E402
+from sim.report import feel_line  # noqa: E402
 
 TOP_ORBITUS = "mcts:16"  # the strongest bot at its default budget
 TOP_SATELLITES = "tactics:16"  # beats mcts:16 head to head (docs/sim.md)
@@ -230,12 +231,8 @@ def feel_rows(game: str, players: str | None, bot: str, games: int, out: Path) -
     for block in report["by_players"]:
         f = block["feel"]
         where = f"{game.capitalize()}, {block['players']} players, {bot} bots"
-        known = [b for b in f["branching"] if b is not None]
         figure(f"feel: {where}: lead changes per game", f["lead_changes"], unit="",
-               note=f"drama {f['drama']}, behind {f['behind']}, decisiveness "
-                    f"{f['decisiveness']}, kingmaking {f['kingmaking']}, branching "
-                    f"{known[0]:.0f} -> {max(known):.0f} -> {known[-1]:.0f}, length "
-                    f"{block['length']['mean']:.0f}")
+               note=f"{feel_line(f)}, length {block['length']['mean']:.0f}")
 
 
 def main() -> None:
