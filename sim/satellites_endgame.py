@@ -207,7 +207,7 @@ def keeping_moves(view: State, legal: Sequence[int]) -> list[int] | None:
     if got is None:
         return None
     value, depth, stall = got
-    if depth and view.quiet + depth >= view.ruleset.stall_moves:
+    if depth and view.quiet + depth > view.ruleset.stall_moves:
         return None
     forcing = value > stall if view.to_move == 0 else value < stall
     kind = (view.conn, view.finished, view.grace_left)
