@@ -218,3 +218,44 @@ def test_what_is_kept_changes_no_move(monkeypatch):
     monkeypatch.setattr(endgame, "MOST_KEPT", 300)  # forgotten again and again while solving
     assert endgame.keeping_moves(state, legal) == cold == warm
     assert endgame.solved(_board(HELD, to_move=0)) == (1, 0, 1)
+
+
+def test_games_with_the_exact_endgame_do_not_depend_on_what_was_kept(monkeypatch, tmp_path,
+                                                                      capsys):
+    """Games 5, 10 and 11 of `--bots tactics:2,value --seed 1` reach won positions the bot
+    solves (2, 1 and 22 of its moves): each game is the same played alone or after the
+    others (solutions kept), and a run is the same with --jobs 1 and 2."""
+    import json
+
+    from sim.cli import main
+    from sim.play import Setup, play
+
+    setup = Setup("satellites", load_ruleset("satellites"), ("tactics:2", "value"), 8, 1)
+    used: list[int] = []
+    followed = endgame.best_moves
+
+    def counted(view, legal):
+        got = followed(view, legal)
+        if got is not None:
+            used.append(1)
+        return got
+
+    monkeypatch.setattr(endgame, "best_moves", counted)
+    alone = []
+    for index in (5, 10, 11):
+        endgame._SOLVED.clear()
+        used.clear()
+        alone.append(play(setup, 2, index))
+        assert len(used) == {5: 2, 10: 1, 11: 22}[index]
+    assert [play(setup, 2, index) for index in (11, 10, 5)] == alone[::-1]  # kept: the same
+    reports = []
+    for jobs in ("1", "2"):
+        assert main(["satellites", "--bots", "tactics:2,value", "--games", "12", "--seed", "1",
+                     "--jobs", jobs, "--out", str(tmp_path / jobs), "--json"]) == 0
+        reports.append(json.loads(capsys.readouterr().out))
+        records = {record["game"]: record for record in map(json.loads, (
+            tmp_path / jobs / "games.jsonl").read_text().splitlines())}
+        for record in records.values():
+            del record["check"]  # the run's checksum of the line
+        assert [records[index] for index in (5, 10, 11)] == alone
+    assert reports[0] == reports[1]
