@@ -25,7 +25,7 @@ from cards.ruleset_cache import load_ruleset
 from rules.satellites.engine import State, start
 
 TWO_FREE = {
-    "game 102 after move 100, red to move": (0, """
+    "seed-1 game 102 after move 100": (0, """
         .  .  .  .  .  .  .  .  .  .
         .  .  .  .  B4 R1 .  .  .  .
         .  .  .  .  R3 .  .  .  B2 .
@@ -36,7 +36,7 @@ TWO_FREE = {
         .  .  .  R4 B2 .  .  .  .  .
         .  .  .  .  R2 .  .  .  .  .
         .  .  .  .  .  .  .  .  .  ."""),
-    "game 109 after move 152, red to move": (0, """
+    "seed-1 game 109 after move 152": (0, """
         .  .  .  .  .  .  .  .  .  .
         .  .  .  .  .  B3 .  .  .  .
         .  .  .  .  .  R1 B4 R1 B1 .
@@ -47,7 +47,7 @@ TWO_FREE = {
         .  .  .  .  .  B4 .  .  .  .
         .  .  .  .  .  R1 .  .  R2 .
         .  .  .  .  .  .  .  .  .  ."""),
-    "game 141 after move 139, blue to move": (1, """
+    "seed-1 game 141 after move 139": (1, """
         .  .  R1 .  .  B4 R3 .  .  .
         .  R4 .  .  .  .  B4 .  .  .
         .  B2 R1 .  .  .  .  B3 R2 .
@@ -61,7 +61,7 @@ TWO_FREE = {
 }
 
 THREE_FREE = {
-    "game 102 after move 64, red to move": (0, """
+    "seed-1 game 102 after move 64": (0, """
         .  .  .  .  .  .  .  .  .  .
         .  .  .  .  B4 R1 .  .  .  .
         .  .  .  .  R3 .  .  .  B2 B3
@@ -72,7 +72,7 @@ THREE_FREE = {
         .  .  .  R4 B2 .  .  .  .  .
         .  B3 .  .  R2 .  .  .  .  .
         .  .  .  .  .  .  .  .  .  ."""),
-    "game 109 after move 151, blue to move": (1, """
+    "seed-1 game 109 after move 151": (1, """
         .  .  .  .  .  .  .  .  .  .
         B2 .  .  .  .  B3 .  .  .  .
         .  .  .  .  .  R1 B4 R1 B1 .
@@ -83,7 +83,7 @@ THREE_FREE = {
         .  .  .  .  .  B4 .  .  .  .
         .  .  .  .  .  R1 .  .  R2 .
         .  .  .  .  .  .  .  .  .  ."""),
-    "game 127 after move 465, blue to move": (1, """
+    "seed-1 game 127 after move 465": (1, """
         .  .  .  .  .  .  B3 R4 .  .
         .  R1 B3 .  .  B1 R2 .  .  .
         .  B4 R1 .  .  .  B3 R2 .  .
@@ -125,7 +125,9 @@ def main() -> None:
         spent = time.process_time() - started
         assert got is not None
         value, depth, _ = got
-        figure(f"{label}: solved", spent, unit="s",
+        free = endgame.free(state)
+        figure(f"Satellites endgame solved exactly (tactics bot), {label}, {free} free "
+               f"satellites, CPU time", spent, unit="s",
                note=f"{len(endgame._SOLVED):,} positions; {VALUES[value]}, "
                     f"{f'forced in {depth} moves' if depth else 'held until S-62'}")
 
