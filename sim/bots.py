@@ -16,7 +16,8 @@ deals the unseen cards itself, at random, consistent with its view (a determinis
 * ``mcts``: information-set Monte Carlo tree search on that evaluation
   (:mod:`sim.search`), ``mcts:64`` iterations per decision, ``mcts:200ms`` a time budget;
 * ``tactics``: that search behind the game's tactics (``sim.tactical``, Satellites only:
-  :mod:`sim.satellites_search`), with the same budgets;
+  :mod:`sim.satellites_search`, and the endgames :mod:`sim.satellites_endgame` solves
+  exactly), with the same budgets;
 * restricted play: any of them after ``+`` a restriction of the game
   (``value+never-remove``, ``mcts:16+never-place-ice``), which never takes that kind of
   action while it has another.

@@ -122,12 +122,19 @@ class SatellitesSim:
         return True  # nothing is hidden
 
     def tactical(self, turn: Any) -> Any:
-        """The turn the ``tactics`` bot searches: only the moves an exact look at the end
-        of the game keeps (:func:`sim.satellites_search.sure_moves`), searched with the
-        evaluation that judges colonies against what could still turn them."""
+        """The turn the ``tactics`` bot searches: once few satellites are free, the moves
+        that keep the position's exact value (:func:`sim.satellites_endgame.best_moves`);
+        else only the moves an exact look at the end of the game keeps
+        (:func:`sim.satellites_search.sure_moves`); searched with the evaluation that
+        judges colonies against what could still turn them."""
+        from sim.satellites_endgame import best_moves
         from sim.satellites_search import sure_moves
 
-        return turn._replace(legal=sure_moves(turn.view, list(turn.legal)), sim=TACTICAL)
+        legal = list(turn.legal)
+        kept = best_moves(turn.view, legal)
+        if kept is None:
+            kept = sure_moves(turn.view, legal)
+        return turn._replace(legal=kept, sim=TACTICAL)
 
     def restrictions(self, ruleset: Ruleset) -> dict[str, str]:
         """The restricted-play options: their names and what they forbid."""
