@@ -94,9 +94,14 @@ LIFTED_ROUGH = 1.8  # px: a marker whose corners as found differ less is flat wi
 LIFTED_SIDE = 20.0  # px: a smaller marker's corners are too coarse to tell (flat 16-20 px
 # markers of the barrel photo, at 1.6-2.3 px/mm, differ by up to 1.5 px)
 FRAME_SEEN = 0.5  # a cell less than this much in the photo may hold a card beyond its edge
+FRAME_CUT = 0.9  # a cell found empty, less than this much in the photo, whose part shown
+CUT_ART, CUT_PAPER = 0.6, 0.5  # ... looks this much like a card's face and is this much paper
 COARSE_PX = 12.0  # px a side a card's marker has there: below it (1.33 px/mm), a free cell
 # cannot be checked (the rendered cards neither read nor reported lay under 2 px/mm; at
 # 1.6 px/mm, 14.7 px markers, 24 of 25 cards were read and the 25th reported)
+COARSE_DOUBT = 15.0  # px (1.67 px/mm): a cell found empty where a card's marker would be
+PAPER_DOUBT = 0.55  # ... smaller, yet this much of it the cards' paper, is named too coarse
+GAIN_DOUBT = 0.4  # ... if it shows this much of a card's light and shade (a bare table: 0.03)
 STRANGE_COLOUR = 2e-4  # a colour this rare on the table and on the cards is something else
 OCCLUDED = 0.3  # ... and this much of a free cell in it: something lies over the cell
 
@@ -525,19 +530,30 @@ class OrbitusReader:
             looked = set(todo) | set(out.placed)
             self._compare_all(bgr, cam, todo + sorted(c for c, p in out.placed.items()
                                                       if p.how == "marker"))
+            # cells found empty while no card was read or seen next to them: looked at
+            # again (as any cell next to a card) once a card is read or seen next to them,
+            # whichever was looked at first
+            lonely: dict[Hex, dict[str, Any]] = {}
+            again: set[Hex] = set()
             while todo:
                 cell = todo.pop(0)
                 alone = not any(n in out.placed or n in out.unread or n == (0, 0)
                                 for _, n in hexgeo.neighbours(cell))
                 unread = len(out.unread)
-                found = self._decide(bgr, gray, cam, cell, out, alone)
+                found = self._decide(bgr, gray, cam, cell, out, alone, cell in again)
                 if found is not None:
                     out.placed[cell] = found
+                elif alone and len(out.unread) == unread:
+                    lonely[cell] = out.log[-1]
                 if found is not None or len(out.unread) > unread:  # a card: look round it
                     more = self._footprint(cam, bgr.shape, [cell], looked)
                     looked |= set(more)
                     self._compare_all(bgr, cam, more)
-                    todo += more
+                    near = [n for _, n in hexgeo.neighbours(cell) if n in lonely]
+                    for n in near:
+                        lonely.pop(n)["how"] = "looked at again"
+                    again |= set(near)
+                    todo = near + todo + more
             self._verify_art(bgr, gray, cam, out, used)
         cam = self._refit(station, out, bgr.shape, cam)
         self._leftovers(cands, used, cam, out, bgr)
@@ -547,7 +563,7 @@ class OrbitusReader:
             self._explain(bgr, cam, out)
             self._occluded(bgr, cam, out)
         self._frame(cam, bgr.shape, out)
-        self._coarse(cam, bgr.shape, out)
+        self._coarse(cam, bgr.shape, out, bgr)
         self._views, self._views_of = {}, None  # the photo's patches are not kept
         if self.art is not None:
             self.art.forget()
@@ -633,13 +649,17 @@ class OrbitusReader:
         return sorted(cells, key=lambda c: (hexgeo.distance(c, (0, 0)), c))
 
     def _decide(self, bgr: np.ndarray, gray: np.ndarray, cam: TableCamera, cell: Hex,
-                out: TableReading, alone: bool = False) -> Placed | None:
+                out: TableReading, alone: bool = False, again: bool = False) -> Placed | None:
         """What lies on ``cell`` when no marker put a card there with certainty: its marker
         read where the camera says it must be, else the printed art and that marker
         together, else (under glare) the art alone if it leaves no doubt; a card seen but
         not read is added to ``out.unread``. A cell ``alone`` (no card read or seen next
         to it, nor the station) needs its whole face to look like a card to be reported:
-        a cluttered table far from the cards has patches that look like part of one."""
+        a cluttered table far from the cards has patches that look like part of one. A
+        cell looked at ``again`` (found empty while alone, a card since read or seen next to
+        it) is reported only by its face, as a whole or in three wedges, not by its paper or
+        a lamp's reflection: an empty cell beside a card under glare can show both (two of
+        photo 6 of the rendered set did)."""
         entry: dict[str, Any] = {"cell": cell}
         out.log.append(entry)
         art = self.art
@@ -657,7 +677,11 @@ class OrbitusReader:
         presence = float(looks[i0, k0])
         entry["art"] = presence
         if presence < 0.4:  # nothing here looks like any card: no marker to look for either
-            if washed >= WASHED_OUT and not alone:  # ... or a lamp's reflection hides it whole
+            # ... or a lamp's reflection hides it whole, or most of it and the cards' paper
+            # the rest (as a card under glare, below, whose face shows less)
+            if not alone and not again and (
+                    washed >= WASHED_OUT or washed >= GLARE_SHARE and presence >= 0.3
+                    and self._paper_share(patch, hot, inside) >= PAPER_FULL):
                 entry["how"] = "unread"
                 out.unread.append(cell)
                 return None
@@ -751,7 +775,8 @@ class OrbitusReader:
         paper_card = presence >= PAPER_ART and paper >= PAPER_CARD and gain >= GAIN_CARD
         paper_there = paper_card or washed >= GLARE_SHARE and (
             (presence >= 0.45 and paper >= PAPER_CARD) or (presence >= 0.3 and paper >= PAPER_FULL))
-        if not alone and not seen and ((presence >= 0.45 and marker_there) or paper_there):
+        if not alone and not again and not seen and (
+                (presence >= 0.45 and marker_there) or paper_there):
             seen = True
         if seen:
             entry["how"] = "unread"
@@ -1103,22 +1128,50 @@ class OrbitusReader:
 
     def _frame(self, cam: TableCamera, shape: tuple[int, ...], out: TableReading) -> None:
         """The photo's edge over the table: a free cell next to a card read or seen that
-        lies mostly outside the photo may hold a card beyond it (``photo-out-of-frame``)."""
+        lies mostly outside the photo may hold a card beyond it (``photo-out-of-frame``);
+        so may a cell looked at and found empty that the edge cuts (less than
+        ``FRAME_CUT`` of it in the photo) if the part shown looks like a card's face and
+        paper (``CUT_ART``, ``CUT_PAPER``): a card cut by the edge shows too little of
+        itself to be seen as one."""
         beyond = {n: cell for n, cell in free_next(out).items()
                   if self._frame_share(cam, n, shape) < FRAME_SEEN}
+        named = {f.cell for f in out.findings if f.cell is not None}
+        cut: dict[Hex, float] = {}
+        for e in out.log:
+            cell = e["cell"]
+            if e.get("how") != "empty" or cell in beyond or cell in named \
+                    or cell in out.placed or cell in out.unread:
+                continue
+            if e.get("art", 0.0) < CUT_ART or e.get("paper", 0.0) < CUT_PAPER:
+                continue
+            share = self._frame_share(cam, cell, shape)
+            if share < FRAME_CUT:
+                cut[cell] = share
         for n, cell in sorted(beyond.items()):
             out.findings.append(Finding(
                 "photo-out-of-frame", n,
                 f"the photo ends at {where(n)}, next to {where(cell)}: a card there would lie "
                 f"outside it; photograph the whole table, or write that cell into the "
                 f"layout by hand"))
+        for n, share in sorted(cut.items()):
+            out.findings.append(Finding(
+                "photo-out-of-frame", n,
+                f"the photo ends across {where(n)} ({share:.0%} of it in the photo, and that "
+                f"part looks like a card): a card there would lie partly outside it and "
+                f"cannot be read; photograph the whole table, or write that cell into the "
+                f"layout by hand"))
 
-    def _coarse(self, cam: TableCamera, shape: tuple[int, ...], out: TableReading) -> None:
+    def _coarse(self, cam: TableCamera, shape: tuple[int, ...], out: TableReading,
+                bgr: np.ndarray | None = None) -> None:
         """The photo too coarse to check a cell: every free cell next to a card read or seen
         (or the station) that lies in the photo, where a card's marker would be less than
         ``COARSE_PX`` pixels a side, is named (``photo-too-coarse``): a card there could be
         neither read nor seen, and as the table is connected to the station, any card
-        further out lies beyond such a cell."""
+        further out lies beyond such a cell. So is every cell looked at and found empty
+        where the marker would be under ``COARSE_DOUBT`` pixels, if its hex is mostly the
+        cards' paper (``PAPER_DOUBT``) with some of a card's light and shade
+        (``GAIN_DOUBT``): at that size a card's face is too blurred to tell it from the
+        paper of an empty stretch of table, so the cell is not called empty."""
         if self.template is None:
             return
         coarse: dict[Hex, float] = {}
@@ -1128,6 +1181,29 @@ class OrbitusReader:
             side = self.template.size * cam.scale_at(hexgeo.centre(n, self.flats))
             if side < COARSE_PX:
                 coarse[n] = side
+        doubt: dict[Hex, tuple[float, float]] = {}
+        if self.art is not None and bgr is not None:
+            named = {f.cell for f in out.findings if f.cell is not None}
+            for e in out.log:
+                cell = e["cell"]
+                if e.get("how") != "empty" or cell in coarse or cell in named \
+                        or cell in out.placed or cell in out.unread:
+                    continue
+                centre = hexgeo.centre(cell, self.flats)
+                side = self.template.size * cam.scale_at(centre)
+                if side >= COARSE_DOUBT:
+                    continue
+                view, looks = self._looks(bgr, cam, centre)
+                inside = self._in_frame(bgr, cam, centre)
+                hot = self.art.bright(view.patch, self._paper_at(cell), inside)
+                paper = self._paper_share(view.patch, hot, inside)
+                if paper < PAPER_DOUBT:
+                    continue
+                i, k = np.unravel_index(int(np.argmax(looks)), looks.shape)
+                gain = self.art.gain(view.patch, int(i), int(k)) / self._gain \
+                    if self._gain > 0 else 0.0
+                if gain >= GAIN_DOUBT:
+                    doubt[cell] = (side, paper)
         for n, side in sorted(coarse.items()):
             out.findings.append(Finding(
                 "photo-too-coarse", n,
@@ -1135,6 +1211,14 @@ class OrbitusReader:
                 f"card's marker would be {side:.1f} px a side; at least {COARSE_PX:.0f} are "
                 f"needed); photograph the table closer or with more pixels, or write that "
                 f"cell into the layout by hand"))
+        for n, (side, paper) in sorted(doubt.items()):
+            out.findings.append(Finding(
+                "photo-too-coarse", n,
+                f"the photo is too coarse at {where(n)} to tell whether a card lies there "
+                f"({paper:.0%} of the cell is the cards' paper, but a card's marker would be "
+                f"only {side:.1f} px a side, too blurred to read, and its face too blurred to "
+                f"tell from the table); photograph the table closer or with more pixels, or "
+                f"write that cell into the layout by hand"))
 
     def _copies(self, card: str) -> int:
         """How many copies of ``card`` the deck holds (1 without definitions)."""

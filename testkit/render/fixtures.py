@@ -72,6 +72,18 @@ FIXTURES = (
             about="photo 16 of the rendered benchmark (2.1 px/mm, a cup, two lamps): S52's "
                   "marker under glare, read from its face where rival faces differ",
             bench=16),
+    Fixture("coarse-far-cards", "orbitus", "", 2026 * 1000 + 24, {},
+            about="photo 24 of the rendered benchmark (1.6-1.9 px/mm, tilted 25, a cup): "
+                  "far cards too blurred to read, each named",
+            bench=24),
+    Fixture("glare-over-most-of-a-card", "orbitus", "", 2026 * 1000 + 20, {},
+            about="photo 20 of the rendered benchmark (2.7 px/mm, a lamp aimed): S28 74 % "
+                  "under the lamp's reflection, its face lost, reported unread",
+            bench=20),
+    Fixture("frame-cuts-a-card", "orbitus", "", 2026 * 1000 + 25, {},
+            about="photo 25 of the rendered benchmark (3.3 px/mm, barrel k1 -0.08): the "
+                  "photo's edge cuts S72, named out of frame",
+            bench=25),
 )
 
 
