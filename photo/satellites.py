@@ -307,7 +307,7 @@ class SatellitesReader:
                             f"is not the board as printed, nor a satellite), so a satellite "
                             f"there could not be seen; take it away and photograph again"))
                         continue
-                    if unlike < UNLIKE:
+                    if unlike < UNLIKE and coloured < SOME_COLOUR:
                         continue
                 colours = self._colour_shares(bgr, h, cell)
                 found = self._search(gray, h, cell, entry)
