@@ -54,6 +54,7 @@ BOARD_LEVEL = 2.0  # px per mm of the printed board compared with the photo
 # a lamp's reflection: white, and brighter in its dimmest colour than the board's paper
 # in this light (fitted over the whole board) by this factor
 GLARE_ABOVE = 1.05
+CLIPPED = 248.0  # ... or clipped (0-255, in its dimmest colour)
 GLARE_CELL = 0.1  # the share of a cell under such light for it to lie under glare
 # a satellite's coloured rim still shows under glare where its face and marker are washed
 # out: a cell under glare with this share of its disc in a player's colour holds one (no
@@ -419,7 +420,11 @@ class SatellitesReader:
                                 k).astype(bool)
         seen = photo.reshape(-1, 3)
         low, high = seen.min(axis=1), seen.max(axis=1)
-        glare = (((seen >= GLARE_ABOVE * white).all(axis=1) | (low >= 248.0))
+        # clipped counts too, unless the board's paper in this light is itself near
+        # clipping (the median over the board: a large reflection bends the fit near it)
+        paper = float(np.median(white.min(axis=1)))
+        clipped = (low >= CLIPPED) & (paper * GLARE_ABOVE < CLIPPED)
+        glare = (((seen >= GLARE_ABOVE * white).all(axis=1) | clipped)
                  & (high - low <= 0.18 * high))
         glare = cv2.morphologyEx(glare.reshape(n, n).astype(np.uint8), cv2.MORPH_OPEN,
                                  k).astype(bool)
