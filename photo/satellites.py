@@ -317,12 +317,15 @@ class SatellitesReader:
                 entry: dict[str, Any] = {"cell": cell, "dark": dark, "coloured": coloured,
                                          "glare": glare}
                 out.log.append(entry)
-                rim = coloured >= (GLARE_COLOUR if glare >= GLARE_CELL else SOME_COLOUR)
+                # under a lamp's reflection a satellite's coloured rim is all that is left
+                # of it; the cell looks like the printed board, white
+                rim = glare >= GLARE_CELL and coloured >= GLARE_COLOUR
                 if dark < PRESENT and coloured < COLOURED:
                     unlike = self._unlike(bgr, h, cell)
                     entry["unlike"] = unlike
-                    if unlike >= UNLIKE and not rim:  # not a satellite, not
-                        out.findings.append(Finding(  # the board: a hand, a cup
+                    if unlike >= UNLIKE and coloured < SOME_COLOUR and not rim:
+                        # not a satellite, not the board: a hand, a cup
+                        out.findings.append(Finding(
                             "photo-covered", cell,
                             f"something lies over {cell_name(cell)} ({unlike:.0%} of the cell "
                             f"is not the board as printed, nor a satellite), so a satellite "
