@@ -51,8 +51,8 @@ FACE_SCORE, FACE_MARGIN = 0.5, 0.12
 FACE_INNER = 9.0
 FACE_TURN = 5  # degrees between the turns tried
 BOARD_LEVEL = 2.0  # px per mm of the printed board compared with the photo
-# a lamp's reflection: white, and brighter in its dimmest colour than the board's paper
-# in this light (fitted over the whole board) by this factor
+# a lamp's reflection: white, and brighter in every colour than the board's paper in this
+# light (fitted over the whole board) by this factor
 GLARE_ABOVE = 1.05
 CLIPPED = 248.0  # ... or clipped (0-255, in its dimmest colour)
 GLARE_CELL = 0.1  # the share of a cell under such light for it to lie under glare
