@@ -46,8 +46,20 @@ OWN_COLOUR = 0.75  # of the cell's coloured pixels, the share of the satellite's
 # other satellite's, of the colour the cell shows, its marker reading best as that one's
 FACE_LEVEL = 3.0  # px per mm the faces are compared at
 FACE_SCORE, FACE_MARGIN = 0.5, 0.12
+# ... inside the coloured rim only (mm from the middle): the numeral and the marker, which
+# tell the satellites apart; the rim, the same for every satellite of a colour, is left out
+FACE_INNER = 9.0
 FACE_TURN = 5  # degrees between the turns tried
 BOARD_LEVEL = 2.0  # px per mm of the printed board compared with the photo
+# a lamp's reflection: white, and brighter in every colour than the board's paper in this
+# light (fitted over the whole board) by this factor
+GLARE_ABOVE = 1.05
+CLIPPED = 248.0  # ... or clipped (0-255, in its dimmest colour)
+GLARE_CELL = 0.1  # the share of a cell under such light for it to lie under glare
+# a satellite's coloured rim still shows under glare where its face and marker are washed
+# out: a cell under glare with this share of its disc in a player's colour holds one (no
+# empty cell of the rendered photos shows more than 0.06 %)
+GLARE_COLOUR = 0.03
 
 
 @dataclass
@@ -82,6 +94,8 @@ class BoardReading:
     camera: TableCamera | None = None  # ... all over the board
     log: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # photos merged in that added nothing
+    glare: list[tuple[int, int]] = field(default_factory=list)  # cells under a lamp's
+    # reflection (found: drawn in the debug image)
 
     def grid(self) -> list[list[str]]:
         """Rows of the board as the transcribed text grid writes them ('.' empty)."""
@@ -121,7 +135,7 @@ class SatellitesReader:
         self.cell = mmap.cell_mm
         self._shape: tuple[int, ...] = (0, 0)
         self._face: np.ndarray | None = None
-        self._strange_of: tuple[int, np.ndarray] | None = None
+        self._strange_of: tuple[int, np.ndarray, np.ndarray] | None = None
         self._turned: dict[str, list[np.ndarray]] | None = None  # faces, every FACE_TURN
 
     def sizes(self) -> dict[int, float]:
@@ -287,7 +301,11 @@ class SatellitesReader:
                      out: BoardReading) -> None:
         """Every cell without a satellite read: where its middle is dark as a marker is (the
         empty board has nothing dark in the middle of a cell), a satellite's marker is
-        searched for in every turn; what still cannot be read is reported."""
+        searched for in every turn; what still cannot be read is reported. The cells under
+        a lamp's reflection are found first (``out.glare``)."""
+        shares = {(row, col): self._glare_share(bgr, h, (row, col))
+                  for row in range(self.n) for col in range(self.n)}
+        out.glare = [cell for cell, share in shares.items() if share >= GLARE_CELL]
         for row in range(self.n):
             for col in range(self.n):
                 cell = (row, col)
@@ -295,19 +313,25 @@ class SatellitesReader:
                     continue
                 dark = self._dark(gray, h, cell)
                 coloured = self._coloured(bgr, h, cell)
-                entry: dict[str, Any] = {"cell": cell, "dark": dark, "coloured": coloured}
+                glare = shares[cell]
+                entry: dict[str, Any] = {"cell": cell, "dark": dark, "coloured": coloured,
+                                         "glare": glare}
                 out.log.append(entry)
+                # under a lamp's reflection a satellite's coloured rim is all that is left
+                # of it; the cell looks like the printed board, white
+                rim = glare >= GLARE_CELL and coloured >= GLARE_COLOUR
                 if dark < PRESENT and coloured < COLOURED:
                     unlike = self._unlike(bgr, h, cell)
                     entry["unlike"] = unlike
-                    if unlike >= UNLIKE and coloured < SOME_COLOUR:  # not a satellite, not
-                        out.findings.append(Finding(  # the board: a hand, a cup
+                    if unlike >= UNLIKE and coloured < SOME_COLOUR and not rim:
+                        # not a satellite, not the board: a hand, a cup
+                        out.findings.append(Finding(
                             "photo-covered", cell,
                             f"something lies over {cell_name(cell)} ({unlike:.0%} of the cell "
                             f"is not the board as printed, nor a satellite), so a satellite "
                             f"there could not be seen; take it away and photograph again"))
                         continue
-                    if unlike < UNLIKE:
+                    if unlike < UNLIKE and not rim:
                         continue
                 colours = self._colour_shares(bgr, h, cell)
                 found = self._search(gray, h, cell, entry)
@@ -338,12 +362,25 @@ class SatellitesReader:
         n = int(round(self.cell * lv))
         return float(far[y0:y0 + n, x0:x0 + n].mean())
 
+    def _glare_share(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]) -> float:
+        """The share of a cell under a lamp's reflection: white, brighter than the board's
+        paper can be in this light (:meth:`_strange`)."""
+        if self._strange(bgr, h) is None or self._strange_of is None:
+            return 0.0
+        glare = self._strange_of[2]
+        lv = BOARD_LEVEL
+        x0, y0 = int(round(cell[1] * self.cell * lv)), int(round(cell[0] * self.cell * lv))
+        n = int(round(self.cell * lv))
+        return float(glare[y0:y0 + n, x0:x0 + n].mean())
+
     def _strange(self, bgr: np.ndarray, h: TableCamera) -> np.ndarray | None:
         """Where the board's grid, as photographed, is not the board as printed: the photo
         of the grid (``BOARD_LEVEL`` px per mm) against the print, after fitting the light
         over the whole board (per colour, a gain that changes smoothly across it and an
         offset, robustly: the satellites, and a hand or a cup over part of the board, do
-        not bend it). Made once per photo."""
+        not bend it). Made once per photo, with where a lamp's reflection lies (white, and
+        brighter in every colour than the paper in this light, or clipped), kept for
+        :meth:`_glare_share`."""
         key = id(bgr)
         if self._strange_of is not None and self._strange_of[0] == key:
             return self._strange_of[1]
@@ -363,6 +400,7 @@ class SatellitesReader:
         printed = cv2.GaussianBlur(printed, (0, 0), 1.0)
         u, v = (xx.ravel() / n - 0.5), (yy.ravel() / n - 0.5)
         far = np.zeros(n * n, bool)
+        white = np.zeros((n * n, 3), np.float32)  # the paper's white in this light
         every = np.arange(0, n * n, 7)  # a sample of the pixels is plenty for the fit
         for ch in range(3):
             x, y = printed[..., ch].ravel(), photo[..., ch].ravel()
@@ -377,10 +415,23 @@ class SatellitesReader:
                 sel = every[np.abs(r[every]) <= spread]
             gain = float(np.median(design[every, :6] @ coef[:6] / np.maximum(x[every], 1.0)))
             far |= np.abs(r) > max(0.25 * 255 * abs(gain), 30.0)
+            white[:, ch] = np.column_stack([np.full_like(x, 255.0), 255.0 * u, 255.0 * v,
+                                            255.0 * u * u, 255.0 * u * v, 255.0 * v * v,
+                                            np.ones_like(x)]) @ coef
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
         mask = cv2.morphologyEx(far.reshape(n, n).astype(np.uint8), cv2.MORPH_OPEN,
                                 k).astype(bool)
-        self._strange_of = (key, mask)
+        seen = photo.reshape(-1, 3)
+        low, high = seen.min(axis=1), seen.max(axis=1)
+        # clipped counts too, unless the board's paper in this light is itself near
+        # clipping (the median over the board: a large reflection bends the fit near it)
+        paper = float(np.median(white.min(axis=1)))
+        clipped = (low >= CLIPPED) & (paper * GLARE_ABOVE < CLIPPED)
+        glare = (((seen >= GLARE_ABOVE * white).all(axis=1) | clipped)
+                 & (high - low <= 0.18 * high))
+        glare = cv2.morphologyEx(glare.reshape(n, n).astype(np.uint8), cv2.MORPH_OPEN,
+                                 k).astype(bool)
+        self._strange_of = (key, mask, glare)
         return mask
 
     def _cell_warp(self, h: TableCamera, cell: tuple[int, int], lv: float) -> np.ndarray:
@@ -461,11 +512,13 @@ class SatellitesReader:
                  entry: dict[str, Any], colours: dict[str, float]) -> Token | None:
         """A satellite whose marker could not be read, read from its printed face (its
         numeral, its marker's pattern, as a whole): every satellite's face in every turn
-        is matched over the cell (a few mm off its middle allowed), in grey; read when
-        the best matches ``FACE_SCORE`` and ``FACE_MARGIN`` above every other satellite,
-        the cell shows its colour (``OWN_COLOUR`` of its coloured pixels) and the
-        marker searched in the cell (:meth:`_search`) reads best as its code of all the
-        satellites'. Otherwise None: the cell is reported."""
+        is matched over the cell (a few mm off its middle allowed), in grey, inside its
+        coloured rim (``FACE_INNER``); read when the best matches ``FACE_SCORE`` and
+        ``FACE_MARGIN`` above every other satellite, the cell shows its colour
+        (``OWN_COLOUR`` of its coloured pixels) and the marker searched in the cell
+        (:meth:`_search`) reads best as its code of all the satellites' -- unless the cell
+        lies under a lamp's reflection (``entry["glare"]``, found): there the marker is
+        washed out and its best code says nothing. Otherwise None: the cell is reported."""
         if self.defs is None:
             return None
         turned = self._faces_turned()
@@ -484,7 +537,7 @@ class SatellitesReader:
         gray = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
         c = (n - 1) / 2.0
         yy, xx = np.mgrid[0:n, 0:n]
-        disc = (np.hypot(xx - c, yy - c) <= 12.0 * lv).astype(np.uint8)
+        disc = (np.hypot(xx - c, yy - c) <= FACE_INNER * lv).astype(np.uint8)
         scores = {short: max(float(cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED,
                                                      mask=disc).max()) for t in faces)
                   for short, faces in turned.items()}
@@ -496,11 +549,12 @@ class SatellitesReader:
         token = next(t for t in self.tokens.values()
                      if f"{t.colour[0].upper()}{t.value}" == best)
         own = colours.get(token.colour, 0.0)
+        washed = entry.get("glare", 0.0) >= GLARE_CELL
         entry.update(face=best, face_score=scores[best],
                      face_margin=scores[best] - scores[second], face_marker=marker_best,
                      face_colour=own)
         if scores[best] >= FACE_SCORE and scores[best] - scores[second] >= FACE_MARGIN \
-                and own >= OWN_COLOUR and marker_best == best:
+                and own >= OWN_COLOUR and (marker_best == best or washed):
             return Token(cell, token.colour, token.value, "face", None)
         return None
 
@@ -613,6 +667,8 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
             continue
         pts = square(f.cell, 4.0)
         debug._poly(img, pts, debug.ORANGE, width + 2)
+    for cell in reading.glare:  # just inside the cell's edge, clear of the other outlines
+        debug._poly(img, square(cell, 0.4), debug.YELLOW, width)
     lines = [(f"{sum(t.how == 'marker' for t in reading.tokens.values())} satellite(s) read "
               f"by their marker", debug.GREEN)]
     closer = sum(t.how == "marker in its cell" for t in reading.tokens.values())
@@ -624,6 +680,9 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
     if reading.unread:
         lines.append((f"{len(reading.unread)} cell(s) with something not read (red ?)",
                       debug.RED))
+    if reading.glare:
+        lines.append((f"a lamp's reflection on {len(reading.glare)} cell(s) (yellow)",
+                      debug.YELLOW))
     if any(f.cell is not None for f in reading.findings):
         lines.append(("other problems (orange)", debug.ORANGE))
     debug.legend(img, lines, size)

@@ -250,6 +250,66 @@ def test_a_tube_lights_streak_over_satellites_is_reported_not_guessed(capsys):
     assert out["photo"]["unread"] == ["e4", "e5", "e6"]  # column e, rows 4-6
 
 
+def test_satellites_under_a_lamps_reflection_are_read_from_their_face_or_reported(capsys):
+    """Photo 6 of the rendered Satellites benchmark (3.3 px/mm, a lamp aimed): its
+    reflection washes out the markers of four satellites (75-100 % of each marker) and
+    makes their cells look like the printed board, but their coloured rims stay. The
+    reflection is found (white, brighter than the board's paper can be in this light) on
+    15 cells, those four among them and no other satellite's; B2 on a6 and B2 on c8 are
+    read from their printed face inside the rim (their numeral: each matches 0.70, 0.13
+    and 0.15 above every other face), their blue from the rim; B3 on a8 and R3 on b8,
+    whose faces are washed out too, are reported unread by their cells: none is left
+    unnamed, none read wrong.
+    The one other finding names the empty a4 under the reflection as covered (a false
+    alarm: the photo exits 1, it never scores wrong)."""
+    from photo.satellites import cell_name
+
+    shot, reading, outcome = _judged("satellites-lamp-on-the-rims")
+    truth = {tuple(p.cell): p for p in shot.pieces if p.kind == "token"}
+    washed = {c for c, p in truth.items() if p.marker_glare >= 0.5}
+    assert washed == {(5, 0), (7, 0), (7, 1), (7, 2)}  # a6, a8, b8, c8
+    assert [cell_name(c) for c in sorted(reading.glare)] == [
+        "a4", "b4", "a5", "b5", "a6", "b6", "b7", "c7", "a8", "b8", "c8", "a9", "b9",
+        "c9", "b10"]
+    assert set(reading.glare) & set(truth) == washed
+    assert sorted(reading.unread) == [(7, 0), (7, 1)]  # a8, b8
+    assert {c: t.text for c, t in reading.tokens.items()} == {
+        c: p.card for c, p in truth.items() if c not in ((7, 0), (7, 1))}
+    assert {c: t.how for c, t in reading.tokens.items() if t.how != "marker"} == {
+        (5, 0): "face", (7, 2): "face", (6, 0): "marker in its cell"}
+    assert [(f.rule, f.cell) for f in reading.findings] == [("photo-covered", (3, 0))]
+    assert outcome.wrong == [] and outcome.phantom == [] and not outcome.silent_wrong
+    assert [v for v in outcome.verdicts if v.verdict == "missed"] == []
+    code, out, err = _score(capsys, "satellites-lamp-on-the-rims")
+    assert (code, err) == (1, "")
+    assert out["photo"]["unread"] == ["a8", "b8"]
+    assert [(v["rule"], v["cell"]) for v in out["violations"]] == [
+        ("photo-unread", "a8"), ("photo-unread", "b8"), ("photo-covered", "a4")]
+
+
+def test_the_debug_image_shows_the_reflection_on_a_satellites_board():
+    """The debug image outlines the cells under a lamp's reflection in yellow and says how
+    many (the photo of the test above: 15 cells)."""
+    import cv2
+    import numpy as np
+
+    from photo import debug
+    from photo.satellites import draw
+
+    shot, reading, _ = _judged("satellites-lamp-on-the-rims")
+    bgr = cv2.imdecode(np.frombuffer(shot.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    plain = reading.glare
+    try:
+        reading.glare = []
+        without = draw(bgr, reading)
+    finally:
+        reading.glare = plain
+    img = draw(bgr, reading)
+    yellow = np.all(np.abs(img.astype(int) - debug.YELLOW) <= 12, axis=2)
+    yellow_before = np.all(np.abs(without.astype(int) - debug.YELLOW) <= 12, axis=2)
+    assert int(yellow.sum()) > int(yellow_before.sum()) + 1000
+
+
 def test_a_card_too_coarse_for_its_marker_is_reported_by_its_paper(capsys):
     """Photo 13 of the rendered benchmark: 25 cards in a 0.7 MP photo (1.6 px/mm), five of
     them curled 3.7-5.3 mm. 24 are read; S54 on [1, -3], curled 5.3 mm, its marker too

@@ -10,7 +10,11 @@ score text it quotes:
 - ``docs/images/photo-glare.jpg`` and ``photo-glare-debug.jpg``: a physically rendered
   photo (``tests/fixtures/photo-rendered/glare-on-a-card.jpg``, made by Blender:
   testkit/render) with a lamp's reflection over a card, and what ``--debug-image`` draws
-  on it (the glare outlined in yellow).
+  on it (the glare outlined in yellow);
+- ``docs/images/photo-board-glare-debug.jpg``: the debug image of a rendered Satellites
+  photo (``tests/fixtures/photo-rendered/satellites-lamp-on-the-rims.jpg``) with a lamp's
+  reflection over four satellites: the cells under it outlined in yellow, two satellites
+  read from their face, two reported unread.
 
 Everything else comes from the synthetic photo generator (testkit/photo_synth.py) with fixed
 seeds, so the same code makes the same pictures; each is kept under 400 KB. Run from the
@@ -151,6 +155,14 @@ def main() -> None:
     _save_jpeg(orbitus_reader.draw(work.bgr, reading), "photo-glare-debug.jpg")
     print(f"glare photo: {len(reading.placed)} read, unread {reading.unread}, glare on "
           f"{sorted(reading.glare)}, findings {[(f.rule, f.cell) for f in reading.findings]}")
+
+    # a rendered Satellites photo, a lamp's reflection over four satellites
+    rims = (ROOT / "tests/fixtures/photo-rendered/satellites-lamp-on-the-rims.jpg").read_bytes()
+    sreading, swork = sreader.read_bytes(rims, "rims.jpg")
+    _save_jpeg(satellites_reader.draw(swork.bgr, sreading), "photo-board-glare-debug.jpg")
+    print(f"satellites glare photo: {len(sreading.tokens)} read, unread "
+          f"{[satellites_reader.cell_name(c) for c in sorted(sreading.unread)]}, glare on "
+          f"{len(sreading.glare)} cells")
 
 
 if __name__ == "__main__":
