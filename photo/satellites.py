@@ -327,9 +327,11 @@ class SatellitesReader:
                         # not a satellite, not the board: a hand, a cup
                         out.findings.append(Finding(
                             "photo-covered", cell,
-                            f"something lies over {cell_name(cell)} ({unlike:.0%} of the cell "
-                            f"is not the board as printed, nor a satellite), so a satellite "
-                            f"there could not be seen; take it away and photograph again"))
+                            f"{cell_name(cell)} cannot be seen: {unlike:.0%} of the cell "
+                            f"looks neither like the board as printed nor like a satellite "
+                            f"(a hand or a cup over it, or a satellite too blurred or small "
+                            f"in the photo to tell); take away what covers it, or photograph "
+                            f"the board closer, and try again"))
                         continue
                     if unlike < UNLIKE and not rim:
                         continue

@@ -244,6 +244,11 @@ def test_a_tube_lights_streak_over_satellites_is_reported_not_guessed(capsys):
         (2, 4): "face"}
     assert {f.rule for f in reading.findings} == {"photo-covered"}
     assert not {f.cell for f in reading.findings} & set(truth)
+    # the message does not claim more than the reader knows: a blurred satellite looks
+    # like this too, so it says so and what to do
+    assert all(" cannot be seen: " in f.message and "nor like a satellite (a hand or a "
+               "cup over it, or a satellite too blurred or small in the photo to tell)"
+               in f.message for f in reading.findings)
     assert outcome.wrong == [] and outcome.phantom == []
     code, out, err = _score(capsys, "satellites-glare-streak")
     assert (code, err) == (1, "")
