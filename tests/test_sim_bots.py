@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from satellites_positions import bot_turn, position
 
 import rules
 from cards.ruleset_cache import load_ruleset
@@ -276,24 +277,11 @@ R2 B1 R1 .  .  .  B3 R3 B2 .
 """
 
 
-def _board(text: str, to_move: int):
-    from rules.satellites.engine import start
-
-    cells = [(1 if token[0] == "R" else -1) * int(token[1]) if token != "." else 0
-             for token in text.split()]
-    return start(load_ruleset("satellites"), 10, cells, to_move=to_move)
-
-
-def _turn(state):
-    return Turn(state.to_move, rules.get("satellites").view_for(state, state.to_move),
-                SATELLITES.legal(state), None, SATELLITES)
-
-
 def test_tactics_avoids_the_connection_that_hands_over_a_won_grace_sequence():
     from sim.satellites_search import WIN, grace_best
 
     game = rules.get("satellites")
-    state = _board(GRACE_TRAP, to_move=1)
+    state = position(GRACE_TRAP, to_move=1)
     text = {game.action_text(state, a): a for a in game.legal_actions(state)}
     assert sorted(text) == ["e6-d7+", "e6-e7", "e6-f5+", "e6-f6", "e6-f7"]
     for losing in ("e6-d7+", "e6-f5+"):
@@ -301,9 +289,9 @@ def test_tactics_avoids_the_connection_that_hands_over_a_won_grace_sequence():
         assert (after.finished, after.to_move, after.grace_left) == (1, 0, 3)
         assert grace_best(after) == WIN  # red's three grace moves win
     # the old search walks into it, whatever its seed
-    assert {game.action_text(state, make_bot("mcts:16").choose(_turn(state), random.Random(k)))
+    assert {game.action_text(state, make_bot("mcts:16").choose(bot_turn(state), random.Random(k)))
             for k in range(4)} == {"e6-d7+"}
-    chosen = {game.action_text(state, make_bot("tactics:16").choose(_turn(state),
+    chosen = {game.action_text(state, make_bot("tactics:16").choose(bot_turn(state),
                                                                      random.Random(k)))
               for k in range(4)}
     assert chosen and chosen <= {"e6-e7", "e6-f6", "e6-f7"}
@@ -313,11 +301,11 @@ def test_tactics_finds_the_grace_sequence_that_wins():
     """Red, with the three grace moves of the position above, must move R4 twice without
     connecting and then connect on d8: the exact search finds it, move by move."""
     game = rules.get("satellites")
-    state = game.apply(_board(GRACE_TRAP, to_move=1), game.parse_action(
-        _board(GRACE_TRAP, to_move=1), "e6-d7"))
+    state = game.apply(position(GRACE_TRAP, to_move=1), game.parse_action(
+        position(GRACE_TRAP, to_move=1), "e6-d7"))
     bot = make_bot("tactics:4")
     for _ in range(3):
-        state = game.apply(state, bot.choose(_turn(state), random.Random(1)))
+        state = game.apply(state, bot.choose(bot_turn(state), random.Random(1)))
     assert state.ended == "grace-moves-used" or state.ended is not None
     assert game.result(state).winners == (0,)
 
@@ -331,9 +319,9 @@ def test_tactics_is_reproducible_and_always_moves_legally():
         if game.is_over(state):
             break
         legal = list(game.legal_actions(state))
-        turn = _turn(state)
+        turn = bot_turn(state)
         if ply % 10 == 0:
-            again = [bot.choose(_turn(state), random.Random(ply)) for _ in range(2)]
+            again = [bot.choose(bot_turn(state), random.Random(ply)) for _ in range(2)]
             assert again[0] == again[1]
         action = bot.choose(turn, rng) if state.to_move == 0 else legal[rng.randrange(
             len(legal))]
@@ -360,7 +348,7 @@ def test_a_colony_is_judged_against_the_satellites_that_could_turn_it():
     assert at_risk(2, 2, [1, 1]) == pytest.approx(0.5 + 0.5 * math.tanh(1.5 / 1.5))  # level
     assert at_risk(9, 0, [4, 4]) == 1.0  # crowned
     assert at_risk(1, 3, []) == 1.0  # nothing left to join
-    state = _board(GRACE_TRAP, to_move=1)
+    state = position(GRACE_TRAP, to_move=1)
     assert free_values(state) == ([4, 1], [1])  # red R4 d5 and R1 h9, blue B1 e6
 
 
@@ -386,7 +374,7 @@ B3 .  .  B2 R1 R4 .  .  B2 .
 def test_the_tactics_evaluation_counts_each_free_satellite_for_its_colour(monkeypatch):
     import sim.satellites_eval as evaluation
 
-    state = _board(OUT_OF_SATELLITES, to_move=0)
+    state = position(OUT_OF_SATELLITES, to_move=0)
     assert evaluation.free_values(state) == ([4, 1], [4, 3, 3, 2])
     with_material = evaluation.worth(state, risk=True)
     plain = evaluation.worth(state)
@@ -399,10 +387,10 @@ def test_tactics_keeps_a_free_satellite_that_it_gave_away_before(monkeypatch):
     import sim.satellites_eval as evaluation
 
     game = rules.get("satellites")
-    state = _board(OUT_OF_SATELLITES, to_move=0)
+    state = position(OUT_OF_SATELLITES, to_move=0)
 
     def choices() -> list[str]:
-        return [game.action_text(state, make_bot("tactics:16").choose(_turn(state),
+        return [game.action_text(state, make_bot("tactics:16").choose(bot_turn(state),
                                                                       random.Random(k)))
                 for k in range(8)]
 

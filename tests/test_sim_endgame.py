@@ -5,25 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from satellites_positions import bot_turn, position
 
 import rules
 import sim.satellites_endgame as endgame
 from cards.ruleset_cache import load_ruleset
-from sim.bots import Turn, make_bot
-from sim.satellites import SIM as SATELLITES
-
-
-def _board(text: str, to_move: int):
-    from rules.satellites.engine import start
-
-    cells = [(1 if token[0] == "R" else -1) * int(token[1]) if token != "." else 0
-             for token in text.split()]
-    return start(load_ruleset("satellites"), 10, cells, to_move=to_move)
-
-
-def _turn(state):
-    return Turn(state.to_move, rules.get("satellites").view_for(state, state.to_move),
-                SATELLITES.legal(state), None, SATELLITES)
+from sim.bots import make_bot
 
 
 @pytest.fixture(autouse=True)
@@ -97,12 +84,12 @@ B4 R3 B2 R1 .  .  .  .  .  .
 
 def test_the_documented_endgames_are_solved_exactly():
     game = rules.get("satellites")
-    lost = _board(GAME_102, to_move=0)
+    lost = position(GAME_102, to_move=0)
     # blue forces its connection, and the win, in 12 moves: the game was lost at move 100
     assert endgame.solved(lost) == (-1, 12, 1)
     assert endgame.best_moves(lost, list(game.legal_actions(lost))) is None  # not won
-    assert endgame.solved(_board(GAME_109, to_move=0)) == (1, 7, -1)  # red forces it in 7
-    drawn = _board(GAME_141, to_move=1)
+    assert endgame.solved(position(GAME_109, to_move=0)) == (1, 7, -1)  # red forces it in 7
+    drawn = position(GAME_141, to_move=1)
     assert endgame.solved(drawn) == (0, 3, 1)  # blue forces a draw in 3, no more
     assert sorted(game.action_text(drawn, a) for a in endgame.keeping_moves(
         drawn, list(game.legal_actions(drawn)))) == ["e5-f4", "e5-f5"]
@@ -114,7 +101,7 @@ def test_every_solved_position_has_the_value_of_its_best_move(board):
     end as scored by the rules core, or the position reached); a forced value is reached
     through a position one move nearer; one nobody forces is the board's own (S-62)."""
     game = rules.get("satellites")
-    root = _board(board, to_move=0)
+    root = position(board, to_move=0)
     endgame.solved(root)
     inside = [k for k in endgame._SOLVED if k[4] is None and endgame._SOLVED[k][2] ==
               endgame._SOLVED[endgame.key(root)][2]]
@@ -159,11 +146,11 @@ def test_tactics_keeps_a_won_endgame_it_gave_away_before(monkeypatch):
     in 7 of 8 seeds (after its move blue forces a draw); now it keeps it in all 8, and a
     perfect blue then cannot force its connection."""
     game = rules.get("satellites")
-    state = _board(HELD, to_move=0)
+    state = position(HELD, to_move=0)
     assert endgame.solved(state) == (1, 0, 1)
 
     def choices() -> list[int]:
-        return [make_bot("tactics:16").choose(_turn(state), random.Random(k))
+        return [make_bot("tactics:16").choose(bot_turn(state), random.Random(k))
                 for k in range(8)]
 
     def judged(actions: list[int]) -> list[tuple[str, int]]:
@@ -189,7 +176,7 @@ def test_tactics_keeps_a_won_endgame_it_gave_away_before(monkeypatch):
 
 def test_a_forced_connection_the_stall_count_could_cut_short_is_not_trusted():
     game = rules.get("satellites")
-    state = _board(GAME_109, to_move=0)
+    state = position(GAME_109, to_move=0)
     legal = list(game.legal_actions(state))
     assert sorted(game.action_text(state, a) for a in endgame.best_moves(state, legal)) == [
         "i9-g7", "i9-g9", "i9-h10", "i9-h8"]
@@ -203,21 +190,21 @@ def test_a_forced_connection_the_stall_count_could_cut_short_is_not_trusted():
         moves = 0
         while not game.is_over(now):
             chooser = bot if now.to_move == 0 else greedy
-            now = game.apply(now, chooser.choose(_turn(now), rng))
+            now = game.apply(now, chooser.choose(bot_turn(now), rng))
             moves += 1
         assert game.result(now).winners == (0,) and moves == 7
 
 
 def test_what_is_kept_changes_no_move(monkeypatch):
     game = rules.get("satellites")
-    state = _board(GAME_141, to_move=1)
+    state = position(GAME_141, to_move=1)
     legal = list(game.legal_actions(state))
     cold = endgame.keeping_moves(state, legal)
     warm = endgame.keeping_moves(state, legal)
     endgame._SOLVED.clear()
     monkeypatch.setattr(endgame, "MOST_KEPT", 300)  # forgotten again and again while solving
     assert endgame.keeping_moves(state, legal) == cold == warm
-    assert endgame.solved(_board(HELD, to_move=0)) == (1, 0, 1)
+    assert endgame.solved(position(HELD, to_move=0)) == (1, 0, 1)
 
 
 def test_games_with_the_exact_endgame_do_not_depend_on_what_was_kept(monkeypatch, tmp_path,
