@@ -16,49 +16,16 @@ Run: .venv/bin/python benchmarks/bench_satellites_endgame.py [--three]
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
-from timing import figure
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # testkit: the positions
 
-import sim.satellites_endgame as endgame
-from cards.ruleset_cache import load_ruleset
-from rules.satellites.engine import State, start
+from timing import figure  # noqa: E402
 
-TWO_FREE = {
-    "seed-1 game 102 after move 100": (0, """
-        .  .  .  .  .  .  .  .  .  .
-        .  .  .  .  B4 R1 .  .  .  .
-        .  .  .  .  R3 .  .  .  B2 .
-        .  B1 R1 .  B3 .  R4 B1 R2 .
-        .  .  .  B4 R2 .  .  R4 B1 B3
-        .  .  .  .  .  .  R1 .  .  .
-        .  .  .  B3 R3 B4 .  R3 B2 .
-        .  .  .  R4 B2 .  .  .  .  .
-        .  .  .  .  R2 .  .  .  .  .
-        .  .  .  .  .  .  .  .  .  ."""),
-    "seed-1 game 109 after move 152": (0, """
-        .  .  .  .  .  .  .  .  .  .
-        .  .  .  .  .  B3 .  .  .  .
-        .  .  .  .  .  R1 B4 R1 B1 .
-        B2 R3 .  .  .  .  .  .  R4 .
-        .  B4 R2 .  B3 R3 B1 B1 .  .
-        .  .  .  B2 .  .  R3 B2 R4 .
-        .  .  .  R4 B3 R2 .  .  .  .
-        .  .  .  .  .  B4 .  .  .  .
-        .  .  .  .  .  R1 .  .  R2 .
-        .  .  .  .  .  .  .  .  .  ."""),
-    "seed-1 game 141 after move 139": (1, """
-        .  .  R1 .  .  B4 R3 .  .  .
-        .  R4 .  .  .  .  B4 .  .  .
-        .  B2 R1 .  .  .  .  B3 R2 .
-        B1 R3 .  .  .  .  .  R2 .  .
-        .  .  .  .  B1 .  .  .  .  .
-        .  .  .  .  .  .  .  .  R4 B3
-        .  .  .  .  .  .  .  .  B3 R2
-        R4 B1 .  .  .  .  .  .  .  B2
-        B4 R3 B2 R1 .  .  .  .  .  .
-        .  .  .  .  .  .  .  .  .  ."""),
-}
+import sim.satellites_endgame as endgame  # noqa: E402
+from testkit.satellites_positions import TWO_FREE, position  # noqa: E402
 
 THREE_FREE = {
     "seed-1 game 102 after move 64": (0, """
@@ -100,12 +67,6 @@ THREE_FREE = {
 VALUES = {1: "red wins", 0: "a draw", -1: "blue wins"}
 
 
-def board(to_move: int, text: str) -> State:
-    cells = [(1 if token[0] == "R" else -1) * int(token[1]) if token != "." else 0
-             for token in text.split()]
-    return start(load_ruleset("satellites"), 10, cells, to_move=to_move)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--three", action="store_true",
@@ -118,7 +79,7 @@ def main() -> None:
         endgame.FREE_MOST = 3
         positions.update(THREE_FREE)
     for label, (to_move, text) in positions.items():
-        state = board(to_move, text)
+        state = position(text, to_move)
         endgame._SOLVED.clear()
         started = time.process_time()
         got = endgame.solved(state)

@@ -6,18 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import rules
-from cards.ruleset_cache import load_ruleset
 from sim.bots import Turn
 from sim.satellites import SIM as SATELLITES
-
-
-def position(text: str, to_move: int) -> Any:
-    """The position the text draws, ``to_move`` (0 red, 1 blue) to move."""
-    from rules.satellites.engine import start
-
-    cells = [(1 if token[0] == "R" else -1) * int(token[1]) if token != "." else 0
-             for token in text.split()]
-    return start(load_ruleset("satellites"), 10, cells, to_move=to_move)
 
 
 def bot_turn(state: Any) -> Turn:

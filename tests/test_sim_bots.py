@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from satellites_positions import bot_turn, position
+from satellites_positions import bot_turn
 
 import rules
 from cards.ruleset_cache import load_ruleset
@@ -18,6 +18,7 @@ from sim.orbitus import SIM as ORBITUS
 from sim.orbitus_eval import action_values, system_value, values_of
 from sim.satellites import SIM as SATELLITES
 from sim.search import MctsBot
+from testkit.satellites_positions import position
 
 NEW_BOTS = ("value", "mcts:8", "mcts:8x2", "mcts:4/50ms", "value+never-remove",
             "mcts:6+never-place-ice", "never-pass", "tactics:8")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from satellites_positions import bot_turn, position
+from satellites_positions import bot_turn
 
 import rules
 import sim.satellites_endgame as endgame
 from cards.ruleset_cache import load_ruleset
 from sim.bots import make_bot
+from testkit.satellites_positions import GAME_102, GAME_109, GAME_141, position
 
 
 @pytest.fixture(autouse=True)
@@ -19,52 +20,6 @@ def _nothing_kept():
     yield
     endgame._SOLVED.clear()
 
-
-# Game 102 of `pnp sim satellites --bots tactics:16,greedy --seed 1`, after move 100: red (the
-# tactics bot) to move, ahead on the board with 22 satellites connected; free are red's R1 on
-# g6 and blue's B3 on j5. Greedy found B3's connection 386 moves later and won.
-GAME_102 = """
-.  .  .  .  .  .  .  .  .  .
-.  .  .  .  B4 R1 .  .  .  .
-.  .  .  .  R3 .  .  .  B2 .
-.  B1 R1 .  B3 .  R4 B1 R2 .
-.  .  .  B4 R2 .  .  R4 B1 B3
-.  .  .  .  .  .  R1 .  .  .
-.  .  .  B3 R3 B4 .  R3 B2 .
-.  .  .  R4 B2 .  .  .  .  .
-.  .  .  .  R2 .  .  .  .  .
-.  .  .  .  .  .  .  .  .  .
-"""
-
-# Game 109, after move 152: red (greedy) to move, behind on the board; free are red's R2 on i9
-# and blue's B1 on i3. Red connected 131 moves later and won.
-GAME_109 = """
-.  .  .  .  .  .  .  .  .  .
-.  .  .  .  .  B3 .  .  .  .
-.  .  .  .  .  R1 B4 R1 B1 .
-B2 R3 .  .  .  .  .  .  R4 .
-.  B4 R2 .  B3 R3 B1 B1 .  .
-.  .  .  B2 .  .  R3 B2 R4 .
-.  .  .  R4 B3 R2 .  .  .  .
-.  .  .  .  .  B4 .  .  .  .
-.  .  .  .  .  R1 .  .  R2 .
-.  .  .  .  .  .  .  .  .  .
-"""
-
-# Game 141, after move 139: blue (the tactics bot) to move, behind on the board; free are
-# red's R1 on c1 and blue's B1 on e5. The game was drawn.
-GAME_141 = """
-.  .  R1 .  .  B4 R3 .  .  .
-.  R4 .  .  .  .  B4 .  .  .
-.  B2 R1 .  .  .  .  B3 R2 .
-B1 R3 .  .  .  .  .  R2 .  .
-.  .  .  .  B1 .  .  .  .  .
-.  .  .  .  .  .  .  .  R4 B3
-.  .  .  .  .  .  .  .  B3 R2
-R4 B1 .  .  .  .  .  .  .  B2
-B4 R3 B2 R1 .  .  .  .  .  .
-.  .  .  .  .  .  .  .  .  .
-"""
 
 # A position of game 141's class (the same connected satellites), red's R1 on c5 and blue's
 # B1 on f7: red to move wins by keeping blue's B1 from connecting until S-62 ends the game.
