@@ -249,7 +249,7 @@ def read_pairs(game: str, first: list[Any], second: list[Any]) -> list[Pair]:
 
     from cards.ruleset_cache import load_definitions
     from photo import marker_map, reader_for
-    from photo.merge import merge
+    from photo.merge import evidence_of, merge
     from testkit.photo_evaluate import outcome_of
 
     cv2.setNumThreads(1)
@@ -260,8 +260,10 @@ def read_pairs(game: str, first: list[Any], second: list[Any]) -> list[Pair]:
         assert i == j
         names = [f"{a.name}.jpg", f"{b.name}.jpg"]
         start = time.perf_counter()
-        readings = [reader.read_bytes(s.jpeg, n)[0] for s, n in zip((a, b), names, strict=True)]
-        merged = merge(game, readings, names)
+        read = [reader.read_bytes(s.jpeg, n) for s, n in zip((a, b), names, strict=True)]
+        readings = [r for r, _ in read]
+        merged = merge(game, readings, names,
+                       evidence_of(reader, readings, [w for _, w in read]))
         seconds = time.perf_counter() - start
         least: dict[Any, Any] = {}
         best_px: dict[tuple[int, int], float] = {}
