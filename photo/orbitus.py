@@ -1372,6 +1372,14 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         c = pts.mean(0)
         debug._text(img, f.rule.removeprefix("photo-"), (c[0], c[1] + 30 * text), text * 0.8,
                     debug.ORANGE)
+    debug.legend(img, legend(reading), size)
+    return img
+
+
+def legend(reading: TableReading) -> list[tuple[str, tuple[int, int, int]]]:
+    """The debug image's legend: a line (and its colour) for each kind of thing drawn."""
+    from photo import debug
+
     counts: dict[str, int] = {}
     for p in reading.placed.values():
         counts[p.how] = counts.get(p.how, 0) + 1
@@ -1395,8 +1403,7 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
     others = [f for f in reading.findings if f.cell is not None and f.rule != "photo-unread"]
     if others:
         lines.append((f"{len(others)} other problem(s) (orange)", debug.ORANGE))
-    debug.legend(img, lines, size)
-    return img
+    return lines
 
 
 def markers_missing(mmap: MarkerMap) -> str | None:

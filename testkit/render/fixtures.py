@@ -76,6 +76,10 @@ FIXTURES = (
             about="photo 24 of the rendered benchmark (1.6-1.9 px/mm, tilted 25, a cup): "
                   "far cards too blurred to read, each named",
             bench=24),
+    Fixture("coarse-far-cards-again", "orbitus", "", 2026 * 1000 + 24, {}, view=1,
+            about="the second photo of the rendered benchmark's table 24 (another camera, "
+                  "lamps and occluder: --pairs): S16 on [5, -5] wholly under the occluder",
+            bench=24),
     Fixture("glare-over-most-of-a-card", "orbitus", "", 2026 * 1000 + 20, {},
             about="photo 20 of the rendered benchmark (2.7 px/mm, a lamp aimed): S28 74 % "
                   "under the lamp's reflection, its face lost, reported unread",
