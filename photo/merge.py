@@ -50,7 +50,9 @@ def together(seen: Sequence[Any | None]) -> tuple[int, int] | None:
 
     - a marker read in one photo names the card: its own code where the camera puts it,
       at least ``MARKER_MIN``, by ``MARKER_MARGIN`` over every other card's code in every
-      rotation (and over the codes of no card);
+      rotation (and over the codes of no card), or a marker square found in the photo
+      whose card the camera puts on the cell (a lifted card's, seen off the table's
+      plane), by the same score and margin over every other code;
     - its printed face, in that photo or another, is the best face there or within
       ``ART_ALLOWS`` of it, scoring ``ART_CARD``, with a card's light and shade (a marker
       read with certainty, ``STRONG``, needs ``ART_VERIFY`` within 0.1 of the best, as a
@@ -66,18 +68,21 @@ def together(seen: Sequence[Any | None]) -> tuple[int, int] | None:
     named: set[tuple[int, int]] = set()
     certain: set[tuple[int, int]] = set()
     for e in seen:
-        if e is None or float(e.marks.max()) < one.MARKER_MIN:
+        if e is None:
             continue
+        markers = [(int(i), int(k), float(score), float(margin))
+                   for i, k, score, margin in e.found]
         best = np.unravel_index(int(np.argmax(e.marks)), e.marks.shape)
         rest = e.marks.copy()
         rest[best] = -9.0
-        margin = float(e.marks[best]) - max(float(rest.max()), e.other)
-        if margin < one.MARKER_MARGIN:
-            continue
-        card = (int(best[0]), int(best[1]))
-        named.add(card)
-        if float(e.marks[best]) >= one.STRONG[0] and margin >= one.STRONG[1]:
-            certain.add(card)
+        markers.append((int(best[0]), int(best[1]), float(e.marks[best]),
+                        float(e.marks[best]) - max(float(rest.max()), e.other)))
+        for i, k, score, margin in markers:
+            if score < one.MARKER_MIN or margin < one.MARKER_MARGIN:
+                continue
+            named.add((i, k))
+            if score >= one.STRONG[0] and margin >= one.STRONG[1]:
+                certain.add((i, k))
     if len(named) != 1:  # no marker names a card, or two photos' markers disagree
         return None
     card = next(iter(named))
@@ -108,7 +113,7 @@ def evidence_of(reader: Any, readings: list[Any], works: list[Any]
     shows of a cell, asked for only when the merge needs it (None for a game whose reader
     keeps no evidence apart from its decisions)."""
     ask = getattr(reader, "evidence_of", None)
-    return [ask(w.bgr, r) if ask is not None else None
+    return [ask(w, r) if ask is not None else None
             for r, w in zip(readings, works, strict=True)]
 
 

@@ -138,6 +138,11 @@ class Evidence:
     glare: float  # the share of the hex washed out by a lamp's reflection
     scale: float  # pixels per mm there
     cards: list[str] = field(default_factory=list)  # the cards of the rows (photo.art.names)
+    # the marker squares found anywhere in the photo (read_all: score 0.5 or more) that put
+    # their card on this cell (within NEAR of its centre, TURN_TOLERANCE of a rotation),
+    # found where they lie: a card lifted or curled shows its marker off where the camera
+    # puts the table's plane; each (card's row, rotation, score, margin over other codes)
+    found: list[tuple[int, int, float, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -505,14 +510,16 @@ class OrbitusReader:
         work.gray = None  # not kept with the photo: the debug image needs colour only
         return reading, work
 
-    def evidence_of(self, bgr: np.ndarray, reading: TableReading
+    def evidence_of(self, work: Any, reading: TableReading
                     ) -> Callable[[Hex], Evidence | None]:
-        """What the photo ``bgr`` (read as ``reading``) shows of a cell, asked cell by
+        """What the photo ``work`` (a :class:`photo.working.Working`, read as ``reading``)
+        shows of a cell, asked cell by
         cell after the reading (:class:`Evidence`; None where the photo shows too little of
         the cell, or nothing was placed in it): its faces compared and its marker read
         where the final camera puts it in each rotation, as :meth:`_decide` does, but no
         decision taken. Another photo of the table weighs it (:func:`photo.merge.merge`)."""
         cam = reading.camera
+        bgr = work.bgr
         state: dict[str, Any] = {}
 
         def look(cell: Hex) -> Evidence | None:
@@ -524,11 +531,30 @@ class OrbitusReader:
                 state["gain"] = self._typical_gain(bgr, cam, reading)
                 state["paper"] = self._paper_level(bgr, cam, reading)
                 state["papers"], state["paper_bgr"] = self._papers, self._paper_bgr
+                state["found"] = self._found(work.readings, cam, reading)
             self._gain, self._paper = state["gain"], state["paper"]
             self._papers, self._paper_bgr = state["papers"], state["paper_bgr"]
-            return self._evidence(bgr, state["gray"], cam, cell)
+            seen = self._evidence(bgr, state["gray"], cam, cell)
+            seen.found = state["found"].get(cell, [])
+            return seen
 
         return look
+
+    def _found(self, readings: list[Reading], cam: TableCamera, reading: TableReading
+               ) -> dict[Hex, list[tuple[int, int, float, float]]]:
+        """The marker squares of the photo (``readings``) not placed that put a card on a
+        cell, by cell (:attr:`Evidence.found`)."""
+        placed = {id(p.corners) for p in reading.placed.values() if p.corners is not None}
+        mine = [r for r in readings if r.id in self.sectors and r.score >= 0.5
+                and id(r.corners) not in placed]
+        out: dict[Hex, list[tuple[int, int, float, float]]] = {}
+        names = self.art.names
+        for r, p in zip(mine, self.poses(mine, cam), strict=True):
+            if p is None or p.off > NEAR * self.flats or abs(p.turn_off) > TURN_TOLERANCE:
+                continue
+            out.setdefault(p.cell, []).append(
+                (names.index(self.sectors[r.id].name), p.rot, r.score, r.margin))
+        return out
 
     def _evidence(self, bgr: np.ndarray, gray: np.ndarray, cam: TableCamera,
                   cell: Hex) -> Evidence:
