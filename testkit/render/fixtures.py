@@ -68,6 +68,11 @@ FIXTURES = (
     Fixture("coarse-curled-card", "orbitus", "", 2026 * 1000 + 13, {},
             about="a 0.7 MP photo (1.6 px/mm): a curled card's marker too coarse to read",
             bench=13),
+    Fixture("coarse-curled-card-again", "orbitus", "", 2026 * 1000 + 13, {}, view=1,
+            about="the second photo of the rendered benchmark's table 13 (another camera, "
+                  "lamps: --pairs, 1.7 px/mm): S54, curled 5 mm, its marker off the table's "
+                  "plane",
+            bench=13),
     Fixture("glare-read-from-the-face", "orbitus", "", 2026 * 1000 + 16, {},
             about="photo 16 of the rendered benchmark (2.1 px/mm, a cup, two lamps): S52's "
                   "marker under glare, read from its face where rival faces differ",
