@@ -198,6 +198,8 @@ def _orbitus(readings: list[Any], names: list[str],
                 continue
             index, rot = found
             card = next(e for e in seen if e is not None).cards[index]
+            if any(p.card == card for p in out.placed.values()):
+                continue  # read on another cell already: left unread rather than read twice
             score = max(float(e.marks[found]) for e in seen if e is not None)
             out.placed[cell] = Placed(cell, card, rot, TOGETHER, None, score)
     _rest(out, used, Finding)

@@ -6,6 +6,8 @@ them apart, and a marker that does not do so clearly reads nothing."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -129,3 +131,32 @@ def test_a_marker_square_and_a_marker_naming_twins_read_nothing():
     b = _seen()
     b.found = [(CARDS.index("S69"), 2, 0.75, 0.13)]
     assert _read(a, b) is None
+
+
+def _table(placed: dict[tuple[int, int], str], unread: list[tuple[int, int]]) -> Any:
+    from photo.orbitus import Placed, TableReading
+
+    reading = TableReading(placed={c: Placed(c, card, 2, "marker") for c, card in placed.items()},
+                           unread=list(unread))
+    reading.camera = object()  # placed: the station was read (no glare to map through it)
+    return reading
+
+
+def test_the_merge_places_what_the_evidence_reads_and_never_a_card_twice():
+    """[2, 0] is seen but not read in the first photo and out of the second's view: the
+    evidence there reads S63 turned 2, so the merge places it (``photos together``); were
+    it S69, read on [1, 0] already, the cell stays unread rather than S69 read twice."""
+    from photo.merge import merge
+
+    def asked(card: str) -> Any:
+        return lambda cell: _seen(TWINS, {(card, 2): 0.75}) if cell == (2, 0) else None
+
+    a, b = _table({(1, 0): "S69"}, [(2, 0)]), _table({(1, 0): "S69"}, [])
+    merged = merge("orbitus", [a, b], ["a.jpg", "b.jpg"], [asked("S63"), lambda cell: None])
+    assert {c: (p.card, p.rot, p.how) for c, p in merged.placed.items()} == {
+        (1, 0): ("S69", 2, "marker"), (2, 0): ("S63", 2, "photos together")}
+    assert merged.unread == []
+    merged = merge("orbitus", [a, b], ["a.jpg", "b.jpg"], [asked("S69"), lambda cell: None])
+    assert sorted(merged.placed) == [(1, 0)] and merged.unread == [(2, 0)]
+    # without evidence (a reader that keeps none) the cell stays unread, as before
+    assert merge("orbitus", [a, b], ["a.jpg", "b.jpg"]).unread == [(2, 0)]
