@@ -192,15 +192,15 @@ def _orbitus(readings: list[Any], names: list[str],
     unread = sorted({c for r, _ in used for c in r.unread} - decided)
     if unread and all(look is not None for look in looks):
         for cell in unread:
-            seen = [look(cell) for look in looks if look is not None]
-            found = together(seen)
+            shows = [look(cell) for look in looks if look is not None]
+            found = together(shows)
             if found is None:
                 continue
             index, rot = found
-            card = next(e for e in seen if e is not None).cards[index]
+            card = next(e for e in shows if e is not None).cards[index]
             if any(p.card == card for p in out.placed.values()):
                 continue  # read on another cell already: left unread rather than read twice
-            score = max(float(e.marks[found]) for e in seen if e is not None)
+            score = max(float(e.marks[found]) for e in shows if e is not None)
             out.placed[cell] = Placed(cell, card, rot, TOGETHER, None, score)
     _rest(out, used, Finding)
     return out
