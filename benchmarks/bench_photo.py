@@ -52,8 +52,8 @@ def _worker(job: tuple[str, int, int, int, bool]) -> object:
 
     game, seed, count, index, pair = job
     cv2.setNumThreads(1)
-    if _BENCH is None or _BENCH.game != game:
-        _BENCH = Bench(game, seed, count)
+    if _BENCH is None or (_BENCH.game, _BENCH.seed, len(_BENCH.tables)) != (game, seed, count):
+        _BENCH = Bench(game, seed, count)  # --pairs N after --photos M: N tables, not M
     return _BENCH.pair(index) if pair else _BENCH.case(index)
 
 

@@ -237,6 +237,7 @@ class Pair:
     shots: tuple[Any, Any]  # testkit.render.shoot.Rendered, view 0 and view 1
     outcome: Any  # the merge judged: a piece fully visible in either photo must be read
     seconds: float  # both photos read and merged
+    merge_cpu: float  # CPU seconds of the merge alone (the photos' evidence asked for in it)
     best_px: dict[tuple[int, int], float]  # px/mm of each piece in the photo seeing it best
 
 
@@ -249,7 +250,7 @@ def read_pairs(game: str, first: list[Any], second: list[Any]) -> list[Pair]:
 
     from cards.ruleset_cache import load_definitions
     from photo import marker_map, reader_for
-    from photo.merge import merge
+    from photo.merge import evidence_of, merge
     from testkit.photo_evaluate import outcome_of
 
     cv2.setNumThreads(1)
@@ -260,8 +261,12 @@ def read_pairs(game: str, first: list[Any], second: list[Any]) -> list[Pair]:
         assert i == j
         names = [f"{a.name}.jpg", f"{b.name}.jpg"]
         start = time.perf_counter()
-        readings = [reader.read_bytes(s.jpeg, n)[0] for s, n in zip((a, b), names, strict=True)]
-        merged = merge(game, readings, names)
+        read = [reader.read_bytes(s.jpeg, n) for s, n in zip((a, b), names, strict=True)]
+        readings = [r for r, _ in read]
+        cpu = time.process_time()
+        merged = merge(game, readings, names,
+                       evidence_of(reader, readings, [w for _, w in read]))
+        cpu = time.process_time() - cpu
         seconds = time.perf_counter() - start
         least: dict[Any, Any] = {}
         best_px: dict[tuple[int, int], float] = {}
@@ -275,7 +280,7 @@ def read_pairs(game: str, first: list[Any], second: list[Any]) -> list[Pair]:
                     cell = (t.cell[0], t.cell[1])
                     best_px[cell] = max(best_px.get(cell, 0.0), t.px_per_mm)
         both = replace(a.as_shot(), seen=list(least.values()))
-        out.append(Pair(i, (a, b), outcome_of(game, both, merged), seconds, best_px))
+        out.append(Pair(i, (a, b), outcome_of(game, both, merged), seconds, cpu, best_px))
     return out
 
 
@@ -314,6 +319,10 @@ def report_pairs(game: str, pairs: list[Pair], seed: int) -> bool:
     seconds = [p.seconds for p in pairs]
     figure(f"rendered {game} pairs: reading two photos and merging (median)",
            statistics.median(seconds), unit="s")
+    merging = [p.merge_cpu for p in pairs]
+    figure(f"rendered {game} pairs: merging, CPU time (slowest)", max(merging), unit="s",
+           note=f"median {statistics.median(merging):.3f} s; the photos' evidence is asked "
+                f"for only where a card is left unread")
     for p in pairs:
         if not p.outcome.ok:
             c0, c1 = p.shots[0].conditions, p.shots[1].conditions

@@ -28,7 +28,7 @@ WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
 MAX_SIDE = 2400
 COLOURS = {"marker": GREEN, "marker at its place": TEAL, "art and marker": BLUE,
-           "art under glare": PURPLE}
+           "art under glare": PURPLE, "photos together": BLUE}
 
 
 def _text(img: np.ndarray, text: str, at: tuple[float, float], size: float,

@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,13 +114,35 @@ class Placed:
     cell: Hex
     card: str
     rot: int
-    how: str  # "marker", "marker at its place", "art and marker", "art under glare"
+    how: str  # "marker", "marker at its place", "art and marker", "art under glare",
+    # "photos together" (photo.merge: the marker in one photo, the face in either)
     corners: np.ndarray | None = None  # its marker in the photo (working px)
     score: float = 0.0
     source: int = 0  # the reading it came from (its id), for a marker read on its own
     residual: float = 0.0  # mm: its marker's shape against a flat card's (lifted, curled)
     glare: float = 0.0  # the share of its face under glare
     lifted: bool = False  # its marker's shape says it does not lie flat (curled, lifted)
+
+
+@dataclass
+class Evidence:
+    """What one photo shows of one cell, under that photo's final camera: kept apart from
+    any decision, so that another photo's evidence of the same cell can be weighed with it
+    (:mod:`photo.merge`). Both photos share the table's frame (the station fixes it), so a
+    rotation means the same turn in both."""
+
+    looks: np.ndarray  # every face's score there (cards x 6, the order of photo.art.names)
+    marks: np.ndarray  # each card's own code read where its marker would lie (cards x 6)
+    other: float  # the best score of a code no card carries (the station's), -1 if none
+    gain: float  # the light and shade of its best face, against the cards read in the photo
+    glare: float  # the share of the hex washed out by a lamp's reflection
+    scale: float  # pixels per mm there
+    cards: list[str] = field(default_factory=list)  # the cards of the rows (photo.art.names)
+    # the marker squares found anywhere in the photo (read_all: score 0.5 or more) that put
+    # their card on this cell (within NEAR of its centre, TURN_TOLERANCE of a rotation),
+    # found where they lie: a card lifted or curled shows its marker off where the camera
+    # puts the table's plane; each (card's row, rotation, score, margin over other codes)
+    found: list[tuple[int, int, float, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -141,6 +164,8 @@ class TableReading:
     station: np.ndarray | None = None  # the station marker's corners
     flats: float = 50.0
     glare: dict[Hex, np.ndarray] = field(default_factory=dict)  # cells under glare: outline px
+    # merged photos (photo.merge.shown_in): where another photo of the table lay under glare
+    glare_elsewhere: dict[Hex, np.ndarray] = field(default_factory=dict)
     covered: dict[Hex, Hex] = field(default_factory=dict)  # a cell covered -> the card it is seen
     # over
     log: list[dict[str, Any]] = field(default_factory=list)  # every cell decided, and why
@@ -484,6 +509,82 @@ class OrbitusReader:
         reading = self.read(work.bgr, work.readings, work.gray)
         work.gray = None  # not kept with the photo: the debug image needs colour only
         return reading, work
+
+    def evidence_of(self, work: Any, reading: TableReading
+                    ) -> Callable[[Hex], Evidence | None]:
+        """What the photo ``work`` (a :class:`photo.working.Working`, read as ``reading``)
+        shows of a cell, asked cell by
+        cell after the reading (:class:`Evidence`; None where the photo shows too little of
+        the cell, or nothing was placed in it): its faces compared and its marker read
+        where the final camera puts it in each rotation, as :meth:`_decide` does, but no
+        decision taken. Another photo of the table weighs it (:func:`photo.merge.merge`)."""
+        cam = reading.camera
+        bgr = work.bgr
+        state: dict[str, Any] = {}
+
+        def look(cell: Hex) -> Evidence | None:
+            if cam is None or self.art is None or \
+                    self._frame_share(cam, cell, bgr.shape) < FRAME_SEEN:
+                return None
+            if not state:  # this photo's paper and light and shade, from its cards read
+                state["gray"] = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+                state["gain"] = self._typical_gain(bgr, cam, reading)
+                state["paper"] = self._paper_level(bgr, cam, reading)
+                state["papers"], state["paper_bgr"] = self._papers, self._paper_bgr
+                state["found"] = self._found(work.readings, cam, reading)
+            self._gain, self._paper = state["gain"], state["paper"]
+            self._papers, self._paper_bgr = state["papers"], state["paper_bgr"]
+            seen = self._evidence(bgr, state["gray"], cam, cell)
+            seen.found = state["found"].get(cell, [])
+            return seen
+
+        return look
+
+    def _found(self, readings: list[Reading], cam: TableCamera, reading: TableReading
+               ) -> dict[Hex, list[tuple[int, int, float, float]]]:
+        """The marker squares of the photo (``readings``) not placed that put a card on a
+        cell, by cell (:attr:`Evidence.found`)."""
+        placed = {id(p.corners) for p in reading.placed.values() if p.corners is not None}
+        mine = [r for r in readings if r.id in self.sectors and r.score >= 0.5
+                and id(r.corners) not in placed]
+        out: dict[Hex, list[tuple[int, int, float, float]]] = {}
+        names = self.art.names
+        for r, p in zip(mine, self.poses(mine, cam), strict=True):
+            if p is None or p.off > NEAR * self.flats or abs(p.turn_off) > TURN_TOLERANCE:
+                continue
+            out.setdefault(p.cell, []).append(
+                (names.index(self.sectors[r.id].name), p.rot, r.score, r.margin))
+        return out
+
+    def _evidence(self, bgr: np.ndarray, gray: np.ndarray, cam: TableCamera,
+                  cell: Hex) -> Evidence:
+        art = self.art
+        centre = hexgeo.centre(cell, self.flats)
+        view, looks = self._looks(bgr, cam, centre)
+        inside = self._in_frame(bgr, cam, centre)
+        hot = art.bright(view.patch, self._paper_at(cell), inside)
+        washed = float(hot.sum()) / float(art.mask.sum())
+        if washed >= GLARE_SHARE:  # compared where the reflection is not, as _decide does
+            looks = np.maximum(looks, art.masked_scores(view.patch, art.mask & ~hot))
+        marks = np.full((len(self.book.ids), 6), -1.0, np.float32)
+        for rot in range(6):
+            corners = cam.project(self.marker_corners(None, cell, rot))
+            if float(np.linalg.norm(corners[1] - corners[0])) < 5.0 or \
+                    not self._inside(gray, corners):
+                continue
+            _, scores = read_at(gray, corners, self.book, turn=0)
+            marks[:, rot] = scores[:, 0]
+            if washed >= GLARE_SHARE:
+                marks[:, rot] = np.maximum(marks[:, rot], self._flat_marker(gray, corners))
+        rows = [self.book.ids.index(self.card_marker[name].id) for name in art.names]
+        i, k = np.unravel_index(int(np.argmax(looks)), looks.shape)
+        gain = art.gain(view.patch, int(i), int(k))
+        if washed >= GLARE_SHARE:
+            gain = max(gain, art.gain(view.patch, int(i), int(k), art.mask & ~hot))
+        return Evidence(np.asarray(looks, np.float32), marks[rows, :],
+                        float(np.delete(marks, rows, axis=0).max(initial=-1.0)),
+                        gain / self._gain if self._gain > 0 else 0.0, washed,
+                        cam.scale_at(centre), art.names)
 
     def read(self, bgr: np.ndarray, readings: list[Reading] | None = None,
              gray: np.ndarray | None = None) -> TableReading:
@@ -1264,6 +1365,9 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         if len(pts) >= 3:
             debug._hatch(img, pts * k, debug.YELLOW, max(3, int(scale * 2)))
             debug._poly(img, pts * k, debug.YELLOW, width)
+    for pts in reading.glare_elsewhere.values():  # not in this photo: outlined only
+        if len(pts) >= 3:
+            debug._poly(img, pts * k, debug.YELLOW, width)
     for cell, p in reading.placed.items():
         colour = debug.COLOURS.get(p.how, debug.GREEN)
         pts = outline(cell, 1.5)
@@ -1294,27 +1398,38 @@ def draw(bgr: np.ndarray, reading: TableReading) -> np.ndarray:
         c = pts.mean(0)
         debug._text(img, f.rule.removeprefix("photo-"), (c[0], c[1] + 30 * text), text * 0.8,
                     debug.ORANGE)
+    debug.legend(img, legend(reading), size)
+    return img
+
+
+def legend(reading: TableReading) -> list[tuple[str, tuple[int, int, int]]]:
+    """The debug image's legend: a line (and its colour) for each kind of thing drawn."""
+    from photo import debug
+
     counts: dict[str, int] = {}
     for p in reading.placed.values():
         counts[p.how] = counts.get(p.how, 0) + 1
     words = {"marker": "by their marker",
              "marker at its place": "by the marker where the camera puts it",
              "art and marker": "by art and marker together",
-             "art under glare": "by their printed face (marker under glare)"}
+             "art under glare": "by their printed face (marker under glare)",
+             "photos together": "by the photos together (marker and face)"}
     lines = [(f"{n} card(s) read {words.get(how, how)}", debug.COLOURS.get(how, debug.GREEN))
              for how, n in counts.items()]
     if reading.unread:
         lines.append((f"{len(reading.unread)} card(s) seen but not read (red ?)", debug.RED))
     if reading.glare:
         lines.append((f"glare on {len(reading.glare)} card(s) (yellow)", debug.YELLOW))
+    if reading.glare_elsewhere:
+        lines.append((f"glare on {len(reading.glare_elsewhere)} card(s) in the other photo(s) "
+                      f"(yellow outline)", debug.YELLOW))
     lifted = len(reading.lifted)
     if lifted:
         lines.append((f"{lifted} card(s) not lying flat (pink inner outline)", debug.PINK))
     others = [f for f in reading.findings if f.cell is not None and f.rule != "photo-unread"]
     if others:
         lines.append((f"{len(others)} other problem(s) (orange)", debug.ORANGE))
-    debug.legend(img, lines, size)
-    return img
+    return lines
 
 
 def markers_missing(mmap: MarkerMap) -> str | None:

@@ -240,13 +240,13 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photos: list[Path],
     if missing:
         return fail(f"{prog}: {missing}")
     from photo import map_mismatch, reader_for
-    from photo.merge import merge
+    from photo.merge import evidence_of, merge, shown_in
 
     mismatch = None if opts.markers is None else map_mismatch(game, mmap, defs)
     if mismatch:
         return fail(f"{prog}: --markers {shown(opts.markers)}: {mismatch}")
     reader: Any = reader_for(game, mmap, defs)
-    readings, draws = [], []
+    readings, works = [], []
     for photo, data in zip(photos, datas, strict=True):
         try:
             with native_output_silenced():  # no LAPACK text in the report
@@ -254,8 +254,13 @@ def _read(prog: str, opts: Any, game: str, cards: Any, photos: list[Path],
         except PhotoError as exc:
             return fail(f"{prog}: {exc}")
         readings.append(reading)
-        draws.append(lambda work=work, reading=reading: reader.draw(work.bgr, reading))
-    return defs, merge(game, readings, [shown(p) for p in photos]), draws
+        works.append(work)
+    evidence = evidence_of(reader, readings, works)
+    with native_output_silenced():
+        merged = merge(game, readings, [shown(p) for p in photos], evidence)
+    draws = [lambda i=i: reader.draw(works[i].bgr, shown_in(game, merged, readings, i))
+             for i in range(len(readings))]
+    return defs, merged, draws
 
 
 # --- Orbitus ------------------------------------------------------------------------------

@@ -245,13 +245,15 @@ class Bench:
         import time
         from dataclasses import replace
 
-        from photo.merge import merge
+        from photo.merge import evidence_of, merge
 
         shots = [self.shot(index), self.shot(index, view=1)]
         start = time.perf_counter()
-        readings = [self.reader.read_bytes(s.jpeg, f"photo-{index}-{v}.jpg")[0]
-                    for v, s in enumerate(shots)]
-        merged = merge(self.game, readings, [f"photo-{index}-{v}.jpg" for v in range(2)])
+        read = [self.reader.read_bytes(s.jpeg, f"photo-{index}-{v}.jpg")
+                for v, s in enumerate(shots)]
+        readings = [r for r, _ in read]
+        merged = merge(self.game, readings, [f"photo-{index}-{v}.jpg" for v in range(2)],
+                       evidence_of(self.reader, readings, [w for _, w in read]))
         seconds = time.perf_counter() - start
         least = {}
         for s in shots:

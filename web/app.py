@@ -408,23 +408,27 @@ def _read_photo(context: Context, game: str,
 
     from photo.debug import encode
     from photo.image import PhotoError
-    from photo.merge import merge
+    from photo.merge import evidence_of, merge, shown_in
 
     reader = context.photo_reader(game)
-    readings, images = [], []
+    readings, works, images = [], [], []
     for name, data in photos:
         try:
             reading, work = reader.read_bytes(data, name)
         except PhotoError as exc:
             raise WebError(422, str(exc)) from None
-        img = reader.draw(work.bgr, reading)
+        readings.append(reading)
+        works.append(work)
+    merged = merge(game, readings, [name for name, _ in photos],
+                   evidence_of(reader, readings, works))
+    for i, work in enumerate(works):  # each photo drawn with what the photos read together
+        img = reader.draw(work.bgr, shown_in(game, merged, readings, i))
         k = DEBUG_SIDE / max(img.shape[:2])
         if k < 1.0:
             img = cv2.resize(img, (round(img.shape[1] * k), round(img.shape[0] * k)),
                              interpolation=cv2.INTER_AREA)
-        readings.append(reading)
         images.append(encode(img, "debug.jpg"))
-    return merge(game, readings, [name for name, _ in photos]), images
+    return merged, images
 
 
 def _lifted_note(reading: Any) -> list[str]:

@@ -68,6 +68,11 @@ FIXTURES = (
     Fixture("coarse-curled-card", "orbitus", "", 2026 * 1000 + 13, {},
             about="a 0.7 MP photo (1.6 px/mm): a curled card's marker too coarse to read",
             bench=13),
+    Fixture("coarse-curled-card-again", "orbitus", "", 2026 * 1000 + 13, {}, view=1,
+            about="the second photo of the rendered benchmark's table 13 (another camera, "
+                  "lamps: --pairs, 1.7 px/mm): S54, curled 5 mm, its marker off the table's "
+                  "plane",
+            bench=13),
     Fixture("glare-read-from-the-face", "orbitus", "", 2026 * 1000 + 16, {},
             about="photo 16 of the rendered benchmark (2.1 px/mm, a cup, two lamps): S52's "
                   "marker under glare, read from its face where rival faces differ",
@@ -75,6 +80,10 @@ FIXTURES = (
     Fixture("coarse-far-cards", "orbitus", "", 2026 * 1000 + 24, {},
             about="photo 24 of the rendered benchmark (1.6-1.9 px/mm, tilted 25, a cup): "
                   "far cards too blurred to read, each named",
+            bench=24),
+    Fixture("coarse-far-cards-again", "orbitus", "", 2026 * 1000 + 24, {}, view=1,
+            about="the second photo of the rendered benchmark's table 24 (another camera, "
+                  "lamps and occluder: --pairs): S16 on [5, -5] wholly under the occluder",
             bench=24),
     Fixture("glare-over-most-of-a-card", "orbitus", "", 2026 * 1000 + 20, {},
             about="photo 20 of the rendered benchmark (2.7 px/mm, a lamp aimed): S28 74 % "
