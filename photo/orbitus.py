@@ -1107,9 +1107,13 @@ class OrbitusReader:
         cloth's cream squares is found where the cloth would be blue), and every free cell
         next to one covered, ``TABLE_UNLIKE`` or more of it unlike the table there, is
         covered too (``photo-covered``): a card under it, or partly under it and not read,
-        could not be seen. Only cells within the table's reach are named: no further from
-        the station than one cell beyond the farthest card read or seen (a hand's arm
-        reaches on to the photo's edge)."""
+        could not be seen. It is followed on only where what is unlike the table shares
+        its colours with the cell it was reached from (one hand, one cup: a pattern of the
+        table, a mat or a box beside the cards, is another thing); a cell whose colours are
+        the cards' instead is a card beside or partly under it, named but not followed
+        from. Only cells within the table's reach are named: no further from the station
+        than one cell beyond the farthest card read or seen (a hand's arm reaches on to
+        the photo's edge)."""
         from photo import table
 
         cards = set(out.placed) | set(out.unread)
@@ -1136,15 +1140,31 @@ class OrbitusReader:
         came = {n: c for n, c in sorted(start.items(), reverse=True) if n in within}
         todo = sorted(came)
         done: set[Hex] = set()
+        colours_of: dict[Hex, np.ndarray | None] = {}
+        seen_cards = [look.colours_unlike(np.array(hexgeo.corners(
+            hexgeo.centre(c, self.flats), self.flats)), whole=True) for c in sorted(out.placed)]
+        shown = [c for c in seen_cards if c is not None]
+        cards = np.mean(shown, axis=0) if shown else None  # the cards' colours as read here
         while todo:
             cell = todo.pop(0)
             if cell in done or cell in taken:
                 continue
             done.add(cell)
-            unlike, seen = look.share_unlike(np.array(hexgeo.corners(
-                hexgeo.centre(cell, self.flats), self.flats)))
+            outline = np.array(hexgeo.corners(hexgeo.centre(cell, self.flats), self.flats))
+            unlike, seen = look.share_unlike(outline)
             if seen < FRAME_SEEN or unlike < TABLE_UNLIKE:
                 continue
+            colours = look.colours_unlike(outline)
+            origin = came[cell]
+            if origin not in colours_of:
+                colours_of[origin] = look.colours_unlike(np.array(hexgeo.corners(
+                    hexgeo.centre(origin, self.flats), self.flats)))
+            follow = table.same_thing(colours, colours_of[origin])
+            if not follow and not (colours is not None and table.same_thing(colours, cards)):
+                continue  # another thing than the one followed (a pattern of the table)
+            # the thing followed lies over it, or a card unread beside it or under it
+            # (named, but what lies beyond a card is not followed from it)
+            colours_of[cell] = colours
             out.covered[cell] = cell
             taken.add(cell)
             out.findings.append(Finding(
@@ -1153,7 +1173,7 @@ class OrbitusReader:
                 f"there) and no card was read on it: whatever lies over {where(came[cell])} "
                 f"reaches it, so a card there could not be seen; take it away and photograph "
                 f"again, or write that cell into the layout by hand"))
-            for _, n in hexgeo.neighbours(cell):
+            for _, n in hexgeo.neighbours(cell) if follow else ():
                 if n in within and n not in came:
                     came[n] = cell
                     todo.append(n)

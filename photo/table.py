@@ -30,6 +30,8 @@ REPEAT = 0.5  # a shift that maps the free table this well onto itself is a repe
 PHASES = 20  # bins of the pattern's place along each of its two lattice vectors
 UNLIKE = 0.05  # a chromaticity this far (blue + red shares) from the prediction: not table
 SPREAD = 3.0  # ... and this many times the spread of the free table at that place
+COLOURS = 8  # bins of each chromaticity share (0-0.5) for telling one thing over the table
+SAME = 0.3  # ... from another: two cells' colours unlike the table this much in common
 
 
 @dataclass
@@ -50,22 +52,56 @@ class TableLook:
     def share_unlike(self, outline: np.ndarray) -> tuple[float, float]:
         """Of the table inside ``outline`` (a polygon, table mm): the share unlike the table
         and the share seen at all (in the photo, with a colour)."""
-        assert self.unlike is not None
+        unlike, seen, inside = self._within(outline)
+        if not seen.any():
+            return 0.0, 0.0
+        return (float(unlike.sum()) / float(seen.sum()),
+                float(seen.sum()) / float(max(inside.sum(), 1)))
+
+    def colours_unlike(self, outline: np.ndarray, whole: bool = False) -> np.ndarray | None:
+        """The colours (chromaticity, ``COLOURS`` x ``COLOURS`` bins, shares) of what is
+        unlike the table inside ``outline`` (``whole``: of all it shows); None where too
+        little of it is (a twentieth)."""
+        unlike, seen, _ = self._within(outline)
+        if whole:
+            unlike = seen
+        if unlike.sum() < max(10, 0.05 * seen.sum()):
+            return None
+        x0, y0, x1, y1 = self._box(outline)
+        values = self.chroma[y0:y1, x0:x1][unlike]
+        idx = np.clip((values * 2.0 * COLOURS).astype(np.int32), 0, COLOURS - 1)
+        counts = np.bincount(idx[:, 0] * COLOURS + idx[:, 1], minlength=COLOURS * COLOURS)
+        return counts.astype(np.float64) / float(len(values))
+
+    def _box(self, outline: np.ndarray) -> tuple[int, int, int, int]:
         pts = np.array([self.pixel((float(x), float(y))) for x, y in outline])
         x0, y0 = np.floor(pts.min(axis=0)).astype(int)
         x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
         hgt, wid = self.seen.shape
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, wid), min(y1, hgt)
+        return max(int(x0), 0), max(int(y0), 0), min(int(x1), wid), min(int(y1), hgt)
+
+    def _within(self, outline: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The pixels unlike the table, seen, and inside ``outline`` (over its box)."""
+        assert self.unlike is not None
+        x0, y0, x1, y1 = self._box(outline)
         if x1 <= x0 or y1 <= y0:
-            return 0.0, 0.0
+            empty = np.zeros((0, 0), bool)
+            return empty, empty, empty
+        pts = np.array([self.pixel((float(x), float(y))) for x, y in outline])
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillPoly(mask, [np.round(pts - (x0, y0)).astype(np.int32)], 1)
         inside = mask > 0
         seen = self.seen[y0:y1, x0:x1] & inside
-        if not seen.any():
-            return 0.0, 0.0
-        return (float((self.unlike[y0:y1, x0:x1] & seen).sum()) / float(seen.sum()),
-                float(seen.sum()) / float(max(inside.sum(), 1)))
+        return self.unlike[y0:y1, x0:x1] & seen, seen, inside
+
+
+def same_thing(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    """Whether two cells' colours unlike the table (:meth:`TableLook.colours_unlike`) can be
+    one thing over both (a hand, a cup and its shadow): a ``SAME`` share of them in common;
+    a cell with too little unlike the table to say (None) is no evidence against it."""
+    if a is None or b is None:
+        return True
+    return float(np.minimum(a, b).sum()) >= SAME
 
 
 def view(bgr: np.ndarray, cam: TableCamera, lo: tuple[float, float],
