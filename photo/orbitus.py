@@ -105,6 +105,9 @@ PAPER_DOUBT = 0.55  # ... smaller, yet this much of it the cards' paper, is name
 GAIN_DOUBT = 0.4  # ... if it shows this much of a card's light and shade (a bare table: 0.03)
 STRANGE_COLOUR = 2e-4  # a colour this rare on the table and on the cards is something else
 OCCLUDED = 0.3  # ... and this much of a free cell in it: something lies over the cell
+TABLE_UNLIKE = 0.2  # a free cell next to one covered, this much unlike the table (as the
+# photo's free table shows it there, photo.table): covered too (empty cells of the rendered
+# photos away from a hand or cup: 0.00-0.14, at most 0.28)
 
 
 @dataclass
@@ -1158,41 +1161,124 @@ class OrbitusReader:
         """Every free cell next to one found covered (:meth:`_explain`) that showed no card:
         if much of it is a colour neither of the table (as most of the free cells show it)
         nor of any card read, the hand, cup or shadow over its neighbour lies over it too,
-        and a card may lie under it (``photo-covered``). Things beside the table that lie
-        over no card are left alone."""
+        and a card may lie under it (``photo-covered``). Then the occluder is followed
+        over the table (:meth:`_follow`). Things beside the table that lie over no card are
+        left alone."""
+        if not out.covered:  # clutter beside the table is no reason to doubt a photo
+            return
         art = self.art
         empty = [e["cell"] for e in out.log if e.get("how") == "empty"]
-        if len(empty) < 4 or not out.covered:  # clutter beside the table is no reason to
-            return  # doubt a photo
         hists: dict[Hex, np.ndarray] = {}
         for cell in empty:
             inside = self._in_photo(cam, cell, bgr.shape) & art.mask
             if inside.sum() >= 0.5 * art.mask.sum():
                 hists[cell] = _colours(self._patch(bgr, cam, cell)[inside])
-        cards = np.zeros(1025)
-        for cell in out.placed:
-            cards += _colours(self._patch(bgr, cam, cell)[art.mask])
-        cards = _smooth(cards / max(len(out.placed), 1))
-        # the table as most free cells show it (a hand covers a few cells, not most)
-        table = _smooth(np.median(np.stack(list(hists.values())), axis=0))
-        todo = sorted({n for c in out.covered for _, n in hexgeo.neighbours(c)} & set(hists))
+        if len(empty) >= 4 and hists:
+            cards = np.zeros(1025)
+            for cell in out.placed:
+                cards += _colours(self._patch(bgr, cam, cell)[art.mask])
+            cards = _smooth(cards / max(len(out.placed), 1))
+            # the table as most free cells show it (a hand covers a few cells, not most)
+            table = _smooth(np.median(np.stack(list(hists.values())), axis=0))
+            todo = sorted({n for c in out.covered for _, n in hexgeo.neighbours(c)}
+                          & set(hists))
+            named = {f.cell for f in out.findings if f.cell is not None}
+            done: set[Hex] = set()
+            while todo:
+                cell = todo.pop(0)
+                if cell in done or cell in named or cell in out.placed or cell in out.unread:
+                    continue
+                done.add(cell)
+                strange = float(hists[cell][(table + cards) < STRANGE_COLOUR].sum())
+                if strange < OCCLUDED:
+                    continue
+                out.covered[cell] = cell
+                out.findings.append(Finding(
+                    "photo-covered", cell,
+                    f"something lies over the table at {where(cell)} ({strange:.0%} of that "
+                    f"cell is neither the table nor a card), so a card there could not be "
+                    f"seen; take it away and photograph again, or write that cell into the "
+                    f"layout by hand"))
+        self._follow(bgr, cam, out)
+
+    def _follow(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> None:
+        """The occluder followed over the table, cell by cell from the cells found covered:
+        the table's own appearance is learned from the photo's free table (:mod:`photo.table`:
+        its colour, and for a patterned cloth its pattern, so a hand the colour of a checked
+        cloth's cream squares is found where the cloth would be blue), and every free cell
+        next to one covered, ``TABLE_UNLIKE`` or more of it unlike the table there, is
+        covered too (``photo-covered``): a card under it, or partly under it and not read,
+        could not be seen. It is followed on only where what is unlike the table shares
+        its colours with the cell it was reached from (one hand, one cup: a pattern of the
+        table, a mat or a box beside the cards, is another thing); a cell whose colours are
+        the cards' instead is a card beside or partly under it, named but not followed
+        from. Only cells within the table's reach are named: no further from the station
+        than one cell beyond the farthest card read or seen (a hand's arm reaches on to
+        the photo's edge)."""
+        from photo import table
+
+        cards = set(out.placed) | set(out.unread)
+        if not cards:
+            return
+        reach = max(hexgeo.distance(c, (0, 0)) for c in cards) + 1
+        cells = [(q, r) for q in range(-reach, reach + 1) for r in range(-reach, reach + 1)
+                 if hexgeo.distance((q, r), (0, 0)) <= reach]
+        centres = np.array([hexgeo.centre(c, self.flats) for c in cells])
+        low, high = centres.min(axis=0) - self.flats, centres.max(axis=0) + self.flats
+        look = table.view(bgr, cam, (float(low[0]), float(low[1])),
+                          (float(high[0]), float(high[1])))
         named = {f.cell for f in out.findings if f.cell is not None}
+        taken = cards | named | {(0, 0)}
+        mask = np.zeros(look.seen.shape, np.uint8)
+        for cell in taken:  # the cards (a little beyond their cells: they overhang) and
+            # whatever was found over the table are not the free table
+            outline = hexgeo.corners(hexgeo.centre(cell, self.flats), self.flats * 1.15)
+            cv2.fillPoly(mask, [np.round(np.array([look.pixel(p) for p in outline])
+                                         ).astype(np.int32)], 1)
+        table.learn(look, look.seen & (mask == 0))
+        within = set(cells)
+        start = {n: c for c in sorted(out.covered) for _, n in hexgeo.neighbours(c)}
+        came = {n: c for n, c in sorted(start.items(), reverse=True) if n in within}
+        todo = sorted(came)
         done: set[Hex] = set()
+        colours_of: dict[Hex, np.ndarray | None] = {}
+        seen_cards = [look.colours_unlike(np.array(hexgeo.corners(
+            hexgeo.centre(c, self.flats), self.flats)), whole=True) for c in sorted(out.placed)]
+        shown = [c for c in seen_cards if c is not None]
+        cards = np.mean(shown, axis=0) if shown else None  # the cards' colours as read here
         while todo:
             cell = todo.pop(0)
-            if cell in done or cell in named or cell in out.placed or cell in out.unread:
+            if cell in done or cell in taken:
                 continue
             done.add(cell)
-            strange = float(hists[cell][(table + cards) < STRANGE_COLOUR].sum())
-            if strange < OCCLUDED:
+            outline = np.array(hexgeo.corners(hexgeo.centre(cell, self.flats), self.flats))
+            unlike, seen = look.share_unlike(outline)
+            if seen < FRAME_SEEN or unlike < TABLE_UNLIKE:
                 continue
+            colours = look.colours_unlike(outline)
+            origin = came[cell]
+            if origin not in colours_of:
+                colours_of[origin] = look.colours_unlike(np.array(hexgeo.corners(
+                    hexgeo.centre(origin, self.flats), self.flats)))
+            follow = table.same_thing(colours, colours_of[origin])
+            if not follow and not (colours is not None and table.same_thing(colours, cards)):
+                continue  # another thing than the one followed (a pattern of the table)
+            # the thing followed lies over it, or a card unread beside it or under it
+            # (named, but what lies beyond a card is not followed from it)
+            colours_of[cell] = colours
             out.covered[cell] = cell
-
+            taken.add(cell)
             out.findings.append(Finding(
                 "photo-covered", cell,
-                f"something lies over the table at {where(cell)} ({strange:.0%} of that cell "
-                f"is neither the table nor a card), so a card there could not be seen; take "
-                f"it away and photograph again, or write that cell into the layout by hand"))
+                f"{where(cell)} is not the bare table ({unlike:.0%} of it unlike the table "
+                f"there) and no card was read on it: whatever lies over {where(came[cell])} "
+                f"reaches it, so a card there could not be seen; take it away and photograph "
+                f"again, or write that cell into the layout by hand"))
+            for _, n in hexgeo.neighbours(cell) if follow else ():
+                if n in within and n not in came:
+                    came[n] = cell
+                    todo.append(n)
+            todo.sort()
 
     def _in_photo(self, cam: TableCamera, cell: Hex, shape: tuple[int, ...]) -> np.ndarray:
         """Which pixels of a cell's patch (as :meth:`photo.art.HexArt.patch` makes it) lie

@@ -394,3 +394,24 @@ def test_flat_cards_of_blurred_photos_are_not_named_curled(index):
     reading, _ = bench.reader.read_bytes(shot.jpeg, f"photo-{index}.jpg")
     assert len(reading.placed) >= 40
     assert reading.lifted == []
+
+
+def test_an_occluder_is_followed_only_as_far_as_it_keeps_its_colours(orbitus_bench):
+    """Photo 8 of the 2-D benchmark: a purple disc over the edges of three cards names four
+    cells covered; following it over the table names the seven free cells round it still
+    purple (a card could lie unseen under it), and stops where a large teal shape printed
+    on the table begins: it is unlike the green table too, but not the thing followed
+    (before the colours were compared, 22 more cells were named covered, over it). No
+    cell holding a card is named, and no card is read differently."""
+    shot = orbitus_bench.shot(8)
+    reading, _ = orbitus_bench.reader.read_bytes(shot.jpeg, "photo-8.jpg")
+    followed = [f.cell for f in reading.findings if "is not the bare table" in f.message]
+    assert [f.cell for f in reading.findings if f.cell not in followed] == [
+        (-4, 6), (-5, 6), (-5, 7), (-4, 5)]
+    assert followed == [(-6, 6), (-7, 7), (-7, 8), (-6, 7), (-6, 8), (-5, 5), (-5, 8)]
+    assert not {(-8, 4), (-8, 3), (-7, 3), (-7, 2), (-6, 2)} & {f.cell for f in reading.findings}
+    cards = {tuple(s["at"]) for s in shot.layout["sectors"]}
+    assert not cards & {f.cell for f in reading.findings}
+    assert {c: (p.card, p.rot) for c, p in reading.placed.items()} == {
+        tuple(s["at"]): (s["card"], s["rot"]) for s in shot.layout["sectors"]
+        if tuple(s["at"]) in reading.placed}

@@ -93,6 +93,15 @@ FIXTURES = (
             about="photo 25 of the rendered benchmark (3.3 px/mm, barrel k1 -0.08): the "
                   "photo's edge cuts S72, named out of frame",
             bench=25),
+    Fixture("hand-on-a-checked-cloth", "orbitus", "", 2026 * 1000 + 14, {},
+            about="photo 14 of the rendered benchmark (2.0 px/mm, tilted 32, a hand and arm "
+                  "over a cream-and-blue checked cloth, the hand the colour of the cream "
+                  "squares): the cells under it followed and named covered",
+            bench=14),
+    Fixture("hand-over-cards-under-glare", "orbitus", "", 2026 * 1000 + 5, {},
+            about="photo 5 of the rendered benchmark (3.1 px/mm, a lamp aimed, a hand): "
+                  "cards under the hand's fingers and the lamp's reflection named covered",
+            bench=5),
     Fixture("satellites-lamp-on-the-rims", "satellites", "", 2026 * 1000 + 6, {},
             about="photo 6 of the rendered Satellites benchmark (3.3 px/mm, a lamp aimed): "
                   "four satellites under its reflection, their markers washed out, their "

@@ -1,0 +1,198 @@
+"""The table's own appearance, learned from the photo's free table: what an empty stretch of
+it looks like at every point, so that something lying over it (a hand, a cup) is found
+even where its colour is one of the table's.
+
+The photo is seen from above (rectified onto the table plane by the camera model,
+:mod:`photo.camera`, at ``STEP`` mm a pixel) and each pixel described by its colour's
+chromaticity (the blue and red shares of its light: the same in brighter or dimmer
+light). A patterned cloth repeats itself: the shortest shifts that map the free table
+onto itself (the peaks of its autocorrelation) give its lattice, a checked cloth's
+diagonal, a striped one's across the stripes. The table is then predicted at every point
+from every free point at the same place in the pattern (their median, and how much they
+spread there); a plain table (wood, felt: no repeat) is predicted by its one colour. A
+pixel unlike its prediction is *not the table*: a hand the colour of a checked cloth's
+cream squares lies, at the blue squares' places, where the cloth would be blue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from photo.camera import TableCamera
+
+STEP = 2.0  # mm of the table a pixel of the view from above
+DARK = 90.0  # a pixel whose B + G + R is below this has no colour to tell (a shadow)
+PERIOD_MIN, PERIOD_MAX = 20.0, 300.0  # mm: the repeats of a pattern looked for
+REPEAT = 0.5  # a shift that maps the free table this well onto itself is a repeat
+PHASES = 20  # bins of the pattern's place along each of its two lattice vectors
+UNLIKE = 0.05  # a chromaticity this far (blue + red shares) from the prediction: not table
+SPREAD = 3.0  # ... and this many times the spread of the free table at that place
+COLOURS = 8  # bins of each chromaticity share (0-0.5) for telling one thing over the table
+SAME = 0.3  # ... from another: two cells' colours unlike the table this much in common
+
+
+@dataclass
+class TableLook:
+    """The table as the photo shows it from above: ``chroma`` (h x w x 2) at ``STEP`` mm a
+    pixel from ``origin`` (mm), which pixels show the table with a colour (``seen``), and
+    which of them are unlike the table there (``unlike``, once :func:`learn` has run)."""
+
+    chroma: np.ndarray
+    seen: np.ndarray
+    origin: tuple[float, float]
+    unlike: np.ndarray | None = None
+    lattice: np.ndarray | None = None  # 2 x 2 (rows: the repeats, mm), None on a plain table
+
+    def pixel(self, xy: tuple[float, float]) -> tuple[float, float]:
+        return ((xy[0] - self.origin[0]) / STEP, (xy[1] - self.origin[1]) / STEP)
+
+    def share_unlike(self, outline: np.ndarray) -> tuple[float, float]:
+        """Of the table inside ``outline`` (a polygon, table mm): the share unlike the table
+        and the share seen at all (in the photo, with a colour)."""
+        unlike, seen, inside = self._within(outline)
+        if not seen.any():
+            return 0.0, 0.0
+        return (float(unlike.sum()) / float(seen.sum()),
+                float(seen.sum()) / float(max(inside.sum(), 1)))
+
+    def colours_unlike(self, outline: np.ndarray, whole: bool = False) -> np.ndarray | None:
+        """The colours (chromaticity, ``COLOURS`` x ``COLOURS`` bins, shares) of what is
+        unlike the table inside ``outline`` (``whole``: of all it shows); None where too
+        little of it is (a twentieth)."""
+        unlike, seen, _ = self._within(outline)
+        if whole:
+            unlike = seen
+        if unlike.sum() < max(10, 0.05 * seen.sum()):
+            return None
+        x0, y0, x1, y1 = self._box(outline)
+        values = self.chroma[y0:y1, x0:x1][unlike]
+        idx = np.clip((values * 2.0 * COLOURS).astype(np.int32), 0, COLOURS - 1)
+        counts = np.bincount(idx[:, 0] * COLOURS + idx[:, 1], minlength=COLOURS * COLOURS)
+        return counts.astype(np.float64) / float(len(values))
+
+    def _box(self, outline: np.ndarray) -> tuple[int, int, int, int]:
+        pts = np.array([self.pixel((float(x), float(y))) for x, y in outline])
+        x0, y0 = np.floor(pts.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
+        hgt, wid = self.seen.shape
+        return max(int(x0), 0), max(int(y0), 0), min(int(x1), wid), min(int(y1), hgt)
+
+    def _within(self, outline: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The pixels unlike the table, seen, and inside ``outline`` (over its box)."""
+        assert self.unlike is not None
+        x0, y0, x1, y1 = self._box(outline)
+        if x1 <= x0 or y1 <= y0:
+            empty = np.zeros((0, 0), bool)
+            return empty, empty, empty
+        pts = np.array([self.pixel((float(x), float(y))) for x, y in outline])
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [np.round(pts - (x0, y0)).astype(np.int32)], 1)
+        inside = mask > 0
+        seen = self.seen[y0:y1, x0:x1] & inside
+        return self.unlike[y0:y1, x0:x1] & seen, seen, inside
+
+
+def same_thing(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    """Whether two cells' colours unlike the table (:meth:`TableLook.colours_unlike`) can be
+    one thing over both (a hand, a cup and its shadow): a ``SAME`` share of them in common;
+    a cell with too little unlike the table to say (None) is no evidence against it."""
+    if a is None or b is None:
+        return True
+    return float(np.minimum(a, b).sum()) >= SAME
+
+
+def view(bgr: np.ndarray, cam: TableCamera, lo: tuple[float, float],
+         hi: tuple[float, float]) -> TableLook:
+    """The photo seen from above over the table from ``lo`` to ``hi`` (mm)."""
+    xs = np.arange(lo[0], hi[0], STEP)
+    ys = np.arange(lo[1], hi[1], STEP)
+    gx, gy = np.meshgrid(xs, ys)
+    px = cam.project(np.column_stack([gx.ravel(), gy.ravel()])).astype(np.float32)
+    mx = px[:, 0].reshape(gx.shape)
+    my = px[:, 1].reshape(gx.shape)
+    hgt, wid = bgr.shape[:2]
+    inside = (mx >= 0) & (mx <= wid - 1) & (my >= 0) & (my <= hgt - 1)
+    # the photo's pixels averaged over about a view pixel first (no aliasing)
+    k = max(1, int(round(cam.scale_at(((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2)) * STEP)))
+    soft = cv2.blur(bgr, (k, k)) if k > 1 else bgr
+    top = cv2.remap(soft, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    p = top.astype(np.float32)
+    total = p.sum(axis=2)
+    chroma = np.stack([p[..., 0], p[..., 2]], axis=2) / np.maximum(total, 1.0)[..., None]
+    return TableLook(chroma, inside & (total >= DARK), (float(lo[0]), float(lo[1])))
+
+
+def _repeats(values: np.ndarray, free: np.ndarray) -> np.ndarray | None:
+    """The pattern's lattice (two shifts, mm, as rows) from the autocorrelation of the free
+    table's chromaticity, or None when it does not repeat itself (a plain table); a
+    pattern repeating one way only (stripes) gets a second shift far along them."""
+    hgt, wid = free.shape
+    fh, fw = cv2.getOptimalDFTSize(2 * hgt), cv2.getOptimalDFTSize(2 * wid)
+    w = free.astype(np.float64)
+    count = np.fft.irfft2(np.abs(np.fft.rfft2(w, (fh, fw))) ** 2, (fh, fw))
+    corr = np.zeros((fh, fw))
+    power = 0.0
+    for c in range(values.shape[2]):
+        v = np.where(free, values[..., c] - values[..., c][free].mean(), 0.0)
+        corr += np.fft.irfft2(np.abs(np.fft.rfft2(v, (fh, fw))) ** 2, (fh, fw))
+        power += float((v ** 2).sum())
+    if power <= 0.0:
+        return None
+    enough = count >= 0.25 * count[0, 0]  # shifts over which enough free table overlaps
+    norm = np.where(enough, corr / np.maximum(count, 1.0), 0.0) / (power / free.sum())
+    norm = np.fft.fftshift(norm).astype(np.float32)
+    cy, cx = fh // 2, fw // 2
+    yy, xx = np.mgrid[0:fh, 0:fw]
+    dist = np.hypot(yy - cy, xx - cx) * STEP
+    peaks = (norm == cv2.dilate(norm, np.ones((5, 5), np.uint8))) \
+        & (norm >= REPEAT) & (dist >= PERIOD_MIN) & (dist <= PERIOD_MAX)
+    found = sorted(((float(dist[y, x]), (x - cx) * STEP, (y - cy) * STEP)
+                    for y, x in zip(*np.nonzero(peaks), strict=True)))
+    if not found:
+        return None
+    first = np.array(found[0][1:])
+    for _, dx, dy in found[1:]:
+        second = np.array([dx, dy])
+        if abs(first[0] * second[1] - first[1] * second[0]) >= 0.5 * np.linalg.norm(
+                first) * np.linalg.norm(second):  # not along the first (30 degrees or more)
+            return np.vstack([first, second])
+    across = np.array([-first[1], first[0]]) / np.linalg.norm(first) * 1e4  # stripes
+    return np.vstack([first, across])
+
+
+def learn(look: TableLook, free: np.ndarray) -> TableLook:
+    """The table predicted at every pixel of ``look`` from its ``free`` pixels (those that
+    show the table: no card, nothing found over it), and each seen pixel judged like or
+    unlike it (kept in ``look.unlike``)."""
+    chroma = look.chroma
+    free = free & look.seen
+    hgt, wid = free.shape
+    lattice = _repeats(chroma, free) if free.sum() >= 400 else None
+    if lattice is None:
+        phase = np.zeros((hgt, wid), np.int32)
+        bins = 1
+    else:
+        yy, xx = np.mgrid[0:hgt, 0:wid].astype(np.float64)
+        pos = np.stack([xx.ravel() * STEP, yy.ravel() * STEP], axis=1)
+        frac = (pos @ np.linalg.inv(lattice)) % 1.0
+        idx = np.minimum((frac * PHASES).astype(np.int32), PHASES - 1)
+        phase = (idx[:, 0] * PHASES + idx[:, 1]).reshape(hgt, wid)
+        bins = PHASES * PHASES
+    flat = phase[free]
+    predicted = np.zeros((bins, 2))
+    spread = np.full(bins, 1.0)
+    order = np.argsort(flat, kind="stable")
+    starts = np.searchsorted(flat[order], np.arange(bins + 1))
+    values = chroma[free][order]
+    for b in range(bins):
+        group = values[starts[b]:starts[b + 1]]
+        if len(group) >= 5:
+            predicted[b] = np.median(group, axis=0)
+            spread[b] = float(np.median(np.abs(group - predicted[b]).sum(axis=1)))
+    far = np.abs(chroma - predicted[phase]).sum(axis=2)
+    look.unlike = look.seen & (far > UNLIKE) & (far > SPREAD * spread[phase])
+    look.lattice = lattice
+    return look
