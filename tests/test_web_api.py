@@ -217,6 +217,41 @@ def test_each_seat_sees_only_its_own_hand(client):
                            if card not in hands[1])
 
 
+def test_a_move_over_the_websocket_is_answered_in_the_state_after_it(client):
+    """One frame answers a move: the mover's state message, with the move's id as ``ok``
+    right after its type; the other seat's state has no ``ok``; a refused move is an error
+    frame with its id; taking back is answered the same way."""
+    data, tokens = create(client, "orbitus", ["human", "human"])
+    with client.websocket_connect(ws_url(f"/ws/{tokens[0]}")) as anna, \
+            client.websocket_connect(ws_url(f"/ws/{tokens[1]}")) as boris:
+        msg = json.loads(anna.receive_text())
+        assert json.loads(anna.receive_text())["players"][1]["connected"]  # Boris came
+        json.loads(boris.receive_text())
+        card, cells = next(iter(msg["legal"]["place"].items()))
+        cell, rots = next(iter(cells.items()))
+        anna.send_text(json.dumps({"type": "move", "action": f"place {card} @{cell} r{rots[0]}",
+                                   "version": 0, "id": 7}))
+        text = anna.receive_text()
+        assert text.startswith('{"type":"state","ok":7,"id":')
+        mine = json.loads(text)
+        assert (mine["version"], mine["seat"], len(mine["history"])) == (1, 0, 1)
+        assert text == '{"type":"state","ok":7,' + \
+            client.get(f"/api/link/{tokens[0]}/view?seat=0").text[16:]
+        theirs = boris.receive_text()
+        assert "ok" not in json.loads(theirs) and json.loads(theirs)["version"] == 1
+        anna.send_text(json.dumps({"type": "ping", "id": 8}))
+        assert json.loads(anna.receive_text()) == {"type": "pong", "id": 8}  # no frame more
+        anna.send_text(json.dumps({"type": "move", "action": "pass", "version": 1, "id": 9}))
+        refused = json.loads(anna.receive_text())
+        assert (refused["type"], refused["status"], refused["id"]) == ("error", 409, 9)
+        boris.send_text(json.dumps({"type": "move", "action": "pass", "version": 1, "id": 3}))
+        assert json.loads(boris.receive_text())["ok"] == 3
+        assert "ok" not in json.loads(anna.receive_text())
+        boris.send_text(json.dumps({"type": "undo", "id": 4}))
+        back = json.loads(boris.receive_text())
+        assert (back["ok"], back["version"], len(back["history"])) == (4, 3, 1)
+
+
 def test_bad_requests_are_refused_and_leave_the_game_as_it_was(client):
     data, tokens = create(client, "orbitus", ["human", "human"])
     before = client.get(f"/api/link/{tokens[0]}").json()
