@@ -239,7 +239,13 @@ class Session:
             self._undo = (self.version, {})
         found = self._undo[1]
         if seat not in found:
-            found[seat] = self.take_back_from(seat)[0] is not None
+            movers = self.movers
+            if movers and movers[-1] != seat and self.kinds[movers[-1]] == "human":
+                # another person made the last move: they moved since this seat's last move
+                # (take_back_from's answer, without walking the moves)
+                found[seat] = False
+            else:
+                found[seat] = self.take_back_from(seat)[0] is not None
         return found[seat]
 
     # --- what the pages are sent --------------------------------------------------------

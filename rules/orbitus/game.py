@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from rules.game import Outcome
 from rules.orbitus.actions import REMOVE, Action
 from rules.orbitus.engine import Placed, State, new_game, seating
-from rules.orbitus.notation import notation, parse_move
+from rules.orbitus.notation import Written, notation, parse_move
 from rules.orbitus.ruleset import Card, Ruleset
 from rules.orbitus.view import View, view_for
 from rules.orbitus.why import check
@@ -87,7 +87,12 @@ class Orbitus:
     def parse_action(self, state: State, text: str) -> Action:
         """The legal action ``text`` writes (as ``legal_actions`` lists it); raises
         ``NotationError`` or ``IllegalAction``."""
-        action = check(state, parse_move(text).action())
+        return self.checked(state, parse_move(text))
+
+    def checked(self, state: State, written: Written) -> Action:
+        """The legal action a move read by ``parse_move`` writes (``parse_action`` without
+        reading the text again); raises ``IllegalAction``."""
+        action = check(state, written.action())
         if action.kind == REMOVE:  # the notation may leave out the card on the cell
             action = action._replace(card=state.board[action.cell].card)
         return action
