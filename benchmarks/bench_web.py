@@ -362,6 +362,12 @@ def report_parts(path: Path) -> None:
     figure("pnp web: server CPU per move, outside those parts (frames in and out, the "
            "event loop, the kernel's loopback traffic)", whole - timed, indent="    ",
            note=f"the process: {whole:.3f} ms a move over those {moves} moves, parts timed")
+    collector = data.get("gc") or []
+    if collector:
+        figure("pnp web: server CPU per move, the garbage collector (inside the parts above "
+               "and outside them)", sum(g["seconds"] for g in collector) * 1000 / moves,
+               indent="    ", note="collections of generations 0, 1, 2: " + ", ".join(
+                   f"{g['collections']} ({g['seconds'] * 1000:.0f} ms)" for g in collector))
 
 
 def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: int) -> None:

@@ -111,16 +111,16 @@ def legal(state: State) -> dict[str, Any]:
     found = state.legal_actions()
     keys, turns = _KEYS, _TURNS
     for cell, card, rots in found.placement_groups():  # one group per (cell, card)
-        key = keys.get(cell)
-        if key is None:
-            key = keys[cell] = f"{cell[0]},{cell[1]}"
-        cells = place.get(card)
-        if cells is None:
-            cells = place[card] = {}
-        listed = turns.get(rots)
-        if listed is None:
-            listed = turns[rots] = list(rots)
-        cells[key] = listed
+        try:  # the card seen before, the cell's key and the turns' list made before
+            place[card][keys[cell]] = turns[rots]
+        except KeyError:
+            key = keys.get(cell)
+            if key is None:
+                key = keys[cell] = f"{cell[0]},{cell[1]}"
+            listed = turns.get(rots)
+            if listed is None:
+                listed = turns[rots] = list(rots)
+            place.setdefault(card, {})[key] = listed
     for action in found.others():
         kind = action.kind
         if kind == REMOVE:
