@@ -357,6 +357,37 @@ def test_undo_takes_back_the_move_and_the_bots_answers(client):
     assert back["history"] == [] and back["view"]["cells"] == msg["view"]["cells"]
 
 
+def test_the_games_list_reads_the_moves_a_game_row_does_not_hold(client):
+    """A move writes its moves row only: the home page's list still says how many moves
+    each game has and lists the one played last first, a taking back included, and the
+    store's game row holds the state after the last move."""
+    first, a = create(client, "satellites", ["human", "human"], seed=5)
+    second, _ = create(client, "satellites", ["human", "human"], seed=6)
+
+    def move(token: str) -> None:
+        msg = client.get(f"/api/link/{token}").json()
+        frm, targets = next(iter(msg["legal"]["moves"].items()))
+        moved = client.post(f"/api/link/{token}/move",
+                            json={"action": f"{frm}-{next(iter(targets))}"})
+        assert moved.status_code == 200, moved.text
+
+    def listed() -> list[tuple[str, int]]:
+        return [(g["id"], g["plies"]) for g in client.get("/api/games").json()]
+
+    move(a[0])
+    move(a[1])
+    assert listed() == [(first["id"], 2), (second["id"], 0)]
+    store = client.app.state.context.store
+    db = sqlite3.connect(store.path)
+    assert db.execute("SELECT plies FROM games WHERE id=?", (first["id"],)).fetchone() == (0,)
+    last = db.execute("SELECT state FROM moves WHERE game_id=? AND ply=1",
+                      (first["id"],)).fetchone()[0]
+    assert (store.game(first["id"]).plies, store.game(first["id"]).state) == (2, last)
+    assert client.post(f"/api/link/{a[1]}/undo", json={}).status_code == 200
+    assert listed() == [(first["id"], 1), (second["id"], 0)]
+    assert store.game(first["id"]).plies == 1
+
+
 def test_a_restarted_server_resumes_every_game_from_sqlite(tmp_path: Path):
     data_dir = tmp_path / "data"
     with web_client(create_app(data_dir, bot_delay=0)) as c:
