@@ -706,9 +706,9 @@ async def ws(websocket: WebSocket) -> None:
     """A page's live connection: the state now, then every change; moves and taking back
     too (``{type: move|undo, id, ...}``: a move made is answered in the first state
     message after it, ``{"type":"state","ok":id,...}``; a move refused by an error message
-    with its ``id``). A frame it cannot use (binary, not JSON, nested too deep) is answered with an
-    error and the connection stays; a link that does not open a game is told why, then
-    closed with 4000 + the HTTP status and the sentence as the reason."""
+    with its ``id``). A frame it cannot use (binary, not JSON, nested too deep) is
+    answered with an error and the connection stays; a link that does not open a game is
+    told why, then closed with 4000 + the HTTP status and the sentence as the reason."""
     context: Context = websocket.app.state.context
     await websocket.accept()
     token = websocket.path_params["token"]
