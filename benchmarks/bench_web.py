@@ -7,7 +7,8 @@ and how many games one core holds.
 2. **Move, in process**: the server's own work for one move of a 4-seat Orbitus game
    (check, apply, SQLite, the messages of the four seats), without the network: the
    median time of a move, and the mean CPU time of a move (budget 1 ms: the server's CPU
-   per move of point 3 without the WebSocket frames).
+   per move of point 3 without the WebSocket frames); and the SQLite write of a move
+   alone (the mean and median CPU of 3,000 writes to a store of 50 games).
 3. **Load**: one ``pnp-web`` server process (uvicorn, started as a subprocess on a free
    loopback port, held to one core where the system allows it, the clients on the others)
    and ``--games`` Orbitus games of 4 seats, every seat a WebSocket client of this process
@@ -116,6 +117,43 @@ def bench_move(moves: int = 400) -> None:
            "messages), in process, mean", statistics.fmean(cpu), 1, indent="",
            note=f"the process's CPU time over {moves} moves of whole games from their start, "
                 f"{sum(cpu) / 1000:.2f} s in all; the load figure adds the WebSocket frames")
+
+
+def bench_store(rounds: int = 60, games: int = 50) -> None:
+    """The SQLite write of a move alone: ``games`` four-seat Orbitus games made as the
+    server makes them, then ``rounds`` moves of each written in turn (a real state's
+    bytes, each game's next ply), nothing else done between the writes; the thread's CPU
+    time of each write (``Store.add_moves``, one transaction)."""
+    from web.app import Context
+    from web.store import Store
+
+    context = Context(Store(Path(tempfile.mkdtemp(prefix="bench-web-store-"))), bot_delay=0)
+    rng = random.Random(3)
+    sessions = [context.games.create("orbitus", [
+        {"name": n, "kind": "human"} for n in ("A", "B", "C", "D")], rng.randrange(1000))[0]
+        for _ in range(games)]
+    play = sessions[0].adapter
+    blobs = []
+    for session in sessions:  # a state of each game from its middle: a real size
+        state = session.state
+        for _ in range(20):
+            legal = state.legal_actions()
+            state = play.game.apply(state, legal[rng.randrange(len(legal))])
+        blobs.append(play.game.encode(state))
+    store = context.games.store
+    cpu: list[float] = []
+    for ply in range(rounds):
+        for session, blob in zip(sessions, blobs, strict=True):
+            began = time.thread_time()
+            store.add_moves(session.id, ply, [(ply % 4, [0, "S01", 0, 1, 2], blob)], "active")
+            cpu.append((time.thread_time() - began) * 1e6)
+    cpu.sort()
+    figure("pnp web: the SQLite write of one move alone (one transaction, 50 games written "
+           "in turn), mean CPU", statistics.fmean(cpu), unit="µs", indent="",
+           note=f"median {statistics.median(cpu):.0f} µs, 99th percentile "
+                f"{percentile(cpu, 0.99):.0f} µs over {len(cpu)} writes; inside the "
+                f"server, between the rest of each move's work, the same write costs more "
+                f"(--parts)")
 
 
 def free_port() -> int:
@@ -439,6 +477,7 @@ def main() -> None:
     if not opts.skip_edit:
         bench_edit()
         bench_move()
+        bench_store()
     port = opts.port or free_port()
     data = tempfile.mkdtemp(prefix="bench-web-")
     # the server's warnings go to a file (a pipe nobody reads would fill and stop it)
