@@ -16,7 +16,6 @@ from records.orbitus_replay import record_text
 from records.record import read_record, replay
 from rules.hexgeo import DIRECTIONS, SIDE_INDEX, neighbours, opposite, rotate_sides
 from rules.orbitus.actions import DISCARD, PASS, PASS_ACTION, PLACE, REMOVE, Action
-from rules.orbitus.analysis import Analysis
 from rules.orbitus.engine import (
     END_ROUND,
     END_STUCK,
@@ -27,8 +26,6 @@ from rules.orbitus.engine import (
     shuffled_deck,
 )
 from rules.orbitus.engine import seating as game_from_definitions
-from rules.orbitus.legal import actions as actions_of
-from rules.orbitus.legal import can_act
 from rules.orbitus.score import score
 
 MODELS = load_orbitus()
@@ -170,75 +167,6 @@ def test_a_score_worked_out_from_the_position_before_is_the_scorers_at_every_pos
             worked += players - kept
             before = mine
     assert taken > 2 * worked  # most systems are untouched by one action
-
-
-def test_free_cells_and_legal_actions_worked_out_from_the_position_before_are_at_every_position(
-        games):
-    """A game analysed position after position makes each position's free cells from the
-    position before (State.info with the analysis one action earlier; a discard or a pass
-    keeps the analysis itself): at every position of every random game (2 to 6 players,
-    removals, discards and passes among them) the free cells, every seat's legal actions and
-    whether each seat can act equal those of an analysis from scratch; and the free cells
-    were made from the position before, sometimes with systems or zones renumbered."""
-    made = shared = 0
-    for (players, seed, by_kind), (first, actions, _) in games.items():
-        state = first
-        state.legal_actions()
-        for ply, action in enumerate(actions):
-            before = state.info
-            state = state.after(action)
-            where = (players, seed, by_kind, ply, action)
-            if action.kind in (PLACE, REMOVE):
-                mine = state.info
-                hint = mine._before
-                assert state._was is None, where
-                if hint is None:  # already used: the end of the turn looked for a placement
-                    assert mine._spots is not None, where
-                else:
-                    assert hint[0] is before, where
-                    assert mine.spots is mine._spots
-                    assert mine._before is None, where  # the position before let go once used
-                    made += 1
-            else:
-                assert state.info is before, where  # the same table: the same analysis
-                shared += 1
-            fresh = State(state.game, state.board, state.deck, state.drawn, state.hands,
-                          state.limits, state.to_move, state.passed, state.quiet, state.end,
-                          state.turn, state.skipped, state.out)
-            assert fresh.info.spots == state.info.spots, where
-            assert fresh.info.open_count == state.info.open_count, where
-            for seat in range(players):
-                assert list(actions_of(fresh, seat)) == list(actions_of(state, seat)), where
-                assert can_act(fresh, seat) == can_act(state, seat), where
-    assert made > 1000 and shared > 100
-
-
-def test_free_cells_made_from_a_table_one_cell_away_on_any_table():
-    """The free cells made from those of a table one cell away (a sector added or taken
-    away) equal those found from scratch on tables no game reaches too: 3,000 random tables
-    of up to 40 sectors with any routes, systems meeting and split zones among them (where
-    the systems and zones there cannot be carried over, they are found from scratch)."""
-    rng = random.Random(22)
-    ring = [(q, r) for q in range(-4, 5) for r in range(-4, 5)
-            if (q, r) != (0, 0) and max(abs(q), abs(r), abs(q + r)) <= 4]
-    carried = 0
-    for _ in range(3000):
-        seats = rng.randint(1, 4)
-        lines = {side: rng.randrange(seats) for side in rng.sample(range(6), rng.randint(1, 6))}
-        masks = {cell: rng.randrange(64) for cell in rng.sample(ring, rng.randint(0, 40))}
-        cell = rng.choice(ring)
-        after = dict(masks)
-        if cell in after and rng.random() < 0.5:
-            del after[cell]
-        else:
-            after[cell] = rng.randrange(64)
-            masks.pop(cell, None)
-        before = Analysis(lines, seats, masks)
-        assert before.spots is before._spots
-        made = Analysis(lines, seats, after, (before, cell))
-        carried += made._spots_from(before, cell) is not None
-        assert made.spots == Analysis(lines, seats, after).spots, (lines, masks, cell)
-    assert 1000 < carried < 3000  # mostly carried over, some found from scratch
 
 
 def test_the_hand_limits_follow_the_removals(games):

@@ -21,7 +21,6 @@ closing rule counts (O-36) and removals that keep a system connected (O-38, O-39
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
@@ -35,7 +34,6 @@ BITS = tuple(tuple(i for i in range(6) if m >> i & 1) for m in range(64))
 ALL_SIDES = 63
 
 _NEAR: dict[Hex, tuple[Hex, ...]] = {}
-_STATION_SIDE = {cell: d for d, cell in enumerate(DIRECTIONS)}  # the station's side facing it
 
 
 def near_cells(cell: Hex) -> tuple[Hex, ...]:
@@ -111,13 +109,10 @@ class Analysis:
 
     __slots__ = ("start_lines", "seats", "cells", "index", "routes", "near", "joined",
                  "facing_empty", "around", "owner", "reached", "empties", "_zone_of",
-                 "_zones", "_open", "_spots", "_spot_at", "_before")
+                 "_zones", "_open", "_spots", "_spot_at")
 
     def __init__(self, start_lines: Mapping[int, int], seats: int,
-                 masks: Mapping[Hex, int], before: tuple[Analysis, Hex] | None = None) -> None:
-        """``before``: the analysis of the same table with one cell changed (a sector placed
-        there or taken away) whose free cells are worked out; this one's free cells are then
-        made from those (:meth:`_spots_from`, the same list)."""
+                 masks: Mapping[Hex, int]) -> None:
         self.start_lines = start_lines
         self.seats = seats
         cells = sorted(masks)
@@ -161,7 +156,6 @@ class Analysis:
         self._open: list[int] | None = None
         self._spots: list[Spot] | None = None
         self._spot_at: dict[Hex, Spot] | None = None
-        self._before = before if before is not None and before[0]._spots is not None else None
 
     # --- systems (O-26, O-69) -------------------------------------------------------------
 
@@ -289,9 +283,7 @@ class Analysis:
         """Every empty cell next to the station or a sector, in cell order, with the sides a
         sector there must match and the systems and zones it would join."""
         if self._spots is None:
-            before, self._before = self._before, None
-            found = self._spots_from(*before) if before is not None else None
-            self._spots = self._find_spots() if found is None else found
+            self._spots = self._find_spots()
         return self._spots
 
     def _find_spots(self) -> list[Spot]:
@@ -325,93 +317,6 @@ class Analysis:
         return [_new(Spot, (cell, e[0], e[1], BITS[e[2]] if e[2] < 64 else _bits(e[2]),
                             BITS[e[3]] if e[3] < 64 else _bits(e[3])))
                 for cell, e in sorted(seen.items())]
-
-    def _labels(self) -> list[int]:
-        """For each sector the system (its seat) or neutral zone (``seats`` + its number) it
-        is in, in cell order."""
-        seats = self.seats
-        return [seat if seat >= 0 else seats + zone
-                for seat, zone in zip(self.owner, self.zone_of, strict=True)]
-
-    def _spot_of(self, cell: Hex) -> Spot | None:
-        """The free cell ``cell`` worked out from its six neighbours, as :meth:`_find_spots`
-        finds it from the placed sides (None: a sector or the station is there, or it is
-        next to nothing)."""
-        index = self.index
-        if cell in index or cell == (0, 0):
-            return None
-        get, routes, owner = index.get, self.routes, self.owner
-        known = required = seat_bits = zone_bits = 0
-        for s, other in enumerate(near_cells(cell)):
-            j = get(other)
-            if j is None:
-                continue
-            bit = 1 << s
-            known |= bit
-            if routes[j] >> OPP[s] & 1:
-                required |= bit
-                seat = owner[j]
-                if seat >= 0:
-                    seat_bits |= 1 << seat
-                else:
-                    zone_bits |= 1 << self.zone_of[j]
-        d = _STATION_SIDE.get(cell)
-        if d is not None:  # next to the station: a start line counts as a route (O-22)
-            bit = 1 << OPP[d]
-            known |= bit
-            seat = self.start_lines.get(d)
-            if seat is not None:
-                required |= bit
-                seat_bits |= 1 << seat
-        if not known:
-            return None
-        return _new(Spot, (cell, known, required, _bits(seat_bits), _bits(zone_bits)))
-
-    def _spots_from(self, before: Analysis, changed: Hex) -> list[Spot] | None:
-        """The free cells from ``before``'s, the table there differing from this one on the
-        cell ``changed`` only: a free cell not on or next to it faces the same sides, and
-        its systems and zones are those it faced there, each taken to the system or zone its
-        sectors are in now (None when the sectors of one system or zone there are not all in
-        one now, or a system's are no longer in it: then they are found from scratch)."""
-        seats = self.seats
-        j, i = self.index.get(changed), before.index.get(changed)
-        if (i is None) == (j is None):
-            return None  # not one sector placed or taken away
-        old, new = before._labels(), self._labels()
-        if j is not None:  # a sector placed there: the others' labels, in the same order
-            new = new[:j] + new[j + 1:]
-        else:  # a sector taken away
-            old = old[:i] + old[i + 1:]
-        same = old == new
-        image: dict[int, int] = {}  # a system or zone there -> the one it is part of now
-        if not same:
-            for a, b in zip(old, new, strict=True):
-                if image.setdefault(a, b) != b:
-                    return None
-            if any(image.get(seat, seat) != seat for seat in range(seats)):
-                return None  # a system no longer one (its start lines still count as its)
-        near = near_cells(changed)
-        dirty = {changed, *near}
-        if same:
-            out = [spot for spot in before.spots if spot.cell not in dirty]
-        else:
-            out = []
-            low = (1 << seats) - 1
-            for spot in before.spots:
-                if spot.cell in dirty:
-                    continue
-                bits = 0
-                for seat in spot.seats:
-                    bits |= 1 << seat  # a system stays itself
-                for z in spot.zones:
-                    bits |= 1 << image[seats + z]
-                out.append(_new(Spot, (spot.cell, spot.known, spot.required,
-                                       _bits(bits & low), _bits(bits >> seats))))
-        for cell in dirty:  # into their places in cell order
-            found = self._spot_of(cell)
-            if found is not None:
-                insort(out, found)
-        return out
 
     def spot(self, cell: Hex) -> Spot | None:
         if self._spot_at is None:

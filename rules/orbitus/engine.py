@@ -153,8 +153,7 @@ class State:
     """
 
     __slots__ = ("game", "board", "deck", "drawn", "hands", "limits", "to_move", "passed",
-                 "quiet", "end", "turn", "skipped", "out", "_info", "_legal", "_score", "_before",
-                 "_was")
+                 "quiet", "end", "turn", "skipped", "out", "_info", "_legal", "_score", "_before")
 
     def __init__(self, game: Seating, board: dict[Hex, Placed], deck: tuple[str, ...],
                  drawn: int, hands: tuple[tuple[str, ...], ...], limits: tuple[int, ...],
@@ -180,9 +179,6 @@ class State:
         # the score of the position one action earlier, and the cell that action changed
         # (None: none), while this state's own score is not worked out (State.score)
         self._before: tuple[Result, Hex | None] | None = None
-        # the analysis of the position one action earlier and the cell that action changed,
-        # while this state's own analysis is not worked out (State.info)
-        self._was: tuple[Analysis, Hex] | None = None
 
     def __getstate__(self) -> tuple[Any, ...]:  # what is worked out again is not pickled
         return (self.game, self.board, self.deck, self.drawn, self.hands, self.limits,
@@ -194,14 +190,11 @@ class State:
 
     @property
     def info(self) -> Analysis:
-        """The analysis of the table (systems, zones, open routes, free cells). When the
-        position one action earlier was analysed, its free cells are made from that one's
-        (:class:`~rules.orbitus.analysis.Analysis`'s ``before``: the same list, less work)."""
+        """The analysis of the table (systems, zones, open routes, free cells)."""
         info = self._info
         if info is None:
             info = self._info = Analysis(self.game.start_lines, self.game.n,
-                                         {c: p.mask for c, p in self.board.items()}, self._was)
-            self._was = None
+                                         {c: p.mask for c, p in self.board.items()})
         return info
 
     @property
@@ -234,7 +227,6 @@ class State:
         self._legal = None
         self._score = None
         self._before = None
-        self._was = None
 
     # legal actions ----------------------------------------------------------------------
 
@@ -285,11 +277,6 @@ class State:
                       (seat + 1) % game.n, tuple(passed), quiet, None, self.turn + 1, (), out)
         if self._score is not None:  # its score is worked out from this one's (State.score)
             state._before = (self._score, action.cell if kind in (PLACE, REMOVE) else None)
-        if self._info is not None:  # the table changed on one cell, or not at all
-            if kind in (PLACE, REMOVE):
-                state._was = (self._info, action.cell)
-            else:
-                state._info = self._info
         return state._settle()
 
     def _settle(self) -> State:
@@ -315,7 +302,6 @@ class State:
                           self.limits, seat, tuple(passed), quiet, None, self.turn,
                           tuple(skipped), self.out)
             probe._info = self._info
-            probe._was = self._was
             probe._before = self._before
             if self.deck_left == 0 and quiet >= n:
                 probe.end = END_ROUND
