@@ -7,18 +7,20 @@ and how many games one core holds.
 2. **Move, in process**: the server's own work for one move of a 4-seat Orbitus game
    (check, apply, SQLite, the messages of the four seats), without the network: the
    median time of a move, and the mean CPU time of a move (budget 1 ms: the server's CPU
-   per move of point 3 without the WebSocket frames).
+   per move of point 3 without the WebSocket frames); and the SQLite write of a move
+   alone (the mean and median CPU of 3,000 writes to a store of 50 games).
 3. **Load**: one ``pnp-web`` server process (uvicorn, started as a subprocess on a free
    loopback port, held to one core where the system allows it, the clients on the others)
    and ``--games`` Orbitus games of 4 seats, every seat a WebSocket client of this process
    (each seat taken with the game's join code, as a player's device takes it); whenever a
    seat is to move it waits ``--think`` s (0.5 to 1.5 times) and sends a random legal
    action of the ones the server sent it. A move's round trip is the time from sending it
-   to the server's answer (``ok``, after the move is checked, applied, written to SQLite
-   and sent to every page of the game). Each game plays ``--moves`` moves. Budget: no
-   errors, median under 50 ms, 95th percentile under 200 ms; and the **server's CPU time
-   per move** (its user and system time while the games are played, from
-   ``/proc/PID/stat``, divided by the moves): budget 1 ms.
+   to the server's answer (the state message with ``"ok"``: the move's id, sent once the
+   move is checked, applied and written to SQLite, as every page of the game is sent
+   it). Each game plays ``--moves`` moves. Budget: no errors, median under 50 ms, 95th
+   percentile under 200 ms; and the **server's CPU time per move** (its user and system
+   time while the games are played, from ``/proc/PID/stat``, divided by the moves):
+   budget 1 ms.
 4. **Games per core**: the load again with more games each time (``--ramp``), on the one
    core; the most games whose moves still come back in under 50 ms at the median (where
    the load generator, on the other core, reaches its own limit first, the figure says so
@@ -115,6 +117,43 @@ def bench_move(moves: int = 400) -> None:
            "messages), in process, mean", statistics.fmean(cpu), 1, indent="",
            note=f"the process's CPU time over {moves} moves of whole games from their start, "
                 f"{sum(cpu) / 1000:.2f} s in all; the load figure adds the WebSocket frames")
+
+
+def bench_store(rounds: int = 60, games: int = 50) -> None:
+    """The SQLite write of a move alone: ``games`` four-seat Orbitus games made as the
+    server makes them, then ``rounds`` moves of each written in turn (a real state's
+    bytes, each game's next ply), nothing else done between the writes; the thread's CPU
+    time of each write (``Store.add_moves``, one transaction)."""
+    from web.app import Context
+    from web.store import Store
+
+    context = Context(Store(Path(tempfile.mkdtemp(prefix="bench-web-store-"))), bot_delay=0)
+    rng = random.Random(3)
+    sessions = [context.games.create("orbitus", [
+        {"name": n, "kind": "human"} for n in ("A", "B", "C", "D")], rng.randrange(1000))[0]
+        for _ in range(games)]
+    play = sessions[0].adapter
+    blobs = []
+    for session in sessions:  # a state of each game from its middle: a real size
+        state = session.state
+        for _ in range(20):
+            legal = state.legal_actions()
+            state = play.game.apply(state, legal[rng.randrange(len(legal))])
+        blobs.append(play.game.encode(state))
+    store = context.games.store
+    cpu: list[float] = []
+    for ply in range(rounds):
+        for session, blob in zip(sessions, blobs, strict=True):
+            began = time.thread_time()
+            store.add_moves(session.id, ply, [(ply % 4, [0, "S01", 0, 1, 2], blob)], "active")
+            cpu.append((time.thread_time() - began) * 1e6)
+    cpu.sort()
+    figure("pnp web: the SQLite write of one move alone (one transaction, 50 games written "
+           "in turn), mean CPU", statistics.fmean(cpu), unit="µs", indent="",
+           note=f"median {statistics.median(cpu):.0f} µs, 99th percentile "
+                f"{percentile(cpu, 0.99):.0f} µs over {len(cpu)} writes; inside the "
+                f"server, between the rest of each move's work, the same write costs more "
+                f"(--parts)")
 
 
 def free_port() -> int:
@@ -223,6 +262,10 @@ async def _seat(port: int, token: str, moves: int, think: float, rng: random.Ran
                     table.errors.append(msg["error"])
                     done.set()
                 continue
+            if head.startswith('{"type":"state","ok":'):  # the answer, in the state after it
+                answer = json.loads(text)["ok"]
+                table.times.append((time.perf_counter() - sent_at.pop(answer)) * 1000)
+                pending = False
             if '"legal":{' not in text:
                 if '"status":"active"' not in text:
                     done.set()
@@ -357,6 +400,12 @@ def report_parts(path: Path) -> None:
     figure("pnp web: server CPU per move, outside those parts (frames in and out, the "
            "event loop, the kernel's loopback traffic)", whole - timed, indent="    ",
            note=f"the process: {whole:.3f} ms a move over those {moves} moves, parts timed")
+    collector = data.get("gc") or []
+    if collector:
+        figure("pnp web: server CPU per move, the garbage collector (inside the parts above "
+               "and outside them)", sum(g["seconds"] for g in collector) * 1000 / moves,
+               indent="    ", note="collections of generations 0, 1, 2: " + ", ".join(
+                   f"{g['collections']} ({g['seconds'] * 1000:.0f} ms)" for g in collector))
 
 
 def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: int) -> None:
@@ -428,6 +477,7 @@ def main() -> None:
     if not opts.skip_edit:
         bench_edit()
         bench_move()
+        bench_store()
     port = opts.port or free_port()
     data = tempfile.mkdtemp(prefix="bench-web-")
     # the server's warnings go to a file (a pipe nobody reads would fill and stop it)

@@ -2,7 +2,9 @@
 
 Runs the server as ``python -m web`` would (the same arguments), with the synchronous
 parts of a move wrapped: each call's thread CPU time (``time.thread_time``, user and
-system) is summed per part from the first move on (seats connecting are not counted).
+system) is summed per part from the first move on (seats connecting are not counted),
+and so is the garbage collector's, per generation (wherever it ran: inside the parts and
+outside them).
 Every 100 moves the sums, the moves and the process's CPU time since the first move are
 written as JSON to the file named by ``$BENCH_WEB_PARTS`` (the server is stopped from
 outside, so it never writes at its end). The wrapping costs a few microseconds a call:
@@ -11,6 +13,7 @@ the whole is a little slower than the server alone.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -37,12 +40,28 @@ def install(target: str) -> None:
 
     sums: dict[str, list[float]] = {}  # part -> [CPU seconds, calls]
     start: list[float] = []  # the process's CPU time at the first move
+    collector = [[0.0, 0] for _ in range(3)]  # per generation: [CPU seconds, collections]
+    began_gc: list[float] = [0.0]
+
+    def collected(phase: str, info: dict[str, Any]) -> None:
+        if not start:
+            return
+        if phase == "start":
+            began_gc[0] = time.thread_time()
+            return
+        entry = collector[info["generation"]]
+        entry[0] += time.thread_time() - began_gc[0]
+        entry[1] += 1
+
+    gc.callbacks.append(collected)
 
     def write() -> None:
         moves = int(sums[MOVE][1])
         data = {"moves": moves, "process": time.process_time() - start[0],
                 "parts": {part: {"seconds": sums[part][0], "calls": int(sums[part][1])}
-                          for *_, part in PARTS if part in sums}}  # in the order of PARTS
+                          for *_, part in PARTS if part in sums},  # in the order of PARTS
+                "gc": [{"seconds": seconds, "collections": int(count)}
+                       for seconds, count in collector]}
         with open(target, "w", encoding="utf-8") as out:
             json.dump(data, out)
 

@@ -217,6 +217,41 @@ def test_each_seat_sees_only_its_own_hand(client):
                            if card not in hands[1])
 
 
+def test_a_move_over_the_websocket_is_answered_in_the_state_after_it(client):
+    """One frame answers a move: the mover's state message, with the move's id as ``ok``
+    right after its type; the other seat's state has no ``ok``; a refused move is an error
+    frame with its id; taking back is answered the same way."""
+    data, tokens = create(client, "orbitus", ["human", "human"])
+    with client.websocket_connect(ws_url(f"/ws/{tokens[0]}")) as anna, \
+            client.websocket_connect(ws_url(f"/ws/{tokens[1]}")) as boris:
+        msg = json.loads(anna.receive_text())
+        assert json.loads(anna.receive_text())["players"][1]["connected"]  # Boris came
+        json.loads(boris.receive_text())
+        card, cells = next(iter(msg["legal"]["place"].items()))
+        cell, rots = next(iter(cells.items()))
+        anna.send_text(json.dumps({"type": "move", "action": f"place {card} @{cell} r{rots[0]}",
+                                   "version": 0, "id": 7}))
+        text = anna.receive_text()
+        assert text.startswith('{"type":"state","ok":7,"id":')
+        mine = json.loads(text)
+        assert (mine["version"], mine["seat"], len(mine["history"])) == (1, 0, 1)
+        assert text == '{"type":"state","ok":7,' + \
+            client.get(f"/api/link/{tokens[0]}/view?seat=0").text[16:]
+        theirs = boris.receive_text()
+        assert "ok" not in json.loads(theirs) and json.loads(theirs)["version"] == 1
+        anna.send_text(json.dumps({"type": "ping", "id": 8}))
+        assert json.loads(anna.receive_text()) == {"type": "pong", "id": 8}  # no frame more
+        anna.send_text(json.dumps({"type": "move", "action": "pass", "version": 1, "id": 9}))
+        refused = json.loads(anna.receive_text())
+        assert (refused["type"], refused["status"], refused["id"]) == ("error", 409, 9)
+        boris.send_text(json.dumps({"type": "move", "action": "pass", "version": 1, "id": 3}))
+        assert json.loads(boris.receive_text())["ok"] == 3
+        assert "ok" not in json.loads(anna.receive_text())
+        boris.send_text(json.dumps({"type": "undo", "id": 4}))
+        back = json.loads(boris.receive_text())
+        assert (back["ok"], back["version"], len(back["history"])) == (4, 3, 1)
+
+
 def test_bad_requests_are_refused_and_leave_the_game_as_it_was(client):
     data, tokens = create(client, "orbitus", ["human", "human"])
     before = client.get(f"/api/link/{tokens[0]}").json()
@@ -320,6 +355,37 @@ def test_undo_takes_back_the_move_and_the_bots_answers(client):
     assert moved["can_undo"]
     back = client.post(f"/api/link/{tokens[0]}/undo", json={}).json()
     assert back["history"] == [] and back["view"]["cells"] == msg["view"]["cells"]
+
+
+def test_the_games_list_reads_the_moves_a_game_row_does_not_hold(client):
+    """A move writes its moves row only: the home page's list still says how many moves
+    each game has and lists the one played last first, a taking back included, and the
+    store's game row holds the state after the last move."""
+    first, a = create(client, "satellites", ["human", "human"], seed=5)
+    second, _ = create(client, "satellites", ["human", "human"], seed=6)
+
+    def move(token: str) -> None:
+        msg = client.get(f"/api/link/{token}").json()
+        frm, targets = next(iter(msg["legal"]["moves"].items()))
+        moved = client.post(f"/api/link/{token}/move",
+                            json={"action": f"{frm}-{next(iter(targets))}"})
+        assert moved.status_code == 200, moved.text
+
+    def listed() -> list[tuple[str, int]]:
+        return [(g["id"], g["plies"]) for g in client.get("/api/games").json()]
+
+    move(a[0])
+    move(a[1])
+    assert listed() == [(first["id"], 2), (second["id"], 0)]
+    store = client.app.state.context.store
+    db = sqlite3.connect(store.path)
+    assert db.execute("SELECT plies FROM games WHERE id=?", (first["id"],)).fetchone() == (0,)
+    last = db.execute("SELECT state FROM moves WHERE game_id=? AND ply=1",
+                      (first["id"],)).fetchone()[0]
+    assert (store.game(first["id"]).plies, store.game(first["id"]).state) == (2, last)
+    assert client.post(f"/api/link/{a[1]}/undo", json={}).status_code == 200
+    assert listed() == [(first["id"], 1), (second["id"], 0)]
+    assert store.game(first["id"]).plies == 1
 
 
 def test_a_restarted_server_resumes_every_game_from_sqlite(tmp_path: Path):

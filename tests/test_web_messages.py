@@ -129,6 +129,9 @@ def test_every_pages_message_text_says_what_its_message_says(tmp_path: Path, gam
             await manager.move(session, seat, session.adapter.text(session.state, action))
             moves += 1
             same_messages(session)
+            # can_undo's shortcut (another person moved last) says what take_back_from says
+            assert [session.can_undo(s) for s in range(len(kinds))] == \
+                [session.take_back_from(s)[0] is not None for s in range(len(kinds))]
             if session.take_back_from(seat)[0] is not None and took_back < 5:
                 await manager.unwatch(session, watcher)  # no page: nothing made at the undo
                 await manager.undo(session, seat)

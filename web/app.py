@@ -71,7 +71,7 @@ import rules
 from web import work
 from web.adapters import Desk, play_adapter, table_adapter, web_games
 from web.errors import WebError
-from web.games import GONE, IDLE_DONE, Manager, Session, Watcher, record_of, replay_of
+from web.games import GONE, IDLE_DONE, Answer, Manager, Session, Watcher, record_of, replay_of
 from web.guard import LOOPBACK, Guard, close_reason
 from web.lock import DataLock, FolderInUse
 from web.playtest_api import routes as playtest_routes
@@ -708,9 +708,11 @@ async def link_action(request: Request) -> Response:
 
 async def ws(websocket: WebSocket) -> None:
     """A page's live connection: the state now, then every change; moves and taking back
-    too. A frame it cannot use (binary, not JSON, nested too deep) is answered with an
-    error and the connection stays; a link that does not open a game is told why, then
-    closed with 4000 + the HTTP status and the sentence as the reason."""
+    too (``{type: move|undo, id, ...}``: a move made is answered in the first state
+    message after it, ``{"type":"state","ok":id,...}``; a move refused by an error message
+    with its ``id``). A frame it cannot use (binary, not JSON, nested too deep) is
+    answered with an error and the connection stays; a link that does not open a game is
+    told why, then closed with 4000 + the HTTP status and the sentence as the reason."""
     context: Context = websocket.app.state.context
     await websocket.accept()
     token = websocket.path_params["token"]
@@ -775,11 +777,14 @@ async def _ws_message(context: Context, session: Session, watcher: Watcher,
         role, seat = watcher.role, watcher.seat
         if role != "seat" or seat is None:
             raise WebError(403, f"a {role} link watches the game; only a seat's link plays")
+        answer = Answer(watcher, ident)
         if data["type"] == "move":
             version = await context.games.move(session, seat, data.get("action"),
-                                               data.get("version"))
+                                               data.get("version"), answer)
         else:
-            version = (await context.games.undo(session, seat))["version"]
+            version = (await context.games.undo(session, seat, answer))["version"]
+        if answer.sent:  # told in the page's state message after the move: no frame more
+            return None
         return {"type": "ok", "id": ident, "version": version}
     except WebError as exc:
         return {"type": "error", "id": ident, **exc.to_json()}

@@ -97,6 +97,25 @@ class Watcher:
 
 
 @dataclass
+class Answer:
+    """The answer a page is owed for a move (or a taking back) it sent over its WebSocket:
+    its ``id``, told to that page in the first state message it is sent after the move is
+    saved (``"ok": id``, :func:`answered`), not in a frame of its own. ``sent`` says
+    whether it went: when it could not (the page was no longer listed), the WebSocket
+    answers ``{"type": "ok", "id": ..., "version": ...}`` as before."""
+
+    watcher: Watcher
+    id: Any
+    sent: bool = False
+
+
+def answered(text: str, ident: Any) -> str:
+    """A state message's text (``{"type":"state",...}``) with the answer to the page's move
+    ``ident`` in it, right after its type: ``{"type":"state","ok":ident,...}``."""
+    return f'{text[:16]}"ok":{_dumps(ident)},{text[16:]}'
+
+
+@dataclass
 class Session:
     """One game being played (see the module docstring)."""
 
@@ -220,7 +239,13 @@ class Session:
             self._undo = (self.version, {})
         found = self._undo[1]
         if seat not in found:
-            found[seat] = self.take_back_from(seat)[0] is not None
+            movers = self.movers
+            if movers and movers[-1] != seat and self.kinds[movers[-1]] == "human":
+                # another person made the last move: they moved since this seat's last move
+                # (take_back_from's answer, without walking the moves)
+                found[seat] = False
+            else:
+                found[seat] = self.take_back_from(seat)[0] is not None
         return found[seat]
 
     # --- what the pages are sent --------------------------------------------------------
@@ -600,10 +625,11 @@ class Manager:
     # --- playing ----------------------------------------------------------------------------
 
     async def move(self, session: Session, seat: int, text: Any,
-                   version: Any = None) -> int:
+                   version: Any = None, answer: Answer | None = None) -> int:
         """Make ``seat``'s move written ``text``; returns the game's version after it.
         Refused (4xx, the game unchanged) when it is not that seat's turn, the page
-        saw an older position, or the rules forbid it (the rules core's sentence)."""
+        saw an older position, or the rules forbid it (the rules core's sentence).
+        ``answer``: the page that sent it over its WebSocket, told in its state message."""
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise WebError(422, "the move must be text, e.g. place S07 @0,-1 r2 or c1-c4")
         async with session.lock:
@@ -628,7 +654,7 @@ class Manager:
             self._apply(session, seat, action)
             version = session.version
         self.kick(session)
-        await self.broadcast(session)
+        await self.broadcast(session, answer)
         return version
 
     def _playable(self, session: Session) -> None:
@@ -657,9 +683,10 @@ class Manager:
         session.version += 1
         session.played = session.touched = time.monotonic()
 
-    async def undo(self, session: Session, seat: int) -> dict[str, Any]:
+    async def undo(self, session: Session, seat: int,
+                   answer: Answer | None = None) -> dict[str, Any]:
         """Take back ``seat``'s last move (and the bots' answers after it), as
-        :meth:`Session.take_back_from` allows."""
+        :meth:`Session.take_back_from` allows (``answer``: as for :meth:`move`)."""
         async with session.lock:
             last, why = session.take_back_from(seat)
             if last is None:
@@ -674,7 +701,7 @@ class Manager:
             session.status = "active"
             session.version += 1
         self.kick(session)
-        await self.broadcast(session)
+        await self.broadcast(session, answer)
         return session.message("seat", seat)
 
     async def abandon(self, session: Session) -> None:
@@ -741,11 +768,17 @@ class Manager:
 
     # --- pages ------------------------------------------------------------------------------
 
-    async def broadcast(self, session: Session) -> None:
-        """Send every page of the game the position as its link may see it."""
+    async def broadcast(self, session: Session, answer: Answer | None = None) -> None:
+        """Send every page of the game the position as its link may see it; the page owed
+        ``answer`` gets it in its message (one frame, not two)."""
         for watcher in list(session.watchers):
             try:
-                await watcher.send(session.message_text(watcher.role, watcher.seat))
+                text = session.message_text(watcher.role, watcher.seat)
+                if answer is not None and watcher is answer.watcher and not answer.sent:
+                    await watcher.send(answered(text, answer.id))
+                    answer.sent = True
+                else:
+                    await watcher.send(text)
             except Exception:
                 with contextlib.suppress(ValueError):
                     session.watchers.remove(watcher)
@@ -825,4 +858,5 @@ def record_of(session: Session) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["GONE", "Manager", "Session", "Watcher", "digest", "record_of", "replay_of"]
+__all__ = ["GONE", "Answer", "Manager", "Session", "Watcher", "answered", "digest", "record_of",
+           "replay_of"]

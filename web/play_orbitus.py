@@ -111,16 +111,16 @@ def legal(state: State) -> dict[str, Any]:
     found = state.legal_actions()
     keys, turns = _KEYS, _TURNS
     for cell, card, rots in found.placement_groups():  # one group per (cell, card)
-        key = keys.get(cell)
-        if key is None:
-            key = keys[cell] = f"{cell[0]},{cell[1]}"
-        cells = place.get(card)
-        if cells is None:
-            cells = place[card] = {}
-        listed = turns.get(rots)
-        if listed is None:
-            listed = turns[rots] = list(rots)
-        cells[key] = listed
+        try:  # the card seen before, the cell's key and the turns' list made before
+            place[card][keys[cell]] = turns[rots]
+        except KeyError:
+            key = keys.get(cell)
+            if key is None:
+                key = keys[cell] = f"{cell[0]},{cell[1]}"
+            listed = turns.get(rots)
+            if listed is None:
+                listed = turns[rots] = list(rots)
+            place.setdefault(card, {})[key] = listed
     for action in found.others():
         kind = action.kind
         if kind == REMOVE:
@@ -135,9 +135,10 @@ def legal(state: State) -> dict[str, Any]:
 def parse(state: State, seat: int, text: str) -> Action:
     """The legal action ``seat`` wrote; :class:`~rules.game.NotationError` if it cannot be
     read, :class:`~rules.game.IllegalAction` with the engine's reason if the rules forbid
-    it (``GAME.parse_action``). A card the seat does not hold, or a move written for another
-    player, is refused before the engine is asked: the engine's sentence says where the
-    card is (another hand, the deck), which is not this seat's to know."""
+    it (``GAME.parse_action``, the text read once). A card the seat does not hold, or a
+    move written for another player, is refused before the engine is asked: the engine's
+    sentence says where the card is (another hand, the deck), which is not this seat's to
+    know."""
     written = parse_move(text)  # who wrote it and which card: this seat's own to check
     if written.player is not None and written.player != state.game.players[seat]:
         raise IllegalAction(f"this seat plays {state.game.players[seat]}, not "
@@ -146,7 +147,7 @@ def parse(state: State, seat: int, text: str) -> Action:
     if action.kind in (PLACE, DISCARD) and action.card not in state.hands[seat]:
         held = " ".join(state.hands[seat]) or "nothing"
         raise IllegalAction(f"{action.card} is not in your hand (you hold {held})")
-    return GAME.parse_action(state, text)
+    return GAME.checked(state, written)  # GAME.parse_action, the text read once
 
 
 def reveals(before: State, after: State) -> bool:

@@ -13,8 +13,10 @@ Tables:
 * ``saved_tables`` - transcriptions: the layout YAML or board text exactly as exported;
 * ``games`` - one row per game played: the game, players, seats (human or which bot),
   seed, the ruleset it is played by (as data, so a saved game resumes even after the
-  definitions changed), status, the start and the current state (the rules core's
-  ``encode``);
+  definitions changed), status, the start state and the state of its last change of
+  status, taking back or end (the rules core's ``encode``); a move of a game being played
+  writes its ``moves`` row only (one write a move, not two: the game's moves so far, its
+  state now and when it was last played are read from its last move);
 * ``moves`` - every action of every game in order, with the state after it;
 * ``tokens`` - the unguessable links: a seat's (one per device that took the seat), the
   spectators', the host's; only their SHA-256 digests are kept (:func:`digest`), so no
@@ -44,7 +46,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -405,10 +407,22 @@ class Store:
                        json.loads(row[5]), row[6], row[7], row[8], row[9], row[10], row[11],
                        row[12], row[13], row[14])
 
+    # a game's moves so far, its state now and when it was last played: from its last move
+    # (the moves of a game being played are not written into its games row), else its row
+    _PLAYED = ("SELECT ply + 1, state, at FROM moves WHERE game_id=? ORDER BY ply DESC "
+               "LIMIT 1")
+
     def game(self, ident: str) -> GameRow | None:
         with self.reading() as db:
             row = db.execute(f"SELECT {self._GAME} FROM games WHERE id=?", (ident,)).fetchone()
-        return None if row is None else self._row(row)
+            last = None if row is None else db.execute(self._PLAYED, (ident,)).fetchone()
+        if row is None:
+            return None
+        found = self._row(row)
+        if last is not None and last[0] > found.plies:  # moves since the row was written
+            found = replace(found, plies=last[0], state=last[1],
+                            updated=max(found.updated, last[2]))
+        return found
 
     def game_by_code(self, code: str) -> str | None:
         """The id of the game whose join code is ``code``."""
@@ -433,8 +447,10 @@ class Store:
         """Every game, for the home page: no seed, no join code, no link."""
         with self.reading() as db:
             rows = db.execute(
-                "SELECT id, game, players, seats, status, created, updated, plies FROM games "
-                "ORDER BY updated DESC").fetchall()
+                "SELECT id, game, players, seats, status, created, MAX(updated, COALESCE(("
+                "SELECT at FROM moves WHERE game_id=games.id ORDER BY ply DESC LIMIT 1), 0)) "
+                "AS played, COALESCE((SELECT MAX(ply) + 1 FROM moves WHERE "
+                "game_id=games.id), 0) FROM games ORDER BY played DESC").fetchall()
         return [{"id": r[0], "game": r[1], "players": json.loads(r[2]),
                  "seats": json.loads(r[3]), "status": r[4], "created": r[5], "updated": r[6],
                  "plies": r[7]} for r in rows]
@@ -447,7 +463,9 @@ class Store:
 
     def add_moves(self, ident: str, first_ply: int, moves: list[tuple[int, Any, bytes]],
                   status: str) -> None:
-        """Append moves (seat, action as JSON data, state after) from ``first_ply`` on."""
+        """Append moves (seat, action as JSON data, state after) from ``first_ply`` on; the
+        game's row is written too only when its ``status`` is no longer ``active`` (its end:
+        while it is played, its moves so far are read from its last move)."""
         now = time.time()
         with self.transaction() as db:
             db.executemany(
@@ -456,7 +474,7 @@ class Store:
                 [(ident, first_ply + k, seat, json.dumps(action), state, now)
                  for k, (seat, action, state) in enumerate(moves)])
             last = moves[-1][2] if moves else None
-            if last is not None:
+            if last is not None and status != "active":
                 db.execute("UPDATE games SET state=?, plies=?, status=?, updated=? WHERE id=?",
                            (last, first_ply + len(moves), status, now, ident))
 

@@ -5,30 +5,43 @@ from __future__ import annotations
 import json
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from rules.game import Outcome
 from rules.orbitus.actions import REMOVE, Action
-from rules.orbitus.engine import Placed, State, new_game, seating
-from rules.orbitus.notation import notation, parse_move
+from rules.orbitus.engine import Placed, Seating, State, new_game, seating
+from rules.orbitus.notation import Written, notation, parse_move
 from rules.orbitus.ruleset import Card, Ruleset
 from rules.orbitus.view import View, view_for
 from rules.orbitus.why import check
 
 _ENDS = (None, "quiet-round", "no-one-can-act")
 _OFFSET = 32768  # cells are stored as q + _OFFSET, r + _OFFSET
-_NUMBERS: dict[int, tuple[Sequence[Card], dict[str, int]]] = {}  # id(deck) -> deck, numbers
+# id(deck) -> the deck, each card's number, and the numbers of the shuffled decks met
+_NUMBERS: dict[int, tuple[Sequence[Card], dict[str, int], dict[tuple[str, ...], array[int]]]] \
+    = {}
+MAX_ORDERS = 4096  # shuffled decks kept per ruleset (one per game being played)
+_HEAD = json.JSONEncoder(separators=(",", ":")).encode  # made once, not at every call
 
 
-def _numbers(deck: Sequence[Card]) -> dict[str, int]:
-    """Each card's number in its ruleset's deck (worked out once per deck: a server encodes
-    the state of every move)."""
+def _numbers(deck: Sequence[Card]) -> tuple[dict[str, int], dict[tuple[str, ...], array[int]]]:
+    """Each card's number in its ruleset's deck, and the numbers of each shuffled deck met
+    (worked out once per deck and per game: a server encodes the state of every move, and
+    a game's deck order never changes)."""
     found = _NUMBERS.get(id(deck))
     if found is None or found[0] is not deck:
         if len(_NUMBERS) >= 64:  # many rulesets (a tuning run): start again
             _NUMBERS.clear()
-        found = _NUMBERS[id(deck)] = (deck, {c.id: i for i, c in enumerate(deck)})
-    return found[1]
+        found = _NUMBERS[id(deck)] = (deck, {c.id: i for i, c in enumerate(deck)}, {})
+    return found[1], found[2]
+
+
+_SEATING: dict[int, tuple[Seating, str]] = {}  # id(game) -> the game, its part of the head
+
+
+def _ints(values: Iterable[int]) -> str:
+    """A list of whole numbers (or booleans, as 0 and 1) as compact JSON: [1,0,2]."""
+    return f"[{','.join(str(int(v)) for v in values)}]"
 
 
 def winners_of(totals: Sequence[int]) -> tuple[int, ...]:
@@ -87,7 +100,12 @@ class Orbitus:
     def parse_action(self, state: State, text: str) -> Action:
         """The legal action ``text`` writes (as ``legal_actions`` lists it); raises
         ``NotationError`` or ``IllegalAction``."""
-        action = check(state, parse_move(text).action())
+        return self.checked(state, parse_move(text))
+
+    def checked(self, state: State, written: Written) -> Action:
+        """The legal action a move read by ``parse_move`` writes (``parse_action`` without
+        reading the text again); raises ``IllegalAction``."""
+        action = check(state, written.action())
         if action.kind == REMOVE:  # the notation may leave out the card on the cell
             action = action._replace(card=state.board[action.cell].card)
         return action
@@ -96,19 +114,31 @@ class Orbitus:
         """The state as bytes: a JSON header (players, station, counters) and the cards as
         16-bit little-endian numbers (deck order, hands, cards out, the table)."""
         game = state.game
-        ids = _numbers(game.ruleset.deck)
-        head = json.dumps([list(game.players), sorted(game.start_lines.items()),
-                           sorted(game.barriers), state.drawn, state.to_move,
-                           [int(p) for p in state.passed], state.quiet, state.turn,
-                           _ENDS.index(state.end), list(state.skipped), list(state.limits),
-                           [len(h) for h in state.hands], len(state.deck), len(state.out),
-                           len(state.board)], separators=(",", ":")).encode()
-        body = array("H", [ids[c] for c in state.deck])
-        for hand in state.hands:
-            body.extend(ids[c] for c in hand)
-        body.extend(ids[c] for c in state.out)
+        ids, orders = _numbers(game.ruleset.deck)
+        # the JSON list [players, start lines, barriers, drawn, to move, passed, quiet, turn,
+        # end, skipped, limits, hand sizes, deck, out, board]: its first three are the
+        # game's (written once per game), the rest whole numbers and lists of them
+        seats = _SEATING.get(id(game))
+        if seats is None or seats[0] is not game:
+            if len(_SEATING) >= MAX_ORDERS:
+                _SEATING.clear()
+            seats = _SEATING[id(game)] = (game, _HEAD([
+                list(game.players), sorted(game.start_lines.items()),
+                sorted(game.barriers)])[:-1])
+        head = (f"{seats[1]},{state.drawn},{state.to_move},{_ints(state.passed)},"
+                f"{state.quiet},{state.turn},{_ENDS.index(state.end)},{_ints(state.skipped)},"
+                f"{_ints(state.limits)},{_ints([len(h) for h in state.hands])},"
+                f"{len(state.deck)},{len(state.out)},{len(state.board)}]").encode()
+        deck = orders.get(state.deck)
+        if deck is None:
+            if len(orders) >= MAX_ORDERS:
+                orders.clear()
+            deck = orders[state.deck] = array("H", [ids[c] for c in state.deck])
+        rest = [ids[c] for hand in state.hands for c in hand]
+        rest += [ids[c] for c in state.out]
         for (q, r), placed in state.board.items():
-            body.extend((q + _OFFSET, r + _OFFSET, ids[placed.card], placed.rot))
+            rest += (q + _OFFSET, r + _OFFSET, ids[placed.card], placed.rot)
+        body = deck + array("H", rest)
         if sys.byteorder != "little":
             body.byteswap()
         return len(head).to_bytes(4, "little") + head + body.tobytes()

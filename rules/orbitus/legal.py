@@ -16,27 +16,32 @@ from typing import TYPE_CHECKING, Any
 from rules.hexgeo import Hex
 from rules.orbitus.actions import DISCARD, PASS_ACTION, PLACE, REMOVE, Action
 from rules.orbitus.analysis import ALL_SIDES, POP
-from rules.orbitus.ruleset import Card
+from rules.orbitus.ruleset import Card, rotate_mask
 
 if TYPE_CHECKING:
     from rules.orbitus.engine import State
 
 
-# The rotations in which a card fits a free cell, by its printed routes, the sides facing
-# something and the sides of those that must carry a route, six bits each (``routes << 12 |
-# known << 6 | required``: at most 64 x 64 x 64 keys, looked up as one whole number).
-_ROTS: dict[int, tuple[int, ...]] = {}
+class _Fits(dict[int, tuple[int, ...]]):
+    """The rotations in which a card fits a free cell, by its printed routes, the sides
+    facing something and the sides of those that must carry a route, six bits each
+    (``routes << 12 | known << 6 | required``: at most 64 x 64 x 64 keys, looked up as one
+    whole number), each worked out when first asked for."""
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        routes, known, required = key >> 12, key >> 6 & ALL_SIDES, key & ALL_SIDES
+        found = self[key] = tuple(k for k in range(6)
+                                  if rotate_mask(routes, k) & known == required)
+        return found
+
+
+_ROTS = _Fits()
 
 
 def fitting(card: Card, known: int, required: int) -> tuple[int, ...]:
     """The rotations in which ``card`` matches a cell whose ``known`` sides face something,
     ``required`` of them routes."""
-    key = card.routes << 12 | known << 6 | required
-    found = _ROTS.get(key)
-    if found is None:
-        masks = card.masks
-        found = _ROTS[key] = tuple(k for k in range(6) if masks[k] & known == required)
-    return found
+    return _ROTS[card.routes << 12 | known << 6 | required]
 
 
 class Legal(Sequence[Action]):
@@ -123,39 +128,42 @@ def _place(state: State, out: Legal, seat: int, cards: Iterable[str] | None, onl
     info = state.info
     ids = sorted(set(state.hands[seat] if cards is None else cards))
     table = state.game.cards
-    hand = [(table[ident].routes << 12, table[ident]) for ident in ids]
+    hand = [(table[ident].routes << 12, ident) for ident in ids]
     spots = info.spots if only is None else [s for s in info.spots if s.cell == only]
     counts = info.open_count
     n = state.game.n
-    groups, ends, total = out._groups, out._ends, out._placements  # Legal._add, inlined
-    rots_of = _ROTS.get
+    groups = out._groups
+    fits = _ROTS
     for cell, known, required, seats, zones in spots:
         if len(seats) > 1:
             continue
-        guard = 1
+        facing = known << 6 | required
         if seats and seats[0] != seat:
             # the opponent's open routes left when this cell is filled, before the new
             # sector's own sides facing empty cells are counted (O-35, O-36)
             guard = (counts[seats[0]] + sum(counts[n + z] for z in zones)
                      - POP[required])
-        facing = known << 6 | required
-        for routes, card in hand:
-            rots = rots_of(routes | facing)
-            if rots is None:
-                rots = fitting(card, known, required)
-            if not rots:
-                continue
-            if guard <= 0:
+            if guard <= 0:  # only the turns that leave that system an open route
                 free = ALL_SIDES & ~known
-                masks = card.masks
-                rots = tuple(k for k in rots if guard + POP[masks[k] & free] > 0)
-                if not rots:
-                    continue
+                for routes, ident in hand:
+                    masks = table[ident].masks
+                    rots = tuple(k for k in fits[routes | facing]
+                                 if guard + POP[masks[k] & free] > 0)
+                    if rots:
+                        if first:
+                            return True
+                        groups.append((cell, ident, rots))
+                continue
+        # the usual cell: each card of the hand in the turns that match (one comprehension)
+        found = [(cell, ident, rots) for routes, ident in hand if (rots := fits[routes | facing])]
+        if found:
             if first:
                 return True
-            groups.append((cell, card.id, rots))
-            total += len(rots)
-            ends.append(total)
+            groups += found
+    ends, total = out._ends, out._placements  # Legal._add's running totals, at once
+    for _, _, rots in groups[len(ends):]:
+        total += len(rots)
+        ends.append(total)
     out._placements = total
     return False
 

@@ -202,8 +202,11 @@ function connect() {
   socket.addEventListener("open", () => { retry = 500; $("connection").textContent = "live"; });
   socket.addEventListener("message", (event) => {
     const msg = JSON.parse(event.data);
-    if (msg.type === "state") update(msg);
-    else if (msg.id && pending.has(msg.id)) { pending.get(msg.id)(msg); pending.delete(msg.id); }
+    if (msg.type === "state") {
+      update(msg);
+      // the answer to this page's move rides in the state after it ("ok": the move's id)
+      if (msg.ok !== undefined && pending.has(msg.ok)) { pending.get(msg.ok)({ type: "ok", id: msg.ok, version: msg.version }); pending.delete(msg.ok); }
+    } else if (msg.id && pending.has(msg.id)) { pending.get(msg.id)(msg); pending.delete(msg.id); }
     else if (msg.type === "error" && !handedOn) sayError(msg);
   });
   socket.addEventListener("close", (event) => {
