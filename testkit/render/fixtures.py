@@ -102,6 +102,11 @@ FIXTURES = (
             about="photo 5 of the rendered benchmark (3.1 px/mm, a lamp aimed, a hand): "
                   "cards under the hand's fingers and the lamp's reflection named covered",
             bench=5),
+    Fixture("cards-beyond-a-cup", "orbitus", "", 2026 * 1000 + 17, {}, view=1,
+            about="the second photo of the rendered benchmark's table 17 (2.4 px/mm, tilted "
+                  "37, barrel k1 -0.06, a cup on its side): S17 and S18 beyond the cup, "
+                  "their markers below certainty, no neighbour read",
+            bench=17),
     Fixture("satellites-lamp-on-the-rims", "satellites", "", 2026 * 1000 + 6, {},
             about="photo 6 of the rendered Satellites benchmark (3.3 px/mm, a lamp aimed): "
                   "four satellites under its reflection, their markers washed out, their "
