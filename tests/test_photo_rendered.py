@@ -93,7 +93,7 @@ def test_every_fixture_is_committed_with_its_truth():
 ALL_READ = [f.name for f in FIXTURES
             if f.name not in ("coarse-curled-card", "too-coarse-for-the-station",
                               "glare-read-from-the-face", "coarse-far-cards",
-                              "glare-over-most-of-a-card")]
+                              "glare-over-most-of-a-card", "satellites-too-blurred")]
 
 
 @pytest.mark.parametrize("name", ALL_READ)
@@ -484,3 +484,37 @@ def test_a_card_the_photos_edge_cuts_is_named_out_of_frame(capsys):
     assert outcome.ok and not outcome.silent_wrong
     code, out, err = _score(capsys, "frame-cuts-a-card")
     assert (code, err) == (1, "")
+
+
+def test_satellites_too_blurred_to_read_are_each_named(capsys):
+    """Photo 9 of the rendered Satellites benchmark (1.2 MP, 2.0 px/mm at the middle,
+    tilted 31 degrees, a lamp aimed): the far satellites lie at 1.4-1.7 px/mm, their
+    markers too small to read and their colours too blurred to show a satellite. Seven
+    cells are named photo-covered, each holding one of them (six fully in view; R3 on c10
+    a third under the reflection), with words that claim no more than the reader knows
+    (a hand, a cup, or a satellite too blurred); no empty cell is named, every other
+    satellite is read, B4 on a4 at 1.48 px/mm among them."""
+    from photo.satellites import cell_name
+
+    shot, reading, outcome = _judged("satellites-too-blurred")
+    truth = {tuple(p.cell): p for p in shot.pieces if p.kind == "token"}
+    named = [cell_name(f.cell) for f in reading.findings]
+    assert named == ["c2", "b3", "a5", "a6", "b7", "a8", "c10"]
+    assert {f.rule for f in reading.findings} == {"photo-covered"}
+    assert {f.cell for f in reading.findings} <= set(truth)
+    assert all(truth[f.cell].px_per_mm < 1.7 for f in reading.findings)
+    assert reading.findings[0].message == (
+        "c2 cannot be seen: 34% of the cell looks neither like the board as printed nor "
+        "like a satellite (a hand or a cup over it, or a satellite too blurred or small in "
+        "the photo to tell); take away what covers it, or photograph the board closer, and "
+        "try again")
+    named_cells = {f.cell for f in reading.findings}
+    assert {c: t.text for c, t in reading.tokens.items()} == {
+        c: p.card for c, p in truth.items() if c not in named_cells}
+    assert reading.unread == []
+    assert outcome.wrong == [] and outcome.phantom == [] and not outcome.silent_wrong
+    assert [v for v in outcome.verdicts if v.verdict == "missed"] == []
+    code, out, err = _score(capsys, "satellites-too-blurred")
+    assert (code, err) == (1, "")
+    assert [(v["rule"], v["cell"]) for v in out["violations"]] == [
+        ("photo-covered", c) for c in named]
