@@ -63,9 +63,10 @@ GLARE_COLOUR = 0.03
 # an empty cell under a reflection looks unlike its print (a tinted cell washed white): it is
 # the reflection, not something over the cell, when less than this share of the cell is
 # unlike the print in any other way -- darker than the print in some colour (a hand, a
-# cup's shade, a satellite's edge) or not white (skin, a rim); the empty cells under the
-# reflections found in the rendered photos show at most 1 %, satellites under them 6 % or
-# more (and their coloured rims besides), hands 7 % or more
+# cup's shade) or not white (skin); the empty cells under the reflections found in the
+# rendered photos show at most 1 %, the cells by a hand still named 7 % or more. A satellite
+# under a reflection is kept from this by its coloured rim (GLARE_COLOUR, asked first): its
+# face can be as washed white as the board (B2 on h8 of rendered photo 3: 0.9 %)
 BEYOND_REFLECTION = 0.03
 DARKER = (0.1, 12.0)  # darker than the print: by this share of its white in this light,
 # and at least this much (0-255)
