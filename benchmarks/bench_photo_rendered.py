@@ -63,6 +63,7 @@ class Photo:
     shot: Any  # testkit.render.shoot.Rendered
     outcome: Any  # testkit.photo_evaluate.Outcome
     seconds: float
+    named_empty: int = 0  # cells named by a finding or unread where no piece lies
 
 
 def make(game: str, photos: int, seed: int, samples: int, only: list[int] | None,
@@ -108,7 +109,12 @@ def read(game: str, shots: list[Any]) -> list[Photo]:
         start = time.perf_counter()
         reading, _ = reader.read_bytes(shot.jpeg, f"{shot.name}.jpg")
         seconds = time.perf_counter() - start
-        out.append(Photo(i, shot, outcome_of(game, shot.as_shot(), reading), seconds))
+        pieces = {tuple(t.cell) for t in shot.pieces
+                  if t.kind in ("sector", "token") and t.cell is not None}
+        named = {tuple(f.cell) for f in reading.findings if f.cell is not None} | {
+            tuple(c) for c in reading.unread}
+        out.append(Photo(i, shot, outcome_of(game, shot.as_shot(), reading), seconds,
+                         len(named - pieces)))
     return out
 
 
@@ -186,6 +192,10 @@ def report(game: str, photos: list[Photo], seed: int) -> bool:
     ]
     for label, keep in per_piece:
         print(row(label, photos, keep))
+    clear = [p for p in photos if not p.shot.conditions["occluder"]]
+    print(f"  cells named (a finding or unread) where no {piece} lies, in the "
+          f"{len(clear)} photos without an occluder: {sum(p.named_empty for p in clear)}"
+          f" (with a hand or a cup: {sum(p.named_empty for p in photos if p not in clear)})")
     seconds = [p.seconds for p in photos]
     renders = [p.shot.render_seconds for p in photos if p.shot.render_seconds]
     sizes = [p.shot.width * p.shot.height / 1e6 for p in photos]
@@ -209,6 +219,9 @@ def report(game: str, photos: list[Photo], seed: int) -> bool:
                  f"({n} photos)", 100.0 * vis_right / max(vis, 1), 99.0, unit="%",
                  better="higher", note=f"{vis_right}/{vis}")
     ok &= figure(f"rendered {game}: {piece}s read wrong ({n} photos)", wrong, 1, unit="")
+    figure(f"rendered {game}: cells named where no {piece} lies, photos without an "
+           f"occluder ({len(clear)} photos)", sum(p.named_empty for p in clear), unit="",
+           note="a finding or unread")
     figure(f"rendered {game}: reading one photo (median)", statistics.median(seconds),
            unit="s")
     figure(f"rendered {game}: reading one photo (slowest)", max(seconds), unit="s")
