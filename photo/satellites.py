@@ -146,8 +146,10 @@ class SatellitesReader:
         self._shape: tuple[int, ...] = (0, 0)
         self._face: np.ndarray | None = None
         # where the board is not as printed, its reflection, its pixels only washed toward
-        # white (:meth:`_strange`), for the photo of this id
-        self._strange_of: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
+        # white (:meth:`_strange`), and the photo and camera they were found for: the
+        # objects themselves, held, not their id() (a freed photo's id is soon another's)
+        self._strange_of: tuple[np.ndarray, TableCamera, np.ndarray, np.ndarray,
+                                np.ndarray] | None = None
         self._turned: dict[str, list[np.ndarray]] | None = None  # faces, every FACE_TURN
 
     def sizes(self) -> dict[int, float]:
@@ -390,7 +392,7 @@ class SatellitesReader:
         far = self._strange(bgr, h)
         if far is None or self._strange_of is None:
             return 1.0
-        washed = self._strange_of[3]
+        washed = self._strange_of[4]
         lv = BOARD_LEVEL
         x0, y0 = int(round(cell[1] * self.cell * lv)), int(round(cell[0] * self.cell * lv))
         n = int(round(self.cell * lv))
@@ -402,7 +404,7 @@ class SatellitesReader:
         paper can be in this light (:meth:`_strange`)."""
         if self._strange(bgr, h) is None or self._strange_of is None:
             return 0.0
-        glare = self._strange_of[2]
+        glare = self._strange_of[3]
         lv = BOARD_LEVEL
         x0, y0 = int(round(cell[1] * self.cell * lv)), int(round(cell[0] * self.cell * lv))
         n = int(round(self.cell * lv))
@@ -416,9 +418,9 @@ class SatellitesReader:
         not bend it). Made once per photo, with where a lamp's reflection lies (white, and
         brighter in every colour than the paper in this light, or clipped), kept for
         :meth:`_glare_share`."""
-        key = id(bgr)
-        if self._strange_of is not None and self._strange_of[0] == key:
-            return self._strange_of[1]
+        if self._strange_of is not None and self._strange_of[0] is bgr \
+                and self._strange_of[1] is h:
+            return self._strange_of[2]
         face = self._board()
         if face is None:
             return None
@@ -471,7 +473,7 @@ class SatellitesReader:
         # washed toward white: nowhere darker than the print, and white (a reflection's
         # light, not skin or a satellite's colour)
         washed = (~darker & (high - low <= 0.18 * high)).reshape(n, n)
-        self._strange_of = (key, mask, glare, washed)
+        self._strange_of = (bgr, h, mask, glare, washed)
         return mask
 
     def _cell_warp(self, h: TableCamera, cell: tuple[int, int], lv: float) -> np.ndarray:

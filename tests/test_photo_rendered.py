@@ -299,6 +299,41 @@ def test_satellites_under_a_lamps_reflection_are_read_from_their_face_or_reporte
         ("photo-unread", "a8"), ("photo-unread", "b8")]
 
 
+def test_one_reader_reads_photo_after_photo_as_a_fresh_one_would():
+    """The web companion and the benchmarks keep one reader for many photos. What the
+    reader finds over a board (where it is unlike its print, the lamp's reflection) is
+    kept for the photo and camera it was found for, and never handed to the next photo:
+    it was kept by the photo's id(), which the next photo can have (a freed photo's
+    successor of the same size, or the same buffer filled with the next frame), and
+    photo 6 read so lost the five satellites by its lamp."""
+    import cv2
+    import numpy as np
+
+    from cards.ruleset_cache import load_definitions
+    from photo import marker_map, reader_for
+
+    defs = load_definitions("satellites", None)
+    rims = cv2.imdecode(np.frombuffer(_rendered("satellites-lamp-on-the-rims").jpeg,
+                                      np.uint8), cv2.IMREAD_COLOR)
+    rims = cv2.resize(rims, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+
+    def seen(reading: Any) -> tuple[Any, ...]:
+        return ({c: t.text for c, t in reading.tokens.items()}, sorted(reading.unread),
+                sorted(reading.glare), [(f.rule, f.cell) for f in reading.findings])
+
+    want = seen(reader_for("satellites", marker_map("satellites", defs), defs).read(
+        rims.copy()))
+    assert len(want[2]) >= 10 and want[1]  # the reflection found, satellites under it
+    # the same board in a dimmer light: no reflection found, the satellites by the lamp
+    # read or left as the board
+    other = (rims.astype(np.float32) * 0.75).astype(np.uint8)
+    reader = reader_for("satellites", marker_map("satellites", defs), defs)
+    frame = other.copy()
+    assert seen(reader.read(frame)) != want
+    frame[:] = rims  # the same buffer, the next frame
+    assert seen(reader.read(frame)) == want
+
+
 def test_the_debug_image_shows_the_reflection_on_a_satellites_board():
     """The debug image outlines the cells under a lamp's reflection in yellow and says how
     many (the photo of the test above: 15 cells)."""
