@@ -58,8 +58,9 @@ CLIPPED = 248.0  # ... or clipped (0-255, in its dimmest colour)
 GLARE_CELL = 0.1  # the share of a cell under such light for it to lie under glare
 # a satellite's coloured rim still shows under glare where its face and marker are washed
 # out: a cell under glare with this share of its disc in a player's colour holds one (no
-# empty cell of the rendered photos shows more than 0.06 %)
-GLARE_COLOUR = 0.03
+# empty cell under a reflection in the 20 rendered photos shows any, but under a red cup;
+# B1 on j7 of photo 16, 98 % under the reflection, its marker all washed out, shows 2.4 %)
+GLARE_COLOUR = 0.01
 # an empty cell under a reflection looks unlike its print (a tinted cell washed white): it is
 # the reflection, not something over the cell, when less than this share of the cell is
 # unlike the print in any other way -- darker than the print in some colour (a hand, a
