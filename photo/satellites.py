@@ -58,8 +58,19 @@ CLIPPED = 248.0  # ... or clipped (0-255, in its dimmest colour)
 GLARE_CELL = 0.1  # the share of a cell under such light for it to lie under glare
 # a satellite's coloured rim still shows under glare where its face and marker are washed
 # out: a cell under glare with this share of its disc in a player's colour holds one (no
-# empty cell of the rendered photos shows more than 0.06 %)
-GLARE_COLOUR = 0.03
+# empty cell under a reflection in the 20 rendered photos shows any, but under a red cup;
+# B1 on j7 of photo 16, 98 % under the reflection, its marker all washed out, shows 2.4 %)
+GLARE_COLOUR = 0.01
+# an empty cell under a reflection looks unlike its print (a tinted cell washed white): it is
+# the reflection, not something over the cell, when less than this share of the cell is
+# unlike the print in any other way -- darker than the print in some colour (a hand, a
+# cup's shade) or not white (skin); the empty cells under the reflections found in the
+# rendered photos show at most 1 %, the cells by a hand still named 7 % or more. A satellite
+# under a reflection is kept from this by its coloured rim (GLARE_COLOUR, asked first): its
+# face can be as washed white as the board (B2 on h8 of rendered photo 3: 0.9 %)
+BEYOND_REFLECTION = 0.03
+DARKER = (0.1, 12.0)  # darker than the print: by this share of its white in this light,
+# and at least this much (0-255)
 
 
 @dataclass
@@ -135,7 +146,11 @@ class SatellitesReader:
         self.cell = mmap.cell_mm
         self._shape: tuple[int, ...] = (0, 0)
         self._face: np.ndarray | None = None
-        self._strange_of: tuple[int, np.ndarray, np.ndarray] | None = None
+        # where the board is not as printed, its reflection, its pixels only washed toward
+        # white (:meth:`_strange`), and the photo and camera they were found for: the
+        # objects themselves, held, not their id() (a freed photo's id is soon another's)
+        self._strange_of: tuple[np.ndarray, TableCamera, np.ndarray, np.ndarray,
+                                np.ndarray] | None = None
         self._turned: dict[str, list[np.ndarray]] | None = None  # faces, every FACE_TURN
 
     def sizes(self) -> dict[int, float]:
@@ -323,6 +338,13 @@ class SatellitesReader:
                 if dark < PRESENT and coloured < COLOURED:
                     unlike = self._unlike(bgr, h, cell)
                     entry["unlike"] = unlike
+                    if unlike >= UNLIKE and glare >= GLARE_CELL and not rim:
+                        # a reflection washing the print out (a tinted cell gone white) is
+                        # the empty board, unless something else is unlike it too
+                        beyond = self._beyond_reflection(bgr, h, cell)
+                        entry["beyond_reflection"] = beyond
+                        if beyond < BEYOND_REFLECTION:
+                            continue
                     if unlike >= UNLIKE and coloured < SOME_COLOUR and not rim:
                         # not a satellite, not the board: a hand, a cup
                         out.findings.append(Finding(
@@ -364,12 +386,26 @@ class SatellitesReader:
         n = int(round(self.cell * lv))
         return float(far[y0:y0 + n, x0:x0 + n].mean())
 
+    def _beyond_reflection(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]
+                           ) -> float:
+        """The share of a cell that is unlike the board as printed other than by being
+        washed toward white (:meth:`_strange`): what a lamp's reflection cannot explain."""
+        far = self._strange(bgr, h)
+        if far is None or self._strange_of is None:
+            return 1.0
+        washed = self._strange_of[4]
+        lv = BOARD_LEVEL
+        x0, y0 = int(round(cell[1] * self.cell * lv)), int(round(cell[0] * self.cell * lv))
+        n = int(round(self.cell * lv))
+        part = (slice(y0, y0 + n), slice(x0, x0 + n))
+        return float((far[part] & ~washed[part]).mean())
+
     def _glare_share(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]) -> float:
         """The share of a cell under a lamp's reflection: white, brighter than the board's
         paper can be in this light (:meth:`_strange`)."""
         if self._strange(bgr, h) is None or self._strange_of is None:
             return 0.0
-        glare = self._strange_of[2]
+        glare = self._strange_of[3]
         lv = BOARD_LEVEL
         x0, y0 = int(round(cell[1] * self.cell * lv)), int(round(cell[0] * self.cell * lv))
         n = int(round(self.cell * lv))
@@ -383,9 +419,9 @@ class SatellitesReader:
         not bend it). Made once per photo, with where a lamp's reflection lies (white, and
         brighter in every colour than the paper in this light, or clipped), kept for
         :meth:`_glare_share`."""
-        key = id(bgr)
-        if self._strange_of is not None and self._strange_of[0] == key:
-            return self._strange_of[1]
+        if self._strange_of is not None and self._strange_of[0] is bgr \
+                and self._strange_of[1] is h:
+            return self._strange_of[2]
         face = self._board()
         if face is None:
             return None
@@ -402,6 +438,7 @@ class SatellitesReader:
         printed = cv2.GaussianBlur(printed, (0, 0), 1.0)
         u, v = (xx.ravel() / n - 0.5), (yy.ravel() / n - 0.5)
         far = np.zeros(n * n, bool)
+        darker = np.zeros(n * n, bool)  # darker than the print in some colour
         white = np.zeros((n * n, 3), np.float32)  # the paper's white in this light
         every = np.arange(0, n * n, 7)  # a sample of the pixels is plenty for the fit
         for ch in range(3):
@@ -417,6 +454,7 @@ class SatellitesReader:
                 sel = every[np.abs(r[every]) <= spread]
             gain = float(np.median(design[every, :6] @ coef[:6] / np.maximum(x[every], 1.0)))
             far |= np.abs(r) > max(0.25 * 255 * abs(gain), 30.0)
+            darker |= r < -max(DARKER[0] * 255 * abs(gain), DARKER[1])
             white[:, ch] = np.column_stack([np.full_like(x, 255.0), 255.0 * u, 255.0 * v,
                                             255.0 * u * u, 255.0 * u * v, 255.0 * v * v,
                                             np.ones_like(x)]) @ coef
@@ -433,7 +471,10 @@ class SatellitesReader:
                  & (high - low <= 0.18 * high))
         glare = cv2.morphologyEx(glare.reshape(n, n).astype(np.uint8), cv2.MORPH_OPEN,
                                  k).astype(bool)
-        self._strange_of = (key, mask, glare)
+        # washed toward white: nowhere darker than the print, and white (a reflection's
+        # light, not skin or a satellite's colour)
+        washed = (~darker & (high - low <= 0.18 * high)).reshape(n, n)
+        self._strange_of = (bgr, h, mask, glare, washed)
         return mask
 
     def _cell_warp(self, h: TableCamera, cell: tuple[int, int], lv: float) -> np.ndarray:

@@ -94,7 +94,8 @@ ALL_READ = [f.name for f in FIXTURES
             if f.name not in ("coarse-curled-card", "too-coarse-for-the-station",
                               "glare-read-from-the-face", "coarse-far-cards",
                               "glare-over-most-of-a-card", "coarse-far-cards-again",
-                              "coarse-curled-card-again", "cards-beyond-a-cup")]
+                              "coarse-curled-card-again", "cards-beyond-a-cup",
+                              "satellites-too-blurred")]
 
 
 @pytest.mark.parametrize("name", ALL_READ)
@@ -237,8 +238,12 @@ def test_a_tube_lights_streak_over_satellites_is_reported_not_guessed(capsys):
     B2's on e6 too though only its blue rim is left (a satellite, not something over the
     board); the five others read right: R1 on e3, its marker hazed at the streak's edge
     (8 % under glare) and no longer certain, from its printed face (its numeral), its red
-    and its marker's best code agreeing; where the streak crosses the empty board it is
-    named as something over the board (photo-covered), never as a satellite."""
+    and its marker's best code agreeing. Where the streak crosses the empty board (f1-f3,
+    d7-d10, e7: 37-72 % of each cell unlike its print, 43-85 % under the reflection) the
+    reflection washed the print white and nothing else is unlike it: no finding, neither a
+    satellite nor something over the board."""
+    from photo.satellites import cell_name
+
     shot, reading, outcome = _judged("satellites-glare-streak")
     truth = {tuple(p.cell): p.card for p in shot.pieces if p.kind == "token"}
     streaked = {tuple(p.cell) for p in shot.pieces if p.kind == "token" and p.glare >= 0.2}
@@ -248,13 +253,12 @@ def test_a_tube_lights_streak_over_satellites_is_reported_not_guessed(capsys):
         c: name for c, name in truth.items() if c not in streaked}
     assert {c: t.how for c, t in reading.tokens.items() if t.how != "marker"} == {
         (2, 4): "face"}
-    assert {f.rule for f in reading.findings} == {"photo-covered"}
-    assert not {f.cell for f in reading.findings} & set(truth)
-    # the message does not claim more than the reader knows: a blurred satellite looks
-    # like this too, so it says so and what to do
-    assert all(" cannot be seen: " in f.message and "nor like a satellite (a hand or a "
-               "cup over it, or a satellite too blurred or small in the photo to tell)"
-               in f.message for f in reading.findings)
+    assert reading.findings == []
+    washed = {cell_name(e["cell"]): (round(e["unlike"], 2), round(e["glare"], 2))
+              for e in reading.log if e.get("beyond_reflection", 1.0) == 0.0}
+    assert washed == {"f1": (0.45, 0.43), "f2": (0.64, 0.79), "f3": (0.44, 0.61),
+                      "d7": (0.37, 0.53), "e7": (0.45, 0.64), "d8": (0.6, 0.78),
+                      "d9": (0.72, 0.84), "d10": (0.6, 0.5)}
     assert outcome.wrong == [] and outcome.phantom == []
     code, out, err = _score(capsys, "satellites-glare-streak")
     assert (code, err) == (1, "")
@@ -271,8 +275,9 @@ def test_satellites_under_a_lamps_reflection_are_read_from_their_face_or_reporte
     and 0.15 above every other face), their blue from the rim; B3 on a8 and R3 on b8,
     whose faces are washed out too, are reported unread by their cells: none is left
     unnamed, none read wrong.
-    The one other finding names the empty a4 under the reflection as covered (a false
-    alarm: the photo exits 1, it never scores wrong)."""
+    The empty a4 under the reflection, a blue-tinted cell washed white (54 % of it unlike
+    its print), is the reflection and nothing else (no part of it darker than the print or
+    coloured): no finding (it was named covered, a false alarm)."""
     from photo.satellites import cell_name
 
     shot, reading, outcome = _judged("satellites-lamp-on-the-rims")
@@ -288,14 +293,52 @@ def test_satellites_under_a_lamps_reflection_are_read_from_their_face_or_reporte
         c: p.card for c, p in truth.items() if c not in ((7, 0), (7, 1))}
     assert {c: t.how for c, t in reading.tokens.items() if t.how != "marker"} == {
         (5, 0): "face", (7, 2): "face", (6, 0): "marker in its cell"}
-    assert [(f.rule, f.cell) for f in reading.findings] == [("photo-covered", (3, 0))]
+    assert reading.findings == []
+    a4 = next(e for e in reading.log if e["cell"] == (3, 0))
+    assert (round(a4["unlike"], 2), round(a4["glare"], 2), a4["beyond_reflection"]) == (
+        0.54, 0.72, 0.0)
     assert outcome.wrong == [] and outcome.phantom == [] and not outcome.silent_wrong
     assert [v for v in outcome.verdicts if v.verdict == "missed"] == []
     code, out, err = _score(capsys, "satellites-lamp-on-the-rims")
     assert (code, err) == (1, "")
     assert out["photo"]["unread"] == ["a8", "b8"]
     assert [(v["rule"], v["cell"]) for v in out["violations"]] == [
-        ("photo-unread", "a8"), ("photo-unread", "b8"), ("photo-covered", "a4")]
+        ("photo-unread", "a8"), ("photo-unread", "b8")]
+
+
+def test_one_reader_reads_photo_after_photo_as_a_fresh_one_would():
+    """The web companion and the benchmarks keep one reader for many photos. What the
+    reader finds over a board (where it is unlike its print, the lamp's reflection) is
+    kept for the photo and camera it was found for, and never handed to the next photo:
+    it was kept by the photo's id(), which the next photo can have (a freed photo's
+    successor of the same size, or the same buffer filled with the next frame), and
+    photo 6 read so lost the five satellites by its lamp."""
+    import cv2
+    import numpy as np
+
+    from cards.ruleset_cache import load_definitions
+    from photo import marker_map, reader_for
+
+    defs = load_definitions("satellites", None)
+    rims = cv2.imdecode(np.frombuffer(_rendered("satellites-lamp-on-the-rims").jpeg,
+                                      np.uint8), cv2.IMREAD_COLOR)
+    rims = cv2.resize(rims, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+
+    def seen(reading: Any) -> tuple[Any, ...]:
+        return ({c: t.text for c, t in reading.tokens.items()}, sorted(reading.unread),
+                sorted(reading.glare), [(f.rule, f.cell) for f in reading.findings])
+
+    want = seen(reader_for("satellites", marker_map("satellites", defs), defs).read(
+        rims.copy()))
+    assert len(want[2]) >= 10 and want[1]  # the reflection found, satellites under it
+    # the same board in a dimmer light: no reflection found, the satellites by the lamp
+    # read or left as the board
+    other = (rims.astype(np.float32) * 0.75).astype(np.uint8)
+    reader = reader_for("satellites", marker_map("satellites", defs), defs)
+    frame = other.copy()
+    assert seen(reader.read(frame)) != want
+    frame[:] = rims  # the same buffer, the next frame
+    assert seen(reader.read(frame)) == want
 
 
 def test_the_debug_image_shows_the_reflection_on_a_satellites_board():
@@ -420,7 +463,9 @@ def test_far_cards_too_blurred_to_read_are_each_named(capsys):
     far cards lie at 1.5-1.6 px/mm, their markers 13.5-14.2 px, too blurred to read and
     their faces too blurred to tell from the table. Each cell found empty there that is
     mostly the cards' paper with a card's light and shade is named photo-too-coarse
-    (S17, S18, S68: before, the three were left out without a word); S39 on [-4, -1],
+    (S17; before, it and S18 and S68 were left out without a word); S18 and S68 show a
+    marker below certainty (0.75, 0.76) that puts them exactly on their cells, their faces
+    agreeing, and are reported unread (before these, too coarse); S39 on [-4, -1],
     looked at before its neighbour [-5, 0] was seen, is looked at again and reported
     unread. Every card of the 65 is read or named (the two under the cup by the cells
     named covered round it), none read wrong, no empty cell named unread."""
@@ -430,12 +475,13 @@ def test_far_cards_too_blurred_to_read_are_each_named(capsys):
     assert {c: (p.card, p.rot) for c, p in reading.placed.items()} == {
         c: truth[c] for c in reading.placed}
     assert [m for m in outcome.missed if "neither read nor reported" in m] == []
-    assert sorted(reading.unread) == [(-5, 0), (-5, 2), (-4, -1), (-2, -3), (0, 7), (1, -6),
-                                      (5, -5)]
+    assert sorted(reading.unread) == [(-5, 0), (-5, 2), (-4, -1), (-2, -3), (-1, -4), (0, -6),
+                                      (0, 7), (1, -6), (5, -5)]
+    assert (truth[(-1, -4)], truth[(0, -6)]) == (("S18", 3), ("S68", 5))
     assert truth[(-4, -1)] == ("S39", 5)
     coarse = [(f.cell, truth.get(f.cell, ("empty",))[0]) for f in reading.findings
               if f.rule == "photo-too-coarse"]
-    assert coarse == [((-1, -4), "S18"), ((0, -6), "S68"), ((0, -5), "S17")]
+    assert coarse == [((0, -5), "S17")]
     assert reading.findings[-1].message == (
         "the photo is too coarse at [0, -5] to tell whether a card lies there (64% of the "
         "cell is the cards' paper, but a card's marker would be only 13.8 px a side, too "
@@ -446,7 +492,7 @@ def test_far_cards_too_blurred_to_read_are_each_named(capsys):
     code, out, err = _score(capsys, "coarse-far-cards")
     assert (code, err) == (1, "")
     assert [v["cell"] for v in out["violations"] if v["rule"] == "photo-too-coarse"] == [
-        [-1, -4], [0, -6], [0, -5]]
+        [0, -5]]
 
 
 def test_a_card_washed_out_by_glare_over_most_of_it_is_reported():
@@ -734,3 +780,37 @@ def test_cards_under_a_hands_fingers_and_a_lamps_reflection_are_named(capsys):
     assert outcome.false_unread == [] and not outcome.silent_wrong
     code, out, err = _score(capsys, "hand-over-cards-under-glare")
     assert (code, err) == (1, "") and out["photo"]["read"] == 45
+
+
+def test_satellites_too_blurred_to_read_are_each_named(capsys):
+    """Photo 9 of the rendered Satellites benchmark (1.2 MP, 2.0 px/mm at the middle,
+    tilted 31 degrees, a lamp aimed): the far satellites lie at 1.4-1.7 px/mm, their
+    markers too small to read and their colours too blurred to show a satellite. Seven
+    cells are named photo-covered, each holding one of them (six fully in view; R3 on c10
+    a third under the reflection), with words that claim no more than the reader knows
+    (a hand, a cup, or a satellite too blurred); no empty cell is named, every other
+    satellite is read, B4 on a4 at 1.48 px/mm among them."""
+    from photo.satellites import cell_name
+
+    shot, reading, outcome = _judged("satellites-too-blurred")
+    truth = {tuple(p.cell): p for p in shot.pieces if p.kind == "token"}
+    named = [cell_name(f.cell) for f in reading.findings]
+    assert named == ["c2", "b3", "a5", "a6", "b7", "a8", "c10"]
+    assert {f.rule for f in reading.findings} == {"photo-covered"}
+    assert {f.cell for f in reading.findings} <= set(truth)
+    assert all(truth[f.cell].px_per_mm < 1.7 for f in reading.findings)
+    assert reading.findings[0].message == (
+        "c2 cannot be seen: 34% of the cell looks neither like the board as printed nor "
+        "like a satellite (a hand or a cup over it, or a satellite too blurred or small in "
+        "the photo to tell); take away what covers it, or photograph the board closer, and "
+        "try again")
+    named_cells = {f.cell for f in reading.findings}
+    assert {c: t.text for c, t in reading.tokens.items()} == {
+        c: p.card for c, p in truth.items() if c not in named_cells}
+    assert reading.unread == []
+    assert outcome.wrong == [] and outcome.phantom == [] and not outcome.silent_wrong
+    assert [v for v in outcome.verdicts if v.verdict == "missed"] == []
+    code, out, err = _score(capsys, "satellites-too-blurred")
+    assert (code, err) == (1, "")
+    assert [(v["rule"], v["cell"]) for v in out["violations"]] == [
+        ("photo-covered", c) for c in named]

@@ -112,6 +112,10 @@ FIXTURES = (
                   "four satellites under its reflection, their markers washed out, their "
                   "coloured rims left",
             bench=6),
+    Fixture("satellites-too-blurred", "satellites", "", 2026 * 1000 + 9, {},
+            about="photo 9 of the rendered Satellites benchmark (1.2 MP, 2.0 px/mm, tilted "
+                  "31): the far satellites too small and blurred to read, each named",
+            bench=9),
 )
 
 
