@@ -572,16 +572,7 @@ class OrbitusReader:
         washed = float(hot.sum()) / float(art.mask.sum())
         if washed >= GLARE_SHARE:  # compared where the reflection is not, as _decide does
             looks = np.maximum(looks, art.masked_scores(view.patch, art.mask & ~hot))
-        marks = np.full((len(self.book.ids), 6), -1.0, np.float32)
-        for rot in range(6):
-            corners = cam.project(self.marker_corners(None, cell, rot))
-            if float(np.linalg.norm(corners[1] - corners[0])) < 5.0 or \
-                    not self._inside(gray, corners):
-                continue
-            _, scores = read_at(gray, corners, self.book, turn=0)
-            marks[:, rot] = scores[:, 0]
-            if washed >= GLARE_SHARE:
-                marks[:, rot] = np.maximum(marks[:, rot], self._flat_marker(gray, corners))
+        marks, _ = self._marks(gray, cam, cell, washed, True)
         rows = [self.book.ids.index(self.card_marker[name].id) for name in art.names]
         i, k = np.unravel_index(int(np.argmax(looks)), looks.shape)
         gain = art.gain(view.patch, int(i), int(k))
@@ -796,18 +787,7 @@ class OrbitusReader:
             entry["how"] = "empty"
             return None
         ids = self.book.ids
-        marks = np.full((len(ids), 6), -1.0, np.float32)
-        fines: list[np.ndarray | None] = [None] * 6
-        for rot in range(6 if presence >= GUIDED else 0):
-            corners = cam.project(self.marker_corners(None, cell, rot))
-            if float(np.linalg.norm(corners[1] - corners[0])) < 5.0 or \
-                    not self._inside(gray, corners):
-                continue
-            fine, scores = read_at(gray, corners, self.book, turn=0)
-            marks[:, rot] = scores[:, 0]
-            if washed >= GLARE_SHARE:  # the reflection's slope across the marker taken out
-                marks[:, rot] = np.maximum(marks[:, rot], self._flat_marker(gray, corners))
-            fines[rot] = fine
+        marks, fines = self._marks(gray, cam, cell, washed, presence >= GUIDED)
         n, rot = np.unravel_index(int(np.argmax(marks)), marks.shape)
         best = float(marks[n, rot])
         rest = marks.copy()
@@ -893,6 +873,27 @@ class OrbitusReader:
         else:
             entry["how"] = "empty"
         return None
+
+    def _marks(self, gray: np.ndarray, cam: TableCamera, cell: Hex, washed: float,
+               look: bool) -> tuple[np.ndarray, list[np.ndarray | None]]:
+        """Every code's score for the marker of a card on ``cell`` in each of its six
+        rotations, where the camera puts it (codes x 6; -1 where it would be under 5 px a
+        side or outside the photo, or everywhere when not ``look``), and the marker's
+        image per rotation. Under a lamp's reflection (``washed``) the reflection's slope
+        across the marker is taken out too."""
+        marks = np.full((len(self.book.ids), 6), -1.0, np.float32)
+        fines: list[np.ndarray | None] = [None] * 6
+        for rot in range(6 if look else 0):
+            corners = cam.project(self.marker_corners(None, cell, rot))
+            if float(np.linalg.norm(corners[1] - corners[0])) < 5.0 or \
+                    not self._inside(gray, corners):
+                continue
+            fine, scores = read_at(gray, corners, self.book, turn=0)
+            marks[:, rot] = scores[:, 0]
+            if washed >= GLARE_SHARE:
+                marks[:, rot] = np.maximum(marks[:, rot], self._flat_marker(gray, corners))
+            fines[rot] = fine
+        return marks, fines
 
     def _flat_marker(self, gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """Every code's score (ids) of the marker at ``corners`` (its own order) once the
