@@ -203,6 +203,14 @@ class Session:
             self._legal = (self.version, found)
         return self._legal[1]
 
+    def public_text(self) -> str:
+        """:meth:`public` as JSON text: the adapter's ``public_text`` where it has one (the
+        same text, made from pieces it keeps from move to move)."""
+        made = getattr(self.adapter, "public_text", None)
+        if made is None or self._public is not None and self._public[0] == self.version:
+            return _dumps(self.public())
+        return str(made(self.state))
+
     def history(self) -> list[dict[str, Any]]:
         return [{"seat": seat, "text": text}
                 for seat, text in zip(self.movers, self.texts, strict=True)]
@@ -315,7 +323,7 @@ class Session:
         if self._shared is not None and self._shared[0] == now:
             return self._shared[1]
         if self._view_text is None or self._view_text[0] != self.version:
-            self._view_text = (self.version, _dumps(self.public()), _dumps(self.legal()))
+            self._view_text = (self.version, self.public_text(), _dumps(self.legal()))
         del self._moves_text[len(self.actions):]  # moves taken back
         for k in range(len(self._moves_text), len(self.actions)):
             self._moves_text.append(_dumps({"seat": self.movers[k], "text": self.texts[k]}))

@@ -134,6 +134,12 @@ def new_game(ruleset: Ruleset, players: Sequence[str], seed: int) -> State:
     return deal(game, shuffled_deck(game, seed))
 
 
+# a sector as the analysis and the scorer read it, made once for each cell, card, turn, place
+# in the order of the game and line (a Sector is immutable: every table of every position
+# that has it shares it); with the cards it was made from, so another ruleset's is not taken
+_SECTORS: dict[tuple[Hex, Placed, int, int], tuple[dict[str, Card], Sector]] = {}
+
+
 class Placed(NamedTuple):
     card: str
     rot: int
@@ -318,10 +324,19 @@ class State:
         cards = game.cards
         sectors = {}
         line_of = (lines or {}).get
+        made = _SECTORS
+        if len(made) > 100_000:  # a very long simulation: start again rather than grow
+            made.clear()
         for order, (cell, placed) in enumerate(self.board.items()):
-            card = cards[placed.card]
-            sectors[cell] = Sector(cell, _SIDES_OF[placed.mask], card.planet, card.pirate,
-                                   placed.card, placed.rot, line_of(cell, 0), order)
+            line = line_of(cell, 0)
+            key = (cell, placed, order, line)
+            found = made.get(key)
+            if found is None or found[0] is not cards:
+                card = cards[placed.card]
+                found = made[key] = (cards, Sector(cell, _SIDES_OF[placed.mask], card.planet,
+                                                   card.pirate, placed.card, placed.rot, line,
+                                                   order))
+            sectors[cell] = found[1]
         return Table(game.players, dict(game.start_lines), game.barriers, sectors,
                      game.planet_types)
 
