@@ -126,13 +126,13 @@ class Analysis:
         empties: list[int] = []  # 6 * i + side for every side that faces an empty cell
         facing_empty: list[Hex] = []  # and that empty cell
         lookup = index.get
-        for i, (q, r) in enumerate(cells):
+        around_of = _NEAR.get
+        for i, cell in enumerate(cells):
             base = 6 * i
             mask = routes[i]
             j_mask = 0
-            for side in range(6):
-                dq, dr = DIRECTIONS[side]
-                other = (q + dq, r + dr)
+            found = around_of(cell)
+            for side, other in enumerate(near_cells(cell) if found is None else found):
                 j = lookup(other, EMPTY)
                 if j == EMPTY:
                     if other == (0, 0):
