@@ -473,7 +473,14 @@ def main() -> None:
     parser.add_argument("--parts", action="store_true",
                         help="split the server's CPU per move into its parts (the server "
                              "then runs with the parts timed: benchmarks/web_parts.py)")
+    parser.add_argument("--in-process", type=int, metavar="MOVES",
+                        help="only the move in process, over this many moves, and stop (for "
+                             "a count of instructions that the machine's load does not "
+                             "change: valgrind --tool=cachegrind at two numbers of moves)")
     opts = parser.parse_args()
+    if opts.in_process:
+        bench_move(opts.in_process)
+        return
     if not opts.skip_edit:
         bench_edit()
         bench_move()

@@ -183,3 +183,42 @@ def test_every_pages_message_text_says_what_its_message_says(tmp_path: Path, gam
         assert "result" in json.loads(session.message_text("spectator", None))
 
     asyncio.run(run())
+
+
+def test_the_legal_actions_are_made_only_for_a_seat_to_move_whose_page_is_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move sends every page its message; the legal actions go only to the page of the
+    seat to move, so they are worked out only when that page is open (a seat played by a
+    bot, or whose player closed the page, costs none): here seats 1 and 2 of three have
+    pages, and the legal actions are made at exactly the positions where one of them is
+    to move, once each."""
+    context = Context(Store(tmp_path / "data"), bot_delay=0)
+    manager = context.games
+    made: list[int] = []
+    legal = play_orbitus.legal
+    monkeypatch.setattr(play_orbitus, "legal", lambda state: made.append(state.turn) or
+                        legal(state))
+    sent: list[str] = []
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def run() -> list[int]:
+        session, _, _ = manager.create("orbitus", players(["human"] * 3), 8)
+        for seat in (1, 2):
+            await manager.watch(session, Watcher(send, "seat", seat))
+        rng = random.Random(3)
+        wanted = []
+        for _ in range(30):
+            state = session.state
+            if session.to_move in (1, 2):
+                wanted.append(state.turn)
+            action = rng.choice(list(ORBITUS.legal_actions(state)))
+            await manager.move(session, session.to_move, session.adapter.text(state, action))
+        if session.to_move in (1, 2):
+            wanted.append(session.state.turn)
+        return wanted
+
+    wanted = asyncio.run(run())
+    assert made == wanted and 15 <= len(made) <= 25
+    assert sum('"legal":{' in text for text in sent) == len(made)
