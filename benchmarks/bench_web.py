@@ -425,10 +425,11 @@ def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: 
         median = statistics.median(times)
         busy = out["cpu"] / out["wall"] if out["cpu"] is not None else float("nan")
         clients = out["clients"] / out["wall"]
+        per_move = out["cpu"] * 1000 / len(times) if out["cpu"] is not None else float("nan")
         print(f"  ramp: {n} games: {len(times)} moves in {out['wall']:.1f} s, median "
               f"{median:.1f} ms, 95th {percentile(times, 0.95):.1f} ms, server CPU "
-              f"{busy:.0%} of a core, clients {clients:.0%}, errors {len(out['errors'])}",
-              flush=True)
+              f"{busy:.0%} of a core ({per_move:.2f} ms a move), clients {clients:.0%}, "
+              f"errors {len(out['errors'])}", flush=True)
         if median >= 50 or out["errors"]:
             over = (f"{n} games: median {median:.1f} ms, server at {busy:.0%} of a core"
                     + (f", {len(out['errors'])} errors" if out["errors"] else ""))
