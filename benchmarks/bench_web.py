@@ -412,6 +412,7 @@ def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: 
     """More games each time, until a median round trip reaches 50 ms or the load generator
     is at its own limit; the most games one core held under 50 ms."""
     held, note = 0, ""
+    held_cpu: tuple[float, float] | None = None  # the CPU per move and share of the core there
     for n in sizes:
         tokens = new_games(port, n, seed + 10_000 * n)
         try:
@@ -425,10 +426,11 @@ def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: 
         median = statistics.median(times)
         busy = out["cpu"] / out["wall"] if out["cpu"] is not None else float("nan")
         clients = out["clients"] / out["wall"]
+        per_move = out["cpu"] * 1000 / len(times) if out["cpu"] is not None else float("nan")
         print(f"  ramp: {n} games: {len(times)} moves in {out['wall']:.1f} s, median "
               f"{median:.1f} ms, 95th {percentile(times, 0.95):.1f} ms, server CPU "
-              f"{busy:.0%} of a core, clients {clients:.0%}, errors {len(out['errors'])}",
-              flush=True)
+              f"{busy:.0%} of a core ({per_move:.2f} ms a move), clients {clients:.0%}, "
+              f"errors {len(out['errors'])}", flush=True)
         if median >= 50 or out["errors"]:
             over = (f"{n} games: median {median:.1f} ms, server at {busy:.0%} of a core"
                     + (f", {len(out['errors'])} errors" if out["errors"] else ""))
@@ -437,12 +439,17 @@ def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: 
                     f"less than its core)")
             break
         held = n
+        held_cpu = (per_move, busy)
         note = (f"median {median:.1f} ms, server at {busy:.0%} of its core, think "
                 f"{think * 1000:.0f} ms (0.5 to 1.5 times)")
         if clients > 0.9:
             note += (f"; the load generator was at its limit ({clients:.0%} of its core): one "
                      f"core holds more, about {n / max(busy, 0.01):.0f} at full use")
             break
+    if held_cpu is not None:
+        figure("pnp web: the server's CPU time per move at the most four-seat games one core "
+               f"held under 50 ms, think {think * 1000:.0f} ms", held_cpu[0],
+               note=f"{held} games, the server at {held_cpu[1]:.0%} of its core")
     figure(f"pnp web: four-seat games one core holds at a median move round trip under 50 "
            f"ms, think {think * 1000:.0f} ms", held, unit="games", better="higher", note=note)
 
@@ -473,7 +480,14 @@ def main() -> None:
     parser.add_argument("--parts", action="store_true",
                         help="split the server's CPU per move into its parts (the server "
                              "then runs with the parts timed: benchmarks/web_parts.py)")
+    parser.add_argument("--in-process", type=int, metavar="MOVES",
+                        help="only the move in process, over this many moves, and stop (for "
+                             "a count of instructions that the machine's load does not "
+                             "change: valgrind --tool=cachegrind at two numbers of moves)")
     opts = parser.parse_args()
+    if opts.in_process:
+        bench_move(opts.in_process)
+        return
     if not opts.skip_edit:
         bench_edit()
         bench_move()

@@ -28,6 +28,7 @@ PARTS: tuple[tuple[str, str | None, str, str], ...] = (
     ("web.play_orbitus", None, "parse", "reading and checking the move"),
     ("web.games", "Session", "message_text", "the messages of every page (all of it)"),
     ("web.play_orbitus", None, "public", "  of which the public view with its score"),
+    ("web.play_orbitus", None, "public_text", "  of which the public view with its score"),
     ("web.play_orbitus", None, "legal", "  of which the legal actions, the page's form"),
 )
 MOVE = "applying and saving the move (rules, SQLite)"  # one call a move
@@ -85,7 +86,8 @@ def install(target: str) -> None:
     for module_name, owner_name, name, part in PARTS:
         module = importlib.import_module(module_name)
         owner = module if owner_name is None else getattr(module, owner_name)
-        setattr(owner, name, timed(getattr(owner, name), part))
+        if hasattr(owner, name):  # the public view as a dict, or as its text (the same part)
+            setattr(owner, name, timed(getattr(owner, name), part))
 
 
 def main() -> int:

@@ -161,6 +161,10 @@ def test_a_score_worked_out_from_the_position_before_is_the_scorers_at_every_pos
             mine = state.score()
             assert state._before is None  # the position before is let go once used
             assert mine == score(state.to_table(), DEFS.scoring), (players, seed, by_kind, ply)
+            # its table (taken from the position before's where it can be) lists the
+            # sectors in the order they were placed, as a table made from scratch does
+            assert list(mine.table.sectors.items()) == \
+                list(state.to_table().sectors.items()), (players, seed, by_kind, ply)
             kept = sum(new is old for new, old in zip(mine.players, before.players,
                                                       strict=True))
             taken += kept

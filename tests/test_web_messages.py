@@ -25,6 +25,7 @@ from web import play_orbitus  # noqa: E402
 from web.app import Context  # noqa: E402
 from web.games import Session, Watcher  # noqa: E402
 from web.store import Store  # noqa: E402
+from web.wire import standard  # noqa: E402
 
 
 def grouped_plainly(state: Any) -> dict[str, Any]:
@@ -54,6 +55,7 @@ def same_messages(session: Session) -> None:
     for role, seat in pages(session):
         text = session.message_text(role, seat)
         assert json.loads(text) == session.message(role, seat), (role, seat, session.version)
+        assert text == standard(session.message(role, seat)), (role, seat, session.version)
         assert session.message_text(role, seat) is text  # made once per moment
 
 
@@ -96,6 +98,34 @@ def test_the_live_score_made_from_the_systems_parts_kept_is_pnp_scores_at_every_
             kinds |= 1 << kind
             state = ORBITUS.apply(state, rng.choice([a for a in legal if a.kind == kind]))
     assert positions >= 200 and kinds == 0b1111
+
+
+def test_the_public_views_text_made_from_kept_pieces_is_its_json_byte_for_byte(
+        tmp_path: Path) -> None:
+    """The public view's text (the game's seats and station, each sector's entry, each
+    system's part of the score and of the owner map kept from move to move) is the text
+    both JSON writers make of the view, byte for byte, at every position of whole games of
+    2 to 6 players with placements, removals, discards and passes, to their end."""
+    from web.wire import dumps, standard
+
+    context = Context(Store(tmp_path / "data"), bot_delay=0)
+    positions = kinds = 0
+    for seed in range(15):
+        rng = random.Random(seed)
+        names = ["A", "B", "C", "D", "E", "F"][:2 + seed % 5]
+        state = ORBITUS.new_game(context.rulesets["orbitus"], names, seed)
+        while True:
+            view = play_orbitus.public(state)
+            text = play_orbitus.public_text(state)
+            assert text == dumps(view) == standard(view), (seed, positions)
+            positions += 1
+            if ORBITUS.is_over(state):
+                break
+            legal = list(ORBITUS.legal_actions(state))
+            kind = rng.choice(sorted({a.kind for a in legal}))
+            kinds |= 1 << kind
+            state = ORBITUS.apply(state, rng.choice([a for a in legal if a.kind == kind]))
+    assert positions >= 1000 and kinds == 0b1111
 
 
 @pytest.mark.parametrize("game", ["orbitus", "satellites"])
@@ -153,3 +183,42 @@ def test_every_pages_message_text_says_what_its_message_says(tmp_path: Path, gam
         assert "result" in json.loads(session.message_text("spectator", None))
 
     asyncio.run(run())
+
+
+def test_the_legal_actions_are_made_only_for_a_seat_to_move_whose_page_is_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move sends every page its message; the legal actions go only to the page of the
+    seat to move, so they are worked out only when that page is open (a seat played by a
+    bot, or whose player closed the page, costs none): here seats 1 and 2 of three have
+    pages, and the legal actions are made at exactly the positions where one of them is
+    to move, once each."""
+    context = Context(Store(tmp_path / "data"), bot_delay=0)
+    manager = context.games
+    made: list[int] = []
+    legal = play_orbitus.legal
+    monkeypatch.setattr(play_orbitus, "legal", lambda state: made.append(state.turn) or
+                        legal(state))
+    sent: list[str] = []
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def run() -> list[int]:
+        session, _, _ = manager.create("orbitus", players(["human"] * 3), 8)
+        for seat in (1, 2):
+            await manager.watch(session, Watcher(send, "seat", seat))
+        rng = random.Random(3)
+        wanted = []
+        for _ in range(30):
+            state = session.state
+            if session.to_move in (1, 2):
+                wanted.append(state.turn)
+            action = rng.choice(list(ORBITUS.legal_actions(state)))
+            await manager.move(session, session.to_move, session.adapter.text(state, action))
+        if session.to_move in (1, 2):
+            wanted.append(session.state.turn)
+        return wanted
+
+    wanted = asyncio.run(run())
+    assert made == wanted and 15 <= len(made) <= 25
+    assert sum('"legal":{' in text for text in sent) == len(made)

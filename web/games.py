@@ -152,7 +152,8 @@ class Session:
     _texts: dict[tuple[str, int | None], tuple[tuple[int, bool, int], str]] = field(
         default_factory=dict)
     _shared: tuple[tuple[int, bool, int], dict[str, str]] | None = None
-    _view_text: tuple[int, str, str] | None = None  # version, the view's JSON, the legal's
+    _view_text: tuple[int, str] | None = None  # version, the view's JSON
+    _legal_text: tuple[int, str] | None = None  # version, the legal actions' JSON
     _moves_text: list[str] = field(default_factory=list)  # each move's JSON, in order
     _undo: tuple[int, dict[int | None, bool]] = field(default_factory=lambda: (-1, {}))
 
@@ -202,6 +203,14 @@ class Session:
                 self.adapter.legal(self.state)
             self._legal = (self.version, found)
         return self._legal[1]
+
+    def public_text(self) -> str:
+        """:meth:`public` as JSON text: the adapter's ``public_text`` where it has one (the
+        same text, made from pieces it keeps from move to move)."""
+        made = getattr(self.adapter, "public_text", None)
+        if made is None or self._public is not None and self._public[0] == self.version:
+            return _dumps(self.public())
+        return str(made(self.state))
 
     def history(self) -> list[dict[str, Any]]:
         return [{"seat": seat, "text": text}
@@ -304,18 +313,25 @@ class Session:
         parts.append(shared["design"])
         if role == "seat" and seat is not None:
             parts += [',"private":', _dumps(self.adapter.private(self.state, seat)),
-                      ',"legal":', shared["legal"] if seat == self.to_move else "null",
+                      ',"legal":', self._legal_json() if seat == self.to_move else "null",
                       ',"asked":', "true" if seat in self.asked else "false"]
         parts += [shared["result"], "}"]
         text = "".join(parts)
         self._texts[key] = (now, text)
         return text
 
+    def _legal_json(self) -> str:
+        """The legal actions' JSON, made when the page of the seat to move is sent it (a
+        seat played by a bot, or whose page is closed, has none made at each move)."""
+        if self._legal_text is None or self._legal_text[0] != self.version:
+            self._legal_text = (self.version, _dumps(self.legal()))
+        return self._legal_text[1]
+
     def _shared_texts(self, now: tuple[int, bool, int]) -> dict[str, str]:
         if self._shared is not None and self._shared[0] == now:
             return self._shared[1]
         if self._view_text is None or self._view_text[0] != self.version:
-            self._view_text = (self.version, _dumps(self.public()), _dumps(self.legal()))
+            self._view_text = (self.version, self.public_text())
         del self._moves_text[len(self.actions):]  # moves taken back
         for k in range(len(self._moves_text), len(self.actions)):
             self._moves_text.append(_dumps({"seat": self.movers[k], "text": self.texts[k]}))
@@ -336,7 +352,6 @@ class Session:
                     f'"hides":{_dumps(self.hides)},'
                     f'"view":{self._view_text[1]},"history":[{",".join(self._moves_text)}],'
                     f'"events":{_dumps(self.events[-20:])}',
-            "legal": self._view_text[2],
             "result": result,
             "design": ',"design":' + _dumps({"stamp": self.design.get("stamp"),
                                               "note": self.design_note})

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 from rules.game import IllegalAction
 from rules.orbitus import GAME
 from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
-from rules.orbitus.engine import State, end_message
+from rules.orbitus.engine import Placed, State, end_message
 from rules.orbitus.notation import parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.score import PlayerScore
 from rules.orbitus.view import view_for
 from scorer.orbitus.report import player_json, to_json
+from web.wire import dumps
 
 if TYPE_CHECKING:
     from web.adapters import Desk
@@ -87,6 +88,79 @@ def public(state: State) -> dict[str, Any]:
     view["to_move"] = -1 if state.over else state.to_move
     view["min_hand"] = state.game.min_hand
     return view
+
+
+# --- the same as JSON text, put together from pieces kept ------------------------------------
+# A move changes one sector and one system's score: the text of the rest (the game's seats and
+# station, each sector's entry of the board, each system's part of the score and of the owner
+# map) is made once and kept, not encoded again at every move.
+# wire.dumps of the plain dict above is the definition: tests/test_web_messages.py checks
+# that this text is it, byte for byte, at every position of whole games of 2 to 6 players.
+
+_GAMES: dict[int, tuple[Any, str]] = {}  # id(seating) -> (the seating, the view's head)
+_BOARD: dict[tuple[tuple[int, int], Placed], str] = {}  # a sector's entry of the board
+_PART_TEXTS: dict[int, tuple[PlayerScore, str, str]] = {}  # id -> (score, part, owner's)
+_MARK = "\x00part"  # stands for a system's part in the score's text until it is put in
+
+
+def _marked(player: PlayerScore) -> Any:
+    """A system's part of the score as a mark, replaced by its kept text once encoded."""
+    return _MARK
+
+
+def _kept(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(cache) >= 4 * MAX_PARTS:  # a long-running server: start again rather than grow
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+def _game_head(state: State) -> str:
+    game = state.game
+    found = _GAMES.get(id(game))
+    if found is None or found[0] is not game:
+        view = view_for(state, 0).to_json()
+        head = (f'{{"seat":null,"players":{dumps(view["players"])},'
+                f'"start_lines":{dumps(view["start_lines"])},'
+                f'"barriers":{dumps(view["barriers"])},"board":[')
+        found = _kept(_GAMES, id(game), (game, head))
+    return str(found[1])
+
+
+def _part_texts(player: PlayerScore) -> tuple[PlayerScore, str, str]:
+    found = _PART_TEXTS.get(id(player))
+    if found is None or found[0] is not player:
+        owner = _part(player)[2]
+        found = _kept(_PART_TEXTS, id(player),
+                      (player, dumps(_part(player)[1]), dumps(owner)[1:-1] if owner else ""))
+    return found
+
+
+def public_text(state: State) -> str:
+    """``wire.dumps(public(state))``, byte for byte, made from the pieces kept."""
+    board = []
+    entries = _BOARD
+    for cell, placed in state.board.items():
+        entry = entries.get((cell, placed))
+        if entry is None:
+            entry = _kept(entries, (cell, placed),
+                          dumps([cell[0], cell[1], placed.card, placed.rot]))
+        board.append(entry)
+    over = state.over
+    middle = dumps({"hand_sizes": [len(h) for h in state.hands], "limits": list(state.limits),
+                    "deck_left": state.deck_left, "out": list(state.out),
+                    "to_move": -1 if over else state.to_move, "passed": list(state.passed),
+                    "turn": state.turn, "end": state.end})
+    result = state.score()
+    parts = [_part_texts(player) for player in result.players]
+    score = dumps(to_json(result, _marked))
+    for _, part, _ in parts:
+        score = score.replace('"\\u0000part"', part, 1)
+    owner = ",".join(text for _, _, text in parts if text)
+    tail = dumps({"deck_size": len(state.deck), "message": end_message(state), "over": over,
+                  "min_hand": state.game.min_hand})
+    return (f'{_game_head(state)}{",".join(board)}],{middle[1:-1]},"score":{score},'
+            f'"owner":{{{owner}}},{tail[1:]}')
 
 
 def private(state: State, seat: int) -> dict[str, Any]:

@@ -126,13 +126,13 @@ class Analysis:
         empties: list[int] = []  # 6 * i + side for every side that faces an empty cell
         facing_empty: list[Hex] = []  # and that empty cell
         lookup = index.get
-        for i, (q, r) in enumerate(cells):
+        around_of = _NEAR.get
+        for i, cell in enumerate(cells):
             base = 6 * i
             mask = routes[i]
             j_mask = 0
-            for side in range(6):
-                dq, dr = DIRECTIONS[side]
-                other = (q + dq, r + dr)
+            found = around_of(cell)
+            for side, other in enumerate(near_cells(cell) if found is None else found):
                 j = lookup(other, EMPTY)
                 if j == EMPTY:
                     if other == (0, 0):
@@ -352,28 +352,34 @@ class Analysis:
 
     def table_mismatches(self, order: Sequence[int]) -> list[tuple[int, Mismatch]]:
         """Every place where two facing sides of the table do not match, each pair once,
-        reported at the sector listed later (``order[i]``: when sector ``i`` was listed)."""
-        out = []
-        near, routes = self.near, self.routes
-        start_lines = self.start_lines
+        reported at the sector listed later (``order[i]``: when sector ``i`` was listed), in
+        the order of the sectors and their sides. Two sectors that do not match have a
+        route facing a blank side, so only the route sides not joined to a route are looked
+        at (on a legal table, the open routes), and the sides facing the station."""
+        found: list[tuple[int, int, int, bool, bool]] = []  # at, side, other, route, other's
+        near, routes, joined = self.near, self.routes, self.joined
         for i in range(len(routes)):
-            mask = routes[i]
+            unjoined = routes[i] & ~joined[i]
+            if not unjoined:
+                continue
             base = 6 * i
-            for side in range(6):
+            for side in BITS[unjoined]:
                 j = near[base + side]
-                if j == EMPTY or j >= 0 and order[j] > order[i]:
-                    continue
-                facing = OPP[side]
-                route = bool(mask >> side & 1)
-                if j == STATION_NODE:
-                    line = facing in start_lines
-                    if line != route:
-                        out.append((i, Mismatch(side, route, STATION_NODE, line)))
-                    continue
-                other = bool(routes[j] >> facing & 1)
-                if route != other:
-                    out.append((i, Mismatch(side, route, j, other)))
-        return out
+                if j >= 0:  # a route facing a sector's blank side
+                    if order[j] <= order[i]:
+                        found.append((i, side, j, True, False))
+                    if order[i] <= order[j]:
+                        found.append((j, OPP[side], i, False, True))
+        start_lines = self.start_lines
+        for d, i in enumerate(self.around):  # the sectors next to the station
+            if i >= 0:
+                side = OPP[d]  # the sector's side facing the station's side d
+                route, line = bool(routes[i] >> side & 1), d in start_lines
+                if route != line:
+                    found.append((i, side, STATION_NODE, route, line))
+        found.sort()
+        return [(i, _new(Mismatch, (side, route, j, other)))
+                for i, side, j, route, other in found]
 
     # --- removals (O-38, O-39) ------------------------------------------------------------
 

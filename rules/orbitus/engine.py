@@ -134,10 +134,28 @@ def new_game(ruleset: Ruleset, players: Sequence[str], seed: int) -> State:
     return deal(game, shuffled_deck(game, seed))
 
 
+# a sector as the analysis and the scorer read it, made once for each cell, card, turn, place
+# in the order of the game and line (a Sector is immutable: every table of every position
+# that has it shares it); with the cards it was made from, so another ruleset's is not taken
+_SECTORS: dict[tuple[Hex, Placed, int, int], tuple[dict[str, Card], Sector]] = {}
+
+
 class Placed(NamedTuple):
     card: str
     rot: int
     mask: int  # route sides on the table
+
+
+def _sector(cards: dict[str, Card], cell: Hex, placed: Placed, order: int, line: int) -> Sector:
+    """The sector a placed card makes on ``cell`` (kept in :data:`_SECTORS`)."""
+    key = (cell, placed, order, line)
+    found = _SECTORS.get(key)
+    if found is None or found[0] is not cards:
+        card = cards[placed.card]
+        found = _SECTORS[key] = (cards, Sector(cell, _SIDES_OF[placed.mask], card.planet,
+                                               card.pirate, placed.card, placed.rot, line,
+                                               order))
+    return found[1]
 
 
 # --- the state ------------------------------------------------------------------------------------
@@ -316,14 +334,34 @@ class State:
         placed; ``lines`` gives each the record line that placed it)."""
         game = self.game
         cards = game.cards
-        sectors = {}
         line_of = (lines or {}).get
-        for order, (cell, placed) in enumerate(self.board.items()):
-            card = cards[placed.card]
-            sectors[cell] = Sector(cell, _SIDES_OF[placed.mask], card.planet, card.pirate,
-                                   placed.card, placed.rot, line_of(cell, 0), order)
+        if len(_SECTORS) > 100_000:  # a very long simulation: start again rather than grow
+            _SECTORS.clear()
+        sectors = {cell: _sector(cards, cell, placed, order, line_of(cell, 0))
+                   for order, (cell, placed) in enumerate(self.board.items())}
         return Table(game.players, dict(game.start_lines), game.barriers, sectors,
                      game.planet_types)
+
+    def _table(self) -> Table:
+        """:meth:`to_table` for the score: where the position one action earlier was scored
+        and that action placed a sector (at the end of the board's order) or left the
+        table as it was (a discard, a pass), that table with the one sector added, or that
+        table itself; otherwise (a removal renumbers the order) made again."""
+        before = self._before
+        if before is not None:
+            old, cell = before[0].table, before[1]
+            sectors, board = old.sectors, self.board
+            if cell is None:
+                if len(sectors) == len(board):
+                    return old
+            elif len(board) == len(sectors) + 1 and cell not in sectors:
+                placed = board.get(cell)
+                if placed is not None:
+                    return Table(old.players, old.start_lines, old.barriers,
+                                 {**sectors, cell: _sector(self.game.cards, cell, placed,
+                                                           len(sectors), 0)},
+                                 old.planet_types)
+        return self.to_table()
 
     def score(self) -> Result:
         """The scores of the position as it stands (the scorer's result; worked out once per
@@ -334,7 +372,7 @@ class State:
 
         found = self._score
         if found is None:
-            found = self._score = score(self.to_table(), self.game.ruleset.scoring,
+            found = self._score = score(self._table(), self.game.ruleset.scoring,
                                         info=self.info, before=self._before)
             self._before = None
         return found

@@ -141,8 +141,9 @@ def _place(state: State, out: Legal, seat: int, cards: Iterable[str] | None, onl
         if seats and seats[0] != seat:
             # the opponent's open routes left when this cell is filled, before the new
             # sector's own sides facing empty cells are counted (O-35, O-36)
-            guard = (counts[seats[0]] + sum(counts[n + z] for z in zones)
-                     - POP[required])
+            guard = counts[seats[0]] - POP[required]
+            for z in zones:
+                guard += counts[n + z]
             if guard <= 0:  # only the turns that leave that system an open route
                 free = ALL_SIDES & ~known
                 for routes, ident in hand:
