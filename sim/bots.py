@@ -224,7 +224,8 @@ def parse_spec(text: str, restrictions: Sequence[str] | None = None) -> Spec:
     if not sep:
         return Spec(name, restrictions=tuple(rest))
     if name not in SEARCHES:
-        raise BotError(f"{head!r}: only {' and '.join(SEARCHES)} take a budget ({name} has none)")
+        raise BotError(f"{head!r}: only {', '.join(SEARCHES[:-1])} and {SEARCHES[-1]} take a "
+                       f"budget ({name} has none)")
     trees = 1
     if "x" in budget_text:
         budget_text, _, count = budget_text.partition("x")

@@ -121,10 +121,10 @@ def test_the_evaluation_of_every_action_equals_a_recount(orbitus_rules):
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("chess", "'chess' is not a bot; the bots are random, greedy, value, mcts, tactics, and the "
-              "restrictions never-remove"),
+    ("chess", "'chess' is not a bot; the bots are random, greedy, value, mcts, tactics, deep, "
+              "and the restrictions never-remove"),
     ("mcts:0", "'mcts:0': a budget of 0 iterations; give at least 1, e.g. mcts:64"),
-    ("greedy:8", "'greedy:8': only mcts and tactics take a budget (greedy has none)"),
+    ("greedy:8", "'greedy:8': only mcts, tactics and deep take a budget (greedy has none)"),
     ("mcts:fast", "'mcts:fast': 'fast' is neither a number of iterations nor a time; e.g. "
                   "mcts:64, mcts:200ms or mcts:64/200ms"),
     ("mcts:0ms", "'0ms': a thinking time must be above 0; e.g. 200ms"),
