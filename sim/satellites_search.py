@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 from rules.satellites.actions import PASS
@@ -186,12 +187,15 @@ class Deep:
             return static(state, 0)
         return None
 
-    def quiesce(self, state: State, alpha: float, beta: float, left: int) -> float:
-        """The value of ``state`` with only connections and displacements searched on."""
+    def quiesce(self, state: State, alpha: float, beta: float, left: int,
+                stand: float | None = None) -> float:
+        """The value of ``state`` with only connections and displacements searched on
+        (``stand``: its evaluation, when known)."""
         got = self._enter(state)
         if got is not None:
             return got
-        stand = static(state, 0)
+        if stand is None:
+            stand = static(state, 0)
         quiet, loud = quiet_and_loud(state)
         if left <= 0 or not loud:
             return stand
@@ -208,8 +212,8 @@ class Deep:
             best = stand
         else:
             best = -2 * WIN if red else 2 * WIN
-        for action in self.ordered(state, loud, red):
-            v = self.quiesce(apply(state, action), alpha, beta, left - 1)
+        for child, evaluated in self.ordered(state, loud, red):
+            v = self.quiesce(child, alpha, beta, left - 1, evaluated)
             if red:
                 best = max(best, v)
                 alpha = max(alpha, v)
@@ -220,12 +224,14 @@ class Deep:
                 break
         return best
 
-    def ordered(self, state: State, loud: Sequence[int], red: bool) -> list[int]:
-        """The connections and displacements, the best for the mover by the evaluation
-        first (equal ones: red's last listed first, blue's first)."""
-        scored = sorted(((static(apply(state, a), 0), k, a) for k, a in enumerate(loud)),
-                        reverse=red)
-        return [a for _, _, a in scored]
+    def ordered(self, state: State, loud: Sequence[int],
+                red: bool) -> list[tuple[State, float]]:
+        """The positions the connections and displacements lead to, with their
+        evaluation, the best for the mover first (equal ones: red's last listed first,
+        blue's first)."""
+        children = [apply(state, a) for a in loud]
+        scored = sorted(((static(c, 0), k) for k, c in enumerate(children)), reverse=red)
+        return [(children[k], v) for v, k in scored]
 
     def value(self, state: State, depth: int, alpha: float, beta: float) -> float:
         """The value of ``state`` searched ``depth`` full-width plies, then quiescence;
@@ -238,10 +244,11 @@ class Deep:
             return got
         quiet, loud = quiet_and_loud(state)
         red = state.to_move == 0
-        moves = self.ordered(state, loud, red) + list(quiet) or [PASS]
+        moves = chain((c for c, _ in self.ordered(state, loud, red)),
+                      (apply(state, a) for a in (quiet or ([] if loud else [PASS]))))
         best = -2 * WIN if red else 2 * WIN
-        for action in moves:
-            v = self.value(apply(state, action), depth - 1, alpha, beta)
+        for child in moves:
+            v = self.value(child, depth - 1, alpha, beta)
             if red:
                 best = max(best, v)
                 alpha = max(alpha, v)
