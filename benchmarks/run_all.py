@@ -55,6 +55,7 @@ QUICK = {
     "bench_orbitus_score.py": ["--runs", "1", "--sizes", "500,2000"],
     "bench_rules_orbitus.py": ["--runs", "1", "--games", "8"],
     "bench_rules_satellites.py": ["--runs", "1", "--games", "8"],
+    "bench_satellites_bots.py": ["--bots", "deep:4", "--games", "9"],
     "bench_satellites_score.py": ["--runs", "2"],
     "bench_sim.py": ["--quick", "--only", "1,3,5"],
     "bench_watch.py": ["--runs", "1"],

@@ -18,6 +18,8 @@ deals the unseen cards itself, at random, consistent with its view (a determinis
 * ``tactics``: that search behind the game's tactics (``sim.tactical``, Satellites only:
   :mod:`sim.satellites_search`, and the endgames :mod:`sim.satellites_endgame` solves
   exactly), with the same budgets;
+* ``deep``: ``tactics`` with a deeper look first (Satellites: both sides' connections
+  searched on after each move, :func:`sim.satellites_search.deep_moves`), the same budgets;
 * restricted play: any of them after ``+`` a restriction of the game
   (``value+never-remove``, ``mcts:16+never-place-ice``), which never takes that kind of
   action while it has another.
@@ -100,19 +102,21 @@ class TacticalBot:
     """A search bot that first lets the game narrow its moves and choose its evaluation
     (``sim.tactical(turn)``: for Satellites, no move that loses by force at once, a move
     that wins by force alone); the search then chooses among the moves left. A game
-    without tactics (the command line refuses ``tactics`` for it) is searched as it is."""
+    without tactics (the command line refuses ``tactics`` for it) is searched as it is.
+    ``deep``: the game's deeper tactics (``sim.tactical(turn, deep=True)``), the ``deep``
+    bot."""
 
-    name = "tactics"
-
-    def __init__(self, search: Bot) -> None:
+    def __init__(self, search: Bot, deep: bool = False) -> None:
         self.search = search
+        self.deep = deep
+        self.name = "deep" if deep else "tactics"
 
     def choose(self, turn: Turn, rng: random.Random) -> Any:
         if len(turn.legal) == 1:
             return turn.legal[0]
         tactical = getattr(turn.sim, "tactical", None)
         if tactical is not None:
-            turn = tactical(turn)
+            turn = tactical(turn, deep=True) if self.deep else tactical(turn)
         if len(turn.legal) == 1:
             return turn.legal[0]
         return self.search.choose(turn, rng)
@@ -143,8 +147,9 @@ class Restricted:
 
 # --- bots by name ----------------------------------------------------------------------------
 
-NAMES = ("random", "greedy", "value", "mcts", "tactics")
-SEARCHES = ("mcts", "tactics")  # the bots that take a budget
+NAMES = ("random", "greedy", "value", "mcts", "tactics", "deep")
+SEARCHES = ("mcts", "tactics", "deep")  # the bots that take a budget
+TACTICAL = ("tactics", "deep")  # the bots that need the game's tactics
 
 
 class BotError(ValueError):
@@ -219,7 +224,8 @@ def parse_spec(text: str, restrictions: Sequence[str] | None = None) -> Spec:
     if not sep:
         return Spec(name, restrictions=tuple(rest))
     if name not in SEARCHES:
-        raise BotError(f"{head!r}: only {' and '.join(SEARCHES)} take a budget ({name} has none)")
+        raise BotError(f"{head!r}: only {', '.join(SEARCHES[:-1])} and {SEARCHES[-1]} take a "
+                       f"budget ({name} has none)")
     trees = 1
     if "x" in budget_text:
         budget_text, _, count = budget_text.partition("x")
@@ -255,8 +261,8 @@ def make(spec: Spec, budget: int = DEFAULT_BUDGET, think: float | None = None) -
             bot = MctsBot(budget if think is None else None, think, spec.trees)
         else:
             bot = MctsBot(spec.budget, spec.think, spec.trees)
-        if spec.name == "tactics":
-            bot = TacticalBot(bot)
+        if spec.name in TACTICAL:
+            bot = TacticalBot(bot, deep=spec.name == "deep")
     else:
         bot = {"random": RandomBot, "greedy": GreedyBot, "value": ValueBot}[spec.name]()
     return Restricted(bot, spec.restrictions) if spec.restrictions else bot

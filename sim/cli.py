@@ -99,7 +99,8 @@ def add_play(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bots", default="random", metavar="LIST",
                    help="bots taking the seats in turn, comma-separated: random, greedy, "
                         "value, mcts, tactics (Satellites: mcts behind an exact look at "
-                        "the end), each search bot with its own budget if wanted "
+                        "the end), deep (tactics with both sides' connections searched "
+                        "on), each search bot with its own budget if wanted "
                         "(mcts:64, mcts:200ms, mcts:256x4, tactics:16) and restrictions after + "
                         "(value+never-remove); default random. The line-up turns one seat "
                         "every game so each bot plays each seat equally often")

@@ -60,13 +60,14 @@ def parse_bots(text: str, flag: str = "--bots") -> tuple[str, ...]:
 
 def check_restrictions(sim: Any, ruleset: Any, bots: Sequence[str], prog: str) -> None:
     """Exit 2 for a restricted bot whose restriction the game does not have, or a bot the
-    game cannot play (``tactics`` needs the game's tactics)."""
-    from sim.bots import parse_spec
+    game cannot play (``tactics`` and ``deep`` need the game's tactics)."""
+    from sim.bots import TACTICAL, parse_spec
 
     known = dict(sim.restrictions(ruleset)) if hasattr(sim, "restrictions") else {}
     for bot in bots:
-        if parse_spec(bot).name == "tactics" and not hasattr(sim, "tactical"):
-            raise Stop(EXIT_USAGE, f"{prog}: --bots {bot}: tactics plays only Satellites; "
+        name = parse_spec(bot).name
+        if name in TACTICAL and not hasattr(sim, "tactical"):
+            raise Stop(EXIT_USAGE, f"{prog}: --bots {bot}: {name} plays only Satellites; "
                                    f"{sim.game.name.capitalize()} has no tactics, use mcts")
         for r in parse_spec(bot).restrictions:
             if r not in known:

@@ -121,19 +121,23 @@ class SatellitesSim:
     def still_legal(self, state: State, action: int) -> bool:
         return True  # nothing is hidden
 
-    def tactical(self, turn: Any) -> Any:
+    def tactical(self, turn: Any, deep: bool = False) -> Any:
         """The turn the ``tactics`` bot searches: once few satellites are free, the moves
         that keep the position's exact value (:func:`sim.satellites_endgame.best_moves`);
         else only the moves an exact look at the end of the game keeps
-        (:func:`sim.satellites_search.sure_moves`); searched with the evaluation that
-        judges colonies against what could still turn them."""
+        (:func:`sim.satellites_search.sure_moves`), and with ``deep`` (the ``deep`` bot) of
+        those only the moves a deeper look keeps (:func:`sim.satellites_search.deep_moves`:
+        both sides' connections searched on); searched with the evaluation that judges
+        colonies against what could still turn them."""
         from sim.satellites_endgame import best_moves
-        from sim.satellites_search import sure_moves
+        from sim.satellites_search import deep_moves, sure_moves
 
         legal = list(turn.legal)
         kept = best_moves(turn.view, legal)
         if kept is None:
             kept = sure_moves(turn.view, legal)
+            if deep and len(kept) > 1:
+                kept = deep_moves(turn.view, kept)
         return turn._replace(legal=kept, sim=TACTICAL)
 
     def restrictions(self, ruleset: Ruleset) -> dict[str, str]:

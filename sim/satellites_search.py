@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 from rules.satellites.actions import PASS
@@ -147,3 +148,153 @@ def sure_moves(view: State, legal: Sequence[int]) -> list[int]:
     kept = [a for v, a in values if v > -WIN]
     return kept or list(legal)
 
+
+
+# --- a deeper look: alpha-beta with the connections searched on ----------------------------
+
+QUIESCE = 4  # plies of connections (and displacements) searched on after the full-width ones
+KEEP = 0.05  # a move is kept when its value is within this much of the best move's
+DEEP_NODES = 2000  # the nodes a decision's deeper look may search (else it keeps every move)
+
+
+class Spent(Exception):
+    """The node budget of a decision is used up."""
+
+
+class Deep:
+    """One decision's alpha-beta search, values from red's side (red maximises, blue
+    minimises, whoever is to move: so the grace moves, where one player moves several times
+    in a row, need no sign turned): ``depth`` full-width plies (every legal move), then
+    quiescence: the connections and displacements of the side to move, which may instead
+    stop with a quiet move (the position as it stands, :func:`static`), :data:`QUIESCE`
+    plies deep. A finished game is exact (:func:`exact`); a position in the grace moves is
+    judged by the evaluation, as :func:`after` judges it unsearched. :class:`Spent` is
+    raised after ``most`` nodes."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.nodes = 0
+
+    def _enter(self, state: State) -> float | None:
+        """Count a node; the value of a position not searched on (over, or in the grace
+        moves), else None."""
+        self.nodes += 1
+        if self.nodes > self.most:
+            raise Spent
+        if state.ended is not None:
+            return exact(state, 0)
+        if state.finished is not None:
+            return static(state, 0)
+        return None
+
+    def quiesce(self, state: State, alpha: float, beta: float, left: int,
+                stand: float | None = None) -> float:
+        """The value of ``state`` with only connections and displacements searched on
+        (``stand``: its evaluation, when known)."""
+        got = self._enter(state)
+        if got is not None:
+            return got
+        if stand is None:
+            stand = static(state, 0)
+        quiet, loud = quiet_and_loud(state)
+        if left <= 0 or not loud:
+            return stand
+        red = state.to_move == 0
+        if quiet:  # the side to move may keep the position as it stands
+            if red:
+                if stand >= beta:
+                    return stand
+                alpha = max(alpha, stand)
+            elif stand <= alpha:
+                return stand
+            else:
+                beta = min(beta, stand)
+            best = stand
+        else:
+            best = -2 * WIN if red else 2 * WIN
+        for child, evaluated in self.ordered(state, loud, red):
+            v = self.quiesce(child, alpha, beta, left - 1, evaluated)
+            if red:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def ordered(self, state: State, loud: Sequence[int],
+                red: bool) -> list[tuple[State, float]]:
+        """The positions the connections and displacements lead to, with their
+        evaluation, the best for the mover first (equal ones: red's last listed first,
+        blue's first)."""
+        children = [apply(state, a) for a in loud]
+        scored = sorted(((static(c, 0), k) for k, c in enumerate(children)), reverse=red)
+        return [(children[k], v) for v, k in scored]
+
+    def value(self, state: State, depth: int, alpha: float, beta: float) -> float:
+        """The value of ``state`` searched ``depth`` full-width plies, then quiescence;
+        fail-soft (a value at or below ``alpha`` is an upper bound, at or above ``beta``
+        a lower one)."""
+        if depth <= 0:
+            return self.quiesce(state, alpha, beta, QUIESCE)
+        got = self._enter(state)
+        if got is not None:
+            return got
+        quiet, loud = quiet_and_loud(state)
+        red = state.to_move == 0
+        moves = chain((c for c, _ in self.ordered(state, loud, red)),
+                      (apply(state, a) for a in (quiet or ([] if loud else [PASS]))))
+        best = -2 * WIN if red else 2 * WIN
+        for child in moves:
+            v = self.value(child, depth - 1, alpha, beta)
+            if red:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+
+def deep_moves(view: State, legal: Sequence[int], most: int = DEEP_NODES,
+               depths: Sequence[int] = (1,)) -> list[int]:
+    """Of ``legal`` (the moves :func:`sure_moves` keeps), those whose value to the mover
+    after a deeper look is within :data:`KEEP` of the best move's: each move is played and
+    the position after it searched by :class:`Deep` (``depth`` - 1 full-width plies, then
+    the connections of both sides), by iterative deepening over ``depths`` while the node
+    budget ``most`` lasts; the last depth searched to the end decides (none: every move of
+    ``legal`` is kept). A move that ends the game or starts the grace moves is judged
+    exactly, as :func:`reply_value` judges it.
+
+    At the default, one ply (the move, then both sides' connections four plies deep, each
+    side free to stop with a quiet move), this drops the moves after which the opponent
+    wins material by a chain of connections the one-reply look of :func:`sure_moves` does
+    not follow; deeper looks cost too much for a game's hundreds of moves
+    (``docs/sim.md``)."""
+    seat = view.to_move
+    search = Deep(most)
+    kept = list(legal)
+    children = [(a, apply(view, a)) for a in legal]
+    for depth in depths:
+        values: list[tuple[float, int]] = []
+        best = -3 * WIN
+        try:
+            for action, child in children:
+                if child.finished is not None or child.ended is not None:
+                    v = after(child, seat, deep=True)
+                elif seat == 0:  # only whether a move comes within KEEP of the best counts
+                    v = search.value(child, depth - 1, best - KEEP, 2 * WIN)
+                else:
+                    v = -search.value(child, depth - 1, -2 * WIN, KEEP - best)
+                values.append((v, action))
+                best = max(best, v)
+        except Spent:
+            break
+        kept = [a for v, a in values if v >= best - KEEP]
+        rank = {a: v for v, a in values}
+        children.sort(key=lambda c: -rank[c[0]])  # the next depth tries the best first
+    return kept

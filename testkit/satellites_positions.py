@@ -73,3 +73,21 @@ TWO_FREE: dict[str, tuple[int, str]] = {
     "seed-1 game 109 after move 152": (0, GAME_109),
     "seed-1 game 141 after move 139": (1, GAME_141),
 }
+
+
+# Game 152 of `pnp sim satellites --bots tactics:16,greedy --games 200 --seed 2`, after move
+# 518: red (the tactics bot) to move, ahead on the board with 18 satellites connected. It
+# played d5-e4, and greedy answered b1-e1+ (B3 joins the colony of R3 d1, a gain); greedy
+# won 4 : 1.
+SEED2_GAME_152 = """
+.  B3 .  R3 .  R3 .  R1 .  .
+.  .  R1 B2 .  B3 B3 .  .  R1
+.  B1 .  .  .  .  .  .  .  .
+B2 R4 .  .  .  .  .  .  .  .
+R4 .  .  R2 .  .  .  .  .  .
+.  .  .  .  .  .  .  .  .  .
+.  .  .  .  B4 .  .  .  .  B1
+.  B1 R2 .  R4 .  .  .  B4 R3
+.  B2 .  .  B4 R2 .  .  .  .
+.  .  .  .  .  .  .  .  .  .
+"""
