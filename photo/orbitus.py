@@ -100,6 +100,9 @@ LIFTED_SIDE = 20.0  # px: a smaller marker's corners are too coarse to tell (fla
 FRAME_SEEN = 0.5  # a cell less than this much in the photo may hold a card beyond its edge
 FRAME_CUT = 0.9  # a cell found empty, less than this much in the photo, whose part shown
 CUT_ART, CUT_PAPER = 0.6, 0.5  # ... looks this much like a card's face and is this much paper
+CUT_FACE = 0.7  # ... or looks this much like one, with a card's light and shade (GAIN_CARD),
+# whatever its paper (S60 of the rendered second shot of table 19: 65 % in the photo, its
+# marker beyond the edge, face 0.72, light and shade 0.99, paper 0.40)
 COARSE_PX = 12.0  # px a side a card's marker has there: below it (1.33 px/mm), a free cell
 # cannot be checked (the rendered cards neither read nor reported lay under 2 px/mm; at
 # 1.6 px/mm, 14.7 px markers, 24 of 25 cards were read and the 25th reported)
@@ -1378,7 +1381,8 @@ class OrbitusReader:
         lies mostly outside the photo may hold a card beyond it (``photo-out-of-frame``);
         so may a cell looked at and found empty that the edge cuts (less than
         ``FRAME_CUT`` of it in the photo) if the part shown looks like a card's face and
-        paper (``CUT_ART``, ``CUT_PAPER``): a card cut by the edge shows too little of
+        paper (``CUT_ART``, ``CUT_PAPER``), or much like a card's face with its light and
+        shade (``CUT_FACE``, ``GAIN_CARD``): a card cut by the edge shows too little of
         itself to be seen as one."""
         beyond = {n: cell for n, cell in free_next(out).items()
                   if self._frame_share(cam, n, shape) < FRAME_SEEN}
@@ -1389,7 +1393,9 @@ class OrbitusReader:
             if e.get("how") != "empty" or cell in beyond or cell in named \
                     or cell in out.placed or cell in out.unread:
                 continue
-            if e.get("art", 0.0) < CUT_ART or e.get("paper", 0.0) < CUT_PAPER:
+            art, paper = e.get("art", 0.0), e.get("paper", 0.0)
+            if art < CUT_ART or paper < CUT_PAPER and (art < CUT_FACE
+                                                       or e.get("gain", 0.0) < GAIN_CARD):
                 continue
             share = self._frame_share(cam, cell, shape)
             if share < FRAME_CUT:
