@@ -114,6 +114,7 @@ OCCLUDED = 0.3  # ... and this much of a free cell in it: something lies over th
 TABLE_UNLIKE = 0.2  # a free cell next to one covered, this much unlike the table (as the
 # photo's free table shows it there, photo.table): covered too (empty cells of the rendered
 # photos away from a hand or cup: 0.00-0.14, at most 0.28)
+STRANGE_PART = 0.2  # ... and a cell this much so holds part of such a thing
 STRANGE_CELL = 0.5  # a free cell next to a card this much unlike the table, not by being
 # whiter (photo.table: not a reflection, not paper): something lies over it (the cups of the
 # rendered second shots of tables 17 and 27: 0.61 and 0.57; the empty cells next to cards
@@ -1284,14 +1285,29 @@ class OrbitusReader:
         within = set(cells)
         # a free cell next to a card, mostly unlike the table in a way a lamp's reflection
         # or white paper is not (a cup or hand whose colour is near the table's, over no
-        # card's edge the faces showed): something lies over it
+        # card's edge the faces showed): something lies over it, unless such things lie
+        # elsewhere on the free table apart from it (shapes printed on the table: one thing
+        # over the table is believed, not one of many)
+        strange_at: dict[Hex, float] = {}
+        for cell in cells:
+            if cell not in taken:
+                outline = np.array(hexgeo.corners(hexgeo.centre(cell, self.flats), self.flats))
+                if look.share_unlike(outline)[1] >= FRAME_SEEN:
+                    strange_at[cell] = look.share_strange(outline)
+        part = {c for c, v in strange_at.items() if v >= STRANGE_PART}
         for cell in sorted(free_next(out)):
-            if cell in taken or cell not in within:
+            if cell in taken or strange_at.get(cell, 0.0) < STRANGE_CELL:
                 continue
-            outline = np.array(hexgeo.corners(hexgeo.centre(cell, self.flats), self.flats))
-            strange = look.share_strange(outline)
-            if look.share_unlike(outline)[1] < FRAME_SEEN or strange < STRANGE_CELL:
-                continue
+            strange = strange_at[cell]
+            joined, edge = {cell}, [cell]
+            while edge:  # the cells the thing over this one spreads over
+                here = edge.pop()
+                for _, n in hexgeo.neighbours(here):
+                    if n in part and n not in joined:
+                        joined.add(n)
+                        edge.append(n)
+            if part - joined:
+                continue  # such things lie apart from it too: a table printed or cluttered
             out.covered[cell] = cell
             taken.add(cell)
             out.findings.append(Finding(
