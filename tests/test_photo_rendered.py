@@ -624,6 +624,31 @@ def test_a_cup_the_colour_of_the_table_is_found_beside_the_cards(capsys):
     assert (code, err) == (1, "")
 
 
+def test_a_card_the_frame_cuts_with_little_of_its_paper_shown_is_named(capsys):
+    """The second photo of the rendered benchmark's table 19 (2.9 px/mm, tilted 6 degrees),
+    read alone: the photo's edge cuts S60 on [0, 5] (65 % of the cell in the photo, its
+    marker beyond the edge). The part shown looks much like a card's face (0.72) with a
+    card's light and shade, though only 40 % of it is the cards' paper (0.5 was needed):
+    it is named out of frame (before: neither read nor reported). The 43 cards read are
+    right; the two unread lie under a lamp's reflection."""
+    shot, reading, outcome = _judged("frame-cuts-a-card-again")
+    truth = _truth(shot)
+    assert truth[(0, 5)] == ("S60", 2)
+    assert len(reading.placed) == 43
+    assert all(truth[c] == (p.card, p.rot) for c, p in reading.placed.items())
+    assert reading.unread == [(2, -5), (0, -6)]
+    assert [(f.rule, f.cell) for f in reading.findings] == [
+        ("photo-out-of-frame", (-1, 5)), ("photo-out-of-frame", (0, 5))]
+    assert reading.findings[1].message.startswith(
+        "the photo ends across [0, 5] (65% of it in the photo, and that part looks like a "
+        "card)")
+    assert set(truth) - set(reading.placed) == {(2, -5), (0, -6), (-1, 5), (0, 5)}
+    assert outcome.missed == [] and outcome.wrong == [] and outcome.phantom == []
+    assert outcome.false_unread == [] and not outcome.silent_wrong
+    code, out, err = _score(capsys, "frame-cuts-a-card-again")
+    assert (code, err) == (1, "")
+
+
 # --- two photos of one table -------------------------------------------------------------------
 
 
