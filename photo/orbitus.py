@@ -100,6 +100,9 @@ LIFTED_SIDE = 20.0  # px: a smaller marker's corners are too coarse to tell (fla
 FRAME_SEEN = 0.5  # a cell less than this much in the photo may hold a card beyond its edge
 FRAME_CUT = 0.9  # a cell found empty, less than this much in the photo, whose part shown
 CUT_ART, CUT_PAPER = 0.6, 0.5  # ... looks this much like a card's face and is this much paper
+CUT_FACE = 0.7  # ... or looks this much like one, with a card's light and shade (GAIN_CARD),
+# whatever its paper (S60 of the rendered second shot of table 19: 65 % in the photo, its
+# marker beyond the edge, face 0.72, light and shade 0.99, paper 0.40)
 COARSE_PX = 12.0  # px a side a card's marker has there: below it (1.33 px/mm), a free cell
 # cannot be checked (the rendered cards neither read nor reported lay under 2 px/mm; at
 # 1.6 px/mm, 14.7 px markers, 24 of 25 cards were read and the 25th reported)
@@ -111,6 +114,12 @@ OCCLUDED = 0.3  # ... and this much of a free cell in it: something lies over th
 TABLE_UNLIKE = 0.2  # a free cell next to one covered, this much unlike the table (as the
 # photo's free table shows it there, photo.table): covered too (empty cells of the rendered
 # photos away from a hand or cup: 0.00-0.14, at most 0.28)
+STRANGE_PART = 0.2  # ... and a cell this much so holds part of such a thing
+STRANGE_CELL = 0.5  # a free cell next to a card this much unlike the table, not by being
+# whiter (photo.table: not a reflection, not paper): something lies over it (the cups of the
+# rendered second shots of tables 17 and 27: 0.61 and 0.57; the empty cells next to cards
+# of the 35 rendered photos without an occluder: at most 0.32, though a lamp's reflection
+# on the table makes some 0.99 unlike it)
 
 
 @dataclass
@@ -776,6 +785,7 @@ class OrbitusReader:
         presence = float(looks[i0, k0])
         entry["art"] = presence
         if presence < 0.4:  # nothing here looks like any card: no marker to look for either
+            entry["paper"] = self._paper_share(patch, hot, inside)
             # ... or a lamp's reflection hides it whole, or most of it and the cards' paper
             # the rest (as a card under glare, below, whose face shows less)
             if not alone and not again and (
@@ -1132,20 +1142,28 @@ class OrbitusReader:
         a card lies on the cell, so it is reported unread rather than left out. This finds
         cards that no neighbour leads to (beyond a cup whose cells were not seen as
         covered: the second photo of rendered table 17, S17 and S18 beyond it, 0.85 / 0.07
-        and 0.74 / 0.14) without reading them on a code that is not certain."""
+        and 0.74 / 0.14) without reading them on a code that is not certain. A card lifted or
+        curled off the table shows its marker higher, off its cell's centre by more than a
+        flat card's (``EXACT_MM``): within ``NEAR`` of the cell and ``TURN_TOLERANCE`` of a
+        rotation, its face shown where the marker puts it, it is reported too (second shots
+        of rendered tables 25 and 13: S35 lifted 7 mm, 0.79 / 0.12, 8.1 mm off; S54 curled,
+        0.75 / 0.13, 6.1 mm off)."""
         named = set(out.placed) | set(out.unread) | {(0, 0)} | {
             f.cell for f in out.findings if f.cell is not None}
         loose = [r for r in cands if id(r) not in used and r.score >= MARKED[0]
                  and r.margin >= MARKED[1]]
         for r, p in zip(loose, self.poses(loose, cam), strict=True):
-            if p is None or not p.exact or p.cell in named:
+            if p is None or p.cell in named:
                 continue
+            if not p.exact and (p.off > NEAR * self.flats or abs(p.turn_off) > TURN_TOLERANCE):
+                continue  # far off any one cell and rotation: not said to lie on this one
             if not self._looks_like(bgr, cam, p):
                 continue  # a square of the background that reads as a code
             out.unread.append(p.cell)
             named.add(p.cell)
             out.log.append({"cell": p.cell, "how": "unread", "marker": round(r.score, 2),
-                            "why": "a marker not read with certainty, the card's face there"})
+                            "why": "a marker not read with certainty, the card's face there"
+                            + ("" if p.exact else f" ({p.off:.0f} mm off: lifted or curled)")})
 
     def _explain(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> None:
         """Every card read or seen, compared with its face pixel by pixel: the glare on it
@@ -1191,7 +1209,8 @@ class OrbitusReader:
         and a card may lie under it (``photo-covered``). Then the occluder is followed
         over the table (:meth:`_follow`). Things beside the table that lie over no card are
         left alone."""
-        if not out.covered:  # clutter beside the table is no reason to doubt a photo
+        if not out.covered:  # nothing over a card's edge: only a thing unlike the table
+            self._follow(bgr, cam, out)  # in a way no reflection is, next to the cards
             return
         art = self.art
         empty = [e["cell"] for e in out.log if e.get("how") == "empty"]
@@ -1264,6 +1283,39 @@ class OrbitusReader:
                                          ).astype(np.int32)], 1)
         table.learn(look, look.seen & (mask == 0))
         within = set(cells)
+        # a free cell next to a card, mostly unlike the table in a way a lamp's reflection
+        # or white paper is not (a cup or hand whose colour is near the table's, over no
+        # card's edge the faces showed): something lies over it, unless such things lie
+        # elsewhere on the free table apart from it (shapes printed on the table: one thing
+        # over the table is believed, not one of many)
+        strange_at: dict[Hex, float] = {}
+        for cell in cells:
+            if cell not in taken:
+                outline = np.array(hexgeo.corners(hexgeo.centre(cell, self.flats), self.flats))
+                if look.share_unlike(outline)[1] >= FRAME_SEEN:
+                    strange_at[cell] = look.share_strange(outline)
+        part = {c for c, v in strange_at.items() if v >= STRANGE_PART}
+        for cell in sorted(free_next(out)):
+            if cell in taken or strange_at.get(cell, 0.0) < STRANGE_CELL:
+                continue
+            strange = strange_at[cell]
+            joined, edge = {cell}, [cell]
+            while edge:  # the cells the thing over this one spreads over
+                here = edge.pop()
+                for _, n in hexgeo.neighbours(here):
+                    if n in part and n not in joined:
+                        joined.add(n)
+                        edge.append(n)
+            if part - joined:
+                continue  # such things lie apart from it too: a table printed or cluttered
+            out.covered[cell] = cell
+            taken.add(cell)
+            out.findings.append(Finding(
+                "photo-covered", cell,
+                f"something lies over the table at {where(cell)} ({strange:.0%} of that "
+                f"cell is neither the table, nor a lamp's reflection on it, nor a card), so a "
+                f"card there could not be seen; take it away and photograph again, or write "
+                f"that cell into the layout by hand"))
         start = {n: c for c in sorted(out.covered) for _, n in hexgeo.neighbours(c)}
         came = {n: c for n, c in sorted(start.items(), reverse=True) if n in within}
         todo = sorted(came)
@@ -1345,7 +1397,8 @@ class OrbitusReader:
         lies mostly outside the photo may hold a card beyond it (``photo-out-of-frame``);
         so may a cell looked at and found empty that the edge cuts (less than
         ``FRAME_CUT`` of it in the photo) if the part shown looks like a card's face and
-        paper (``CUT_ART``, ``CUT_PAPER``): a card cut by the edge shows too little of
+        paper (``CUT_ART``, ``CUT_PAPER``), or much like a card's face with its light and
+        shade (``CUT_FACE``, ``GAIN_CARD``): a card cut by the edge shows too little of
         itself to be seen as one."""
         beyond = {n: cell for n, cell in free_next(out).items()
                   if self._frame_share(cam, n, shape) < FRAME_SEEN}
@@ -1356,7 +1409,9 @@ class OrbitusReader:
             if e.get("how") != "empty" or cell in beyond or cell in named \
                     or cell in out.placed or cell in out.unread:
                 continue
-            if e.get("art", 0.0) < CUT_ART or e.get("paper", 0.0) < CUT_PAPER:
+            art, paper = e.get("art", 0.0), e.get("paper", 0.0)
+            if art < CUT_ART or paper < CUT_PAPER and (art < CUT_FACE
+                                                       or e.get("gain", 0.0) < GAIN_CARD):
                 continue
             share = self._frame_share(cam, cell, shape)
             if share < FRAME_CUT:

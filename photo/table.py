@@ -30,6 +30,8 @@ REPEAT = 0.5  # a shift that maps the free table this well onto itself is a repe
 PHASES = 20  # bins of the pattern's place along each of its two lattice vectors
 UNLIKE = 0.05  # a chromaticity this far (blue + red shares) from the prediction: not table
 SPREAD = 3.0  # ... and this many times the spread of the free table at that place
+WHITE = np.array([1.0 / 3.0, 1.0 / 3.0])  # the chromaticity of white light
+WHITER = 0.03  # a colour this near the line from the table's to white's: the table, whiter
 COLOURS = 8  # bins of each chromaticity share (0-0.5) for telling one thing over the table
 SAME = 0.3  # ... from another: two cells' colours unlike the table this much in common
 
@@ -44,6 +46,9 @@ class TableLook:
     seen: np.ndarray
     origin: tuple[float, float]
     unlike: np.ndarray | None = None
+    # of those, the ones whose colour is the table's moved toward white (a lamp's reflection
+    # on the table, or white paper: neither tells a hand or cup from the table)
+    whiter: np.ndarray | None = None
     lattice: np.ndarray | None = None  # 2 x 2 (rows: the repeats, mm), None on a plain table
 
     def pixel(self, xy: tuple[float, float]) -> tuple[float, float]:
@@ -57,6 +62,16 @@ class TableLook:
             return 0.0, 0.0
         return (float(unlike.sum()) / float(seen.sum()),
                 float(seen.sum()) / float(max(inside.sum(), 1)))
+
+    def share_strange(self, outline: np.ndarray) -> float:
+        """Of the table seen inside ``outline``: the share unlike the table in a way neither
+        a lamp's reflection nor white paper is (not merely the table's colour whiter)."""
+        unlike, seen, _ = self._within(outline)
+        if not seen.any():
+            return 0.0
+        assert self.whiter is not None
+        x0, y0, x1, y1 = self._box(outline)
+        return float((unlike & ~self.whiter[y0:y1, x0:x1]).sum()) / float(seen.sum())
 
     def colours_unlike(self, outline: np.ndarray, whole: bool = False) -> np.ndarray | None:
         """The colours (chromaticity, ``COLOURS`` x ``COLOURS`` bins, shares) of what is
@@ -192,7 +207,15 @@ def learn(look: TableLook, free: np.ndarray) -> TableLook:
         if len(group) >= 5:
             predicted[b] = np.median(group, axis=0)
             spread[b] = float(np.median(np.abs(group - predicted[b]).sum(axis=1)))
-    far = np.abs(chroma - predicted[phase]).sum(axis=2)
+    expected = predicted[phase]
+    far = np.abs(chroma - expected).sum(axis=2)
     look.unlike = look.seen & (far > UNLIKE) & (far > SPREAD * spread[phase])
+    # white light added to the table's colour moves its chromaticity straight toward
+    # white's (1/3, 1/3): how far along that line, and how far off it
+    toward = WHITE - expected
+    along = ((chroma - expected) * toward).sum(axis=2) / np.maximum(
+        (toward ** 2).sum(axis=2), 1e-6)
+    off = np.abs(chroma - expected - along[..., None] * toward).sum(axis=2)
+    look.whiter = look.unlike & (along > 0.0) & (off < WHITER)
     look.lattice = lattice
     return look

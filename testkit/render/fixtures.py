@@ -107,6 +107,20 @@ FIXTURES = (
                   "37, barrel k1 -0.06, a cup on its side): S17 and S18 beyond the cup, "
                   "their markers below certainty, no neighbour read",
             bench=17),
+    Fixture("a-card-lifted-off-its-cell", "orbitus", "", 2026 * 1000 + 25, {}, view=1,
+            about="the second photo of the rendered benchmark's table 25 (2.2 px/mm, tilted "
+                  "39, barrel k1 -0.045): S35 on [1, 1] lifted 7 mm, its marker seen 8 mm "
+                  "off the cell's centre and below certainty",
+            bench=25),
+    Fixture("a-cup-the-colour-of-the-table", "orbitus", "", 2026 * 1000 + 27, {}, view=1,
+            about="the second photo of the rendered benchmark's table 27 (2.1 px/mm, a cup "
+                  "the colour of the table, over no card's edge): S05 and S15 under it",
+            bench=27),
+    Fixture("frame-cuts-a-card-again", "orbitus", "", 2026 * 1000 + 19, {}, view=1,
+            about="the second photo of the rendered benchmark's table 19 (2.9 px/mm, tilted "
+                  "6, a lamp aimed): the photo's edge cuts S60 on [0, 5] and its marker, "
+                  "its paper little in the photo",
+            bench=19),
     Fixture("satellites-lamp-on-the-rims", "satellites", "", 2026 * 1000 + 6, {},
             about="photo 6 of the rendered Satellites benchmark (3.3 px/mm, a lamp aimed): "
                   "four satellites under its reflection, their markers washed out, their "
