@@ -40,6 +40,13 @@ UNLIKE = 0.3  # the share of a free cell that is not the board as printed: somet
 # ... and if at least this share of it shows a player's colour, it is a satellite (its marker
 # and face washed out by a lamp's streak, its coloured rim still there), searched for
 SOME_COLOUR = 0.08
+# ... but a blue satellite blurred until its ring is pale shows none: a cell unlike the board
+# is searched for one where its corners beyond a satellite's disc (this far from the middle,
+# mm: the disc's 13.5 mm radius, a satellite a little off its middle) are mostly the board;
+# the satellites so read in the rendered photos leave at most 28 % of them unlike it, the
+# cells under a hand or a cup mostly more
+DISC_EDGE = 14.0
+CLEAR_CORNERS = 0.4
 OWN_COLOUR = 0.75  # of the cell's coloured pixels, the share of the satellite's colour
 # a satellite whose marker is hazed by a lamp's reflection, read from its printed face: the
 # face (grey, any turn, a few mm off the middle) matching this well, this far above every
@@ -346,7 +353,13 @@ class SatellitesReader:
                         if beyond < BEYOND_REFLECTION:
                             continue
                     if unlike >= UNLIKE and coloured < SOME_COLOUR and not rim:
-                        # not a satellite, not the board: a hand, a cup
+                        # not the board, and no player's colour shows: a hand, a cup -- or
+                        # a blue satellite blurred until its thin ring is no longer blue
+                        # enough, read only when its marker and its face agree
+                        blurred = self._blurred_token(bgr, gray, h, cell, entry)
+                        if blurred is not None:
+                            out.tokens[cell] = blurred
+                            continue
                         out.findings.append(Finding(
                             "photo-covered", cell,
                             f"{cell_name(cell)} cannot be seen: {unlike:.0%} of the cell "
@@ -366,6 +379,34 @@ class SatellitesReader:
                 else:
                     out.unread.append(cell)
 
+    def _blurred_token(self, bgr: np.ndarray, gray: np.ndarray, h: TableCamera,
+                       cell: tuple[int, int], entry: dict[str, Any]) -> Token | None:
+        """A satellite in a cell that looks neither like the board nor like a satellite's
+        colour: a blue satellite's face is white but for its numeral, its pips and a thin
+        ring, which blur pales below a player's colour (B1 on j7 of rendered photo 18,
+        B2 on d4 of photo 19, at 2.0-2.1 px/mm: 7.6 % and 2 % of the disc). Its marker is
+        searched (:meth:`_search`), and the satellite read only when two things say the
+        same, each sure of it on its own: the marker, certain (``STRONG``) of one
+        satellite, and the printed face (:meth:`_by_face`: ``FACE_SCORE`` and
+        ``FACE_MARGIN`` above every other satellite, the cell's colour its own). A hand
+        or a cup has neither; either one alone leaves the cell named covered. Nor is a
+        cell searched whose corners, beyond any satellite's disc, are unlike the board too
+        (``CLEAR_CORNERS``): a hand or a cup spreads over them, a satellite does not."""
+        corners = self._unlike(bgr, h, cell, beyond=DISC_EDGE)
+        entry["corners_unlike"] = corners
+        if corners > CLEAR_CORNERS:
+            return None
+        found = self._search(gray, h, cell, entry)
+        if found is None:
+            return None
+        # blur can pale a blue satellite's ring to no colour at all, which then does not
+        # veto (the grey face tells red from blue: a red face is dark); the other colour does
+        shares = self._colour_shares(bgr, h, cell) or {"red": 1.0, "blue": 1.0}
+        face = self._by_face(bgr, h, cell, entry, shares)
+        if face is None or face.text != found.text:
+            return None
+        return Token(cell, found.colour, found.value, "marker and face", found.corners)
+
     def _board(self) -> np.ndarray | None:
         """The board as printed (BGR, ``BOARD_LEVEL`` px per mm, the drawing's top-left
         corner at 0, 0), rendered once and kept in the cache folder."""
@@ -375,16 +416,22 @@ class SatellitesReader:
             self._face = faces("satellites", self.defs, ["board"], BOARD_LEVEL)["board"]
         return self._face
 
-    def _unlike(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]) -> float:
+    def _unlike(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int],
+                beyond: float = 0.0) -> float:
         """The share of a cell that is not the board as it is printed there, in this light
-        (:meth:`_strange`)."""
+        (:meth:`_strange`); of its part ``beyond`` mm or more from its middle, if given."""
         far = self._strange(bgr, h)
         if far is None:
             return 0.0
         lv = BOARD_LEVEL
         x0, y0 = int(round(cell[1] * self.cell * lv)), int(round(cell[0] * self.cell * lv))
         n = int(round(self.cell * lv))
-        return float(far[y0:y0 + n, x0:x0 + n].mean())
+        part = far[y0:y0 + n, x0:x0 + n]
+        if beyond <= 0.0:
+            return float(part.mean())
+        c = (n - 1) / 2.0
+        yy, xx = np.mgrid[0:n, 0:n]
+        return float(part[np.hypot(xx - c, yy - c) >= beyond * lv].mean())
 
     def _beyond_reflection(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]
                            ) -> float:
@@ -714,7 +761,8 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
         debug._poly(img, square(cell, 0.4), debug.YELLOW, width)
     lines = [(f"{sum(t.how == 'marker' for t in reading.tokens.values())} satellite(s) read "
               f"by their marker", debug.GREEN)]
-    closer = sum(t.how == "marker in its cell" for t in reading.tokens.values())
+    closer = sum(t.how in ("marker in its cell", "marker and face")
+                 for t in reading.tokens.values())
     if closer:
         lines.append((f"{closer} read by a closer look in their cell", debug.TEAL))
     face = sum(t.how == "face" for t in reading.tokens.values())

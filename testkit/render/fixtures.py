@@ -116,6 +116,10 @@ FIXTURES = (
             about="photo 9 of the rendered Satellites benchmark (1.2 MP, 2.0 px/mm, tilted "
                   "31): the far satellites too small and blurred to read, each named",
             bench=9),
+    Fixture("satellites-pale-blue", "satellites", "", 2026 * 1000 + 19, {},
+            about="photo 19 of the rendered Satellites benchmark (1.4 MP, 2.0 px/mm, barrel "
+                  "k1 -0.06): two blue satellites blurred until their rings show no blue",
+            bench=19),
 )
 
 
