@@ -118,14 +118,20 @@ def evidence_of(reader: Any, readings: list[Any], works: list[Any]
 
 
 def shown_in(game: str, merged: Any, readings: list[Any], index: int) -> Any:
-    """The merged reading as photo ``index`` shows it, for its debug image (Orbitus): the
-    cards read, unread and reported by the photos together, drawn through that photo's
-    camera; the marker outlined only where this photo read it; the glare this photo shows
-    hatched, and where the other photos lay under glare outlined (``glare_elsewhere``)."""
+    """The merged reading as photo ``index`` shows it, for its debug image: the cards (the
+    satellites) read, unread and reported by the photos together, drawn through that
+    photo's camera, with the glare this photo shows. Orbitus: the marker outlined only
+    where this photo read it; the glare this photo shows hatched, and where the other
+    photos lay under glare outlined (``glare_elsewhere``)."""
     from dataclasses import replace
 
     own = readings[index]
-    if game != "orbitus" or merged is own or not _placed(own):
+    if merged is own or not _placed(own):
+        return own
+    if game == "satellites":  # cells are the board's, the same in every photo
+        return replace(merged, camera=own.camera, homography=own.homography,
+                       glare=list(own.glare), log=own.log)
+    if game != "orbitus":
         return own
     mine = {id(p) for p in own.placed.values()}
     out = replace(merged, placed={c: p if id(p) in mine else replace(p, corners=None)
@@ -215,6 +221,7 @@ def _satellites(readings: list[Any], names: list[str]) -> Any:
     out = BoardReading(used[0][0].size, used[0][0].cell_mm)
     out.notes = _unused(readings, names)
     out.camera, out.homography = used[0][0].camera, used[0][0].homography
+    out.glare = sorted({cell for r, _ in used for cell in r.glare})  # under glare in any
     seen: dict[tuple[int, int], list[tuple[Any, str]]] = {}
     for r, name in used:
         for cell, t in r.tokens.items():

@@ -40,6 +40,18 @@ UNLIKE = 0.3  # the share of a free cell that is not the board as printed: somet
 # ... and if at least this share of it shows a player's colour, it is a satellite (its marker
 # and face washed out by a lamp's streak, its coloured rim still there), searched for
 SOME_COLOUR = 0.08
+# ... but a blue satellite blurred until its ring is pale shows none: a cell unlike the board
+# is searched for one where its corners beyond a satellite's disc (this far from the middle,
+# mm: the disc's 13.5 mm radius, a satellite a little off its middle) are mostly the board;
+# the satellites so read in the rendered photos leave at most 28 % of them unlike it, the
+# cells under a hand or a cup mostly more
+DISC_EDGE = 14.0
+CLEAR_CORNERS = 0.4
+# ... and a cell searched whose marker cannot be read is something larger than a satellite
+# over the board (a cup), not a satellite unread, where its corners are that unlike the
+# board other than by a lamp's reflection, or show this share of a player's colour (a red
+# cup's handle across the cell): a satellite's colour stays inside its disc
+CORNER_COLOUR = 0.1
 OWN_COLOUR = 0.75  # of the cell's coloured pixels, the share of the satellite's colour
 # a satellite whose marker is hazed by a lamp's reflection, read from its printed face: the
 # face (grey, any turn, a few mm off the middle) matching this well, this far above every
@@ -50,6 +62,17 @@ FACE_SCORE, FACE_MARGIN = 0.5, 0.12
 # tell the satellites apart; the rim, the same for every satellite of a colour, is left out
 FACE_INNER = 9.0
 FACE_TURN = 5  # degrees between the turns tried
+# ... or, where another face matches nearly as well (within FACE_MARGIN), when it is the
+# nearer of the two where they differ (:meth:`SatellitesReader._duel`): over at least
+# DUEL_PIXELS pixels where the two faces' light and shade (relative to DUEL_FLAT mm round)
+# differ by DUEL_DIFF, the photo correlates with it DUEL[0] or better and DUEL[1] above the
+# other. In the 20 rendered photos: B3 on h2 of photo 4 under a lamp's reflection, 0.32
+# and 0.55 above B1; the two faces best matched that were not the satellite there (photo
+# 13's B2 taken for B1, photo 17's R4 for R2, both washed out) 0.16 or less
+DUEL_FLAT = 2.0
+DUEL_DIFF = 1.0
+DUEL_PIXELS = 150
+DUEL = (0.25, 0.45)
 BOARD_LEVEL = 2.0  # px per mm of the printed board compared with the photo
 # a lamp's reflection: white, and brighter in every colour than the board's paper in this
 # light (fitted over the whole board) by this factor
@@ -128,6 +151,14 @@ def _along(corners: np.ndarray, x: float, y: float) -> np.ndarray:
     return x * u / np.linalg.norm(u) + y * v / np.linalg.norm(v)
 
 
+def _flat(gray: np.ndarray, sigma: float) -> np.ndarray:
+    """Light and shade relative to the surroundings (``sigma`` px round): each pixel less
+    the mean round it, over the spread round it."""
+    mean = cv2.GaussianBlur(gray, (0, 0), sigma)
+    d = gray - mean
+    return (d / (np.sqrt(cv2.GaussianBlur(d * d, (0, 0), sigma)) + 2.0)).astype(np.float32)
+
+
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     p = cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), h)
     return p.reshape(-1, 2)
@@ -152,6 +183,7 @@ class SatellitesReader:
         self._strange_of: tuple[np.ndarray, TableCamera, np.ndarray, np.ndarray,
                                 np.ndarray] | None = None
         self._turned: dict[str, list[np.ndarray]] | None = None  # faces, every FACE_TURN
+        self._flat_turned: dict[str, list[np.ndarray]] | None = None  # ... flattened
 
     def sizes(self) -> dict[int, float]:
         return {m.id: m.size for m in self.map.markers}
@@ -346,7 +378,13 @@ class SatellitesReader:
                         if beyond < BEYOND_REFLECTION:
                             continue
                     if unlike >= UNLIKE and coloured < SOME_COLOUR and not rim:
-                        # not a satellite, not the board: a hand, a cup
+                        # not the board, and no player's colour shows: a hand, a cup -- or
+                        # a blue satellite blurred until its thin ring is no longer blue
+                        # enough, read only when its marker and its face agree
+                        blurred = self._blurred_token(bgr, gray, h, cell, entry)
+                        if blurred is not None:
+                            out.tokens[cell] = blurred
+                            continue
                         out.findings.append(Finding(
                             "photo-covered", cell,
                             f"{cell_name(cell)} cannot be seen: {unlike:.0%} of the cell "
@@ -363,8 +401,52 @@ class SatellitesReader:
                     found = self._by_face(bgr, h, cell, entry, colours)
                 if found is not None:
                     out.tokens[cell] = found
-                else:
-                    out.unread.append(cell)
+                    continue
+                # dark or a player's colour, but over the cell's corners too, beyond a
+                # satellite's disc: something larger than a satellite stands there (a cup,
+                # red or dark inside, a hand's shade), over the board and perhaps over a
+                # satellite, not a satellite unread
+                corners = self._corners(bgr, h, cell)
+                tinted = self._coloured(bgr, h, cell, beyond=DISC_EDGE)
+                entry.update(corners_unlike=corners, corners_coloured=tinted)
+                if corners > CLEAR_CORNERS or tinted >= CORNER_COLOUR:
+                    out.findings.append(Finding(
+                        "photo-covered", cell,
+                        f"{cell_name(cell)} cannot be seen: something larger than a "
+                        f"satellite stands over it ({corners:.0%} of the cell around a "
+                        f"satellite's disc is not the board either) and no satellite's marker "
+                        f"can be read there (a cup, a hand, perhaps over a satellite); take "
+                        f"away what covers it and try again"))
+                    continue
+                out.unread.append(cell)
+
+    def _blurred_token(self, bgr: np.ndarray, gray: np.ndarray, h: TableCamera,
+                       cell: tuple[int, int], entry: dict[str, Any]) -> Token | None:
+        """A satellite in a cell that looks neither like the board nor like a satellite's
+        colour: a blue satellite's face is white but for its numeral, its pips and a thin
+        ring, which blur pales below a player's colour (B1 on j7 of rendered photo 18,
+        B2 on d4 of photo 19, at 2.0-2.1 px/mm: 7.6 % and 2 % of the disc). Its marker is
+        searched (:meth:`_search`), and the satellite read only when two things say the
+        same, each sure of it on its own: the marker, certain (``STRONG``) of one
+        satellite, and the printed face (:meth:`_by_face`: ``FACE_SCORE`` and
+        ``FACE_MARGIN`` above every other satellite, the cell's colour its own). A hand
+        or a cup has neither; either one alone leaves the cell named covered. Nor is a
+        cell searched whose corners, beyond any satellite's disc, are unlike the board too
+        (``CLEAR_CORNERS``): a hand or a cup spreads over them, a satellite does not."""
+        corners = self._corners(bgr, h, cell)
+        entry["corners_unlike"] = corners
+        if corners > CLEAR_CORNERS:
+            return None
+        found = self._search(gray, h, cell, entry)
+        if found is None:
+            return None
+        # blur can pale a blue satellite's ring to no colour at all, which then does not
+        # veto (the grey face tells red from blue: a red face is dark); the other colour does
+        shares = self._colour_shares(bgr, h, cell) or {"red": 1.0, "blue": 1.0}
+        face = self._by_face(bgr, h, cell, entry, shares)
+        if face is None or face.text != found.text:
+            return None
+        return Token(cell, found.colour, found.value, "marker and face", found.corners)
 
     def _board(self) -> np.ndarray | None:
         """The board as printed (BGR, ``BOARD_LEVEL`` px per mm, the drawing's top-left
@@ -385,6 +467,23 @@ class SatellitesReader:
         x0, y0 = int(round(cell[1] * self.cell * lv)), int(round(cell[0] * self.cell * lv))
         n = int(round(self.cell * lv))
         return float(far[y0:y0 + n, x0:x0 + n].mean())
+
+    def _corners(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]) -> float:
+        """The share of a cell's corners, beyond any satellite's disc (``DISC_EDGE`` mm or
+        more from its middle), that is unlike the board as printed other than by being
+        washed toward white (:meth:`_strange`: a lamp's reflection is not something over
+        the board)."""
+        far = self._strange(bgr, h)
+        if far is None or self._strange_of is None:
+            return 0.0
+        lv = BOARD_LEVEL
+        x0, y0 = int(round(cell[1] * self.cell * lv)), int(round(cell[0] * self.cell * lv))
+        n = int(round(self.cell * lv))
+        part = (slice(y0, y0 + n), slice(x0, x0 + n))
+        c = (n - 1) / 2.0
+        yy, xx = np.mgrid[0:n, 0:n]
+        away = np.hypot(xx - c, yy - c) >= DISC_EDGE * lv
+        return float((far[part] & ~self._strange_of[4][part])[away].mean())
 
     def _beyond_reflection(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]
                            ) -> float:
@@ -498,9 +597,11 @@ class SatellitesReader:
         white = float(np.percentile(patch, 90))
         return float((patch[middle] < 0.45 * white).mean()) if white > 0 else 0.0
 
-    def _coloured(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]) -> float:
+    def _coloured(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int],
+                  beyond: float = 0.0) -> float:
         """The share of the disc a satellite covers in a cell that shows a player's colour
-        (a red token's face, a blue token's ring): the empty board there is pale."""
+        (a red token's face, a blue token's ring): the empty board there is pale. With
+        ``beyond`` (mm): the share of the cell that far from its middle or further."""
         if not self._hues:
             return 0.0
         lv = 2.0
@@ -511,7 +612,8 @@ class SatellitesReader:
         hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV).astype(np.float32)
         c = (n - 1) / 2.0
         yy, xx = np.mgrid[0:n, 0:n]
-        disc = np.hypot(xx - c, yy - c) <= 12.0 * lv * self.cell / 30.0
+        away = np.hypot(xx - c, yy - c)
+        disc = away >= beyond * lv if beyond > 0.0 else away <= 12.0 * lv * self.cell / 30.0
         hue, sat, val = hsv[..., 0][disc] * 2.0, hsv[..., 1][disc] / 255.0, hsv[..., 2][disc]
         strong = (sat >= 0.45) & (val >= 40)
         near = np.zeros(len(hue), bool)
@@ -581,9 +683,16 @@ class SatellitesReader:
         c = (n - 1) / 2.0
         yy, xx = np.mgrid[0:n, 0:n]
         disc = (np.hypot(xx - c, yy - c) <= FACE_INNER * lv).astype(np.uint8)
-        scores = {short: max(float(cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED,
-                                                     mask=disc).max()) for t in faces)
-                  for short, faces in turned.items()}
+        scores: dict[str, float] = {}
+        poses: dict[str, tuple[int, int, int]] = {}  # the best turn and place of each face
+        for short, faces in turned.items():
+            scores[short] = -2.0
+            for k, t in enumerate(faces):
+                r = cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED, mask=disc)
+                at = int(np.argmax(r))
+                if float(r.flat[at]) > scores[short]:
+                    scores[short] = float(r.flat[at])
+                    poses[short] = (k, at % r.shape[1], at // r.shape[1])
         ranked = sorted(scores, key=lambda k: -scores[k])
         best, second = ranked[0], ranked[1]
         by_code = {f"{t.colour[0].upper()}{t.value}": entry["overall"][self.book.ids.index(i)]
@@ -596,10 +705,61 @@ class SatellitesReader:
         entry.update(face=best, face_score=scores[best],
                      face_margin=scores[best] - scores[second], face_marker=marker_best,
                      face_colour=own)
-        if scores[best] >= FACE_SCORE and scores[best] - scores[second] >= FACE_MARGIN \
-                and own >= OWN_COLOUR and (marker_best == best or washed):
+        if scores[best] < FACE_SCORE or own < OWN_COLOUR or not (marker_best == best or
+                                                                 washed):
+            return None
+        if scores[best] - scores[second] >= FACE_MARGIN:
+            return Token(cell, token.colour, token.value, "face", None)
+        # faces nearly as good: the best is read only if it is the nearer where the two
+        # differ, against every one of them
+        rivals = [k for k in ranked[1:] if scores[best] - scores[k] < FACE_MARGIN]
+        duels = [(k, *self._duel(gray, disc.astype(bool), (best, poses[best]),
+                                 (k, poses[k]))) for k in rivals]
+        entry["face_duels"] = [(k, n, round(a, 3), round(b, 3)) for k, n, a, b in duels]
+        if all(n >= DUEL_PIXELS and a >= DUEL[0] and a - b >= DUEL[1]
+               for _, n, a, b in duels):
             return Token(cell, token.colour, token.value, "face", None)
         return None
+
+    def _duel(self, gray: np.ndarray, disc: np.ndarray, a: tuple[str, tuple[int, int, int]],
+              b: tuple[str, tuple[int, int, int]]) -> tuple[int, float, float]:
+        """Two satellites' faces that match a cell (``gray``, :meth:`_by_face`'s patch)
+        about as well, each at its best turn and place (``(name, (turn, x, y))``), compared
+        only where they differ (a numeral's strokes, the pips, the marker's squares) by
+        their light and shade relative to the surroundings (``DUEL_FLAT`` mm round: a lamp's
+        reflection adds light that changes slowly across the face, and this takes it out):
+        how many pixels differ, and the photo's correlation with each face there."""
+        flat = self._faces_flat()
+        n = disc.shape[0]
+        fa, fb = flat[a[0]][a[1][0]], flat[b[0]][b[1][0]]
+        photo = _flat(gray, DUEL_FLAT * FACE_LEVEL)
+        (xa, ya), (xb, yb) = a[1][1:], b[1][1:]
+        full = gray.shape
+        one = np.full(full, np.nan, np.float32)
+        two = np.full(full, np.nan, np.float32)
+        one[ya:ya + n, xa:xa + n] = np.where(disc, fa, np.nan)
+        two[yb:yb + n, xb:xb + n] = np.where(disc, fb, np.nan)
+        differ = ~np.isnan(one) & ~np.isnan(two)
+        differ[differ] = np.abs(one[differ] - two[differ]) >= DUEL_DIFF
+        count = int(differ.sum())
+        if count < 2:
+            return count, 0.0, 0.0
+        seen = photo[differ]
+
+        def corr(face: np.ndarray) -> float:
+            x, y = seen - seen.mean(), face[differ] - face[differ].mean()
+            den = float(np.sqrt((x * x).sum() * (y * y).sum()))
+            return float((x * y).sum()) / den if den > 0 else 0.0
+
+        return count, corr(one), corr(two)
+
+    def _faces_flat(self) -> dict[str, list[np.ndarray]]:
+        """:meth:`_faces_turned`, each as light and shade relative to its surroundings
+        (:func:`_flat`), for :meth:`_duel`."""
+        if self._flat_turned is None:
+            self._flat_turned = {short: [_flat(t, DUEL_FLAT * FACE_LEVEL) for t in faces]
+                                 for short, faces in self._faces_turned().items()}
+        return self._flat_turned
 
     def _colour_shares(self, bgr: np.ndarray, h: TableCamera, cell: tuple[int, int]
                        ) -> dict[str, float]:
@@ -714,7 +874,8 @@ def draw(bgr: np.ndarray, reading: BoardReading) -> np.ndarray:
         debug._poly(img, square(cell, 0.4), debug.YELLOW, width)
     lines = [(f"{sum(t.how == 'marker' for t in reading.tokens.values())} satellite(s) read "
               f"by their marker", debug.GREEN)]
-    closer = sum(t.how == "marker in its cell" for t in reading.tokens.values())
+    closer = sum(t.how in ("marker in its cell", "marker and face")
+                 for t in reading.tokens.values())
     if closer:
         lines.append((f"{closer} read by a closer look in their cell", debug.TEAL))
     face = sum(t.how == "face" for t in reading.tokens.values())

@@ -365,6 +365,47 @@ def test_the_debug_image_shows_the_reflection_on_a_satellites_board():
     assert int(yellow.sum()) > int(yellow_before.sum()) + 1000
 
 
+def test_the_debug_images_of_two_satellites_photos_show_the_merge_and_each_ones_glare():
+    """Two photos of one board read together (``--photo A --photo B``): each photo's debug
+    image draws what the photos read together, through its own camera, with the cells
+    under a lamp's reflection in that photo (yellow); the merged reading keeps the cells
+    under glare in either. Photo 6 of the rendered set (its lamp's reflection on 15 cells,
+    two satellites under it unread) and the same board dimmer, where no reflection is
+    found: the dimmer photo's debug image shows the satellites the first one read, and no
+    reflection; the first's, its 15 cells. (Before, the merge kept no glare, and each
+    debug image showed its own photo's reading alone.)"""
+    from dataclasses import replace
+
+    import cv2
+    import numpy as np
+
+    from cards.ruleset_cache import load_definitions
+    from photo import debug, marker_map, reader_for
+    from photo.merge import merge, shown_in
+    from photo.satellites import draw
+
+    defs = load_definitions("satellites", None)
+    reader = reader_for("satellites", marker_map("satellites", defs), defs)
+    lit = cv2.imdecode(np.frombuffer(_rendered("satellites-lamp-on-the-rims").jpeg,
+                                     np.uint8), cv2.IMREAD_COLOR)
+    dim = (lit.astype(np.float32) * 0.75).astype(np.uint8)
+    readings = [reader.read(lit), reader.read(dim)]
+    assert len(readings[0].glare) == 15 and readings[1].glare == []
+    merged = merge("satellites", readings, ["lit.jpg", "dim.jpg"])
+    assert merged.glare == sorted(readings[0].glare)
+    assert set(merged.tokens) >= set(readings[0].tokens) | set(readings[1].tokens)
+    first, second = (shown_in("satellites", merged, readings, i) for i in (0, 1))
+    assert first.glare == readings[0].glare and second.glare == []
+    assert first.tokens == second.tokens == merged.tokens
+    assert second.camera is readings[1].camera and first.camera is readings[0].camera
+
+    def yellow(img: np.ndarray) -> int:
+        return int(np.all(np.abs(img.astype(int) - debug.YELLOW) <= 12, axis=2).sum())
+
+    assert yellow(draw(lit, first)) > yellow(draw(lit, replace(first, glare=[]))) + 1000
+    assert yellow(draw(dim, second)) == yellow(draw(dim, replace(second, glare=[])))
+
+
 def test_a_card_too_coarse_for_its_marker_is_reported_by_its_paper(capsys):
     """Photo 13 of the rendered benchmark: 25 cards in a 0.7 MP photo (1.6 px/mm), five of
     them curled 3.7-5.3 mm. 24 are read; S54 on [1, -3], curled 5.3 mm, its marker too
@@ -879,32 +920,172 @@ def test_cards_under_a_hands_fingers_and_a_lamps_reflection_are_named(capsys):
 def test_satellites_too_blurred_to_read_are_each_named(capsys):
     """Photo 9 of the rendered Satellites benchmark (1.2 MP, 2.0 px/mm at the middle,
     tilted 31 degrees, a lamp aimed): the far satellites lie at 1.4-1.7 px/mm, their
-    markers too small to read and their colours too blurred to show a satellite. Seven
-    cells are named photo-covered, each holding one of them (six fully in view; R3 on c10
-    a third under the reflection), with words that claim no more than the reader knows
-    (a hand, a cup, or a satellite too blurred); no empty cell is named, every other
-    satellite is read, B4 on a4 at 1.48 px/mm among them."""
+    colours too blurred to show a satellite (0-3.5 % of the disc). Six of them, the blue
+    ones and R3 on c10 a third under the reflection, are read where their marker searched
+    in the cell and their printed face each name the same satellite with certainty
+    (markers 0.81-0.93 and 0.13-0.26 above the next code, faces 0.65-0.85 and 0.15-0.29
+    above the next): B4 on a8 at 1.45 px/mm among them. R2 on c2, its marker under the
+    lamp's reflection (0.69, 0.06 above the next: not certain), is named photo-covered,
+    with words that claim no more than the reader knows (a hand, a cup, or a satellite too
+    blurred); no empty cell is named, every other satellite is read."""
     from photo.satellites import cell_name
 
     shot, reading, outcome = _judged("satellites-too-blurred")
     truth = {tuple(p.cell): p for p in shot.pieces if p.kind == "token"}
     named = [cell_name(f.cell) for f in reading.findings]
-    assert named == ["c2", "b3", "a5", "a6", "b7", "a8", "c10"]
-    assert {f.rule for f in reading.findings} == {"photo-covered"}
-    assert {f.cell for f in reading.findings} <= set(truth)
-    assert all(truth[f.cell].px_per_mm < 1.7 for f in reading.findings)
+    assert named == ["c2"]
+    assert reading.findings[0].rule == "photo-covered"
+    assert truth[(1, 2)].card == "R2" and truth[(1, 2)].px_per_mm < 1.7
     assert reading.findings[0].message == (
         "c2 cannot be seen: 34% of the cell looks neither like the board as printed nor "
         "like a satellite (a hand or a cup over it, or a satellite too blurred or small in "
         "the photo to tell); take away what covers it, or photograph the board closer, and "
         "try again")
-    named_cells = {f.cell for f in reading.findings}
+    pale = {cell_name(c): t.text for c, t in reading.tokens.items() if t.how == "marker and face"}
+    assert pale == {"b3": "B1", "a5": "B3", "a6": "B3", "b7": "B1", "a8": "B4", "c10": "R3"}
+    log = {cell_name(e["cell"]): e for e in reading.log}
+    assert {c: (round(log[c]["search"], 2), round(log[c]["search_margin"], 2),
+                round(log[c]["face_score"], 2), round(log[c]["face_margin"], 2))
+            for c in pale} == {
+        "b3": (0.88, 0.26, 0.84, 0.18), "a5": (0.87, 0.24, 0.83, 0.18),
+        "a6": (0.91, 0.24, 0.82, 0.16), "b7": (0.92, 0.23, 0.85, 0.19),
+        "a8": (0.93, 0.13, 0.85, 0.29), "c10": (0.81, 0.13, 0.65, 0.15)}
+    assert all(truth[c].px_per_mm < 1.7 for c in reading.tokens
+               if reading.tokens[c].how == "marker and face")
     assert {c: t.text for c, t in reading.tokens.items()} == {
-        c: p.card for c, p in truth.items() if c not in named_cells}
+        c: p.card for c, p in truth.items() if c != (1, 2)}
     assert reading.unread == []
     assert outcome.wrong == [] and outcome.phantom == [] and not outcome.silent_wrong
     assert [v for v in outcome.verdicts if v.verdict == "missed"] == []
     code, out, err = _score(capsys, "satellites-too-blurred")
     assert (code, err) == (1, "")
-    assert [(v["rule"], v["cell"]) for v in out["violations"]] == [
-        ("photo-covered", c) for c in named]
+    assert [(v["rule"], v["cell"]) for v in out["violations"]] == [("photo-covered", "c2")]
+
+
+def test_pale_blue_satellites_are_read_by_their_marker_and_face(capsys):
+    """Photo 19 of the rendered Satellites benchmark (1.4 MP, 2.0 px/mm, barrel k1 -0.06,
+    no lamp aimed): B2 on d4 (2.04 px/mm) and B1 on i7 (1.92 px/mm) are blurred until
+    their blue rings show hardly any blue (2 % and 0.5 % of the disc; 8 % is asked of a
+    satellite's cell) and their cells look unlike the board (47 % and 43 %): they were
+    named photo-covered, not read. Their cells' corners, beyond a satellite's disc, are
+    the board (11 % and 14 % unlike it), so their markers are searched: each certain of
+    its satellite (0.88 and 0.92, 0.25 above the next code), and each face, compared
+    inside the rim, names the same satellite on its own (0.88 and 0.88, 0.19 and 0.22
+    above the next face): both read. Every satellite read right, nothing named: the
+    photo scores exit 0."""
+    from photo.satellites import cell_name
+
+    shot, reading, outcome = _judged("satellites-pale-blue")
+    truth = {tuple(p.cell): p for p in shot.pieces if p.kind == "token"}
+    assert {c: t.text for c, t in reading.tokens.items()} == {
+        c: p.card for c, p in truth.items()}
+    assert {cell_name(c): t.text for c, t in reading.tokens.items()
+            if t.how == "marker and face"} == {"d4": "B2", "i7": "B1"}
+    assert reading.findings == [] and reading.unread == []
+    log = {cell_name(e["cell"]): e for e in reading.log}
+    assert {c: tuple(round(log[c][k], 2) for k in (
+        "coloured", "unlike", "corners_unlike", "search", "search_margin", "face_score",
+        "face_margin")) for c in ("d4", "i7")} == {
+        "d4": (0.02, 0.47, 0.11, 0.88, 0.25, 0.88, 0.19),
+        "i7": (0.0, 0.43, 0.14, 0.92, 0.25, 0.88, 0.22)}
+    assert outcome.wrong == [] and outcome.phantom == [] and not outcome.silent_wrong
+    code, out, err = _score(capsys, "satellites-pale-blue")
+    assert (code, err) == (0, "") and out["photo"]["unread"] == []
+    assert out["violations"] == []
+
+
+def test_a_three_under_glare_is_read_where_its_face_and_a_ones_differ(capsys):
+    """Photo 4 of the rendered Satellites benchmark (3.1 px/mm, tilted 39 degrees, a lamp
+    aimed): B3 on h2 lies under the lamp's reflection (61 % of the cell found under it),
+    its marker 97 % washed out (its best code R3's, 0.71: no vote under a reflection). Its
+    face inside the rim matches B3 0.80, only 0.09 above B1 (0.12 is asked): many pixels
+    of the two faces are alike (the marker's frame, the white). Where they differ (498
+    pixels: the 3's strokes and the 1's, the pips, the marker's squares), by their light
+    and shade relative to the surroundings, which takes the reflection's slow light out,
+    the photo correlates with B3 0.32 and with B1 -0.23: B3 is read (it was reported
+    unread). Every satellite read, nothing named: exit 0."""
+    from photo.satellites import cell_name
+
+    shot, reading, outcome = _judged("satellites-three-under-glare")
+    truth = {tuple(p.cell): p for p in shot.pieces if p.kind == "token"}
+    assert truth[(1, 7)].card == "B3" and truth[(1, 7)].marker_glare >= 0.95
+    assert {c: t.text for c, t in reading.tokens.items()} == {
+        c: p.card for c, p in truth.items()}
+    assert {cell_name(c): t.how for c, t in reading.tokens.items() if t.how != "marker"} == {
+        "h2": "face", "i2": "face", "h3": "face"}
+    h2 = next(e for e in reading.log if e["cell"] == (1, 7))
+    assert (h2["face"], round(h2["face_score"], 2), round(h2["face_margin"], 2),
+            h2["face_marker"], round(h2["glare"], 2)) == ("B3", 0.8, 0.09, "R3", 0.61)
+    assert h2["face_duels"] == [("B1", 498, 0.32, -0.231)]
+    assert reading.findings == [] and reading.unread == []
+    assert outcome.wrong == [] and not outcome.silent_wrong
+    code, out, err = _score(capsys, "satellites-three-under-glare")
+    assert (code, err, out["violations"]) == (0, "", [])
+
+
+def test_the_duel_of_two_faces_reads_the_nearer_one_way_only():
+    """The duel of two satellites' faces decides one way, with a margin: B1's printed face
+    washed toward white across it (by up to 80 %, a reflection's slow light) and blurred,
+    against B3's at the same place, is B1 by more than the duel asks; asked the other way
+    round (B3 against B1), B3 is not read. (The rendered photos whose best face was not
+    the satellite there, photo 13's B2 and photo 17's R4 under reflections, are not
+    committed fixtures: their duels, -0.01 and 0.16, are in docs/photo.md.)"""
+    import cv2
+    import numpy as np
+
+    from cards.ruleset_cache import load_definitions
+    from photo import marker_map, reader_for
+    from photo.satellites import DUEL, FACE_INNER, FACE_LEVEL
+
+    defs = load_definitions("satellites", None)
+    reader = reader_for("satellites", marker_map("satellites", defs), defs)
+    n = reader._faces_turned()["B1"][0].shape[0]
+    c = (n - 1) / 2.0
+    yy, xx = np.mgrid[0:n, 0:n]
+    disc = np.hypot(xx - c, yy - c) <= FACE_INNER * FACE_LEVEL
+    # B1's face under a reflection: its own print, washed toward white, against B1 and
+    # against B3 at the same place: B1 is the nearer by the margin, B3 is not
+    face = reader._faces_turned()["B1"][0]
+    size = n + 24
+    patch = np.full((size, size), 255.0, np.float32)
+    patch[12:12 + n, 12:12 + n] = face
+    ramp = np.linspace(0.0, 1.0, size, dtype=np.float32)[None, :]
+    washed = patch * (1.0 - 0.8 * ramp) + 255.0 * 0.8 * ramp  # toward white, left to right
+    washed = cv2.GaussianBlur(washed, (0, 0), 1.5)
+    count, one, three = reader._duel(washed, disc, ("B1", (0, 12, 12)), ("B3", (0, 12, 12)))
+    assert count >= 150 and one >= DUEL[0] and one - three >= DUEL[1]
+    count, three, one = reader._duel(washed, disc, ("B3", (0, 12, 12)), ("B1", (0, 12, 12)))
+    assert three < DUEL[0] and three - one < 0
+
+
+def test_a_cup_over_satellites_cells_is_named_covered_not_a_satellite_unread(capsys):
+    """Photo 16 of the rendered Satellites benchmark (1.8 px/mm, a cup, a lamp aimed): the
+    cup's dark inside and its shade make a6, b7 and a9 dark where a satellite's marker
+    would be, so they were searched and reported unread ("something stands in a6 but no
+    satellite's marker can be read there") though no satellite stands there: the
+    benchmark's false unread. What stands there reaches over the cells' corners, beyond
+    any satellite's disc (50-96 % of them unlike the board other than by a reflection; a
+    satellite leaves at most 31 % in the 20 rendered photos): they are named covered, as
+    the cup's other cells are. B1 on j7, 89 % unseen under the reflection, its corners
+    the board, stays reported unread."""
+    from photo.satellites import cell_name
+
+    shot, reading, outcome = _judged("satellites-red-cup")
+    truth = {tuple(p.cell): p for p in shot.pieces if p.kind == "token"}
+    assert [cell_name(c) for c in reading.unread] == ["j7"] and truth[(6, 9)].card == "B1"
+    larger = {cell_name(f.cell): f for f in reading.findings if "larger" in f.message}
+    assert sorted(larger) == ["a6", "a9", "b7"]
+    assert not {f.cell for f in larger.values()} & set(truth)
+    assert {f.rule for f in reading.findings} == {"photo-covered"}
+    assert larger["a6"].message == (
+        "a6 cannot be seen: something larger than a satellite stands over it (73% of the "
+        "cell around a satellite's disc is not the board either) and no satellite's marker "
+        "can be read there (a cup, a hand, perhaps over a satellite); take away what covers "
+        "it and try again")
+    log = {cell_name(e["cell"]): e for e in reading.log}
+    assert {c: round(log[c]["corners_unlike"], 2) for c in larger} == {
+        "a6": 0.73, "b7": 0.95, "a9": 0.5}
+    assert outcome.false_unread == [] and outcome.wrong == [] and outcome.phantom == []
+    assert outcome.visible_read == outcome.visible == 18 and not outcome.silent_wrong
+    code, out, err = _score(capsys, "satellites-red-cup")
+    assert (code, err) == (1, "") and out["photo"]["unread"] == ["j7"]

@@ -130,6 +130,20 @@ FIXTURES = (
             about="photo 9 of the rendered Satellites benchmark (1.2 MP, 2.0 px/mm, tilted "
                   "31): the far satellites too small and blurred to read, each named",
             bench=9),
+    Fixture("satellites-pale-blue", "satellites", "", 2026 * 1000 + 19, {},
+            about="photo 19 of the rendered Satellites benchmark (1.4 MP, 2.0 px/mm, barrel "
+                  "k1 -0.06): two blue satellites blurred until their rings show no blue",
+            bench=19),
+    Fixture("satellites-three-under-glare", "satellites", "", 2026 * 1000 + 4, {},
+            about="photo 4 of the rendered Satellites benchmark (3.1 px/mm, tilted 39, a "
+                  "lamp aimed): B3 on h2 under the reflection, its marker washed out, its "
+                  "face nearly as like B1's",
+            bench=4),
+    Fixture("satellites-red-cup", "satellites", "", 2026 * 1000 + 16, {},
+            about="photo 16 of the rendered Satellites benchmark (1.8 px/mm, a red cup, a "
+                  "lamp aimed): the cup, a player's colour, over cells with and without "
+                  "satellites",
+            bench=16),
 )
 
 
