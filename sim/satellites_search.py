@@ -213,13 +213,8 @@ class Deep:
         else:
             best = -2 * WIN if red else 2 * WIN
         for child, evaluated in self.ordered(state, loud, red):
-            v = self.quiesce(child, alpha, beta, left - 1, evaluated)
-            if red:
-                best = max(best, v)
-                alpha = max(alpha, v)
-            else:
-                best = min(best, v)
-                beta = min(beta, v)
+            best, alpha, beta = _backed_up(
+                red, self.quiesce(child, alpha, beta, left - 1, evaluated), best, alpha, beta)
             if alpha >= beta:
                 break
         return best
@@ -248,16 +243,20 @@ class Deep:
                       (apply(state, a) for a in (quiet or ([] if loud else [PASS]))))
         best = -2 * WIN if red else 2 * WIN
         for child in moves:
-            v = self.value(child, depth - 1, alpha, beta)
-            if red:
-                best = max(best, v)
-                alpha = max(alpha, v)
-            else:
-                best = min(best, v)
-                beta = min(beta, v)
+            best, alpha, beta = _backed_up(
+                red, self.value(child, depth - 1, alpha, beta), best, alpha, beta)
             if alpha >= beta:
                 break
         return best
+
+
+def _backed_up(red: bool, v: float, best: float, alpha: float,
+               beta: float) -> tuple[float, float, float]:
+    """A child's value ``v`` taken into its parent's best and window: red maximises
+    (raising ``alpha``), blue minimises (lowering ``beta``)."""
+    if red:
+        return max(best, v), max(alpha, v), beta
+    return min(best, v), alpha, min(beta, v)
 
 
 def deep_moves(view: State, legal: Sequence[int], most: int = DEEP_NODES,
