@@ -34,9 +34,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -48,6 +50,15 @@ from pathlib import Path
 from typing import Any
 
 from timing import figure
+
+
+def scratch(prefix: str) -> Path:
+    """A folder of this run's own (its SQLite stores, the server's log), removed when the
+    benchmark ends, so runs do not pile up folders in the system's temporary folder."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
+
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "tests" / "fixtures" / "orbitus" / "six-players-72.yaml"
@@ -84,7 +95,7 @@ def bench_move(moves: int = 400) -> None:
     from web.games import Watcher
     from web.store import Store
 
-    context = Context(Store(Path(tempfile.mkdtemp(prefix="bench-web-"))), bot_delay=0)
+    context = Context(Store(scratch("bench-web-")), bot_delay=0)
     times: list[float] = []
     cpu: list[float] = []  # the process's CPU time of each move (what the server pays)
 
@@ -127,7 +138,7 @@ def bench_store(rounds: int = 60, games: int = 50) -> None:
     from web.app import Context
     from web.store import Store
 
-    context = Context(Store(Path(tempfile.mkdtemp(prefix="bench-web-store-"))), bot_delay=0)
+    context = Context(Store(scratch("bench-web-store-")), bot_delay=0)
     rng = random.Random(3)
     sessions = [context.games.create("orbitus", [
         {"name": n, "kind": "human"} for n in ("A", "B", "C", "D")], rng.randrange(1000))[0]
@@ -493,7 +504,7 @@ def main() -> None:
         bench_move()
         bench_store()
     port = opts.port or free_port()
-    data = tempfile.mkdtemp(prefix="bench-web-")
+    data = scratch("bench-web-")
     # the server's warnings go to a file (a pipe nobody reads would fill and stop it)
     log = open(Path(data) / "server.log", "w+b")  # noqa: SIM115 (closed in the finally)
     parts = Path(data) / "parts.json"
