@@ -229,8 +229,14 @@ def report(game: str, photos: list[Photo], seed: int, view: int = 0) -> bool:
                  better="higher", note=f"{vis_right}/{vis}")
     ok &= figure(f"rendered {name}: {piece}s read wrong ({n} photos)", wrong, 1, unit="")
     missed = sum(v.verdict == "missed" for p in photos for v in p.outcome.verdicts)
+    near = sum(v.by_neighbour for p in photos for v in p.outcome.verdicts)
+    print(f"  {piece}s partly or wholly hidden counted as reported though no finding names "
+          f"their own cell (a covered cell next to them, or the photo's edge over the table, "
+          f"is named): {near}")
     ok &= figure(f"rendered {name}: {piece}s neither read nor reported ({n} photos)", missed, 1,
-                 unit="")
+                 unit="", note=f"besides, {near} partly or wholly hidden counted as reported "
+                 f"through a named cell next to them or the photo's edge, their own cell not "
+                 f"named")
     figure(f"rendered {name}: cells named where no {piece} lies, photos without an "
            f"occluder ({len(clear)} photos)", sum(p.named_empty for p in clear), unit="",
            note="a finding or unread")

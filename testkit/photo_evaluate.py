@@ -31,6 +31,8 @@ class Verdict:
     state: str
     verdict: str
     covered: float
+    by_neighbour: bool = False  # reported only through a covered cell next to it or the
+    # photo's edge over the table: no finding names its own cell
 
 
 @dataclass
@@ -93,6 +95,7 @@ def judge(truth: dict[Hex, tuple[Any, float, str]], got: dict[Hex, Any], unread:
     for cell, (want, share, label) in truth.items():
         read = got.get(cell)
         state = "visible" if share == 0.0 else "hidden" if share >= 1.0 else "partly"
+        by_neighbour = False
         if read is not None and read == want:
             verdict = "right"
         elif read is not None:
@@ -101,13 +104,14 @@ def judge(truth: dict[Hex, tuple[Any, float, str]], got: dict[Hex, Any], unread:
         elif cell in reported or covered_by(cell) or (
                 edge and state != "visible" and beyond is not None and cell in beyond):
             verdict = "reported"
+            by_neighbour = cell not in reported
             if state == "visible":
                 out.missed.append(f"{label} fully visible, reported unread")
         else:
             verdict = "missed"
             out.missed.append(f"{label} ({state}, covered {share:.0%}) neither read nor "
                               f"reported")
-        out.verdicts.append(Verdict(cell, label, state, verdict, share))
+        out.verdicts.append(Verdict(cell, label, state, verdict, share, by_neighbour))
         if state == "visible":
             out.visible += 1
             out.visible_read += verdict == "right"

@@ -1089,3 +1089,19 @@ def test_a_cup_over_satellites_cells_is_named_covered_not_a_satellite_unread(cap
     assert outcome.visible_read == outcome.visible == 18 and not outcome.silent_wrong
     code, out, err = _score(capsys, "satellites-red-cup")
     assert (code, err) == (1, "") and out["photo"]["unread"] == ["j7"]
+
+
+def test_a_hidden_piece_counted_through_its_neighbour_says_so() -> None:
+    """The benchmark's evaluator counts a hidden piece as reported when a covered cell next
+    to it is named, but marks it, so the report can say how many were named only so."""
+    from testkit.photo_evaluate import judge
+
+    truth = {(0, 0): ("A", 0.0, "A@[0, 0]"), (1, 0): ("B", 1.0, "B@[1, 0]"),
+             (3, 0): ("C", 0.5, "C@[3, 0]"), (5, 0): ("D", 1.0, "D@[5, 0]")}
+    findings = [("photo-covered", (2, 0)), ("photo-covered", (5, 0))]
+    out = judge(truth, {(0, 0): "A"}, [], findings, "nothing lies there",
+                lambda a, b: abs(a[0] - b[0]) + abs(a[1] - b[1]) <= 1)
+    by = {v.label: (v.verdict, v.by_neighbour) for v in out.verdicts}
+    assert by == {"A@[0, 0]": ("right", False), "B@[1, 0]": ("reported", True),
+                  "C@[3, 0]": ("reported", True), "D@[5, 0]": ("reported", False)}
+    assert out.missed == []
