@@ -189,30 +189,41 @@ def same_analysis(mine: Analysis, fresh: Analysis, where: object) -> None:
         assert mine.removable(seat) == fresh.removable(seat), (where, seat)
 
 
-@pytest.mark.parametrize("spots_before", [True, False])
+def analysed(state: State) -> Analysis:
+    """The analysis of ``state``'s table from scratch, nothing in it worked out yet."""
+    return Analysis(state.game.start_lines, state.game.n,
+                    {c: p.mask for c, p in state.board.items()})
+
+
+@pytest.mark.parametrize("worked_out", [True, False])
 def test_an_analysis_carried_from_the_position_before_is_the_one_from_scratch(games,
-                                                                           spots_before):
+                                                                           worked_out):
     """A game analysed position after position makes each position's analysis from the one
     before (a placement: Analysis.placed; a discard or a pass: the same analysis; a removal:
     from scratch): at every position of every random game (2 to 6 players, removals,
     discards and passes among them) it is the analysis of the table from scratch, whether
-    the position before had its free cells worked out (carried too) or not; and the
-    placements were carried, not analysed again."""
+    the analysis before had its zones, open routes and free cells worked out (they are then
+    carried too) or had nothing worked out; and the placements were carried, not analysed
+    again."""
     carried = 0
     for (players, seed, by_kind), (first, actions, _) in games.items():
         state = first
         for ply, action in enumerate(actions):
-            info = state.info
-            if spots_before:
-                assert info.spots is not None
+            info = state.info if worked_out else analysed(state)
             child = state.after(action)
-            if action.kind == PLACE:
-                carried += child._carry is not None and child._carry[0] is info
-            elif action.kind in (DISCARD, PASS):
-                assert child.info is info  # the table did not change
-            fresh = Analysis(child.game.start_lines, child.game.n,
-                             {c: p.mask for c, p in child.board.items()})
-            same_analysis(child.info, fresh, (players, seed, by_kind, ply, spots_before))
+            where = (players, seed, by_kind, ply, worked_out)
+            if worked_out:
+                if action.kind == PLACE:
+                    carried += child._carry is not None and child._carry[0] is info
+                elif action.kind in (DISCARD, PASS):
+                    assert child.info is info, where  # the table did not change
+                mine = child.info
+            elif action.kind == PLACE:
+                mine = info.placed(action.cell, child.board[action.cell].mask)
+                carried += 1
+            else:
+                mine = analysed(child)
+            same_analysis(mine, analysed(child), where)
             state = child
     assert carried > 3000
 

@@ -328,11 +328,34 @@ class Analysis:
         new.owner, new._zones, new._zone_of = owner, zones, zone_of
         new._reached = None  # the search's order: worked out again if asked for
         new._meets = []  # one system joined at most: no two meet (checked above)
-        new._open = None
+        new._open = None if self._open is None else self._carried_open(
+            parent, mine, mask, seat, zmap, zone_of[p], len(zones))
         new._spot_at = None
         new._spots = None if self._spots is None else new._carried_spots(
             self._spots, cell, zmap, seat)
         return new
+
+    def _carried_open(self, parent: list[int], mine: list[int], mask: int, seat: int,
+                      zmap: list[int], zone: int, zones: int) -> list[int]:
+        """The open routes per system and zone after a sector with route sides ``mask`` was
+        placed (``parent``, ``mine``: its neighbours' numbers before and after), from those
+        before: less the routes and start lines that faced its cell, the zones renumbered
+        (``zmap``; -1: taken in by ``seat``'s system), plus its own open routes (in
+        ``seat``'s system, or in zone number ``zone``)."""
+        seats, routes, owner, zone_of = self.seats, self.routes, self.owner, self.zone_of
+        before = list(self.open_count)
+        for s, j in enumerate(parent):
+            if j >= 0:
+                if routes[j] >> OPP[s] & 1:  # an open route of the neighbour's, now closed
+                    before[owner[j] if owner[j] >= 0 else seats + zone_of[j]] -= 1
+            elif j == STATION_NODE and OPP[s] in self.start_lines:  # its start line too
+                before[self.start_lines[OPP[s]]] -= 1
+        counts = [*before[:seats], *[0] * zones]
+        for z, count in enumerate(before[seats:]):
+            counts[seat if zmap[z] < 0 else seats + zmap[z]] += count
+        own = POP[mask & sum(1 << s for s, j in enumerate(mine) if j == EMPTY)]
+        counts[seat if seat >= 0 else seats + zone] += own
+        return counts
 
     def _carried_spots(self, before: list[Spot], cell: Hex, zmap: list[int],
                        seat: int) -> list[Spot]:
