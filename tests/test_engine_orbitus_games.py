@@ -185,6 +185,8 @@ def same_analysis(mine: Analysis, fresh: Analysis, where: object) -> None:
         assert getattr(mine, name) == getattr(fresh, name), (where, name)
     assert list(mine.index.items()) == list(fresh.index.items()), where
     assert mine.meetings() == fresh.meetings(), where
+    order = list(range(len(fresh.cells)))[::-1]
+    assert mine.table_mismatches(order) == fresh.table_mismatches(order), where
     for seat in range(fresh.seats):
         assert mine.removable(seat) == fresh.removable(seat), (where, seat)
 
@@ -240,10 +242,14 @@ def test_a_sector_placed_beside_two_systems_or_on_a_table_where_they_meet_is_ana
     before = Analysis(lines, 2, table)
     before.spots  # noqa: B018 (worked out, so the free cells are carried too)
     assert before.owner == [0, 1] and not before.meetings()
+    assert before.table_mismatches([0, 1]) == []  # known to match: carried where it still does
+    matched = 0
     for cell in ((1, -2), (0, -2), (2, -2), (-1, 0)):
         for mask in range(64):
             mine = before.placed(cell, mask)
+            matched += mine._matched
             same_analysis(mine, Analysis(lines, 2, {**table, cell: mask}), (cell, mask))
+    assert 0 < matched < 4 * 64
     met = before.placed((1, -2), 0b111111)
     # [1, -2] joins seat 0's system (reached first) and meets seat 1's across [1, -1]'s N
     assert met.cells == [(0, -1), (1, -2), (1, -1)] and met.owner == [0, 0, 1]

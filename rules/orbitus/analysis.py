@@ -112,7 +112,7 @@ class Analysis:
 
     __slots__ = ("start_lines", "seats", "cells", "index", "routes", "near", "joined",
                  "facing_empty", "around", "owner", "_reached", "empties", "_zone_of",
-                 "_zones", "_open", "_spots", "_spot_at", "_meets")
+                 "_zones", "_open", "_spots", "_spot_at", "_meets", "_matched")
 
     def __init__(self, start_lines: Mapping[int, int], seats: int,
                  masks: Mapping[Hex, int]) -> None:
@@ -156,6 +156,7 @@ class Analysis:
         self.owner, reached = self._systems()
         self._reached: list[int] | None = reached
         self._meets: list[tuple[int, int, int]] | None = None
+        self._matched = False  # known that every two facing sides match (table_mismatches)
         self._zone_of: list[int] | None = None
         self._zones: list[list[int]] | None = None
         self._open: list[int] | None = None
@@ -328,6 +329,12 @@ class Analysis:
         new.owner, new._zones, new._zone_of = owner, zones, zone_of
         new._reached = None  # the search's order: worked out again if asked for
         new._meets = []  # one system joined at most: no two meet (checked above)
+        # every two facing sides matched before, and the new sector matches its neighbours
+        lines = self.start_lines
+        new._matched = self._matched and all(
+            j == EMPTY or (mask >> s & 1) == (routes[j] >> OPP[s] & 1 if j >= 0
+                                              else OPP[s] in lines)
+            for s, j in enumerate(parent))
         new._open = None if self._open is None else self._carried_open(
             parent, mine, mask, seat, zmap, zone_of[p], len(zones))
         new._spot_at = None
@@ -574,7 +581,11 @@ class Analysis:
         reported at the sector listed later (``order[i]``: when sector ``i`` was listed), in
         the order of the sectors and their sides. Two sectors that do not match have a
         route facing a blank side, so only the route sides not joined to a route are looked
-        at (on a legal table, the open routes), and the sides facing the station."""
+        at (on a legal table, the open routes), and the sides facing the station. None, at
+        once, where that is known (this analysis found none before, or was carried from one
+        that had none with a sector that matches its neighbours)."""
+        if self._matched:
+            return []
         found: list[tuple[int, int, int, bool, bool]] = []  # at, side, other, route, other's
         near, routes, joined = self.near, self.routes, self.joined
         for i in range(len(routes)):
@@ -597,6 +608,7 @@ class Analysis:
                 if route != line:
                     found.append((i, side, STATION_NODE, route, line))
         found.sort()
+        self._matched = not found
         return [(i, _new(Mismatch, (side, route, j, other)))
                 for i, side, j, route, other in found]
 

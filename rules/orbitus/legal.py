@@ -133,6 +133,7 @@ def _place(state: State, out: Legal, seat: int, cards: Iterable[str] | None, onl
     counts = info.open_count
     n = state.game.n
     groups = out._groups
+    add = groups.append
     fits = _ROTS
     for cell, known, required, seats, zones in spots:
         if len(seats) > 1:
@@ -155,12 +156,13 @@ def _place(state: State, out: Legal, seat: int, cards: Iterable[str] | None, onl
                             return True
                         groups.append((cell, ident, rots))
                 continue
-        # the usual cell: each card of the hand in the turns that match (one comprehension)
-        found = [(cell, ident, rots) for routes, ident in hand if (rots := fits[routes | facing])]
-        if found:
-            if first:
-                return True
-            groups += found
+        # the usual cell: each card of the hand in the turns that match
+        for routes, ident in hand:
+            rots = fits[routes | facing]
+            if rots:
+                if first:
+                    return True
+                add((cell, ident, rots))
     ends, total = out._ends, out._placements  # Legal._add's running totals, at once
     for _, _, rots in groups[len(ends):]:
         total += len(rots)
