@@ -339,7 +339,7 @@ class Analysis:
             parent, mine, mask, seat, zmap, zone_of[p], len(zones))
         new._spot_at = None
         new._spots = None if self._spots is None else new._carried_spots(
-            self._spots, cell, zmap, seat)
+            self._spots, cell, zmap, seat, mask, mine, zone_of[p])
         return new
 
     def _carried_open(self, parent: list[int], mine: list[int], mask: int, seat: int,
@@ -364,11 +364,13 @@ class Analysis:
         counts[seat if seat >= 0 else seats + zone] += own
         return counts
 
-    def _carried_spots(self, before: list[Spot], cell: Hex, zmap: list[int],
-                       seat: int) -> list[Spot]:
-        """The free cells after a sector was placed on ``cell``, from those ``before``: its
-        empty neighbours worked out again, the others' zones renumbered (``zmap``: a zone's
-        number before -> after, -1 when ``seat``'s system took it in)."""
+    def _carried_spots(self, before: list[Spot], cell: Hex, zmap: list[int], seat: int,
+                       mask: int, mine: list[int], zone: int) -> list[Spot]:
+        """The free cells after a sector with route sides ``mask`` was placed on ``cell``
+        (``mine``: its neighbours' numbers; it is in ``seat``'s system, or in zone number
+        ``zone``), from those ``before``: the zones renumbered (``zmap``: a zone's number
+        before -> after, -1 when ``seat``'s system took it in), and its empty neighbours
+        facing it too."""
         spots = before.copy()
         at = bisect_left(spots, cell, key=_CELL)
         if at < len(spots) and spots[at][0] == cell:
@@ -394,46 +396,29 @@ class Analysis:
                                            tuple(sorted({*spot[3], seat})), now[1:]))
                 else:
                     spots[k] = _new(Spot, (*spot[:4], now))
-        index = self.index
-        for other in near_cells(cell):
-            if other == (0, 0) or other in index:
+        # each empty neighbour now faces the new sector too: a side more that faces
+        # something, a route there if the sector has one, and then its system or zone
+        for s, other in enumerate(near_cells(cell)):
+            if mine[s] != EMPTY:
                 continue
-            fresh = self._spot_of(other)
+            bit = 1 << OPP[s]
+            route = mask >> s & 1
             at = bisect_left(spots, other, key=_CELL)
             if at < len(spots) and spots[at][0] == other:
-                spots[at] = fresh
+                _, known, required, seats, zones = spots[at]
+                if route:
+                    if seat >= 0:
+                        if seat not in seats:
+                            seats = tuple(sorted((*seats, seat)))
+                    elif zone not in zones:
+                        zones = tuple(sorted((*zones, zone)))
+                spots[at] = _new(Spot, (other, known | bit, required | (bit if route else 0),
+                                        seats, zones))
             else:
-                spots.insert(at, fresh)
+                spots.insert(at, _new(Spot, (
+                    other, bit, bit if route else 0, (seat,) if route and seat >= 0 else (),
+                    (zone,) if route and seat < 0 else ())))
         return spots
-
-    def _spot_of(self, cell: Hex) -> Spot:
-        """The free cell ``cell`` (empty, next to the station or a sector) from its six
-        neighbours, as :meth:`_find_spots` finds it from the placed side."""
-        known = required = seat_bits = zone_bits = 0
-        index, routes, owner = self.index, self.routes, self.owner
-        zone_of = self.zone_of
-        for s, other in enumerate(near_cells(cell)):
-            bit = 1 << s
-            if other == (0, 0):
-                line = self.start_lines.get(OPP[s])
-                known |= bit
-                if line is not None:
-                    required |= bit
-                    seat_bits |= 1 << line
-                continue
-            j = index.get(other)
-            if j is None:
-                continue
-            known |= bit
-            if routes[j] >> OPP[s] & 1:
-                required |= bit
-                if owner[j] >= 0:
-                    seat_bits |= 1 << owner[j]
-                else:
-                    zone_bits |= 1 << zone_of[j]
-        return _new(Spot, (cell, known, required,
-                           BITS[seat_bits] if seat_bits < 64 else _bits(seat_bits),
-                           BITS[zone_bits] if zone_bits < 64 else _bits(zone_bits)))
 
     # --- neutral zones (O-29, O-30) -------------------------------------------------------
 
