@@ -10,7 +10,9 @@ Sectors are numbered in the order of their cells and their neighbours looked up 
 :data:`STATION_NODE` when the station lies there); ``routes[i]`` is its route sides as a
 bit mask and ``joined[i]`` the sides across which its route meets a neighbour's route.
 Everything after that works on lists, which keeps the analysis linear in the number of
-sectors (a 40,000-sector table is analysed in well under a second).
+sectors (a 40,000-sector table is analysed in well under a second). A game's next position
+is analysed from the one before (:meth:`Analysis.placed`: the sector placed and its six
+neighbours' sides worked out, the rest taken over renumbered), with the same result.
 
 The rules it applies are those of ``docs/rules/orbitus.md``: matching (a start line counts
 as a route, a barrier as blank; O-21 to O-23), systems grown from the start lines (O-25,
