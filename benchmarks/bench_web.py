@@ -88,9 +88,10 @@ def bench_edit(repeats: int = 200) -> None:
                 f"max {times[-1]:.1f} ms")
 
 
-def bench_move(moves: int = 400) -> None:
+def bench_move(moves: int = 400, per_game: int = 0) -> None:
     """The server's own work for one move of a 4-seat Orbitus game, in process: check, apply,
-    write to SQLite, and make and send the four seats' messages (sending itself is a no-op)."""
+    write to SQLite, and make and send the four seats' messages (sending itself is a no-op).
+    Whole games, or their first ``per_game`` moves (as the load plays them)."""
     from web.app import Context
     from web.games import Watcher
     from web.store import Store
@@ -103,6 +104,7 @@ def bench_move(moves: int = 400) -> None:
         rng = random.Random(2)
         done = 0
         while done < moves:
+            ply = 0
             session, _, _ = context.games.create("orbitus", [
                 {"name": n, "kind": "human"} for n in ("A", "B", "C", "D")], rng.randrange(1000))
 
@@ -111,22 +113,25 @@ def bench_move(moves: int = 400) -> None:
 
             for seat in range(4):
                 session.watchers.append(Watcher(send, "seat", seat))
-            while session.status == "active" and done < moves:
+            while session.status == "active" and done < moves and \
+                    (not per_game or ply < per_game):
                 options = choices(session.legal() or {})
                 start, mine = time.perf_counter(), time.process_time()
                 await context.games.move(session, session.to_move, rng.choice(options))
                 cpu.append((time.process_time() - mine) * 1000)
                 times.append((time.perf_counter() - start) * 1000)
                 done += 1
+                ply += 1
 
     asyncio.run(run())
     times.sort()
+    games = f"the first {per_game} moves of games" if per_game else "whole games"
     figure("pnp web: a move's server work in a 4-seat Orbitus game (check, apply, SQLite, four "
            "messages), in process", statistics.median(times), indent="",
            note=f"median of {moves}; 95th percentile {times[int(0.95 * len(times))]:.1f} ms")
     figure("pnp web: a move's server CPU in a 4-seat Orbitus game (check, apply, SQLite, four "
            "messages), in process, mean", statistics.fmean(cpu), 1, indent="",
-           note=f"the process's CPU time over {moves} moves of whole games from their start, "
+           note=f"the process's CPU time over {moves} moves of {games} from their start, "
                 f"{sum(cpu) / 1000:.2f} s in all; the load figure adds the WebSocket frames")
 
 
@@ -495,9 +500,12 @@ def main() -> None:
                         help="only the move in process, over this many moves, and stop (for "
                              "a count of instructions that the machine's load does not "
                              "change: valgrind --tool=cachegrind at two numbers of moves)")
+    parser.add_argument("--game-moves", type=int, default=0, metavar="N",
+                        help="with --in-process: play only the first N moves of each game, as "
+                             "the load does with --moves (default: whole games)")
     opts = parser.parse_args()
     if opts.in_process:
-        bench_move(opts.in_process)
+        bench_move(opts.in_process, opts.game_moves)
         return
     if not opts.skip_edit:
         bench_edit()

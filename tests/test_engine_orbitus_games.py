@@ -16,6 +16,7 @@ from records.orbitus_replay import record_text
 from records.record import read_record, replay
 from rules.hexgeo import DIRECTIONS, SIDE_INDEX, neighbours, opposite, rotate_sides
 from rules.orbitus.actions import DISCARD, PASS, PASS_ACTION, PLACE, REMOVE, Action
+from rules.orbitus.analysis import Analysis
 from rules.orbitus.engine import (
     END_ROUND,
     END_STUCK,
@@ -171,6 +172,93 @@ def test_a_score_worked_out_from_the_position_before_is_the_scorers_at_every_pos
             worked += players - kept
             before = mine
     assert taken > 2 * worked  # most systems are untouched by one action
+
+
+ANALYSED = ("cells", "routes", "near", "joined", "empties", "facing_empty", "around", "owner",
+            "reached", "zones", "zone_of", "open_count", "spots")
+
+
+def same_analysis(mine: Analysis, fresh: Analysis, where: object) -> None:
+    """Everything an analysis tells, the same (the sectors' numbers, neighbours, systems,
+    zones, open routes, free cells, meetings, removals of every seat)."""
+    for name in ANALYSED:
+        assert getattr(mine, name) == getattr(fresh, name), (where, name)
+    assert list(mine.index.items()) == list(fresh.index.items()), where
+    assert mine.meetings() == fresh.meetings(), where
+    order = list(range(len(fresh.cells)))[::-1]
+    assert mine.table_mismatches(order) == fresh.table_mismatches(order), where
+    for seat in range(fresh.seats):
+        assert mine.removable(seat) == fresh.removable(seat), (where, seat)
+
+
+def analysed(state: State) -> Analysis:
+    """The analysis of ``state``'s table from scratch, nothing in it worked out yet."""
+    return Analysis(state.game.start_lines, state.game.n,
+                    {c: p.mask for c, p in state.board.items()})
+
+
+@pytest.mark.parametrize("worked_out", [True, False])
+def test_an_analysis_carried_from_the_position_before_is_the_one_from_scratch(games,
+                                                                           worked_out):
+    """A game analysed position after position makes each position's analysis from the one
+    before (a placement: Analysis.placed; a discard or a pass: the same analysis; a removal:
+    from scratch): at every position of every random game (2 to 6 players, removals,
+    discards and passes among them) it is the analysis of the table from scratch, whether
+    the analysis before had its zones, open routes and free cells worked out (they are then
+    carried too) or had nothing worked out; and the placements were carried, not analysed
+    again."""
+    carried = 0
+    for (players, seed, by_kind), (first, actions, _) in games.items():
+        state = first
+        for ply, action in enumerate(actions):
+            info = state.info if worked_out else analysed(state)
+            child = state.after(action)
+            where = (players, seed, by_kind, ply, worked_out)
+            if worked_out:
+                if action.kind == PLACE:
+                    carried += child._carry is not None and child._carry[0] is info
+                elif action.kind in (DISCARD, PASS):
+                    assert child.info is info, where  # the table did not change
+                mine = child.info
+            elif action.kind == PLACE:
+                mine = info.placed(action.cell, child.board[action.cell].mask)
+                carried += 1
+            else:
+                mine = analysed(child)
+            same_analysis(mine, analysed(child), where)
+            state = child
+    assert carried > 3000
+
+
+def test_a_sector_placed_beside_two_systems_or_on_a_table_where_they_meet_is_analysed_again():
+    """The analysis carried from the table before is the one from scratch where the carrying
+    gives up: a sector whose routes join two systems (O-27), and any sector on a table where
+    two systems already meet."""
+    # seat 0 starts on the station's N side, seat 1 on its NE side; seat 0's sector on
+    # [0, -1] has routes S (the start line), N and NE, seat 1's on [1, -1] SW and N: both
+    # systems' routes face the empty [1, -2]
+    lines = {0: 0, 1: 1}
+    table = {(0, -1): 0b001011, (1, -1): 0b010001}
+    before = Analysis(lines, 2, table)
+    before.spots  # noqa: B018 (worked out, so the free cells are carried too)
+    assert before.owner == [0, 1] and not before.meetings()
+    assert before.table_mismatches([0, 1]) == []  # known to match: carried where it still does
+    matched = 0
+    for cell in ((1, -2), (0, -2), (2, -2), (-1, 0)):
+        for mask in range(64):
+            mine = before.placed(cell, mask)
+            matched += mine._matched
+            same_analysis(mine, Analysis(lines, 2, {**table, cell: mask}), (cell, mask))
+    assert 0 < matched < 4 * 64
+    met = before.placed((1, -2), 0b111111)
+    # [1, -2] joins seat 0's system (reached first) and meets seat 1's across [1, -1]'s N
+    assert met.cells == [(0, -1), (1, -2), (1, -1)] and met.owner == [0, 0, 1]
+    assert met.meetings() == [(2, 0, 1)]
+    onwards = met.placed((0, -2), 0b111111)
+    same_analysis(onwards, Analysis(lines, 2, {**table, (1, -2): 0b111111,
+                                               (0, -2): 0b111111}), "after a meeting")
+    with pytest.raises(ValueError, match="already holds a sector"):
+        before.placed((0, -1), 0)
 
 
 def test_the_hand_limits_follow_the_removals(games):

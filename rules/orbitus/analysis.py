@@ -10,7 +10,9 @@ Sectors are numbered in the order of their cells and their neighbours looked up 
 :data:`STATION_NODE` when the station lies there); ``routes[i]`` is its route sides as a
 bit mask and ``joined[i]`` the sides across which its route meets a neighbour's route.
 Everything after that works on lists, which keeps the analysis linear in the number of
-sectors (a 40,000-sector table is analysed in well under a second).
+sectors (a 40,000-sector table is analysed in well under a second). A game's next position
+is analysed from the one before (:meth:`Analysis.placed`: the sector placed and its six
+neighbours' sides worked out, the rest taken over renumbered), with the same result.
 
 The rules it applies are those of ``docs/rules/orbitus.md``: matching (a start line counts
 as a route, a barrier as blank; O-21 to O-23), systems grown from the start lines (O-25,
@@ -21,7 +23,9 @@ closing rule counts (O-36) and removals that keep a system connected (O-38, O-39
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import NamedTuple
 
 from rules.hexgeo import DIRECTIONS, Hex
@@ -99,6 +103,7 @@ class Mismatch(NamedTuple):
 
 
 _new = tuple.__new__
+_CELL = itemgetter(0)  # a Spot's cell, its sort key
 
 
 class Analysis:
@@ -108,8 +113,8 @@ class Analysis:
     first asked for."""
 
     __slots__ = ("start_lines", "seats", "cells", "index", "routes", "near", "joined",
-                 "facing_empty", "around", "owner", "reached", "empties", "_zone_of",
-                 "_zones", "_open", "_spots", "_spot_at")
+                 "facing_empty", "around", "owner", "_reached", "empties", "_zone_of",
+                 "_zones", "_open", "_spots", "_spot_at", "_meets", "_matched")
 
     def __init__(self, start_lines: Mapping[int, int], seats: int,
                  masks: Mapping[Hex, int]) -> None:
@@ -150,7 +155,10 @@ class Analysis:
         self.empties = empties
         self.facing_empty = facing_empty
         self.around = [lookup(d, EMPTY) for d in DIRECTIONS]
-        self.owner, self.reached = self._systems()
+        self.owner, reached = self._systems()
+        self._reached: list[int] | None = reached
+        self._meets: list[tuple[int, int, int]] | None = None
+        self._matched = False  # known that every two facing sides match (table_mismatches)
         self._zone_of: list[int] | None = None
         self._zones: list[list[int]] | None = None
         self._open: list[int] | None = None
@@ -191,23 +199,228 @@ class Analysis:
                     queue.append(j)
         return queue
 
+    @property
+    def reached(self) -> list[int]:
+        """The sectors of the systems in the order the breadth-first search reached them
+        (worked out again for an analysis carried from the position before)."""
+        if self._reached is None:
+            self._reached = self._systems()[1]
+        return self._reached
+
     def meetings(self) -> list[tuple[int, int, int]]:
         """Every place where two systems are joined by routes: ``(i, side, j)``, sector ``i``
         joined across ``side`` to sector ``j`` of another system (each pair once)."""
-        owner, near, joined = self.owner, self.near, self.joined
-        out = []
-        for i in self.reached:
-            mask = joined[i] & 7  # N, NE, SE: each joined pair once
-            for side in BITS[mask]:
-                j = near[6 * i + side]
-                if owner[j] != owner[i]:
-                    out.append((i, side, j))
-        return out
+        if self._meets is None:
+            owner, near, joined = self.owner, self.near, self.joined
+            out = []
+            for i in self.reached:
+                mask = joined[i] & 7  # N, NE, SE: each joined pair once
+                for side in BITS[mask]:
+                    j = near[6 * i + side]
+                    if owner[j] != owner[i]:
+                        out.append((i, side, j))
+            self._meets = out
+        return list(self._meets)
 
     def system(self, seat: int) -> list[int]:
         """The sectors of ``seat``'s system, in cell order."""
         owner = self.owner
         return [i for i in range(len(owner)) if owner[i] == seat]
+
+    # --- the same table with one sector more (a position of a game from the one before) ---
+
+    def placed(self, cell: Hex, mask: int) -> Analysis:
+        """The analysis of this table with a sector of route sides ``mask`` placed on the
+        empty ``cell``: the same as ``Analysis(start_lines, seats, masks)`` of the table with
+        it, made from this one. A sector placed changes only its own cell and its six
+        neighbours' sides, the system or zone it joins and the free cells around it; every
+        other sector keeps what it faces and whose it is, renumbered (the sectors after
+        ``cell`` move one place up). A sector that joins two systems, or a table whose
+        systems already meet, is analysed from scratch."""
+        cells, index, routes = self.cells, self.index, self.routes
+        n = len(cells)
+        p = bisect_left(cells, cell)
+        if p < n and cells[p] == cell:
+            raise ValueError(f"{cell} already holds a sector")
+        around_cell = near_cells(cell)
+        parent = [STATION_NODE if o == (0, 0) else index.get(o, EMPTY) for o in around_cell]
+        owner_before = self.owner
+        zone_before = self.zone_of
+        seat_set: set[int] = set()
+        touched: set[int] = set()  # the zones (numbers before) the sector is joined to
+        j_mask = 0
+        for s, j in enumerate(parent):
+            if not mask >> s & 1:
+                continue
+            if j >= 0:
+                if routes[j] >> OPP[s] & 1:
+                    j_mask |= 1 << s
+                    if owner_before[j] >= 0:
+                        seat_set.add(owner_before[j])
+                    else:
+                        touched.add(zone_before[j])
+            elif j == STATION_NODE and OPP[s] in self.start_lines:
+                seat_set.add(self.start_lines[OPP[s]])
+        if len(seat_set) > 1 or self.meetings():
+            masks = {c: routes[i] for i, c in enumerate(cells)}
+            masks[cell] = mask
+            return Analysis(self.start_lines, self.seats, masks)
+        seat = next(iter(seat_set)) if seat_set else -1
+
+        new = Analysis.__new__(Analysis)
+        new.start_lines, new.seats = self.start_lines, self.seats
+        # every sector number from p on one place up; -1 and -2 (EMPTY, STATION_NODE) kept
+        shift = [*range(p), *range(p + 1, n + 1), STATION_NODE, EMPTY]
+        moved = shift.__getitem__
+        new.cells = cells = [*cells[:p], cell, *cells[p:]]
+        new.index = dict(zip(cells, range(n + 1), strict=True))
+        new.routes = [*routes[:p], mask, *routes[p:]]
+        near = list(map(moved, self.near))
+        mine = [j if j < 0 else shift[j] for j in parent]
+        near[6 * p:6 * p] = mine
+        joined = [*self.joined[:p], j_mask, *self.joined[p:]]
+        for s, j in enumerate(mine):
+            if j >= 0:
+                near[6 * j + OPP[s]] = p
+                if j_mask >> s & 1:
+                    joined[j] |= 1 << OPP[s]
+        new.near, new.joined = near, joined
+        # the sides facing an empty cell: less the neighbours' sides facing this cell, and
+        # this sector's own, in the order of sector and side
+        empties, facing = self.empties.copy(), self.facing_empty.copy()
+        for at in sorted((bisect_left(empties, 6 * j + OPP[s]) for s, j in enumerate(parent)
+                          if j >= 0), reverse=True):
+            del empties[at], facing[at]
+        start = 6 * p
+        k = bisect_left(empties, start)
+        empties[k:] = [start + s for s, j in enumerate(mine) if j == EMPTY] + \
+            [e + 6 for e in empties[k:]]
+        facing[k:k] = [around_cell[s] for s, j in enumerate(mine) if j == EMPTY]
+        new.empties, new.facing_empty = empties, facing
+        around = [shift[i] for i in self.around]
+        for s, j in enumerate(mine):
+            if j == STATION_NODE:
+                around[OPP[s]] = p
+        new.around = around
+        # systems and zones: the sector takes the one system it joins, with every zone it is
+        # joined to; joined to none, it and the zones it is joined to are one zone
+        zones = [list(map(moved, z)) for z in self.zones]
+        owner = [*owner_before[:p], seat, *owner_before[p:]]
+        if touched or seat < 0:
+            merged = sorted([p, *(i for z in touched for i in zones[z])]) if seat < 0 else []
+            if seat >= 0:
+                for z in touched:
+                    for i in zones[z]:
+                        owner[i] = seat
+            kept = [z for z in range(len(zones)) if z not in touched]
+            at = bisect_left(kept, merged[0], key=lambda z: zones[z][0]) if merged \
+                else len(kept)
+            zmap = [-1] * len(zones)  # zone number before -> after (-1: taken in)
+            for number, z in enumerate(kept):
+                zmap[z] = number + (number >= at)
+            for z in touched:
+                zmap[z] = at if merged else -1
+            zones = [*(zones[z] for z in kept[:at]), *([merged] if merged else ()),
+                     *(zones[z] for z in kept[at:])]
+            # each sector's zone renumbered (index -1 of the list: no zone, -1 again)
+            zone_of = list(map([*zmap, -1].__getitem__, zone_before))
+            zone_of.insert(p, at if merged else -1)
+        else:
+            zmap = list(range(len(zones)))
+            zone_of = [*zone_before[:p], -1, *zone_before[p:]]
+        new.owner, new._zones, new._zone_of = owner, zones, zone_of
+        new._reached = None  # the search's order: worked out again if asked for
+        new._meets = []  # one system joined at most: no two meet (checked above)
+        # every two facing sides matched before, and the new sector matches its neighbours
+        lines = self.start_lines
+        new._matched = self._matched and all(
+            j == EMPTY or (mask >> s & 1) == (routes[j] >> OPP[s] & 1 if j >= 0
+                                              else OPP[s] in lines)
+            for s, j in enumerate(parent))
+        new._open = None if self._open is None else self._carried_open(
+            parent, mine, mask, seat, zmap, zone_of[p], len(zones))
+        new._spot_at = None
+        new._spots = None if self._spots is None else new._carried_spots(
+            self._spots, cell, zmap, seat, mask, mine, zone_of[p])
+        return new
+
+    def _carried_open(self, parent: list[int], mine: list[int], mask: int, seat: int,
+                      zmap: list[int], zone: int, zones: int) -> list[int]:
+        """The open routes per system and zone after a sector with route sides ``mask`` was
+        placed (``parent``, ``mine``: its neighbours' numbers before and after), from those
+        before: less the routes and start lines that faced its cell, the zones renumbered
+        (``zmap``; -1: taken in by ``seat``'s system), plus its own open routes (in
+        ``seat``'s system, or in zone number ``zone``)."""
+        seats, routes, owner, zone_of = self.seats, self.routes, self.owner, self.zone_of
+        before = list(self.open_count)
+        for s, j in enumerate(parent):
+            if j >= 0:
+                if routes[j] >> OPP[s] & 1:  # an open route of the neighbour's, now closed
+                    before[owner[j] if owner[j] >= 0 else seats + zone_of[j]] -= 1
+            elif j == STATION_NODE and OPP[s] in self.start_lines:  # its start line too
+                before[self.start_lines[OPP[s]]] -= 1
+        counts = [*before[:seats], *[0] * zones]
+        for z, count in enumerate(before[seats:]):
+            counts[seat if zmap[z] < 0 else seats + zmap[z]] += count
+        own = POP[mask & sum(1 << s for s, j in enumerate(mine) if j == EMPTY)]
+        counts[seat if seat >= 0 else seats + zone] += own
+        return counts
+
+    def _carried_spots(self, before: list[Spot], cell: Hex, zmap: list[int], seat: int,
+                       mask: int, mine: list[int], zone: int) -> list[Spot]:
+        """The free cells after a sector with route sides ``mask`` was placed on ``cell``
+        (``mine``: its neighbours' numbers; it is in ``seat``'s system, or in zone number
+        ``zone``), from those ``before``: the zones renumbered (``zmap``: a zone's number
+        before -> after, -1 when ``seat``'s system took it in), and its empty neighbours
+        facing it too."""
+        spots = before.copy()
+        at = bisect_left(spots, cell, key=_CELL)
+        if at < len(spots) and spots[at][0] == cell:
+            del spots[at]
+        if zmap != list(range(len(zmap))):
+            renumbered: dict[tuple[int, ...], tuple[int, ...] | None] = {}  # None: the same
+            for k, spot in enumerate(spots):
+                zones = spot[4]
+                if not zones:
+                    continue
+                if zones in renumbered:
+                    now = renumbered[zones]
+                else:
+                    mapped = [zmap[z] for z in zones]
+                    now = renumbered[zones] = None if mapped == list(zones) else \
+                        tuple(sorted({z for z in mapped if z >= 0}))
+                    if -1 in mapped:  # a zone the system took in: the seat instead
+                        renumbered[zones] = now = (-1, *now)
+                if now is None:
+                    continue
+                if now and now[0] == -1:
+                    spots[k] = _new(Spot, (spot[0], spot[1], spot[2],
+                                           tuple(sorted({*spot[3], seat})), now[1:]))
+                else:
+                    spots[k] = _new(Spot, (*spot[:4], now))
+        # each empty neighbour now faces the new sector too: a side more that faces
+        # something, a route there if the sector has one, and then its system or zone
+        for s, other in enumerate(near_cells(cell)):
+            if mine[s] != EMPTY:
+                continue
+            bit = 1 << OPP[s]
+            route = mask >> s & 1
+            at = bisect_left(spots, other, key=_CELL)
+            if at < len(spots) and spots[at][0] == other:
+                _, known, required, seats, zones = spots[at]
+                if route:
+                    if seat >= 0:
+                        if seat not in seats:
+                            seats = tuple(sorted((*seats, seat)))
+                    elif zone not in zones:
+                        zones = tuple(sorted((*zones, zone)))
+                spots[at] = _new(Spot, (other, known | bit, required | (bit if route else 0),
+                                        seats, zones))
+            else:
+                spots.insert(at, _new(Spot, (
+                    other, bit, bit if route else 0, (seat,) if route and seat >= 0 else (),
+                    (zone,) if route and seat < 0 else ())))
+        return spots
 
     # --- neutral zones (O-29, O-30) -------------------------------------------------------
 
@@ -355,7 +568,11 @@ class Analysis:
         reported at the sector listed later (``order[i]``: when sector ``i`` was listed), in
         the order of the sectors and their sides. Two sectors that do not match have a
         route facing a blank side, so only the route sides not joined to a route are looked
-        at (on a legal table, the open routes), and the sides facing the station."""
+        at (on a legal table, the open routes), and the sides facing the station. None, at
+        once, where that is known (this analysis found none before, or was carried from one
+        that had none with a sector that matches its neighbours)."""
+        if self._matched:
+            return []
         found: list[tuple[int, int, int, bool, bool]] = []  # at, side, other, route, other's
         near, routes, joined = self.near, self.routes, self.joined
         for i in range(len(routes)):
@@ -378,6 +595,7 @@ class Analysis:
                 if route != line:
                     found.append((i, side, STATION_NODE, route, line))
         found.sort()
+        self._matched = not found
         return [(i, _new(Mismatch, (side, route, j, other)))
                 for i, side, j, route, other in found]
 

@@ -171,7 +171,8 @@ class State:
     """
 
     __slots__ = ("game", "board", "deck", "drawn", "hands", "limits", "to_move", "passed",
-                 "quiet", "end", "turn", "skipped", "out", "_info", "_legal", "_score", "_before")
+                 "quiet", "end", "turn", "skipped", "out", "_info", "_legal", "_score", "_before",
+                 "_carry")
 
     def __init__(self, game: Seating, board: dict[Hex, Placed], deck: tuple[str, ...],
                  drawn: int, hands: tuple[tuple[str, ...], ...], limits: tuple[int, ...],
@@ -197,6 +198,9 @@ class State:
         # the score of the position one action earlier, and the cell that action changed
         # (None: none), while this state's own score is not worked out (State.score)
         self._before: tuple[Result, Hex | None] | None = None
+        # the analysis of the position one action earlier and the sector that action placed
+        # (cell, route sides), while this state's own analysis is not worked out (State.info)
+        self._carry: tuple[Analysis, Hex, int] | None = None
 
     def __getstate__(self) -> tuple[Any, ...]:  # what is worked out again is not pickled
         return (self.game, self.board, self.deck, self.drawn, self.hands, self.limits,
@@ -208,11 +212,20 @@ class State:
 
     @property
     def info(self) -> Analysis:
-        """The analysis of the table (systems, zones, open routes, free cells)."""
+        """The analysis of the table (systems, zones, open routes, free cells): where the
+        position one action earlier was analysed and that action placed a sector, made from
+        that analysis (:meth:`Analysis.placed`: the same analysis, less work); otherwise
+        from the table."""
         info = self._info
         if info is None:
-            info = self._info = Analysis(self.game.start_lines, self.game.n,
-                                         {c: p.mask for c, p in self.board.items()})
+            carry = self._carry
+            if carry is not None:
+                info = carry[0].placed(carry[1], carry[2])
+                self._carry = None
+            else:
+                info = Analysis(self.game.start_lines, self.game.n,
+                                {c: p.mask for c, p in self.board.items()})
+            self._info = info
         return info
 
     @property
@@ -245,6 +258,7 @@ class State:
         self._legal = None
         self._score = None
         self._before = None
+        self._carry = None
 
     # legal actions ----------------------------------------------------------------------
 
@@ -273,8 +287,8 @@ class State:
         kind = action.kind
         if kind == PLACE:
             board = dict(board)
-            board[action.cell] = Placed(action.card, action.rot,
-                                        game.cards[action.card].masks[action.rot])
+            placed = board[action.cell] = Placed(action.card, action.rot,
+                                                 game.cards[action.card].masks[action.rot])
             hands[seat] = _without(hands[seat], action.card)
         elif kind == REMOVE:
             board = dict(board)
@@ -295,6 +309,12 @@ class State:
                       (seat + 1) % game.n, tuple(passed), quiet, None, self.turn + 1, (), out)
         if self._score is not None:  # its score is worked out from this one's (State.score)
             state._before = (self._score, action.cell if kind in (PLACE, REMOVE) else None)
+        info = self._info
+        if info is not None:  # its analysis: this one's (State.info)
+            if kind == PLACE:
+                state._carry = (info, action.cell, placed.mask)
+            elif kind != REMOVE:  # a discard or a pass leaves the table as it was
+                state._info = info
         return state._settle()
 
     def _settle(self) -> State:
@@ -321,6 +341,7 @@ class State:
                           tuple(skipped), self.out)
             probe._info = self._info
             probe._before = self._before
+            probe._carry = self._carry
             if self.deck_left == 0 and quiet >= n:
                 probe.end = END_ROUND
                 return probe

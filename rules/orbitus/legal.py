@@ -49,18 +49,33 @@ class Legal(Sequence[Action]):
     into :class:`Action` objects only when read, so choosing one of 200 actions at random
     (``legal[k]``) does not build the other 199."""
 
-    __slots__ = ("_groups", "_ends", "_placements", "_rest")
+    __slots__ = ("_groups", "_ends", "_rest")
 
     def __init__(self) -> None:
         self._groups: list[tuple[Hex, str, tuple[int, ...]]] = []  # cell, card, rotations
-        self._ends: list[int] = []  # placements up to and including each group
-        self._placements = 0
+        # placements up to and including each group, worked out when first counted or
+        # indexed (a page that reads the groups, or the first action found, needs none)
+        self._ends: list[int] | None = None
         self._rest: list[Action] = []  # removals, discards, the pass
 
     def _add(self, cell: Hex, card: str, rots: tuple[int, ...]) -> None:
         self._groups.append((cell, card, rots))
-        self._placements += len(rots)
-        self._ends.append(self._placements)
+        self._ends = None
+
+    def _totals(self) -> list[int]:
+        ends = self._ends
+        if ends is None or len(ends) != len(self._groups):
+            ends, total = [], 0
+            for _, _, rots in self._groups:
+                total += len(rots)
+                ends.append(total)
+            self._ends = ends
+        return ends
+
+    @property
+    def _placements(self) -> int:
+        ends = self._totals()
+        return ends[-1] if ends else 0
 
     def __len__(self) -> int:
         return self._placements + len(self._rest)
@@ -83,9 +98,10 @@ class Legal(Sequence[Action]):
             raise IndexError("legal action index out of range")
         if k >= self._placements:
             return self._rest[k - self._placements]
-        g = bisect_right(self._ends, k)
+        ends = self._totals()
+        g = bisect_right(ends, k)
         cell, card, rots = self._groups[g]
-        first = self._ends[g] - len(rots)
+        first = ends[g] - len(rots)
         return _new(Action, (PLACE, card, cell, rots[k - first]))
 
     def __iter__(self) -> Iterator[Action]:
@@ -133,6 +149,7 @@ def _place(state: State, out: Legal, seat: int, cards: Iterable[str] | None, onl
     counts = info.open_count
     n = state.game.n
     groups = out._groups
+    add = groups.append
     fits = _ROTS
     for cell, known, required, seats, zones in spots:
         if len(seats) > 1:
@@ -155,17 +172,14 @@ def _place(state: State, out: Legal, seat: int, cards: Iterable[str] | None, onl
                             return True
                         groups.append((cell, ident, rots))
                 continue
-        # the usual cell: each card of the hand in the turns that match (one comprehension)
-        found = [(cell, ident, rots) for routes, ident in hand if (rots := fits[routes | facing])]
-        if found:
-            if first:
-                return True
-            groups += found
-    ends, total = out._ends, out._placements  # Legal._add's running totals, at once
-    for _, _, rots in groups[len(ends):]:
-        total += len(rots)
-        ends.append(total)
-    out._placements = total
+        # the usual cell: each card of the hand in the turns that match
+        for routes, ident in hand:
+            rots = fits[routes | facing]
+            if rots:
+                if first:
+                    return True
+                add((cell, ident, rots))
+    out._ends = None  # the running totals: worked out when first counted (Legal._totals)
     return False
 
 
