@@ -121,19 +121,25 @@ class SatellitesSim:
     def still_legal(self, state: State, action: int) -> bool:
         return True  # nothing is hidden
 
-    def tactical(self, turn: Any, deep: bool = False) -> Any:
+    def tactical(self, turn: Any, deep: bool = False, wary: bool = False) -> Any:
         """The turn the ``tactics`` bot searches: once few satellites are free, the moves
         that keep the position's exact value (:func:`sim.satellites_endgame.best_moves`);
         else only the moves an exact look at the end of the game keeps
         (:func:`sim.satellites_search.sure_moves`), and with ``deep`` (the ``deep`` bot) of
         those only the moves a deeper look keeps (:func:`sim.satellites_search.deep_moves`:
         both sides' connections searched on); searched with the evaluation that judges
-        colonies against what could still turn them."""
+        colonies against what could still turn them. With ``wary`` (the ``wary`` bot), the
+        moves the look against an opponent who sees one move ahead keeps
+        (:func:`sim.satellites_bounded.wary_moves`) instead of the exact look's."""
         from sim.satellites_endgame import best_moves
         from sim.satellites_search import deep_moves, sure_moves
 
         legal = list(turn.legal)
         kept = best_moves(turn.view, legal)
+        if kept is None and wary:
+            from sim.satellites_bounded import wary_moves
+
+            kept = wary_moves(turn.view, legal)
         if kept is None:
             kept = sure_moves(turn.view, legal)
             if deep and len(kept) > 1:
