@@ -18,7 +18,11 @@ mostly do:
   moves are a **distribution**, each equally likely. Quiet moves change no colony, so at
   the end of the look the position stands as it is (:func:`static`); in the grace moves,
   where it moves again at once, the value is the **expectation** over its quiet moves of
-  what its next grace move finds (:meth:`Bounded.grace`).
+  what its next grace move finds (:meth:`Bounded.grace`);
+* once few satellites are free (:data:`REPLY_FREE`), the long quiet phases where a lead
+  is lost to a zugzwang the opponent stumbles into (``docs/sim.md``), its quiet reply to
+  each of the bot's moves is weighed too (:meth:`Bounded.quiet_replies`): the share of
+  its quiet moves after which every move of the bot leaves it a gaining connection.
 
 Values are expected outcomes for the bot, in [-1, 1]: a won game 1, a lost one -1, a draw
 0, a grace sequence the mean over the opponent's quiet moves (so handing over the grace
@@ -39,12 +43,16 @@ from rules.satellites.actions import PASS
 from rules.satellites.engine import State, apply
 from rules.satellites.legal import quiet_and_loud
 from sim.satellites import colonies
+from sim.satellites_endgame import free
 from sim.satellites_search import WIN, grace_best, outcome, static
 
 LOOK = 3  # plies after the bot's move: the opponent's gaining connection, the bot's, its
 KEEP = 0.05  # a move is kept when its value is within this much of the best move's
+KEEP_REPLIES = 0.01  # the same once the opponent's quiet replies are weighed (a risk of 1/8)
 SAMPLE = 24  # quiet moves weighed at each grace move of the opponent (evenly spread)
-NODES = 4000  # positions a decision's look may visit (then it keeps the moves as they are)
+REPLY_FREE = 6  # free satellites in all, at most, for the opponent's quiet replies to be weighed
+REPLIES = 8  # quiet replies of the opponent weighed after each of the bot's moves (evenly spread)
+NODES = 20000  # positions a decision's look may visit (then it keeps the moves as they are)
 
 
 class Spent(Exception):
@@ -104,11 +112,13 @@ class Bounded:
     def static(self, state: State) -> float:
         return static(state, self.seat)
 
-    def value(self, state: State, left: int) -> float:
+    def value(self, state: State, left: int, replies: bool = False) -> float:
         """What ``state`` is worth to the bot, looked at ``left`` plies more: the end
         exactly, the grace moves by who makes them (the opponent: :meth:`grace`; the bot:
         its best sequence), the opponent's gaining connections (the worst for the bot), the
-        bot's connections (the best, or the position as it stands)."""
+        bot's connections (the best, or the position as it stands). With ``replies``, an
+        opponent with no gaining connection is followed one quiet move on
+        (:meth:`quiet_replies`) rather than left as it stands."""
         self._count()
         if state.ended is not None:
             return self.exact(state)
@@ -121,13 +131,45 @@ class Bounded:
             return self.static(state)
         if state.to_move != self.seat:
             gains = gaining(state)
-            if not gains:
-                return self.static(state)  # a quiet move: the position as it stands
+            if not gains:  # a quiet move: the position as it stands, or weighed
+                return self.quiet_replies(state) if replies else self.static(state)
             return min(self.value(after, left - 1) for _, after in gains)
         quiet, loud = quiet_and_loud(state)
         best = self.static(state) if quiet or not loud else -2.0
         for action in loud:
             best = max(best, self.value(apply(state, action), left - 1))
+        return best
+
+    def quiet_replies(self, state: State) -> float:
+        """The opponent to move with no gaining connection: the mean over its quiet moves
+        (:data:`REPLIES` of them, evenly spread) of the bot's answer to each
+        (:meth:`answer`)."""
+        quiet, _ = quiet_and_loud(state)
+        if not quiet:
+            return self.static(state)
+        moves = spread(quiet, REPLIES)
+        return sum(self.answer(apply(state, q)) for q in moves) / len(moves)
+
+    def answer(self, state: State) -> float:
+        """The bot to move after a quiet move of the opponent: the position as it stands if
+        one of its quiet moves leaves the opponent no gaining connection; else (a zugzwang,
+        or a threat it cannot parry quietly) the best of its moves, each judged by the
+        opponent's gaining connection worst for the bot."""
+        self._count()
+        if state.ended is not None or state.finished is not None:
+            return self.value(state, 0)
+        quiet, loud = quiet_and_loud(state)
+        if not quiet and not loud:
+            return self.static(state)
+        for action in quiet:
+            self._count()
+            if not gaining(apply(state, action)):
+                return self.static(state)
+        best = -2.0
+        for action in loud:
+            best = max(best, self.value(apply(state, action), 1))
+        for action in quiet:
+            best = max(best, self.value(apply(state, action), 1))
         return best
 
     def grace(self, state: State) -> float:
@@ -161,21 +203,26 @@ class Bounded:
 def move_values(view: State, legal: Sequence[int], most: int = NODES,
                 look: int = LOOK) -> list[tuple[float, int]] | None:
     """``(value to the mover, move)`` for each of ``legal`` after the bounded look
-    (:meth:`Bounded.value`, ``look`` plies after the move), or None when the node budget
-    ``most`` does not cover them all."""
+    (:meth:`Bounded.value`, ``look`` plies after the move; the opponent's quiet replies
+    weighed once at most :data:`REPLY_FREE` satellites are free in all), or None when the
+    node budget ``most`` does not cover them all."""
     search = Bounded(view.to_move, most)
+    replies = free(view) <= REPLY_FREE
     try:
-        return [(search.value(apply(view, a), look), a) for a in legal]
+        return [(search.value(apply(view, a), look, replies), a) for a in legal]
     except Spent:
         return None
 
 
 def wary_moves(view: State, legal: Sequence[int], most: int = NODES) -> list[int] | None:
     """Of ``legal``, the moves whose value against the bounded opponent is within
-    :data:`KEEP` of the best move's; None when the look runs out of its budget (the bot
-    then keeps what the ``tactics`` bot keeps)."""
+    :data:`KEEP` of the best move's (:data:`KEEP_REPLIES` once the opponent's quiet replies
+    are weighed, when a risk of one reply in :data:`REPLIES` is worth keeping apart); None
+    when the look runs out of its budget (the bot then keeps what the ``tactics`` bot
+    keeps)."""
     values = move_values(view, legal, most)
     if values is None:
         return None
     best = max(v for v, _ in values)
-    return [a for v, a in values if v >= best - KEEP]
+    keep = KEEP_REPLIES if free(view) <= REPLY_FREE else KEEP
+    return [a for v, a in values if v >= best - keep]
