@@ -17,7 +17,7 @@ from rules.satellites.analysis import controller, value_sum
 from rules.satellites.engine import State, apply, connects, end_reason, standing_of
 from rules.satellites.legal import quiet_and_loud, random_action
 from rules.satellites.ruleset import COLOURS, Ruleset
-from sim.satellites_eval import changed_groups
+from sim.satellites_eval import changed_groups, colonies
 
 KINDS = ("normal", "connection", "displacement", "pass")
 
@@ -214,17 +214,6 @@ class SatellitesSim:
         return {"end": end, "seats": seats, "facts": {"decided_by": decided}}
 
 
-def colonies(state: State, seat: int) -> int:
-    """The colonies ``seat`` controls (``GAME.scores(state)[seat]``, read from the groups
-    the state keeps up to date, each decided by the rules core's ``controller``; a test
-    checks it against the scorer)."""
-    colour = COLOURS[seat]
-    rules, vals, red, blue = state.ruleset, state.vals, state.red, state.blue
-    return sum(1 for g in state.groups
-               if controller(rules, g.bit_count(), value_sum(vals, g & red),
-                             value_sum(vals, g & blue)) == colour)
-
-
 def _controls(state: State, group: int, colour: str) -> bool:
     return controller(state.ruleset, group.bit_count(), value_sum(state.vals, group & state.red),
                       value_sum(state.vals, group & state.blue)) == colour
@@ -303,4 +292,4 @@ class TacticalSim(SatellitesSim):
 
 SIM = SatellitesSim()
 TACTICAL = TacticalSim()
-__all__ = ["SIM", "TACTICAL", "SatellitesSim", "TacticalSim"]
+__all__ = ["SIM", "TACTICAL", "SatellitesSim", "TacticalSim", "colonies"]

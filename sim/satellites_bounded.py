@@ -42,8 +42,8 @@ from collections.abc import Sequence
 from rules.satellites.actions import PASS
 from rules.satellites.engine import State, apply
 from rules.satellites.legal import quiet_and_loud
-from sim.satellites import colonies
 from sim.satellites_endgame import free
+from sim.satellites_eval import colonies
 from sim.satellites_search import WIN, grace_best, outcome, static
 
 LOOK = 3  # plies after the bot's move: the opponent's gaining connection, the bot's, its
