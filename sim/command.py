@@ -60,7 +60,7 @@ def parse_bots(text: str, flag: str = "--bots") -> tuple[str, ...]:
 
 def check_restrictions(sim: Any, ruleset: Any, bots: Sequence[str], prog: str) -> None:
     """Exit 2 for a restricted bot whose restriction the game does not have, or a bot the
-    game cannot play (``tactics`` and ``deep`` need the game's tactics)."""
+    game cannot play (``tactics``, ``deep`` and ``wary`` need the game's tactics)."""
     from sim.bots import TACTICAL, parse_spec
 
     known = dict(sim.restrictions(ruleset)) if hasattr(sim, "restrictions") else {}

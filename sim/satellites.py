@@ -17,7 +17,7 @@ from rules.satellites.analysis import controller, value_sum
 from rules.satellites.engine import State, apply, connects, end_reason, standing_of
 from rules.satellites.legal import quiet_and_loud, random_action
 from rules.satellites.ruleset import COLOURS, Ruleset
-from sim.satellites_eval import changed_groups
+from sim.satellites_eval import changed_groups, colonies
 
 KINDS = ("normal", "connection", "displacement", "pass")
 
@@ -121,19 +121,25 @@ class SatellitesSim:
     def still_legal(self, state: State, action: int) -> bool:
         return True  # nothing is hidden
 
-    def tactical(self, turn: Any, deep: bool = False) -> Any:
+    def tactical(self, turn: Any, deep: bool = False, wary: bool = False) -> Any:
         """The turn the ``tactics`` bot searches: once few satellites are free, the moves
         that keep the position's exact value (:func:`sim.satellites_endgame.best_moves`);
         else only the moves an exact look at the end of the game keeps
         (:func:`sim.satellites_search.sure_moves`), and with ``deep`` (the ``deep`` bot) of
         those only the moves a deeper look keeps (:func:`sim.satellites_search.deep_moves`:
         both sides' connections searched on); searched with the evaluation that judges
-        colonies against what could still turn them."""
+        colonies against what could still turn them. With ``wary`` (the ``wary`` bot), the
+        moves the look against an opponent who sees one move ahead keeps
+        (:func:`sim.satellites_bounded.wary_moves`) instead of the exact look's."""
         from sim.satellites_endgame import best_moves
         from sim.satellites_search import deep_moves, sure_moves
 
         legal = list(turn.legal)
         kept = best_moves(turn.view, legal)
+        if kept is None and wary:
+            from sim.satellites_bounded import wary_moves
+
+            kept = wary_moves(turn.view, legal)
         if kept is None:
             kept = sure_moves(turn.view, legal)
             if deep and len(kept) > 1:
@@ -206,17 +212,6 @@ class SatellitesSim:
             "tie-break" if found.tiebreak else "more colonies")
         end = "turn-limit" if cut_short else (end_reason(state) or "unfinished")
         return {"end": end, "seats": seats, "facts": {"decided_by": decided}}
-
-
-def colonies(state: State, seat: int) -> int:
-    """The colonies ``seat`` controls (``GAME.scores(state)[seat]``, read from the groups
-    the state keeps up to date, each decided by the rules core's ``controller``; a test
-    checks it against the scorer)."""
-    colour = COLOURS[seat]
-    rules, vals, red, blue = state.ruleset, state.vals, state.red, state.blue
-    return sum(1 for g in state.groups
-               if controller(rules, g.bit_count(), value_sum(vals, g & red),
-                             value_sum(vals, g & blue)) == colour)
 
 
 def _controls(state: State, group: int, colour: str) -> bool:
@@ -297,4 +292,4 @@ class TacticalSim(SatellitesSim):
 
 SIM = SatellitesSim()
 TACTICAL = TacticalSim()
-__all__ = ["SIM", "TACTICAL", "SatellitesSim", "TacticalSim"]
+__all__ = ["SIM", "TACTICAL", "SatellitesSim", "TacticalSim", "colonies"]

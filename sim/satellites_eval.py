@@ -33,9 +33,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.satellites.actions import PASS
-from rules.satellites.analysis import value_sum
+from rules.satellites.analysis import controller, value_sum
 from rules.satellites.engine import State, apply
 from rules.satellites.legal import quiet_and_loud
+from rules.satellites.ruleset import COLOURS
 
 PAIR = 0.3  # a pair, for the colour with more value in it
 TIE_BREAK = 0.5  # the colour that would win the tie-break while the colonies are level
@@ -147,6 +148,17 @@ def tie_break(colonies: Sequence[int], lowest: Sequence[int | None]) -> float:
         return 0.0
     gap = abs(colonies[0] - colonies[1])
     return sign * (TIE_BREAK if gap == 0 else TIE_BREAK / 2 if gap == 1 else 0.0)
+
+
+def colonies(state: State, seat: int) -> int:
+    """The colonies ``seat`` controls (``GAME.scores(state)[seat]``, read from the groups
+    the state keeps up to date, each decided by the rules core's ``controller``; a test
+    checks it against the scorer)."""
+    colour = COLOURS[seat]
+    rules, vals, red, blue = state.ruleset, state.vals, state.red, state.blue
+    return sum(1 for g in state.groups
+               if controller(rules, g.bit_count(), value_sum(vals, g & red),
+                             value_sum(vals, g & blue)) == colour)
 
 
 def changed_groups(before: State, after: State, action: int) -> tuple[list[int], list[int]]:

@@ -91,3 +91,20 @@ R4 .  .  R2 .  .  .  .  .  .
 .  B2 .  .  B4 R2 .  .  .  .
 .  .  .  .  .  .  .  .  .  .
 """
+
+# Game 8 of `pnp sim satellites --bots tactics:16,greedy --seed 2`, after move 464: red (the
+# tactics bot) to move, ahead on the board, its R4 on f3 its last free satellite; f3-b3+
+# connects it and hands blue its three grace moves, after which a perfect blue would win.
+# The bot played f3-f1 and shuffled; greedy connected and won at move 474.
+SEED2_GAME_8 = """
+B3 .  .  .  .  .  .  .  .  .
+R4 B4 R1 .  .  .  .  .  .  .
+.  .  .  .  .  R4 .  .  .  .
+.  .  B2 .  .  .  .  .  .  .
+B1 B3 R4 .  .  B2 .  .  .  .
+.  .  .  .  .  .  .  .  .  .
+R3 B1 R3 .  .  .  R3 .  R2 B3
+.  .  .  .  .  R2 B2 .  B1 R2
+.  B4 .  .  R1 B4 R1 .  .  .
+.  .  .  .  .  .  .  .  .  .
+"""

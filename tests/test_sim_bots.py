@@ -21,7 +21,7 @@ from sim.search import MctsBot
 from testkit.satellites_positions import position
 
 NEW_BOTS = ("value", "mcts:8", "mcts:8x2", "mcts:4/50ms", "value+never-remove",
-            "mcts:6+never-place-ice", "never-pass", "tactics:8", "deep:8")
+            "mcts:6+never-place-ice", "never-pass", "tactics:8", "deep:8", "wary:8")
 
 
 @pytest.fixture(scope="module")
@@ -122,9 +122,9 @@ def test_the_evaluation_of_every_action_equals_a_recount(orbitus_rules):
 
 @pytest.mark.parametrize(("text", "message"), [
     ("chess", "'chess' is not a bot; the bots are random, greedy, value, mcts, tactics, deep, "
-              "and the restrictions never-remove"),
+              "wary, and the restrictions never-remove"),
     ("mcts:0", "'mcts:0': a budget of 0 iterations; give at least 1, e.g. mcts:64"),
-    ("greedy:8", "'greedy:8': only mcts, tactics and deep take a budget (greedy has none)"),
+    ("greedy:8", "'greedy:8': only mcts, tactics, deep and wary take a budget (greedy has none)"),
     ("mcts:fast", "'mcts:fast': 'fast' is neither a number of iterations nor a time; e.g. "
                   "mcts:64, mcts:200ms or mcts:64/200ms"),
     ("mcts:0ms", "'0ms': a thinking time must be above 0; e.g. 200ms"),
@@ -311,7 +311,7 @@ def test_tactics_finds_the_grace_sequence_that_wins():
     assert game.result(state).winners == (0,)
 
 
-@pytest.mark.parametrize("spec", ["tactics:6", "deep:6"])
+@pytest.mark.parametrize("spec", ["tactics:6", "deep:6", "wary:6"])
 def test_tactics_is_reproducible_and_always_moves_legally(spec):
     game = rules.get("satellites")
     state = game.new_game(load_ruleset("satellites"), ("R", "B"), 11)
