@@ -104,17 +104,18 @@ LINE_SEARCH = 3.0
 LINE_SIDE = (0.6, 1.4)
 LINE_ACROSS, LINE_ALONG = 0.25, 1.0
 # the lines must show over the board for their absence to mean anything: their median dip
-# this share of the print's or more (the sharp rendered photos 0.28-0.74, the blurred ones,
-# at 2 px/mm and below, 0.05-0.21: there the rule is not used)
+# this share of the print's or more (14 of the 20 rendered photos 0.29-0.96; the other six,
+# blurred, 1.8-2.7 px/mm, 0.07-0.23: there the rule is not used -- a narrow margin)
 LINES_SHOW = 0.25
 # a half edge whose line dips less than this share of the board's median dip is gone, unless
 # a lamp's reflection (found) lies over this share of it: a reflection washes lines out too
 LINE_GONE = 0.3
 LINE_GLARE = 0.3
 # a cell with this many of its eight half edges gone, joined edge to edge to a cell named
-# covered, lies under the same thing (photo 7 of the rendered set: the 14 cells under the
-# arm 5-8, every other cell of the sharp photos without an occluder 0-2 but under a lamp's
-# reflection larger than the one found, up to 6 -- never joined to a covered cell)
+# covered, lies under the same thing (photo 7 of the rendered set: the ten cells under the
+# arm named so 6-8; the cells of the photos without an occluder 0-3 but under a lamp's
+# reflection larger than the one found (photo 4) or in a blurred far corner (photo 13, at
+# 1.8 px/mm), up to 6 -- none joined to a covered cell)
 GONE_EDGES = 5
 # ... and a cell next to those with some of its lines gone and something there that is not
 # the board (a satellite's colour, or unlike the print) is partly under it
