@@ -94,6 +94,33 @@ GLARE_COLOUR = 0.01
 BEYOND_REFLECTION = 0.03
 DARKER = (0.1, 12.0)  # darker than the print: by this share of its white in this light,
 # and at least this much (0-255)
+# an arm or a hand as pale as the board in this light is not unlike it, but the board's
+# printed grid lines do not show through it (:meth:`SatellitesReader._lines_gone`). Each
+# cell's border is looked at in half edges (15 mm): across it, the darkest dip between
+# sides LINE_SIDE mm away, searched LINE_SEARCH mm either side of where the camera puts
+# the line (the camera is up to 2.5 mm off at a board's far side in the rendered photos),
+# against the same dip in the print; LINE_ACROSS and LINE_ALONG mm apart are sampled
+LINE_SEARCH = 3.0
+LINE_SIDE = (0.6, 1.4)
+LINE_ACROSS, LINE_ALONG = 0.25, 1.0
+# the lines must show over the board for their absence to mean anything: their median dip
+# this share of the print's or more (14 of the 20 rendered photos 0.29-0.96; the other six,
+# blurred, 1.8-2.7 px/mm, 0.07-0.23: there the rule is not used -- a narrow margin)
+LINES_SHOW = 0.25
+# a half edge whose line dips less than this share of the board's median dip is gone, unless
+# a lamp's reflection (found) lies over this share of it: a reflection washes lines out too
+LINE_GONE = 0.3
+LINE_GLARE = 0.3
+# a cell with this many of its eight half edges gone, joined edge to edge to a cell named
+# covered, lies under the same thing (photo 7 of the rendered set: the ten cells under the
+# arm named so 6-8; the cells of the photos without an occluder 0-3 but under a lamp's
+# reflection larger than the one found (photo 4) or in a blurred far corner (photo 13, at
+# 1.8 px/mm), up to 6 -- none joined to a covered cell)
+GONE_EDGES = 5
+# ... and a cell next to those with some of its lines gone and something there that is not
+# the board (a satellite's colour, or unlike the print) is partly under it
+EDGE_GONE = 2
+EDGE_UNLIKE = 0.1
 
 
 @dataclass
@@ -159,6 +186,64 @@ def _flat(gray: np.ndarray, sigma: float) -> np.ndarray:
     return (d / (np.sqrt(cv2.GaussianBlur(d * d, (0, 0), sigma)) + 2.0)).astype(np.float32)
 
 
+def _half_edges(n: int, row: int, col: int) -> list[int]:
+    """The indices (in :func:`_dips`' order) of the eight half edges round a cell of an
+    ``n`` x ``n`` grid: its left and right edges (two halves each), its top and bottom."""
+    def vertical(k: int, j: int) -> int:
+        return k * 2 * n + j
+
+    def horizontal(k: int, j: int) -> int:
+        return (n + 1) * 2 * n + k * 2 * n + j
+
+    return [vertical(col, 2 * row), vertical(col, 2 * row + 1), vertical(col + 1, 2 * row),
+            vertical(col + 1, 2 * row + 1), horizontal(row, 2 * col),
+            horizontal(row, 2 * col + 1), horizontal(row + 1, 2 * col),
+            horizontal(row + 1, 2 * col + 1)]
+
+
+def _dips(img: np.ndarray, to_px: Any, n: int, cell: float, mean: bool = False
+          ) -> np.ndarray:
+    """Along every half edge of an ``n`` x ``n`` grid of ``cell`` mm (the vertical lines'
+    first, left to right, each top to bottom; then the horizontal ones), ``img`` sampled
+    across the line (``to_px``: board mm -> ``img`` px) and averaged along it; of that
+    profile, the deepest dip below its sides (``LINE_SIDE`` mm off), searched
+    ``LINE_SEARCH`` mm either side, as a share of the sides' light (NaN where a tenth of the
+    samples lie beyond ``img``). With ``mean``: the samples' mean instead (``img`` a map of
+    the board, continued beyond its edge)."""
+    reach = LINE_SEARCH + LINE_SIDE[1]
+    across = np.arange(-reach, reach + 1e-6, LINE_ACROSS)
+    along = np.arange(LINE_ALONG / 2, cell / 2, LINE_ALONG)
+    t, a = np.meshgrid(across, along)  # (along, across)
+    pts = []
+    for vertical in (True, False):
+        for k in range(n + 1):
+            for j in range(2 * n):
+                x, y = k * cell + t, j * cell / 2 + a
+                pts.append(np.stack([x, y] if vertical else [y, x], axis=-1))
+    grid = np.stack(pts)  # (half edges, along, across, 2)
+    count = grid.shape[0]
+    px = np.asarray(to_px(grid.reshape(-1, 2)), np.float32).reshape(count, -1, 2)
+    if mean:  # a map of the board itself: its edge continued beyond it
+        return cv2.remap(img, px[..., 0], px[..., 1], cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).mean(axis=1)
+    seen = cv2.remap(img, px[..., 0], px[..., 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0)
+    seen = seen.reshape(count, len(along), len(across))
+    outside = (seen < 0).mean(axis=(1, 2)) > 0.1
+    prof = seen.mean(axis=1)
+    csum = np.concatenate([np.zeros((count, 1), np.float32), np.cumsum(prof, axis=1)], axis=1)
+    lo, hi = (int(round(s / LINE_ACROSS)) for s in LINE_SIDE)
+    best = np.zeros(count, np.float32)
+    for c in range(hi, len(across) - hi):
+        if abs(across[c]) > LINE_SEARCH + 1e-6:
+            continue
+        left = (csum[:, c - lo + 1] - csum[:, c - hi]) / (hi - lo + 1)
+        right = (csum[:, c + hi + 1] - csum[:, c + lo]) / (hi - lo + 1)
+        side = np.minimum(left, right)
+        best = np.maximum(best, (side - prof[:, c]) / np.maximum(side, 8.0))
+    return np.where(outside, np.nan, best)
+
+
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     p = cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), h)
     return p.reshape(-1, 2)
@@ -183,6 +268,7 @@ class SatellitesReader:
         self._strange_of: tuple[np.ndarray, TableCamera, np.ndarray, np.ndarray,
                                 np.ndarray] | None = None
         self._turned: dict[str, list[np.ndarray]] | None = None  # faces, every FACE_TURN
+        self._print_dips: np.ndarray | None = None  # the print's dip at each half edge
         self._flat_turned: dict[str, list[np.ndarray]] | None = None  # ... flattened
 
     def sizes(self) -> dict[int, float]:
@@ -419,6 +505,91 @@ class SatellitesReader:
                         f"away what covers it and try again"))
                     continue
                 out.unread.append(cell)
+        self._follow_lines(bgr, gray, h, out)
+
+    def _follow_lines(self, bgr: np.ndarray, gray: np.ndarray, h: TableCamera,
+                      out: BoardReading) -> None:
+        """An arm or a hand as pale as the board in this light (photo 7 of the rendered set)
+        is not unlike the board, so only the cells at its edge, or under its shade, are named
+        covered; under it the board's printed grid lines are gone (:meth:`_lines_gone`). From
+        every cell named covered, the cells joined to it edge to edge whose lines are mostly
+        gone (``GONE_EDGES`` of eight half edges) are named covered too, and so are the cells
+        next to those with some lines gone (``EDGE_GONE``) and something there that is not
+        the board (a player's colour, ``SOME_COLOUR``, or ``EDGE_UNLIKE`` unlike the print):
+        a satellite partly under the arm. Nothing is followed where the photo shows no lines
+        (``LINES_SHOW``: too blurred) or from nothing named covered."""
+        covered = {f.cell for f in out.findings if f.rule == "photo-covered" and f.cell}
+        if not covered:
+            return
+        gone = self._lines_gone(gray, h)
+        if gone is None:
+            return
+        named = set(out.tokens) | {f.cell for f in out.findings if f.cell} | set(out.unread)
+        region, todo = set(covered), sorted(covered)
+        while todo:
+            row, col = todo.pop()
+            for nb in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                if nb in gone and nb not in region and gone[nb] >= GONE_EDGES:
+                    region.add(nb)
+                    todo.append(nb)
+        for cell in sorted(region - named):
+            out.log.append({"cell": cell, "lines_gone": gone[cell]})
+            out.findings.append(Finding(
+                "photo-covered", cell,
+                f"{cell_name(cell)} cannot be seen: the board's printed lines round it do not "
+                f"show ({gone[cell]} of its 8 half edges), as under the cell next to it that "
+                f"is covered (a hand or an arm as pale as the board over it, perhaps over a "
+                f"satellite); take away what covers it and try again"))
+        named |= region
+        rim = {(r + dr, c + dc) for r, c in region
+               for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))} - named
+        for cell in sorted(c for c in rim if c in gone and gone[c] >= EDGE_GONE):
+            coloured = self._coloured(bgr, h, cell)
+            unlike = self._unlike(bgr, h, cell)
+            out.log.append({"cell": cell, "lines_gone": gone[cell], "coloured": coloured,
+                            "unlike": unlike})
+            if coloured < SOME_COLOUR and unlike < EDGE_UNLIKE:
+                continue
+            out.findings.append(Finding(
+                "photo-covered", cell,
+                f"{cell_name(cell)} cannot be seen whole: {gone[cell]} of the 8 half edges "
+                f"of its printed lines do not show, next to cells covered (a hand or an arm "
+                f"as pale as the board), and something other than the board lies there "
+                f"(perhaps a satellite partly under it); take away what covers it and try "
+                f"again"))
+
+    def _lines_gone(self, gray: np.ndarray, h: TableCamera) -> dict[tuple[int, int], int] | None:
+        """Of each cell, how many of its eight half edges (15 mm of its border) show no
+        printed grid line where the print has one: the line's dip across the half edge
+        (:func:`_dips`) under ``LINE_GONE`` of the board's median, the print's dip taken as
+        its measure; half edges under a lamp's reflection (``LINE_GLARE``) or beyond the
+        photo count as shown. None when the lines do not show over the board
+        (``LINES_SHOW``)."""
+        face = self._board()
+        if face is None or self._strange_of is None:
+            return None
+        if self._print_dips is None:
+            m = self.map.margin_mm
+            printed = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            self._print_dips = _dips(printed, lambda p: (p + m) * BOARD_LEVEL - 0.5, self.n,
+                                     self.cell)
+        photo = _dips(gray.astype(np.float32), h.project, self.n, self.cell)
+        glare = _dips(self._strange_of[3].astype(np.float32), lambda p: p * BOARD_LEVEL - 0.5,
+                      self.n, self.cell, mean=True)
+        ratio = photo / np.maximum(self._print_dips, 0.05)
+        shown = ~np.isnan(ratio) & (glare < LINE_GLARE)
+        if not shown.any():
+            return None
+        median = float(np.median(ratio[shown]))
+        if median < LINES_SHOW:
+            return None
+        gone = shown & (np.nan_to_num(ratio, nan=1.0) < LINE_GONE * median)
+        n = self.n
+        out = {}
+        for row in range(n):
+            for col in range(n):
+                out[(row, col)] = int(sum(gone[i] for i in _half_edges(n, row, col)))
+        return out
 
     def _blurred_token(self, bgr: np.ndarray, gray: np.ndarray, h: TableCamera,
                        cell: tuple[int, int], entry: dict[str, Any]) -> Token | None:

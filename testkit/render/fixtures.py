@@ -144,6 +144,11 @@ FIXTURES = (
                   "lamp aimed): the cup, a player's colour, over cells with and without "
                   "satellites",
             bench=16),
+    Fixture("satellites-pale-arm", "satellites", "", 2026 * 1000 + 7, {},
+            about="photo 7 of the rendered Satellites benchmark (3.8 px/mm, barrel k1 -0.065, "
+                  "a hand and arm as pale as the board): the satellites under the arm, its "
+                  "cells like the board in the fitted light",
+            bench=7),
 )
 
 
