@@ -35,6 +35,7 @@ WHITER = 0.03  # a colour this near the line from the table's to white's: the ta
 GRAIN_SIGMA = 1.5  # px of the photo: the detail finer than this is a table's grain or weave
 GRAIN_SPAN = 121  # view pixels (242 mm) over which the free table's grain is averaged
 GRAIN_BLOB = 150  # view pixels (600 mm^2): a smooth patch smaller than this is no hand
+CLIPPED = 250.0  # a colour this bright is at the photo's white: any grain there is lost
 GRAIN_TRUST = 0.03  # ... of the free table so at most, or smoothness is not used
 GRAIN_AREA = 3  # view pixels a side over which the grain is judged
 SMOOTH = 0.4  # a pixel whose grain is under this share of the free table's there: smooth
@@ -68,6 +69,7 @@ class TableLook:
     speckle: float = 1.0
     shown: np.ndarray | None = None  # which pixels lie in the photo at all (seen or dark)
     light: np.ndarray | None = None  # each pixel's B + G + R
+    clipped: np.ndarray | None = None  # pixels a colour of which is at the photo's white
     # of the pixels unlike the table, those whose colour is the table's toward white but
     # that are darker than the table there: no lamp's light, which only adds (a dark brown
     # over a red cloth), once :func:`learn` has run
@@ -190,7 +192,8 @@ def view(bgr: np.ndarray, cam: TableCamera, lo: tuple[float, float],
     total = p.sum(axis=2)
     chroma = np.stack([p[..., 0], p[..., 2]], axis=2) / np.maximum(total, 1.0)[..., None]
     return TableLook(chroma, inside & (total >= DARK), (float(lo[0]), float(lo[1])),
-                     grain=_grain(bgr, mx, my, inside, k), shown=inside, light=total)
+                     grain=_grain(bgr, mx, my, inside, k), shown=inside, light=total,
+                     clipped=p.max(axis=2) >= CLIPPED)
 
 
 def _grain(bgr: np.ndarray, mx: np.ndarray, my: np.ndarray, inside: np.ndarray,
@@ -315,10 +318,14 @@ def learn(look: TableLook, free: np.ndarray) -> TableLook:
             np.maximum(weight, 1e-3)
         expected_grain = typical[phase] * around / max(level, 1e-3)
         # judged over a few pixels (noise alone, on a table without grain, is seldom smooth
-        # there) and where not whiter (a lamp's reflection, clipped white, loses the grain)
+        # there) and where not whiter nor at the photo's white (a lamp's reflection loses the
+        # grain too)
         near = cv2.blur(look.grain, (GRAIN_AREA, GRAIN_AREA))
         look.smooth = look.seen & ~look.whiter & (weight > 0.05) & (
             near < SMOOTH * expected_grain)
+        if look.clipped is not None:  # a reflection at the photo's white (no grain left)
+            look.smooth &= ~cv2.dilate(look.clipped.astype(np.uint8),
+                                       np.ones((GRAIN_AREA, GRAIN_AREA), np.uint8)).astype(bool)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(
             look.smooth.astype(np.uint8), connectivity=8)
         small = (stats[:, cv2.CC_STAT_AREA] < GRAIN_BLOB)[labels] & look.smooth
