@@ -120,6 +120,11 @@ STRANGE_CELL = 0.5  # a free cell next to a card this much unlike the table, not
 # rendered second shots of tables 17 and 27: 0.61 and 0.57; the empty cells next to cards
 # of the 35 rendered photos without an occluder: at most 0.32, though a lamp's reflection
 # on the table makes some 0.99 unlike it)
+SMOOTH_CELL = 0.5  # a free cell next to a card this much smoother than the table's grain or
+# weave (photo.table: a hand's or cup's even shading on wood): something lies over it
+SMOOTH_PART = 0.3  # ... and a cell this much so holds part of such a thing
+TABLE_SMOOTH = 0.4  # a free cell next to one covered this much so: covered too (the
+# shadow of a hand on a rendered cloth, 0.31, is not)
 
 
 @dataclass
@@ -1252,15 +1257,16 @@ class OrbitusReader:
         the table's own appearance is learned from the photo's free table (:mod:`photo.table`:
         its colour, and for a patterned cloth its pattern, so a hand the colour of a checked
         cloth's cream squares is found where the cloth would be blue), and every free cell
-        next to one covered, ``TABLE_UNLIKE`` or more of it unlike the table there, is
-        covered too (``photo-covered``): a card under it, or partly under it and not read,
-        could not be seen. It is followed on only where what is unlike the table shares
-        its colours with the cell it was reached from (one hand, one cup: a pattern of the
-        table, a mat or a box beside the cards, is another thing); a cell whose colours are
-        the cards' instead is a card beside or partly under it, named but not followed
-        from. Only cells within the table's reach are named: no further from the station
-        than one cell beyond the farthest card read or seen (a hand's arm reaches on to
-        the photo's edge)."""
+        next to one covered, ``TABLE_UNLIKE`` or more of it unlike the table there (or,
+        where the table has a grain or weave, ``TABLE_SMOOTH`` of it smooth: a hand the
+        wood's colour), is covered too (``photo-covered``): a card under it, or partly
+        under it and not read, could not be seen. It is followed on only where what is
+        unlike the table shares its colours with the cell it was reached from (one hand, one
+        cup: a pattern of the table, a mat or a box beside the cards, is another thing); a
+        cell whose colours are the cards' instead is a card beside or partly under it,
+        named but not followed from. Only cells within the table's reach are named: no
+        further from the station than one cell beyond the farthest card read or seen (a
+        hand's arm reaches on to the photo's edge)."""
         from photo import table
 
         cards = set(out.placed) | set(out.unread)
@@ -1289,33 +1295,41 @@ class OrbitusReader:
         # elsewhere on the free table apart from it (shapes printed on the table: one thing
         # over the table is believed, not one of many)
         strange_at: dict[Hex, float] = {}
+        smooth_at: dict[Hex, float] = {}
         for cell in cells:
             if cell not in taken:
                 outline = np.array(hexgeo.corners(hexgeo.centre(cell, self.flats), self.flats))
                 if look.share_unlike(outline)[1] >= FRAME_SEEN:
-                    strange_at[cell] = look.share_strange(outline)
-        part = {c for c, v in strange_at.items() if v >= STRANGE_PART}
-        for cell in sorted(free_next(out)):
-            if cell in taken or strange_at.get(cell, 0.0) < STRANGE_CELL:
-                continue
-            strange = strange_at[cell]
-            joined, edge = {cell}, [cell]
-            while edge:  # the cells the thing over this one spreads over
-                here = edge.pop()
-                for _, n in hexgeo.neighbours(here):
-                    if n in part and n not in joined:
-                        joined.add(n)
-                        edge.append(n)
-            if part - joined:
-                continue  # such things lie apart from it too: a table printed or cluttered
-            out.covered[cell] = cell
-            taken.add(cell)
-            out.findings.append(Finding(
-                "photo-covered", cell,
-                f"something lies over the table at {where(cell)} ({strange:.0%} of that "
-                f"cell is neither the table, nor a lamp's reflection on it, nor a card), so a "
-                f"card there could not be seen; take it away and photograph again, or write "
-                f"that cell into the layout by hand"))
+                    strange_at[cell] = look.share_strange_or_dim(outline)
+                    smooth_at[cell] = look.share_smooth(outline)
+        # a thing unlike the table in colour, or (where the table has a grain or weave) in
+        # its smoothness: each believed only if no such thing lies apart from it
+        for at, whole, share, what in (
+                (strange_at, STRANGE_CELL, STRANGE_PART,
+                 "neither the table, nor a lamp's reflection on it, nor a card"),
+                (smooth_at, SMOOTH_CELL, SMOOTH_PART,
+                 "smooth where the table shows its grain or weave")):
+            part = {c for c, v in at.items() if v >= share}
+            for cell in sorted(free_next(out)):
+                if cell in taken or at.get(cell, 0.0) < whole:
+                    continue
+                found = at[cell]
+                joined, edge = {cell}, [cell]
+                while edge:  # the cells the thing over this one spreads over
+                    here = edge.pop()
+                    for _, n in hexgeo.neighbours(here):
+                        if n in part and n not in joined:
+                            joined.add(n)
+                            edge.append(n)
+                if part - joined:
+                    continue  # such things lie apart from it too: a table printed or cluttered
+                out.covered[cell] = cell
+                taken.add(cell)
+                out.findings.append(Finding(
+                    "photo-covered", cell,
+                    f"something lies over the table at {where(cell)} ({found:.0%} of that "
+                    f"cell is {what}), so a card there could not be seen; take it away and "
+                    f"photograph again, or write that cell into the layout by hand"))
         start = {n: c for c in sorted(out.covered) for _, n in hexgeo.neighbours(c)}
         came = {n: c for n, c in sorted(start.items(), reverse=True) if n in within}
         todo = sorted(came)
@@ -1332,8 +1346,11 @@ class OrbitusReader:
             done.add(cell)
             outline = np.array(hexgeo.corners(hexgeo.centre(cell, self.flats), self.flats))
             unlike, seen = look.share_unlike(outline)
-            if seen < FRAME_SEEN or unlike < TABLE_UNLIKE:
+            smooth = look.share_smooth(outline) if unlike < TABLE_UNLIKE else 0.0
+            if seen < FRAME_SEEN or unlike < TABLE_UNLIKE and smooth < TABLE_SMOOTH:
                 continue
+            why = (f"{unlike:.0%} of it unlike the table there" if unlike >= TABLE_UNLIKE
+                   else f"{smooth:.0%} of it smooth where the table shows its grain")
             colours = look.colours_unlike(outline)
             origin = came[cell]
             if origin not in colours_of:
@@ -1349,8 +1366,8 @@ class OrbitusReader:
             taken.add(cell)
             out.findings.append(Finding(
                 "photo-covered", cell,
-                f"{where(cell)} is not the bare table ({unlike:.0%} of it unlike the table "
-                f"there) and no card was read on it: whatever lies over {where(came[cell])} "
+                f"{where(cell)} is not the bare table ({why}) and no card was read on it: "
+                f"whatever lies over {where(came[cell])} "
                 f"reaches it, so a card there could not be seen; take it away and photograph "
                 f"again, or write that cell into the layout by hand"))
             for _, n in hexgeo.neighbours(cell) if follow else ():

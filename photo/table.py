@@ -32,6 +32,14 @@ UNLIKE = 0.05  # a chromaticity this far (blue + red shares) from the prediction
 SPREAD = 3.0  # ... and this many times the spread of the free table at that place
 WHITE = np.array([1.0 / 3.0, 1.0 / 3.0])  # the chromaticity of white light
 WHITER = 0.03  # a colour this near the line from the table's to white's: the table, whiter
+GRAIN_SIGMA = 1.5  # px of the photo: the detail finer than this is a table's grain or weave
+GRAIN_SPAN = 121  # view pixels (242 mm) over which the free table's grain is averaged
+GRAIN_BLOB = 150  # view pixels (600 mm^2): a smooth patch smaller than this is no hand
+CLIPPED = 250.0  # a colour this bright is at the photo's white: any grain there is lost
+GRAIN_TRUST = 0.03  # ... of the free table so at most, or smoothness is not used
+GRAIN_AREA = 3  # view pixels a side over which the grain is judged
+SMOOTH = 0.4  # a pixel whose grain is under this share of the free table's there: smooth
+DIMMER = 0.8  # a colour the table's toward white, below this share of its light: no lamp's
 COLOURS = 8  # bins of each chromaticity share (0-0.5) for telling one thing over the table
 SAME = 0.3  # ... from another: two cells' colours unlike the table this much in common
 
@@ -50,6 +58,22 @@ class TableLook:
     # on the table, or white paper: neither tells a hand or cup from the table)
     whiter: np.ndarray | None = None
     lattice: np.ndarray | None = None  # 2 x 2 (rows: the repeats, mm), None on a plain table
+    # the photo's fine detail (grey levels' mean departure from their surroundings, about
+    # a pixel of the photo wide) over each pixel of the view: wood's grain, a cloth's weave
+    grain: np.ndarray | None = None
+    # of the seen pixels, those far smoother than the free table at that place (once
+    # :func:`learn` has run): a hand's or a cup's even shading where the table has grain
+    smooth: np.ndarray | None = None
+    # the share of the free table smooth in small patches: noise on a table with no grain
+    # to speak of (a plain cloth), where smoothness tells nothing (then none is smooth)
+    speckle: float = 1.0
+    shown: np.ndarray | None = None  # which pixels lie in the photo at all (seen or dark)
+    light: np.ndarray | None = None  # each pixel's B + G + R
+    clipped: np.ndarray | None = None  # pixels a colour of which is at the photo's white
+    # of the pixels unlike the table, those whose colour is the table's toward white but
+    # that are darker than the table there: no lamp's light, which only adds (a dark brown
+    # over a red cloth), once :func:`learn` has run
+    dimmer: np.ndarray | None = None
 
     def pixel(self, xy: tuple[float, float]) -> tuple[float, float]:
         return ((xy[0] - self.origin[0]) / STEP, (xy[1] - self.origin[1]) / STEP)
@@ -72,6 +96,36 @@ class TableLook:
         assert self.whiter is not None
         x0, y0, x1, y1 = self._box(outline)
         return float((unlike & ~self.whiter[y0:y1, x0:x1]).sum()) / float(seen.sum())
+
+    def share_smooth(self, outline: np.ndarray) -> float:
+        """Of the table seen inside ``outline``: the share far smoother than the free table
+        there (no grain, no weave: see :func:`learn`)."""
+        unlike, seen, inside = self._within(outline)
+        if not seen.any() or self.smooth is None:
+            return 0.0
+        x0, y0, x1, y1 = self._box(outline)
+        return float((self.smooth[y0:y1, x0:x1] & seen).sum()) / float(seen.sum())
+
+    def share_strange_or_dim(self, outline: np.ndarray) -> float:
+        """As :meth:`share_strange`, counting also what looks like the table's colour toward
+        white but is darker than the table there (a lamp's reflection only adds light)."""
+        unlike, seen, _ = self._within(outline)
+        if not seen.any() or self.dimmer is None:
+            return 0.0
+        assert self.whiter is not None
+        x0, y0, x1, y1 = self._box(outline)
+        lit = self.whiter[y0:y1, x0:x1] & ~self.dimmer[y0:y1, x0:x1]
+        return float((unlike & ~lit).sum()) / float(seen.sum())
+
+    def share_dark(self, outline: np.ndarray) -> float:
+        """Of the photo inside ``outline``: the share too dark to show a colour (below
+        ``DARK``: a shadow, or a dark thing over the table)."""
+        _, seen, inside = self._within(outline)
+        if self.shown is None or not inside.any():
+            return 0.0
+        x0, y0, x1, y1 = self._box(outline)
+        shown = self.shown[y0:y1, x0:x1] & inside
+        return float((shown & ~seen).sum()) / float(max(shown.sum(), 1))
 
     def colours_unlike(self, outline: np.ndarray, whole: bool = False) -> np.ndarray | None:
         """The colours (chromaticity, ``COLOURS`` x ``COLOURS`` bins, shares) of what is
@@ -137,7 +191,29 @@ def view(bgr: np.ndarray, cam: TableCamera, lo: tuple[float, float],
     p = top.astype(np.float32)
     total = p.sum(axis=2)
     chroma = np.stack([p[..., 0], p[..., 2]], axis=2) / np.maximum(total, 1.0)[..., None]
-    return TableLook(chroma, inside & (total >= DARK), (float(lo[0]), float(lo[1])))
+    return TableLook(chroma, inside & (total >= DARK), (float(lo[0]), float(lo[1])),
+                     grain=_grain(bgr, mx, my, inside, k), shown=inside, light=total,
+                     clipped=p.max(axis=2) >= CLIPPED)
+
+
+def _grain(bgr: np.ndarray, mx: np.ndarray, my: np.ndarray, inside: np.ndarray,
+           k: int) -> np.ndarray:
+    """The photo's fine detail seen from above: each grey level's departure from its
+    surroundings (a Gaussian of ``GRAIN_SIGMA`` px), averaged over a view pixel (``k`` px
+    of the photo). Made only over the part of the photo the view covers."""
+    hgt, wid = bgr.shape[:2]
+    if not inside.any():
+        return np.zeros(mx.shape, np.float32)
+    x0 = max(int(np.floor(mx[inside].min())) - k - 4, 0)
+    y0 = max(int(np.floor(my[inside].min())) - k - 4, 0)
+    x1 = min(int(np.ceil(mx[inside].max())) + k + 5, wid)
+    y1 = min(int(np.ceil(my[inside].max())) + k + 5, hgt)
+    grey = cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    detail = cv2.absdiff(grey, cv2.GaussianBlur(grey, (0, 0), GRAIN_SIGMA))
+    if k > 1:
+        detail = cv2.blur(detail, (k, k))
+    return cv2.remap(detail, mx - x0, my - y0, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT)
 
 
 def _repeats(values: np.ndarray, free: np.ndarray) -> np.ndarray | None:
@@ -217,5 +293,47 @@ def learn(look: TableLook, free: np.ndarray) -> TableLook:
         (toward ** 2).sum(axis=2), 1e-6)
     off = np.abs(chroma - expected - along[..., None] * toward).sum(axis=2)
     look.whiter = look.unlike & (along > 0.0) & (off < WHITER)
+    if look.light is not None:  # the free table's light at each place of its pattern
+        lights = look.light[free][order]
+        bright = np.zeros(bins, np.float32)
+        for b in range(bins):
+            group = lights[starts[b]:starts[b + 1]]
+            if len(group) >= 5:
+                bright[b] = float(np.median(group))
+        look.dimmer = look.whiter & (look.light < DIMMER * bright[phase])
     look.lattice = lattice
+    if look.grain is not None:  # the free table's grain at each place of its pattern
+        grains = look.grain[free][order]
+        typical = np.zeros(bins, np.float32)
+        for b in range(bins):
+            group = grains[starts[b]:starts[b + 1]]
+            if len(group) >= 5:
+                typical[b] = float(np.median(group))
+        level = float(np.median(look.grain[free])) if free.any() else 0.0
+        # the grain as the free table shows it round each place (a table further off or
+        # out of focus shows less of it), at that place of its pattern
+        span = (GRAIN_SPAN, GRAIN_SPAN)
+        weight = cv2.blur(free.astype(np.float32), span)
+        around = cv2.blur(np.where(free, look.grain, 0.0).astype(np.float32), span) / \
+            np.maximum(weight, 1e-3)
+        expected_grain = typical[phase] * around / max(level, 1e-3)
+        # judged over a few pixels (noise alone, on a table without grain, is seldom smooth
+        # there) and where not whiter nor at the photo's white (a lamp's reflection loses the
+        # grain too)
+        near = cv2.blur(look.grain, (GRAIN_AREA, GRAIN_AREA))
+        look.smooth = look.seen & ~look.whiter & (weight > 0.05) & (
+            near < SMOOTH * expected_grain)
+        if look.clipped is not None:  # a reflection at the photo's white (no grain left)
+            look.smooth &= ~cv2.dilate(look.clipped.astype(np.uint8),
+                                       np.ones((GRAIN_AREA, GRAIN_AREA), np.uint8)).astype(bool)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(
+            look.smooth.astype(np.uint8), connectivity=8)
+        small = (stats[:, cv2.CC_STAT_AREA] < GRAIN_BLOB)[labels] & look.smooth
+        look.speckle = float(small[free].mean()) if free.any() else 1.0
+        # a table without grain or weave to tell by, or with a pattern repeating both ways
+        # (its grain is predicted only as well as its repeat is found: colour tells such a
+        # cloth); wood's grain, a repeat one way only (stripes), is judged
+        checked = lattice is not None and float(np.linalg.norm(lattice[1])) <= PERIOD_MAX
+        if look.speckle > GRAIN_TRUST or checked:
+            look.smooth = np.zeros_like(look.smooth)
     return look

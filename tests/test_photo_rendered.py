@@ -690,6 +690,70 @@ def test_a_card_the_frame_cuts_with_little_of_its_paper_shown_is_named(capsys):
     assert (code, err) == (1, "")
 
 
+def test_a_hand_the_colour_of_the_wood_is_found_by_its_smoothness(capsys):
+    """The second photo of the rendered benchmark's table 2 (1.8 px/mm, barrel k1 -0.07),
+    read alone: a hand lies over S03 on [1, -2], S05 on [1, -1], S38 on [2, -1] (wholly)
+    and S06 on [2, 0], its skin the wooden table's colour (0-37 % of a cell unlike it), and
+    over no edge of a card read but [0, -1]'s, on the side away from it. The table's grain
+    (photo.table: the photo's fine detail against the free table's round each place) is
+    gone under the skin: 54 % of [1, -1], next to the station, is smooth where the wood
+    shows its grain (the free cells next to cards of the rendered photos without an
+    occluder: at most 41 %), so it is named covered and the hand followed from it. Each of
+    the five cards under or beside the hand is named on its own cell (before: none, and the
+    photo's only finding named an empty cell); S67 on [1, 0], its face showing beside the
+    fingers (9 % covered), is named as a card the hand reaches. The 9 cards read are
+    right; [2, -2], [3, -1] and [3, 0] under the arm hold no card."""
+    shot, reading, outcome = _judged("a-hand-the-colour-of-the-wood")
+    truth = _truth(shot)
+    assert [truth[c] for c in [(1, -2), (1, -1), (1, 0), (2, -1), (2, 0)]] == [
+        ("S03", 0), ("S05", 0), ("S67", 5), ("S38", 5), ("S06", 0)]
+    assert len(reading.placed) == 9 and reading.unread == []
+    assert all(truth[c] == (p.card, p.rot) for c, p in reading.placed.items())
+    assert [(f.rule, f.cell) for f in reading.findings] == [
+        ("photo-covered", c) for c in [(-1, 0), (1, -1), (1, -2), (1, 0), (2, -2), (2, -1),
+                                       (2, 0), (3, -1), (3, 0)]]
+    assert reading.findings[1].message.startswith(
+        "something lies over the table at [1, -1] (54% of that cell is smooth where the "
+        "table shows its grain or weave)")
+    assert reading.findings[5].message.startswith(
+        "[2, -1] is not the bare table (98% of it smooth where the table shows its grain) "
+        "and no card was read on it: whatever lies over [1, -1] reaches it")
+    assert set(truth) - set(reading.placed) == {(1, -2), (1, -1), (1, 0), (2, -1), (2, 0)}
+    assert outcome.missed == [] and outcome.wrong == [] and outcome.phantom == []
+    assert not outcome.silent_wrong
+    assert [v for v in outcome.verdicts if v.by_neighbour] == []  # each named on its own cell
+    code, out, err = _score(capsys, "a-hand-the-colour-of-the-wood")
+    assert (code, err) == (1, "")
+
+
+def test_a_white_cup_of_coffee_on_a_checked_cloth_is_found_by_its_dark_brown(capsys):
+    """The second photo of the rendered benchmark's table 24 (2.5 px/mm, tilted 8 degrees),
+    read alone: a white cup of coffee stands wholly over S16 on [5, -5], beside the cards,
+    on a red-and-blue checked cloth. The cup's white and the coffee's brown both look like
+    the red squares' colour moved toward white's, as a lamp's reflection does (85 % of the
+    cell unlike the cloth, 17 % otherwise); but the coffee is darker than the cloth there,
+    which no lamp's light makes it (photo.table: ``dimmer``): 53 % of the cell is unlike
+    the table in a way no reflection is, so it is named covered and the cup followed over
+    the cells round it. Before, S16 was neither read nor reported."""
+    shot, reading, outcome = _judged("coarse-far-cards-again")
+    truth = _truth(shot)
+    assert truth[(5, -5)] == ("S16", 5)
+    assert len(reading.placed) == 61
+    assert all(truth[c] == (p.card, p.rot) for c, p in reading.placed.items())
+    assert reading.unread == [(-2, 1), (-2, 2), (-2, 4)]
+    assert [(f.rule, f.cell) for f in reading.findings] == [
+        ("photo-covered", c) for c in [(5, -5), (4, -5), (5, -6), (5, -4), (6, -7), (6, -6),
+                                       (6, -5), (7, -6)]]
+    assert reading.findings[0].message.startswith(
+        "something lies over the table at [5, -5] (53% of that cell is neither the table, "
+        "nor a lamp's reflection on it, nor a card)")
+    assert set(truth) - set(reading.placed) == {(-2, 1), (-2, 2), (-2, 4), (5, -5)}
+    assert outcome.missed == [] and outcome.wrong == [] and outcome.phantom == []
+    assert not outcome.silent_wrong
+    code, out, err = _score(capsys, "coarse-far-cards-again")
+    assert (code, err) == (1, "")
+
+
 # --- two photos of one table -------------------------------------------------------------------
 
 
@@ -721,7 +785,10 @@ def test_two_photos_read_together_a_card_neither_reads_alone(capsys):
     contradicts neither: S16 is read by the photos together. All 65 cards are read,
     exactly (62 fully visible in either photo, 3 partly); nothing is left unread; the
     findings left are four cells the first photo's occluder covers (two beside cards, two
-    more found by following it over the table) and one at the frame's edge."""
+    more found by following it over the table), one at the frame's edge, and the seven
+    empty cells round [5, -5] the second photo's cup of coffee covers, found since its
+    dark brown was told from a lamp's light (a cell covered in one photo is not answered
+    by another photo finding it empty: the merge takes only a reading as an answer)."""
     a, b = _rendered("coarse-far-cards"), _rendered("coarse-far-cards-again")
     truth = _truth(a)
     assert truth[(5, -5)] == ("S16", 5)
@@ -735,7 +802,9 @@ def test_two_photos_read_together_a_card_neither_reads_alone(capsys):
     assert merged.unread == []
     assert [(f.rule, f.cell) for f in merged.findings] == [
         ("photo-covered", (-3, 2)), ("photo-covered", (-2, 0)), ("photo-covered", (-4, 0)),
-        ("photo-covered", (-3, -1)), ("photo-out-of-frame", (-1, 8))]
+        ("photo-covered", (-3, -1)), ("photo-out-of-frame", (-1, 8))] + [
+        ("photo-covered", c) for c in [(4, -5), (5, -6), (5, -4), (6, -7), (6, -6), (6, -5),
+                                       (7, -6)]]
     code, out, err = _run(capsys, [
         "orbitus", "--photo", str(FOLDER / "coarse-far-cards.jpg"),
         "--photo", str(FOLDER / "coarse-far-cards-again.jpg"), "--players", _players(a),

@@ -121,6 +121,11 @@ FIXTURES = (
                   "6, a lamp aimed): the photo's edge cuts S60 on [0, 5] and its marker, "
                   "its paper little in the photo",
             bench=19),
+    Fixture("a-hand-the-colour-of-the-wood", "orbitus", "", 2026 * 1000 + 2, {}, view=1,
+            about="the second photo of the rendered benchmark's table 2 (1.8 px/mm, barrel "
+                  "k1 -0.07, a hand whose skin has the wooden table's colour): S03, S05, S38 "
+                  "and S06 under it, S67 beside it",
+            bench=2),
     Fixture("satellites-lamp-on-the-rims", "satellites", "", 2026 * 1000 + 6, {},
             about="photo 6 of the rendered Satellites benchmark (3.3 px/mm, a lamp aimed): "
                   "four satellites under its reflection, their markers washed out, their "
