@@ -57,7 +57,7 @@ def bot_cpu(spec: str, index: int, seed: int = 1) -> tuple[float, bool, int]:
             break
         state = game.apply(state, action)
         moves += 1
-    return took, game.result(state).winners == [seat_of_bot], moves
+    return took, tuple(game.result(state).winners) == (seat_of_bot,), moves
 
 
 def main() -> None:
