@@ -42,7 +42,7 @@ def chunked(todo: Sequence[Game], jobs: int, cap: int) -> list[list[Game]]:
 
 def batch_cap(bots: Sequence[str]) -> int:
     """The largest batch for these bots (a search bot's game takes seconds)."""
-    return 1 if any(b.startswith(("mcts", "tactics", "deep")) for b in bots) else 100
+    return 1 if any(b.startswith(("mcts", "tactics", "deep", "closer")) for b in bots) else 100
 
 
 # --- backends: each yields lists of records as they finish ----------------------------------------
