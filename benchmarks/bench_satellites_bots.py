@@ -8,7 +8,7 @@ the even games and blue in the odd ones). The issue's aim is about 5 s a game fo
 bot. Each bot's games are played here one by one with ``pnp sim``'s deals and generators
 (:func:`sim.play.game_seed`), and the note gives its wins and the games' lengths.
 
-Run: .venv/bin/python benchmarks/bench_satellites_bots.py [--bots deep:16,tactics:16]
+Run: .venv/bin/python benchmarks/bench_satellites_bots.py [--bots closer:16,deep:16,tactics:16]
 [--games 0,1,2,3,4,5,6,8,9,10]
 """
 
@@ -62,7 +62,7 @@ def bot_cpu(spec: str, index: int, seed: int = 1) -> tuple[float, bool, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bots", default="deep:16,tactics:16")
+    parser.add_argument("--bots", default="closer:16,deep:16,tactics:16")
     parser.add_argument("--games", default=",".join(map(str, GAMES)))
     args = parser.parse_args()
     games = [int(g) for g in args.games.split(",")]
@@ -72,7 +72,8 @@ def main() -> None:
         won = sum(w for _, w, _ in runs)
         lengths = [n for _, _, n in runs]
         figure(f"Satellites {spec} against greedy, its CPU a game (seed 1, games {args.games})",
-               statistics.fmean(cpu), SECONDS_A_GAME if spec.startswith("deep") else None,
+               statistics.fmean(cpu),
+               SECONDS_A_GAME if spec.startswith(("deep", "closer")) else None,
                unit="s", note=f"won {won} of {len(games)}; longest {max(cpu):.1f} s; moves a "
                               f"game median {statistics.median(lengths):.0f}, most "
                               f"{max(lengths)}")

@@ -20,9 +20,9 @@ deals the unseen cards itself, at random, consistent with its view (a determinis
   exactly), with the same budgets;
 * ``deep``: ``tactics`` with a deeper look first (Satellites: both sides' connections
   searched on after each move, :func:`sim.satellites_search.deep_moves`), the same budgets;
-* ``closer``: ``deep`` that, at the end of the game, keeps the moves whose sampled plays
-  end best (Satellites, three to six satellites free: :mod:`sim.satellites_close`), the
-  same budgets;
+* ``closer``: ``tactics`` that, at the end of the game, keeps the moves whose sampled
+  plays end best (Satellites, three to six satellites free: :mod:`sim.satellites_close`),
+  the same budgets;
 * restricted play: any of them after ``+`` a restriction of the game
   (``value+never-remove``, ``mcts:16+never-place-ice``), which never takes that kind of
   action while it has another.
@@ -107,8 +107,8 @@ class TacticalBot:
     that wins by force alone); the search then chooses among the moves left. A game
     without tactics (the command line refuses ``tactics`` for it) is searched as it is.
     ``deep``: the game's deeper tactics (``sim.tactical(turn, deep=True)``), the ``deep``
-    bot; ``close``: those and the game's end judged by sampled plays drawn from the bot's
-    generator (``sim.tactical(turn, deep=True, rng=rng)``), the ``closer`` bot."""
+    bot; ``close``: the game's end judged by sampled plays drawn from the bot's generator
+    (``sim.tactical(turn, deep=False, rng=rng)``), the ``closer`` bot."""
 
     def __init__(self, search: Bot, deep: bool = False, close: bool = False) -> None:
         self.search = search
@@ -270,8 +270,7 @@ def make(spec: Spec, budget: int = DEFAULT_BUDGET, think: float | None = None) -
         else:
             bot = MctsBot(spec.budget, spec.think, spec.trees)
         if spec.name in TACTICAL:
-            bot = TacticalBot(bot, deep=spec.name in ("deep", "closer"),
-                              close=spec.name == "closer")
+            bot = TacticalBot(bot, deep=spec.name == "deep", close=spec.name == "closer")
     else:
         bot = {"random": RandomBot, "greedy": GreedyBot, "value": ValueBot}[spec.name]()
     return Restricted(bot, spec.restrictions) if spec.restrictions else bot
