@@ -143,7 +143,7 @@ class SatellitesSim:
             if deep and len(kept) > 1:
                 kept = deep_moves(turn.view, kept)
             if rng is not None:
-                kept = closing_moves(turn.view, legal, kept, rng)
+                kept = closing_moves(turn.view, legal, kept, rng, self.rollout_moves)
         return turn._replace(legal=kept, sim=TACTICAL)
 
     def restrictions(self, ruleset: Ruleset) -> dict[str, str]:
@@ -173,6 +173,11 @@ class SatellitesSim:
                 continue
             append((_change(view, apply(view, action), action, colour), action))
         return out
+
+    def rollout_moves(self, state: State) -> Sequence[int]:
+        """The moves a rollout (and a play of :mod:`sim.satellites_close`) draws one of:
+        greedy's (:meth:`best_actions`), the legal moves never listed when quiet."""
+        return self.best_actions(None, state, Lazy(state))
 
     def best_actions(self, public: None, view: State, legal: Sequence[int]) -> Sequence[int]:
         """The legal moves of the best change of my colonies, in their order (the values

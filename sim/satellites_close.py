@@ -12,8 +12,8 @@ So once few satellites are free in all (:data:`FREE_LEAST` to :data:`FREE_MOST`,
 done), each move the tactics keep is judged by what becomes of it: :data:`PLAYS` plays
 from the position after it to the end of the game (or :data:`PLIES` moves, then the board
 scored as it stands), both sides playing the search's own rollout policy (greedy's move:
-the best change of its colonies, ties at random; ``sim.best_actions``), the bot's
-model of play. A move's value is the mean of its plays' results to the mover (+1 a win, 0
+the best change of its colonies, ties at random; the adapter's ``rollout_moves``), the
+bot's model of play. A move's value is the mean of its plays' results to the mover (+1 a win, 0
 a draw, -1 a loss); the plays of every move share their generators' seeds (common random
 numbers), so two moves are compared on the same luck. The moves within :data:`CLOSE` of
 the best are left to the search. Ending the game (a connection towards the end count, or
@@ -28,7 +28,7 @@ plays' seeds from it).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rules.satellites import GAME
 from rules.satellites.actions import PASS
@@ -44,23 +44,21 @@ CLOSE = 0.0  # a move is kept when its mean result is within this of the best mo
 HAND_OVER = True  # the moves that connect the mover's last satellite are judged by plays too
 
 
-def rollout_move(state: State, rng: random.Random) -> int:
-    """The rollout policy's move: greedy's (the best change of the mover's colonies, equal
-    ones at random; quiet moves are never listed), the same as the search's leaves play."""
-    from sim.satellites import SIM, Lazy
-
-    best = SIM.best_actions(None, state, Lazy(state))
-    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+Policy = Callable[[State], Sequence[int]]
+"""The rollout policy: the moves it chooses among in a position, one drawn at random (the
+simulator adapter's greedy moves, ``sim.satellites.SatellitesSim.rollout_moves``)."""
 
 
-def play_out(state: State, seat: int, rng: random.Random, plies: int = PLIES) -> int:
-    """How one play of the rollout policy from ``state`` ends for ``seat``: +1 won, 0
+def play_out(state: State, seat: int, rng: random.Random, policy: Policy,
+             plies: int = PLIES) -> int:
+    """How one play of the rollout ``policy`` from ``state`` ends for ``seat``: +1 won, 0
     drawn, -1 lost (the board scored as it stands after ``plies`` moves, or when nobody
     can move)."""
     for _ in range(plies):
         if state.ended is not None:
             break
-        action = rollout_move(state, rng)
+        best = policy(state)
+        action = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
         if action == PASS and GAME.is_over(state):
             break
         state = apply(state, action)
@@ -75,7 +73,7 @@ def applies(view: State) -> bool:
         and FREE_LEAST <= free(view) <= FREE_MOST
 
 
-def play_values(view: State, legal: Sequence[int], rng: random.Random,
+def play_values(view: State, legal: Sequence[int], rng: random.Random, policy: Policy,
                 plays: int = PLAYS) -> list[tuple[float, int]]:
     """``(mean result to the mover, move)`` of the moves of ``legal`` still in the race
     after :data:`PLAYS` plays: each move is played out from the position after it by the
@@ -93,7 +91,7 @@ def play_values(view: State, legal: Sequence[int], rng: random.Random,
     done = 0
     for k, more in enumerate(rounds):
         for action in racing:
-            totals[action] += sum(play_out(afters[action], seat, random.Random(s))
+            totals[action] += sum(play_out(afters[action], seat, random.Random(s), policy)
                                   for s in seeds[done:done + more])
         done += more
         if k < len(rounds) - 1 and len(racing) > 2:
@@ -121,7 +119,7 @@ def handing_over(view: State, legal: Sequence[int], kept: Sequence[int]) -> list
 
 
 def closing_moves(view: State, legal: Sequence[int], kept: Sequence[int],
-                  rng: random.Random) -> list[int]:
+                  rng: random.Random, policy: Policy) -> list[int]:
     """Of ``kept`` (the moves the tactics keep of ``legal``) and the moves that hand over
     the grace moves (:func:`handing_over`), those whose plays end best for the mover
     (within :data:`CLOSE` of the best), when :func:`applies`; else ``kept``."""
@@ -130,6 +128,6 @@ def closing_moves(view: State, legal: Sequence[int], kept: Sequence[int],
     candidates = list(kept) + (handing_over(view, legal, kept) if HAND_OVER else [])
     if len(candidates) <= 1:
         return candidates
-    values = play_values(view, candidates, rng)
+    values = play_values(view, candidates, rng, policy)
     best = max(v for v, _ in values)
     return [a for v, a in values if v >= best - CLOSE]

@@ -15,10 +15,13 @@ import sim.satellites_close as close
 from cards.ruleset_cache import load_ruleset
 from rules.satellites.engine import apply
 from sim.bots import TacticalBot, make_bot, parse_spec
+from sim.satellites import SIM as SATELLITES
 from sim.satellites_close import applies, closing_moves, handing_over, play_out, play_values
 from sim.satellites_endgame import free
 from sim.satellites_search import WIN, grace_best, sure_moves
 from testkit.satellites_positions import GAME_102, SEED2_GAME_21, SEED2_GAME_152, position
+
+GREEDY = SATELLITES.rollout_moves
 
 
 def test_a_play_from_a_finished_game_is_its_result():
@@ -28,13 +31,14 @@ def test_a_play_from_a_finished_game_is_its_result():
     assert (after.finished, after.to_move, after.grace_left) == (1, 0, 3)
     # red's three grace moves, greedy's, then the board: a win for one side, the other's loss
     for seed in range(6):
-        assert play_out(after, 0, random.Random(seed)) == -play_out(after, 1, random.Random(seed))
+        red = play_out(after, 0, random.Random(seed), GREEDY)
+        assert red == -play_out(after, 1, random.Random(seed), GREEDY)
     ended = apply(after, game.parse_action(after, "i3-i2"))
     for _ in range(2):
         ended = apply(ended, next(iter(game.legal_actions(ended))))
     assert ended.ended == "grace-moves-used"
     won = 1 if game.result(ended).winners == (1,) else -1 if game.result(ended).winners else 0
-    assert play_out(ended, 1, random.Random(0)) == won
+    assert play_out(ended, 1, random.Random(0), GREEDY) == won
 
 
 def test_the_plays_share_their_seeds_and_the_race_keeps_the_better_half():
@@ -47,7 +51,8 @@ def test_the_plays_share_their_seeds_and_the_race_keeps_the_better_half():
     assert len(legal) == 9
     seeds_rng = random.Random(5)
     seeds = [seeds_rng.getrandbits(63) for _ in range(8)]
-    plays = {a: [play_out(apply(state, a), 1, random.Random(s)) for s in seeds] for a in legal}
+    plays = {a: [play_out(apply(state, a), 1, random.Random(s), GREEDY) for s in seeds]
+             for a in legal}
 
     def better_half(moves: list[int], upto: int) -> list[int]:
         totals = {a: sum(plays[a][:upto]) for a in moves}
@@ -56,7 +61,7 @@ def test_the_plays_share_their_seeds_and_the_race_keeps_the_better_half():
 
     racing = better_half(better_half(legal, 2), 4) if len(better_half(legal, 2)) > 2 \
         else better_half(legal, 2)
-    got = play_values(state, legal, random.Random(5), plays=8)
+    got = play_values(state, legal, random.Random(5), GREEDY, plays=8)
     assert [a for _, a in got] == racing
     assert [v for v, _ in got] == [sum(plays[a]) / 8 for a in racing]
     assert 1 <= len(racing) < len(legal)
@@ -67,7 +72,7 @@ def test_the_plays_judge_only_from_three_to_six_free_satellites():
     few = position(GAME_102, 0)  # two free: solved exactly, not played out
     assert free(few) == 2 and not applies(few)
     legal = list(game.legal_actions(few))
-    assert closing_moves(few, legal, legal[:3], random.Random(0)) == legal[:3]
+    assert closing_moves(few, legal, legal[:3], random.Random(0), GREEDY) == legal[:3]
     many = game.new_game(load_ruleset("satellites"), ("R", "B"), 11)
     assert free(many) == 24 and not applies(many)
     assert free(position(SEED2_GAME_152, 0)) == 6 and applies(position(SEED2_GAME_152, 0))
