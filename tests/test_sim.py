@@ -523,8 +523,8 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
     (["orbitus", "--games", "0"],
      "pnp-sim orbitus: --games: 0 is too small (at least 1); e.g. --games 1000 "
      "(see pnp-sim orbitus --help)"),
-    (["orbitus", "--bots", "random,clever"],
-     "pnp-sim orbitus: --bots random,clever: 'clever' is not a bot; the bots are random, "
+    (["orbitus", "--bots", "random,wizard"],
+     "pnp-sim orbitus: --bots random,wizard: 'wizard' is not a bot; the bots are random, "
      "greedy, value, mcts, tactics, deep, closer (see pnp-sim orbitus --help)"),
     (["orbitus", "--bots", "random,gready"],
      "pnp-sim orbitus: --bots random,gready: 'gready' is not a bot; the bots are random, "
