@@ -58,6 +58,8 @@ def play_out(state: State, seat: int, rng: random.Random, policy: Policy,
         if state.ended is not None:
             break
         best = policy(state)
+        if not best:
+            break  # over: neither player can move (S-41)
         action = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
         if action == PASS and GAME.is_over(state):
             break

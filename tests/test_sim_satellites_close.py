@@ -18,7 +18,7 @@ from sim.bots import TacticalBot, make_bot, parse_spec
 from sim.satellites import SIM as SATELLITES
 from sim.satellites_close import applies, closing_moves, handing_over, play_out, play_values
 from sim.satellites_endgame import free
-from sim.satellites_search import WIN, grace_best, sure_moves
+from sim.satellites_search import WIN, grace_best, outcome, sure_moves
 from testkit.satellites_positions import GAME_102, SEED2_GAME_21, SEED2_GAME_152, position
 
 GREEDY = SATELLITES.rollout_moves
@@ -39,6 +39,15 @@ def test_a_play_from_a_finished_game_is_its_result():
     assert ended.ended == "grace-moves-used"
     won = 1 if game.result(ended).winners == (1,) else -1 if game.result(ended).winners else 0
     assert play_out(ended, 1, random.Random(0), GREEDY) == won
+
+
+def test_a_play_where_nobody_can_move_is_the_board_as_it_stands():
+    """Neither player able to move (S-41): the rules core lists no move at all, and the
+    play ends there. Before, a play took the first of no moves: the seed-4 run of
+    ``closer:16`` against greedy stopped in game 105 with an IndexError, which only that
+    can raise in the plays."""
+    state = position(SEED2_GAME_21, 1)
+    assert play_out(state, 1, random.Random(0), lambda s: []) == -outcome(state)
 
 
 def test_the_plays_share_their_seeds_and_the_race_keeps_the_better_half():
