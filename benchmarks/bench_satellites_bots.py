@@ -8,8 +8,8 @@ the even games and blue in the odd ones). The issue's aim is about 5 s a game fo
 bot. Each bot's games are played here one by one with ``pnp sim``'s deals and generators
 (:func:`sim.play.game_seed`), and the note gives its wins and the games' lengths.
 
-Run: .venv/bin/python benchmarks/bench_satellites_bots.py [--bots wary:16,deep:16,tactics:16]
-[--games 0,1,2,3,4,5,6,8,9,10]
+Run: .venv/bin/python benchmarks/bench_satellites_bots.py
+[--bots wary:16,closer:16,deep:16,tactics:16] [--games 0,1,2,3,4,5,6,8,9,10]
 """
 
 from __future__ import annotations
@@ -57,12 +57,12 @@ def bot_cpu(spec: str, index: int, seed: int = 1) -> tuple[float, bool, int]:
             break
         state = game.apply(state, action)
         moves += 1
-    return took, list(game.result(state).winners) == [seat_of_bot], moves
+    return took, tuple(game.result(state).winners) == (seat_of_bot,), moves
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bots", default="wary:16,deep:16,tactics:16")
+    parser.add_argument("--bots", default="wary:16,closer:16,deep:16,tactics:16")
     parser.add_argument("--games", default=",".join(map(str, GAMES)))
     args = parser.parse_args()
     games = [int(g) for g in args.games.split(",")]
@@ -71,7 +71,7 @@ def main() -> None:
         cpu = [c for c, _, _ in runs]
         won = sum(w for _, w, _ in runs)
         lengths = [n for _, _, n in runs]
-        aimed = SECONDS_A_GAME if spec.startswith(("deep", "wary")) else None
+        aimed = SECONDS_A_GAME if spec.startswith(("deep", "wary", "closer")) else None
         figure(f"Satellites {spec} against greedy, its CPU a game (seed 1, games {args.games})",
                statistics.fmean(cpu), aimed,
                unit="s", note=f"won {won} of {len(games)}; longest {max(cpu):.1f} s; moves a "

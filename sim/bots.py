@@ -23,6 +23,9 @@ deals the unseen cards itself, at random, consistent with its view (a determinis
 * ``wary``: ``tactics`` with a look that models the opponent as a player who sees one
   move ahead rather than a perfect one (Satellites: :mod:`sim.satellites_bounded`), the
   same budgets;
+* ``closer``: ``tactics`` that, at the end of the game, keeps the moves whose sampled
+  plays end best (Satellites, three to six satellites free: :mod:`sim.satellites_close`),
+  the same budgets;
 * restricted play: any of them after ``+`` a restriction of the game
   (``value+never-remove``, ``mcts:16+never-place-ice``), which never takes that kind of
   action while it has another.
@@ -108,21 +111,29 @@ class TacticalBot:
     without tactics (the command line refuses ``tactics`` for it) is searched as it is.
     ``deep``: the game's deeper tactics (``sim.tactical(turn, deep=True)``), the ``deep``
     bot; ``wary``: its tactics against a bounded opponent (``sim.tactical(turn,
-    wary=True)``), the ``wary`` bot."""
+    wary=True)``), the ``wary`` bot; ``close``: the game's end judged by sampled plays
+    drawn from the bot's generator (``sim.tactical(turn, deep=False, rng=rng)``), the
+    ``closer`` bot."""
 
-    def __init__(self, search: Bot, deep: bool = False, wary: bool = False) -> None:
+    def __init__(self, search: Bot, deep: bool = False, wary: bool = False,
+                 close: bool = False) -> None:
         self.search = search
         self.deep = deep
         self.wary = wary
-        self.name = "wary" if wary else "deep" if deep else "tactics"
+        self.close = close
+        self.name = ("wary" if wary else "closer" if close else
+                     "deep" if deep else "tactics")
 
     def choose(self, turn: Turn, rng: random.Random) -> Any:
         if len(turn.legal) == 1:
             return turn.legal[0]
         tactical = getattr(turn.sim, "tactical", None)
         if tactical is not None:
-            turn = (tactical(turn, wary=True) if self.wary else
-                    tactical(turn, deep=True) if self.deep else tactical(turn))
+            if self.close:
+                turn = tactical(turn, deep=self.deep, rng=rng)
+            else:
+                turn = (tactical(turn, wary=True) if self.wary else
+                        tactical(turn, deep=True) if self.deep else tactical(turn))
         if len(turn.legal) == 1:
             return turn.legal[0]
         return self.search.choose(turn, rng)
@@ -153,9 +164,9 @@ class Restricted:
 
 # --- bots by name ----------------------------------------------------------------------------
 
-NAMES = ("random", "greedy", "value", "mcts", "tactics", "deep", "wary")
-SEARCHES = ("mcts", "tactics", "deep", "wary")  # the bots that take a budget
-TACTICAL = ("tactics", "deep", "wary")  # the bots that need the game's tactics
+NAMES = ("random", "greedy", "value", "mcts", "tactics", "deep", "wary", "closer")
+SEARCHES = ("mcts", "tactics", "deep", "wary", "closer")  # the bots that take a budget
+TACTICAL = ("tactics", "deep", "wary", "closer")  # the bots that need the game's tactics
 
 
 class BotError(ValueError):
@@ -268,7 +279,8 @@ def make(spec: Spec, budget: int = DEFAULT_BUDGET, think: float | None = None) -
         else:
             bot = MctsBot(spec.budget, spec.think, spec.trees)
         if spec.name in TACTICAL:
-            bot = TacticalBot(bot, deep=spec.name == "deep", wary=spec.name == "wary")
+            bot = TacticalBot(bot, deep=spec.name == "deep", wary=spec.name == "wary",
+                              close=spec.name == "closer")
     else:
         bot = {"random": RandomBot, "greedy": GreedyBot, "value": ValueBot}[spec.name]()
     return Restricted(bot, spec.restrictions) if spec.restrictions else bot

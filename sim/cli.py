@@ -100,8 +100,9 @@ def add_play(p: argparse.ArgumentParser) -> None:
                    help="bots taking the seats in turn, comma-separated: random, greedy, "
                         "value, mcts, tactics (Satellites: mcts behind an exact look at "
                         "the end), deep (tactics with both sides' connections searched "
-                        "on), wary (tactics against an opponent who sees one move ahead), "
-                        "each search bot with its own budget if wanted "
+                         "on), wary (tactics against an opponent who sees one move ahead), "
+                         "closer (tactics with the end of the game judged by sampled plays), "
+                         "each search bot with its own budget if wanted "
                         "(mcts:64, mcts:200ms, mcts:256x4, tactics:16) and restrictions after + "
                         "(value+never-remove); default random. The line-up turns one seat "
                         "every game so each bot plays each seat equally often")

@@ -42,7 +42,8 @@ def chunked(todo: Sequence[Game], jobs: int, cap: int) -> list[list[Game]]:
 
 def batch_cap(bots: Sequence[str]) -> int:
     """The largest batch for these bots (a search bot's game takes seconds)."""
-    return 1 if any(b.startswith(("mcts", "tactics", "deep", "wary")) for b in bots) else 100
+    searches = ("mcts", "tactics", "deep", "wary", "closer")
+    return 1 if any(b.startswith(searches) for b in bots) else 100
 
 
 # --- backends: each yields lists of records as they finish ----------------------------------------

@@ -121,16 +121,21 @@ class SatellitesSim:
     def still_legal(self, state: State, action: int) -> bool:
         return True  # nothing is hidden
 
-    def tactical(self, turn: Any, deep: bool = False, wary: bool = False) -> Any:
+    def tactical(self, turn: Any, deep: bool = False, wary: bool = False,
+                 rng: random.Random | None = None) -> Any:
         """The turn the ``tactics`` bot searches: once few satellites are free, the moves
         that keep the position's exact value (:func:`sim.satellites_endgame.best_moves`);
         else only the moves an exact look at the end of the game keeps
         (:func:`sim.satellites_search.sure_moves`), and with ``deep`` (the ``deep`` bot) of
         those only the moves a deeper look keeps (:func:`sim.satellites_search.deep_moves`:
-        both sides' connections searched on); searched with the evaluation that judges
-        colonies against what could still turn them. With ``wary`` (the ``wary`` bot), the
-        moves the look against an opponent who sees one move ahead keeps
-        (:func:`sim.satellites_bounded.wary_moves`) instead of the exact look's."""
+        both sides' connections searched on), and with ``rng`` (the ``closer`` bot) of
+        those, at the end of the game, the moves whose sampled plays end best
+        (:func:`sim.satellites_close.closing_moves`, the plays drawn from ``rng``);
+        searched with the evaluation that judges colonies against what could still turn
+        them. With ``wary`` (the ``wary`` bot), the moves the look against an opponent who
+        sees one move ahead keeps (:func:`sim.satellites_bounded.wary_moves`) instead of
+        the exact look's."""
+        from sim.satellites_close import closing_moves
         from sim.satellites_endgame import best_moves
         from sim.satellites_search import deep_moves, sure_moves
 
@@ -144,6 +149,8 @@ class SatellitesSim:
             kept = sure_moves(turn.view, legal)
             if deep and len(kept) > 1:
                 kept = deep_moves(turn.view, kept)
+            if rng is not None:
+                kept = closing_moves(turn.view, legal, kept, rng, self.rollout_moves)
         return turn._replace(legal=kept, sim=TACTICAL)
 
     def restrictions(self, ruleset: Ruleset) -> dict[str, str]:
@@ -173,6 +180,11 @@ class SatellitesSim:
                 continue
             append((_change(view, apply(view, action), action, colour), action))
         return out
+
+    def rollout_moves(self, state: State) -> Sequence[int]:
+        """The moves a rollout (and a play of :mod:`sim.satellites_close`) draws one of:
+        greedy's (:meth:`best_actions`), the legal moves never listed when quiet."""
+        return self.best_actions(None, state, Lazy(state))
 
     def best_actions(self, public: None, view: State, legal: Sequence[int]) -> Sequence[int]:
         """The legal moves of the best change of my colonies, in their order (the values

@@ -108,3 +108,21 @@ R3 B1 R3 .  .  .  R3 .  R2 B3
 .  B4 .  .  R1 B4 R1 .  .  .
 .  .  .  .  .  .  .  .  .  .
 """
+
+# Game 21 of `pnp sim satellites --bots tactics:16,greedy --games 200 --seed 2`, after move
+# 31: blue (the tactics bot) to move, ahead on the board with 19 satellites connected; its
+# last free satellite is B2 on b4, red has four free. b4-d6+ connects it and hands red the
+# three grace moves, which a perfect red turns into a win; the bot played b4-c3, and the
+# game ended 180 moves later at 23 connected, 3 : 3 in colonies, red winning the tie-break.
+SEED2_GAME_21 = """
+.  .  B3 R1 .  .  B2 .  .  .
+.  R3 .  B3 .  .  R1 .  .  .
+.  .  .  .  .  .  .  .  R1 .
+.  B2 .  .  .  .  .  .  .  .
+.  .  .  .  .  R4 .  .  .  .
+.  .  .  .  .  .  B2 R4 B3 .
+.  .  .  R3 .  .  .  B4 R3 .
+.  .  R2 .  B4 .  .  .  B1 .
+.  .  B1 .  R2 .  B1 R2 .  .
+.  .  .  .  B4 .  R4 .  .  .
+"""

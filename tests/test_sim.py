@@ -254,7 +254,8 @@ def test_bots_choose_legal_actions_from_the_view_alone(ruleset):
     legal = list(turn.legal)
     for bot in (RandomBot(), GreedyBot(), MctsBot(budget=8), TacticalBot(MctsBot(budget=8))):
         assert bot.choose(turn, random.Random(3)) in legal
-    assert set(BOTS) == {"random", "greedy", "value", "mcts", "tactics", "deep", "wary"}
+    assert set(BOTS) == {"random", "greedy", "value", "mcts", "tactics", "deep", "wary",
+                         "closer"}
 
 
 def test_greedy_beats_random_clearly(ruleset):
@@ -523,12 +524,12 @@ def test_compare_flags_a_significant_change(tmp_path, capsys, cards_copy):
     (["orbitus", "--games", "0"],
      "pnp-sim orbitus: --games: 0 is too small (at least 1); e.g. --games 1000 "
      "(see pnp-sim orbitus --help)"),
-    (["orbitus", "--bots", "random,clever"],
-     "pnp-sim orbitus: --bots random,clever: 'clever' is not a bot; the bots are random, "
-     "greedy, value, mcts, tactics, deep, wary (see pnp-sim orbitus --help)"),
+    (["orbitus", "--bots", "random,knight"],
+     "pnp-sim orbitus: --bots random,knight: 'knight' is not a bot; the bots are random, "
+     "greedy, value, mcts, tactics, deep, wary, closer (see pnp-sim orbitus --help)"),
     (["orbitus", "--bots", "random,gready"],
      "pnp-sim orbitus: --bots random,gready: 'gready' is not a bot; the bots are random, "
-     "greedy, value, mcts, tactics, deep, wary; did you mean greedy? (see pnp-sim "
+     "greedy, value, mcts, tactics, deep, wary, closer; did you mean greedy? (see pnp-sim "
      "orbitus --help)"),
     (["orbitus", "--players", "7"],
      "pnp-sim orbitus: --players 7: Orbitus is played by 2 to 6 players, not 7 "

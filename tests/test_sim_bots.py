@@ -21,7 +21,8 @@ from sim.search import MctsBot
 from testkit.satellites_positions import position
 
 NEW_BOTS = ("value", "mcts:8", "mcts:8x2", "mcts:4/50ms", "value+never-remove",
-            "mcts:6+never-place-ice", "never-pass", "tactics:8", "deep:8", "wary:8")
+            "mcts:6+never-place-ice", "never-pass", "tactics:8", "deep:8", "wary:8",
+            "closer:8")
 
 
 @pytest.fixture(scope="module")
@@ -122,9 +123,10 @@ def test_the_evaluation_of_every_action_equals_a_recount(orbitus_rules):
 
 @pytest.mark.parametrize(("text", "message"), [
     ("chess", "'chess' is not a bot; the bots are random, greedy, value, mcts, tactics, deep, "
-              "wary, and the restrictions never-remove"),
+              "wary, closer, and the restrictions never-remove"),
     ("mcts:0", "'mcts:0': a budget of 0 iterations; give at least 1, e.g. mcts:64"),
-    ("greedy:8", "'greedy:8': only mcts, tactics, deep and wary take a budget (greedy has none)"),
+    ("greedy:8", "'greedy:8': only mcts, tactics, deep, wary and closer take a budget (greedy "
+                 "has none)"),
     ("mcts:fast", "'mcts:fast': 'fast' is neither a number of iterations nor a time; e.g. "
                   "mcts:64, mcts:200ms or mcts:64/200ms"),
     ("mcts:0ms", "'0ms': a thinking time must be above 0; e.g. 200ms"),
@@ -252,7 +254,8 @@ def test_satellites_bots_choose_legal_moves():
         legal = game.legal_actions(state)
         state = game.apply(state, legal[rng.randrange(len(legal))])
     legal = list(game.legal_actions(state))
-    for spec in ("value", "mcts:8", "value+never-displace", "tactics:8", "deep:8"):
+    for spec in ("value", "mcts:8", "value+never-displace", "tactics:8", "deep:8",
+                 "closer:8"):
         turn = Turn(state.to_move, game.view_for(state, state.to_move), SATELLITES.legal(state),
                     None, SATELLITES)
         assert make_bot(spec).choose(turn, random.Random(4)) in legal

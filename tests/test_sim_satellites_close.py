@@ -1,0 +1,137 @@
+"""The ``closer`` Satellites bot's end of the game (:mod:`sim.satellites_close`): plays of the
+rollout policy from each move, shared seeds, the race that drops the worse moves, where
+it applies, and a position of a game ``tactics:16`` lost on fresh seeds by refusing to
+hand over the grace moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from satellites_positions import bot_turn
+
+import rules
+import sim.satellites_close as close
+from cards.ruleset_cache import load_ruleset
+from rules.satellites.engine import apply
+from sim.bots import TacticalBot, make_bot, parse_spec
+from sim.satellites import SIM as SATELLITES
+from sim.satellites_close import applies, closing_moves, handing_over, play_out, play_values
+from sim.satellites_endgame import free
+from sim.satellites_search import WIN, grace_best, outcome, sure_moves
+from testkit.satellites_positions import GAME_102, SEED2_GAME_21, SEED2_GAME_152, position
+
+GREEDY = SATELLITES.rollout_moves
+
+
+def test_a_play_from_a_finished_game_is_its_result():
+    game = rules.get("satellites")
+    state = position(SEED2_GAME_21, 1)
+    after = apply(state, game.parse_action(state, "b4-d6+"))
+    assert (after.finished, after.to_move, after.grace_left) == (1, 0, 3)
+    # red's three grace moves, greedy's, then the board: a win for one side, the other's loss
+    for seed in range(6):
+        red = play_out(after, 0, random.Random(seed), GREEDY)
+        assert red == -play_out(after, 1, random.Random(seed), GREEDY)
+    ended = apply(after, game.parse_action(after, "i3-i2"))
+    for _ in range(2):
+        ended = apply(ended, next(iter(game.legal_actions(ended))))
+    assert ended.ended == "grace-moves-used"
+    won = 1 if game.result(ended).winners == (1,) else -1 if game.result(ended).winners else 0
+    assert play_out(ended, 1, random.Random(0), GREEDY) == won
+
+
+def test_a_play_where_nobody_can_move_is_the_board_as_it_stands():
+    """Neither player able to move (S-41): the rules core lists no move at all, and the
+    play ends there. Before, a play took the first of no moves: the seed-4 run of
+    ``closer:16`` against greedy stopped in game 105 with an IndexError, which only that
+    can raise in the plays."""
+    state = position(SEED2_GAME_21, 1)
+    assert play_out(state, 1, random.Random(0), lambda s: []) == -outcome(state)
+
+
+def test_the_plays_share_their_seeds_and_the_race_keeps_the_better_half():
+    """Eight plays a move: two for every move, two more for the better half, the last four
+    for the better half of those; each total is the sum of plays seeded from the same
+    draws of the bot's generator, whatever the move."""
+    game = rules.get("satellites")
+    state = position(SEED2_GAME_21, 1)
+    legal = sure_moves(state, list(game.legal_actions(state)))
+    assert len(legal) == 9
+    seeds_rng = random.Random(5)
+    seeds = [seeds_rng.getrandbits(63) for _ in range(8)]
+    plays = {a: [play_out(apply(state, a), 1, random.Random(s), GREEDY) for s in seeds]
+             for a in legal}
+
+    def better_half(moves: list[int], upto: int) -> list[int]:
+        totals = {a: sum(plays[a][:upto]) for a in moves}
+        cut = sorted(totals.values(), reverse=True)[(len(moves) + 1) // 2 - 1]
+        return [a for a in moves if totals[a] >= cut]
+
+    racing = better_half(better_half(legal, 2), 4) if len(better_half(legal, 2)) > 2 \
+        else better_half(legal, 2)
+    got = play_values(state, legal, random.Random(5), GREEDY, plays=8)
+    assert [a for _, a in got] == racing
+    assert [v for v, _ in got] == [sum(plays[a]) / 8 for a in racing]
+    assert 1 <= len(racing) < len(legal)
+
+
+def test_the_plays_judge_only_from_three_to_six_free_satellites():
+    game = rules.get("satellites")
+    few = position(GAME_102, 0)  # two free: solved exactly, not played out
+    assert free(few) == 2 and not applies(few)
+    legal = list(game.legal_actions(few))
+    assert closing_moves(few, legal, legal[:3], random.Random(0), GREEDY) == legal[:3]
+    many = game.new_game(load_ruleset("satellites"), ("R", "B"), 11)
+    assert free(many) == 24 and not applies(many)
+    assert free(position(SEED2_GAME_152, 0)) == 6 and applies(position(SEED2_GAME_152, 0))
+    state = position(SEED2_GAME_21, 1)
+    assert free(state) == 5 and applies(state)
+
+
+def test_closer_hands_over_the_grace_moves_greedy_seldom_wins():
+    """Seed-2 game 21, move 31: b4-d6+ connects blue's last satellite. A perfect red wins
+    with the three grace moves, so ``tactics`` and ``deep`` never play it; played out with
+    greedy's moves, red's grace moves win in about a quarter of the plays, and blue's
+    going on quietly keeps the lead less often: ``closer`` plays it with six seeds of
+    eight (b4-b6, the quiet move whose plays came nearest, with the other two)."""
+    game = rules.get("satellites")
+    state = position(SEED2_GAME_21, 1)
+    legal = list(game.legal_actions(state))
+    text = {game.action_text(state, a): a for a in legal}
+    handing = handing_over(state, legal, sure_moves(state, legal))
+    assert [game.action_text(state, a) for a in handing] == ["b4-d6+"]
+    assert grace_best(apply(state, text["b4-d6+"])) == WIN  # red's, to red
+    for spec in ("tactics:16", "deep:16"):
+        chosen = {game.action_text(state, make_bot(spec).choose(bot_turn(state),
+                                                                random.Random(k)))
+                  for k in range(4)}
+        assert "b4-d6+" not in chosen
+    chosen = [game.action_text(state, make_bot("closer:16").choose(bot_turn(state),
+                                                                    random.Random(k)))
+              for k in range(8)]
+    assert chosen == ["b4-d6+", "b4-d6+", "b4-b6", "b4-d6+", "b4-d6+", "b4-d6+", "b4-d6+",
+                      "b4-b6"]
+
+
+def test_closer_without_the_hand_over_keeps_to_the_tactics(monkeypatch):
+    monkeypatch.setattr(close, "HAND_OVER", False)
+    game = rules.get("satellites")
+    state = position(SEED2_GAME_21, 1)
+    kept = sure_moves(state, list(game.legal_actions(state)))
+    for k in range(3):
+        assert make_bot("closer:16").choose(bot_turn(state), random.Random(k)) in kept
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_closer_is_reproducible_for_a_seed(seed):
+    state = position(SEED2_GAME_21, 1)
+    again = {make_bot("closer:8").choose(bot_turn(state), random.Random(seed)) for _ in range(2)}
+    assert len(again) == 1
+
+
+def test_closer_is_named_and_budgeted_like_tactics():
+    assert parse_spec("closer:16").text() == "closer:16"
+    bot = make_bot("closer:16")
+    assert isinstance(bot, TacticalBot) and not bot.deep and bot.close and bot.name == "closer"
+    assert not make_bot("deep:16").close
