@@ -254,6 +254,17 @@ def _repeats(values: np.ndarray, free: np.ndarray) -> np.ndarray | None:
     return np.vstack([first, across])
 
 
+def _median_by_place(values: np.ndarray, starts: np.ndarray, bins: int) -> np.ndarray:
+    """The median of ``values`` (sorted by their place in the table's pattern, ``starts``
+    where each place begins) at each of the ``bins`` places; 0 where fewer than 5 show."""
+    out = np.zeros(bins, np.float32)
+    for b in range(bins):
+        group = values[starts[b]:starts[b + 1]]
+        if len(group) >= 5:
+            out[b] = float(np.median(group))
+    return out
+
+
 def learn(look: TableLook, free: np.ndarray) -> TableLook:
     """The table predicted at every pixel of ``look`` from its ``free`` pixels (those that
     show the table: no card, nothing found over it), and each seen pixel judged like or
@@ -294,21 +305,11 @@ def learn(look: TableLook, free: np.ndarray) -> TableLook:
     off = np.abs(chroma - expected - along[..., None] * toward).sum(axis=2)
     look.whiter = look.unlike & (along > 0.0) & (off < WHITER)
     if look.light is not None:  # the free table's light at each place of its pattern
-        lights = look.light[free][order]
-        bright = np.zeros(bins, np.float32)
-        for b in range(bins):
-            group = lights[starts[b]:starts[b + 1]]
-            if len(group) >= 5:
-                bright[b] = float(np.median(group))
+        bright = _median_by_place(look.light[free][order], starts, bins)
         look.dimmer = look.whiter & (look.light < DIMMER * bright[phase])
     look.lattice = lattice
     if look.grain is not None:  # the free table's grain at each place of its pattern
-        grains = look.grain[free][order]
-        typical = np.zeros(bins, np.float32)
-        for b in range(bins):
-            group = grains[starts[b]:starts[b + 1]]
-            if len(group) >= 5:
-                typical[b] = float(np.median(group))
+        typical = _median_by_place(look.grain[free][order], starts, bins)
         level = float(np.median(look.grain[free])) if free.any() else 0.0
         # the grain as the free table shows it round each place (a table further off or
         # out of focus shows less of it), at that place of its pattern

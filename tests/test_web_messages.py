@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("starlette")
 
 from rules.orbitus import GAME as ORBITUS  # noqa: E402
-from rules.orbitus.actions import DISCARD, PLACE, REMOVE  # noqa: E402
+from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE  # noqa: E402
 from rules.orbitus.score import score  # noqa: E402
 from scorer.orbitus.report import to_json  # noqa: E402
 from testkit.web import players  # noqa: E402
@@ -26,6 +26,29 @@ from web.app import Context  # noqa: E402
 from web.games import Session, Watcher  # noqa: E402
 from web.store import Store  # noqa: E402
 from web.wire import standard  # noqa: E402
+
+
+def _random_games(ruleset: Any, seeds: Any, offset: int, kinds: set[int],
+                  forget: bool = False) -> Any:
+    """``(seed, state)`` at every position of whole random games of 2 to 6 players (the
+    game of ``seed`` has ``2 + seed % 5``), each move a random action of a random kind
+    (its generator seeded ``offset + seed``), the kinds played added to ``kinds``; with
+    ``forget``, each past position forgets what it worked out, as the server does."""
+    for seed in seeds:
+        rng = random.Random(offset + seed)
+        names = ["A", "B", "C", "D", "E", "F"][:2 + seed % 5]
+        state = ORBITUS.new_game(ruleset, names, seed)
+        while True:
+            yield seed, state
+            if ORBITUS.is_over(state):
+                break
+            legal = list(ORBITUS.legal_actions(state))
+            kind = rng.choice(sorted({a.kind for a in legal}))
+            kinds.add(kind)
+            before = state
+            state = ORBITUS.apply(state, rng.choice([a for a in legal if a.kind == kind]))
+            if forget:
+                before.forget()  # a past position keeps only the position
 
 
 def grouped_plainly(state: Any) -> dict[str, Any]:
@@ -109,23 +132,14 @@ def test_the_public_views_text_made_from_kept_pieces_is_its_json_byte_for_byte(
     from web.wire import dumps, standard
 
     context = Context(Store(tmp_path / "data"), bot_delay=0)
-    positions = kinds = 0
-    for seed in range(15):
-        rng = random.Random(seed)
-        names = ["A", "B", "C", "D", "E", "F"][:2 + seed % 5]
-        state = ORBITUS.new_game(context.rulesets["orbitus"], names, seed)
-        while True:
-            view = play_orbitus.public(state)
-            text = play_orbitus.public_text(state)
-            assert text == dumps(view) == standard(view), (seed, positions)
-            positions += 1
-            if ORBITUS.is_over(state):
-                break
-            legal = list(ORBITUS.legal_actions(state))
-            kind = rng.choice(sorted({a.kind for a in legal}))
-            kinds |= 1 << kind
-            state = ORBITUS.apply(state, rng.choice([a for a in legal if a.kind == kind]))
-    assert positions >= 1000 and kinds == 0b1111
+    positions = 0
+    kinds: set[int] = set()
+    for seed, state in _random_games(context.rulesets["orbitus"], range(15), 0, kinds):
+        view = play_orbitus.public(state)
+        text = play_orbitus.public_text(state)
+        assert text == dumps(view) == standard(view), (seed, positions)
+        positions += 1
+    assert positions >= 1000 and kinds == {DISCARD, PLACE, REMOVE, PASS}
 
 
 def test_the_public_view_and_legal_actions_of_a_game_played_on_are_those_of_the_position_alone(
@@ -140,28 +154,17 @@ def test_the_public_view_and_legal_actions_of_a_game_played_on_are_those_of_the_
 
     context = Context(Store(tmp_path / "data"), bot_delay=0)
     ruleset = context.rulesets["orbitus"]
-    positions = kinds = 0
-    for seed in range(10):
-        rng = random.Random(100 + seed)
-        names = ["A", "B", "C", "D", "E", "F"][:2 + seed % 5]
-        state = ORBITUS.new_game(ruleset, names, seed)
-        while True:
-            alone = ORBITUS.decode(ruleset, ORBITUS.encode(state))
-            assert alone._info is None and alone._before is None
-            assert play_orbitus.public_text(state) == play_orbitus.public_text(alone), \
-                (seed, positions)
-            assert dumps(play_orbitus.legal(state)) == dumps(play_orbitus.legal(alone)), \
-                (seed, positions)
-            positions += 1
-            if ORBITUS.is_over(state):
-                break
-            legal = list(ORBITUS.legal_actions(state))
-            kind = rng.choice(sorted({a.kind for a in legal}))
-            kinds |= 1 << kind
-            before = state
-            state = ORBITUS.apply(state, rng.choice([a for a in legal if a.kind == kind]))
-            before.forget()  # as the server does: a past position keeps only the position
-    assert positions >= 700 and kinds == 0b1111
+    positions = 0
+    kinds: set[int] = set()
+    for seed, state in _random_games(ruleset, range(10), 100, kinds, forget=True):
+        alone = ORBITUS.decode(ruleset, ORBITUS.encode(state))
+        assert alone._info is None and alone._before is None
+        assert play_orbitus.public_text(state) == play_orbitus.public_text(alone), \
+            (seed, positions)
+        assert dumps(play_orbitus.legal(state)) == dumps(play_orbitus.legal(alone)), \
+            (seed, positions)
+        positions += 1
+    assert positions >= 700 and kinds == {DISCARD, PLACE, REMOVE, PASS}
 
 
 @pytest.mark.parametrize("game", ["orbitus", "satellites"])
