@@ -129,11 +129,8 @@ class TacticalBot:
             return turn.legal[0]
         tactical = getattr(turn.sim, "tactical", None)
         if tactical is not None:
-            if self.close:
-                turn = tactical(turn, deep=self.deep, rng=rng)
-            else:
-                turn = (tactical(turn, wary=True) if self.wary else
-                        tactical(turn, deep=True) if self.deep else tactical(turn))
+            turn = tactical(turn, deep=self.deep, wary=self.wary,
+                            rng=rng if self.close else None)
         if len(turn.legal) == 1:
             return turn.legal[0]
         return self.search.choose(turn, rng)

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from sim.bots import SEARCHES
 from sim.play import Setup, play_many
 
 RUN_FILE = "run.json"
@@ -42,8 +43,7 @@ def chunked(todo: Sequence[Game], jobs: int, cap: int) -> list[list[Game]]:
 
 def batch_cap(bots: Sequence[str]) -> int:
     """The largest batch for these bots (a search bot's game takes seconds)."""
-    searches = ("mcts", "tactics", "deep", "wary", "closer")
-    return 1 if any(b.startswith(searches) for b in bots) else 100
+    return 1 if any(b.startswith(SEARCHES) for b in bots) else 100
 
 
 # --- backends: each yields lists of records as they finish ----------------------------------------
