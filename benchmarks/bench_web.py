@@ -97,6 +97,7 @@ def bench_move(moves: int = 400, per_game: int = 0) -> None:
     from web.store import Store
 
     context = Context(Store(scratch("bench-web-")), bot_delay=0)
+    context.games.warm()  # as the server does when it starts
     times: list[float] = []
     cpu: list[float] = []  # the process's CPU time of each move (what the server pays)
 

@@ -543,3 +543,22 @@ def test_the_engines_notation_reads_back_as_the_same_action():
         w = parse_move(notation(a))
         back = Action(w.kind, w.card, w.cell or (0, 0), w.rot or 0)
         assert check(s, back) == back and same(back, a)
+
+
+def test_the_table_of_fitting_turns_filled_at_once_holds_what_each_lookup_would_make():
+    """A server fills the table when it starts (fill_fits); every entry is the one the
+    table makes when first asked, and a key it left out is still made when asked."""
+    from cards.ruleset_cache import load_ruleset
+    from rules.orbitus import legal
+
+    cards = load_ruleset("orbitus").cards.values()
+    held = legal.fill_fits(cards)
+    routes = {card.routes for card in cards}
+    filled = {key: rots for key, rots in legal._ROTS.items() if key >> 12 in routes}
+    assert len(filled) == len(routes) * 3 ** 6 and held >= len(filled)
+    fresh = legal._Fits()
+    assert all(fresh[key] == rots for key, rots in filled.items())
+    # one worked by hand: routes N+S (bits 0 and 3), the N and NE sides facing sectors, N a
+    # route: turned 0 or 3 steps (a route N, none NE)
+    assert legal._ROTS[0b001001 << 12 | 0b000011 << 6 | 0b000001] == (0, 3)
+    assert legal._ROTS[0b111111 << 12 | 0 << 6 | 1] == ()  # required outside known: none

@@ -22,6 +22,9 @@
 * ``record(start, actions, seed, note)``: the game record ``pnp replay`` replays;
 * ``page_extras(desk, view)``: what a page of the game needs besides the view (Orbitus:
   the station drawn), an empty dict when nothing.
+* ``prepare(ruleset)`` (optional): work out at once, when the server starts, what the rules
+  core would otherwise work out as the first moves come (Orbitus: its table of fitting
+  turns).
 
 **Table** (``web.table`` layer, by convention ``web.<game>_table``: :mod:`web.orbitus_table`,
 :mod:`web.satellites_board`): a finished table transcribed on its page and scored as

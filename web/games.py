@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+import rules
 from rules.game import MAX_SEED, IllegalAction, NotationError
 from web import wire
 from web.adapters import play_adapter
@@ -381,6 +382,15 @@ class Manager:
         self.idle_done = IDLE_DONE
         self.idle_active = IDLE_ACTIVE
         self.designs: dict[str, dict[str, Any]] = {}  # game -> the design of its definitions
+
+    def warm(self) -> None:
+        """Let each game's play adapter work out at once what its rules core would
+        otherwise work out as the first moves come (its ``prepare``, where it has one)."""
+        for game, ruleset in self.rulesets.items():
+            if game in rules.names("web.play"):
+                prepare = getattr(play_adapter(game), "prepare", None)
+                if prepare is not None:
+                    prepare(ruleset)
 
     def design_note(self, game: str, kept: dict[str, Any] | None) -> str | None:
         """What a saved game says when the server's definitions are now of another design

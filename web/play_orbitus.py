@@ -15,6 +15,7 @@ from rules.game import IllegalAction
 from rules.orbitus import GAME
 from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
 from rules.orbitus.engine import Placed, State, end_message
+from rules.orbitus.legal import fill_fits
 from rules.orbitus.notation import parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.score import PlayerScore
@@ -36,6 +37,13 @@ def seats_ok(ruleset: Ruleset, count: int) -> str | None:
         counts = ", ".join(str(n) for n in ruleset.player_counts)
         return f"Orbitus is played by {counts} players with these definitions, not {count}"
     return None
+
+
+def prepare(ruleset: Ruleset) -> None:
+    """Work out at once what the rules core would otherwise work out as moves come: the
+    table of the turns in which each card of the deck fits a free cell (a server that
+    starts fresh then does not pay for it in its first thousands of moves)."""
+    fill_fits(ruleset.cards.values())
 
 
 def new(ruleset: Ruleset, names: list[str], seed: int) -> State:

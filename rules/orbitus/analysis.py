@@ -377,11 +377,13 @@ class Analysis:
         at = bisect_left(spots, cell, key=_CELL)
         if at < len(spots) and spots[at][0] == cell:
             del spots[at]
-        if zmap != list(range(len(zmap))):
+        # the first zone whose number changed: the zones before it keep theirs
+        changed = next((z for z, now in enumerate(zmap) if now != z), None)
+        if changed is not None:
             renumbered: dict[tuple[int, ...], tuple[int, ...] | None] = {}  # None: the same
             for k, spot in enumerate(spots):
                 zones = spot[4]
-                if not zones:
+                if not zones or zones[-1] < changed:  # a spot's zones are in order
                     continue
                 if zones in renumbered:
                     now = renumbered[zones]

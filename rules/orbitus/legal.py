@@ -38,6 +38,29 @@ class _Fits(dict[int, tuple[int, ...]]):
 _ROTS = _Fits()
 
 
+def fill_fits(cards: Iterable[Card]) -> int:
+    """Work out at once every entry of the table of fitting turns that a deck of ``cards``
+    can ask for (each distinct printed routes, every set of sides facing something and
+    every part of it that must carry a route: 729 entries per distinct routes), rather
+    than one by one as positions ask for them. A server calls it when it starts: a fresh
+    one otherwise spends its first thousands of moves filling the table (15,181 entries,
+    about 29 µs a move over the first 2,000 moves of ``benchmarks/bench_web.py``). The
+    entries are those :meth:`_Fits.__missing__` makes (the same tuples of turns, shared);
+    returns how many the table holds."""
+    shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for routes in sorted({card.routes for card in cards}):
+        turned = [rotate_mask(routes, k) for k in range(6)]
+        for known in range(ALL_SIDES + 1):
+            required = known
+            while True:  # every part of the known sides, ``known`` itself down to none
+                rots = tuple(k for k in range(6) if turned[k] & known == required)
+                _ROTS[routes << 12 | known << 6 | required] = shared.setdefault(rots, rots)
+                if not required:
+                    break
+                required = (required - 1) & known
+    return len(_ROTS)
+
+
 def fitting(card: Card, known: int, required: int) -> tuple[int, ...]:
     """The rotations in which ``card`` matches a cell whose ``known`` sides face something,
     ``required`` of them routes."""

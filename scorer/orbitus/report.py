@@ -33,12 +33,13 @@ def to_json(result: Result,
     """The JSON object of ``pnp-score orbitus --json`` (keys in a fixed order);
     ``part``: what writes one player's part (default :func:`player_json`; the browser
     companion's keeps the part of a system whose score a game took over unchanged)."""
-    layout = as_layout(result)
+    table = result.table  # a table of a game has no file: its source and deck are empty
+    layout = table if isinstance(table, Layout) else None
     part = part or player_json
     return {
         "game": "orbitus",
-        "file": layout.source,
-        "deck": layout.deck_file,
+        "file": "" if layout is None else layout.source,
+        "deck": "" if layout is None else layout.deck_file,
         "valid": result.valid,
         "violations": [finding_json(f) for f in result.findings],
         "players": [part(p) for p in result.players],
@@ -47,10 +48,10 @@ def to_json(result: Result,
         "winners": list(result.winners),
         "station": {
             "start_lines": {
-                SIDES[side]: layout.players[seat]
-                for side, seat in sorted(layout.start_lines.items())
+                SIDES[side]: table.players[seat]
+                for side, seat in sorted(table.start_lines.items())
             },
-            "barriers": [SIDES[s] for s in sorted(layout.barriers)],
+            "barriers": [SIDES[s] for s in sorted(table.barriers)],
         },
     }
 
