@@ -1297,7 +1297,12 @@ class OrbitusReader:
         next to one covered, ``TABLE_UNLIKE`` or more of it unlike the table there (or,
         where the table has a grain or weave, ``TABLE_SMOOTH`` of it smooth: a hand the
         wood's colour), is covered too (``photo-covered``): a card under it, or partly
-        under it and not read, could not be seen. It is followed on only where what is
+        under it and not read, could not be seen. What is unlike the table includes what
+        is like the occluder's own colour, learned from ``over`` (the photo's colours
+        where it lies over the cards' edges, :meth:`_explain`; :func:`photo.table.occluder`):
+        a pale hand on a plain grey table is nearer its own colour than the table's though
+        within the tolerance every table gets. A free cell the occluder's region encloses
+        is covered too (:meth:`_enclosed`). It is followed on only where what is
         unlike the table shares its colours with the cell it was reached from (one hand, one
         cup: a pattern of the table, a mat or a box beside the cards, is another thing); a
         cell whose colours are the cards' instead is a card beside or partly under it,
