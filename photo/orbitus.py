@@ -1194,9 +1194,6 @@ class OrbitusReader:
             if cell in named or cell not in beside or e is None \
                     or e.get("paper", 0.0) < PAPER_DOUBT:
                 continue
-            if self.template is not None and self.template.size * cam.scale_at(
-                    hexgeo.centre(cell, self.flats)) < COARSE_DOUBT:
-                continue  # too coarse to tell a square from blur: named so (_coarse)
             out.unread.append(cell)
             named.add(cell)
             out.log.append({"cell": cell, "how": "unread", "marker": round(r.score, 2),
