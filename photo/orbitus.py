@@ -670,7 +670,6 @@ class OrbitusReader:
         cam = self._refit(station, out, bgr.shape, cam)
         self._leftovers(cands, used, cam, out, bgr)
         self._marked(cands, used, cam, out, bgr)
-        self._squares(cands, used, cam, out)
         self._lifted(gray, cam, out)
         # 4: glare, what lies over the table, and the photo's edge
         if self.art is not None:
@@ -1170,35 +1169,6 @@ class OrbitusReader:
             out.log.append({"cell": p.cell, "how": "unread", "marker": round(r.score, 2),
                             "why": "a marker not read with certainty, the card's face there"
                             + ("" if p.exact else f" ({p.off:.0f} mm off: lifted or curled)")})
-
-    def _squares(self, cands: list[Reading], used: set[int], cam: TableCamera,
-                 out: TableReading) -> None:
-        """A free cell next to the cards, found empty though ``PAPER_DOUBT`` or more of it
-        is the cards' paper, with a marker square inside it that no card was read from
-        (any score of 0.5 or more, whatever code it reads as): a card lies there whose
-        marker and face cannot be read (lifted or curled steeply, its marker foreshortened:
-        S60 of the rendered second shot of table 11, lifted 7 mm, its face 0.37 and its
-        paper 0.59, its square reading as S29 0.57), so it is reported unread rather than
-        left out."""
-        named = set(out.placed) | set(out.unread) | {(0, 0)} | {
-            f.cell for f in out.findings if f.cell is not None}
-        empty = {e["cell"]: e for e in out.log if e.get("how") in ("empty", "looked at again")}
-        beside = free_next(out)
-        loose = [r for r in cands if id(r) not in used]
-        if not loose:
-            return
-        where_at = cam.unproject(np.array([r.corners.mean(axis=0) for r in loose]))
-        for r, xy in zip(loose, where_at, strict=True):
-            cell = hexgeo.pixel_to_hex((float(xy[0]), float(xy[1])), self.flats)
-            e = empty.get(cell)
-            if cell in named or cell not in beside or e is None \
-                    or e.get("paper", 0.0) < PAPER_DOUBT:
-                continue
-            out.unread.append(cell)
-            named.add(cell)
-            out.log.append({"cell": cell, "how": "unread", "marker": round(r.score, 2),
-                            "why": f"a marker square no card was read from, on a cell "
-                                   f"{e['paper']:.0%} the cards' paper"})
 
     def _explain(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> np.ndarray:
         """Every card read or seen, compared with its face pixel by pixel: the glare on it
