@@ -123,6 +123,9 @@ STRANGE_CELL = 0.5  # a free cell next to a card this much unlike the table, not
 SMOOTH_CELL = 0.5  # a free cell next to a card this much smoother than the table's grain or
 # weave (photo.table: a hand's or cup's even shading on wood): something lies over it
 SMOOTH_PART = 0.3  # ... and a cell this much so holds part of such a thing
+ENCLOSED_CELLS = 1.5  # a hole in what covers the table this many cells' area at most: the
+# occluder's (a cup's mouth: S20 of rendered photo 24, one cell); a larger ring is a pattern
+# of the table (photo 77 of the 2-D set: five empty cells inside a printed shape)
 TABLE_SMOOTH = 0.4  # a free cell next to one covered this much so: covered too (the
 # shadow of a hand on a rendered cloth, 0.31, is not)
 
@@ -1423,7 +1426,9 @@ class OrbitusReader:
                 cv2.fillPoly(on_covered, [pts], 1)
             elif c not in free:
                 cv2.fillPoly(off_cards, [pts], 0)
-        inside = table.enclosed(look.unlike & (off_cards > 0), on_covered > 0)
+        cell_px = math.sqrt(3.0) / 2.0 * (self.flats / table.STEP) ** 2  # a hex, view px
+        inside = table.enclosed(look.unlike & (off_cards > 0), on_covered > 0,
+                                ENCLOSED_CELLS * cell_px)
         for cell in free:
             share = look.share_of(inside, hexes[cell])
             if share < TABLE_UNLIKE:

@@ -403,9 +403,11 @@ def like_occluder(look: TableLook, colour: np.ndarray, own: float) -> np.ndarray
         & (to_table > SPREAD * look.spread)
 
 
-def enclosed(region: np.ndarray, start: np.ndarray) -> np.ndarray:
-    """The pixels that the parts of ``region`` touching ``start`` (8-connected) enclose:
-    those not in them that cannot be reached from the view's edge without crossing them."""
+def enclosed(region: np.ndarray, start: np.ndarray, largest: float) -> np.ndarray:
+    """What the parts of ``region`` touching ``start`` (8-connected) enclose: the pixels
+    not in them that cannot be reached from the view's edge without crossing them, in
+    holes of at most ``largest`` pixels (a cup's mouth, a hand's curl; a larger ring is a
+    pattern of the table, or the occluder and the cards round a gap)."""
     count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
     if count <= 1:
         return np.zeros(region.shape, bool)
@@ -416,4 +418,8 @@ def enclosed(region: np.ndarray, start: np.ndarray) -> np.ndarray:
     outside[1:-1, 1:-1] = keep
     flood = np.zeros((hgt + 4, wid + 4), np.uint8)
     cv2.floodFill(outside, flood, (0, 0), 2, flags=4)
-    return outside[1:-1, 1:-1] == 0
+    holes = (outside[1:-1, 1:-1] == 0).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    small = stats[:, cv2.CC_STAT_AREA] <= largest
+    small[0] = False
+    return small[labels]
