@@ -918,8 +918,12 @@ def test_a_hand_the_colour_of_a_checked_cloth_is_followed_over_the_table(capsys)
     it is followed from the three cells found covered at the hand's fingers over the cells
     it lies on, as far as the table reaches (one cell beyond the farthest card), and each is
     named covered. All 12 cards not read lie on cells named (before: six under and beyond
-    the arm were neither read nor named); the 37 read are right; the four cells named
-    that hold no card lie under the arm."""
+    the arm were neither read nor named); the 37 read are right. The hand's own colour,
+    learned where it lies over the cards' edges (photo.table.occluder), counts as unlike
+    the table too: [0, -5] and [0, -3] next to the cards are then 60 % and 69 % unlike it
+    and named first, and three empty cells beside the arm, [-2, -3], [-1, -3] and
+    [-1, -2] (20-49 %), are named with it; with the five under the arm, the eight cells
+    named that hold no card lie under or beside the arm, in a photo that exits 1 for it."""
     shot, reading, outcome = _judged("hand-on-a-checked-cloth")
     truth = _truth(shot)
     assert len(truth) == 49 and len(reading.placed) == 37
@@ -928,16 +932,20 @@ def test_a_hand_the_colour_of_a_checked_cloth_is_followed_over_the_table(capsys)
     assert reading.unread == [(0, -1)]
     named = [f.cell for f in reading.findings]
     assert {f.rule for f in reading.findings} == {"photo-covered"}
-    assert named == [(0, -2), (1, -3), (1, -2), (0, -3), (0, -4), (-1, -4), (-1, -5),
-                     (-1, -6), (-2, -6), (-2, -7), (-1, -8), (-1, -7), (0, -7), (0, -6),
-                     (0, -5), (2, -3)]
+    assert named == [(0, -2), (1, -3), (1, -2), (0, -5), (0, -3), (-1, -5), (-1, -6),
+                     (-2, -6), (-2, -7), (-1, -8), (-1, -7), (-1, -4), (-2, -3), (-1, -3),
+                     (-1, -2), (0, -7), (0, -6), (0, -4), (2, -3)]
     assert set(truth) - set(reading.placed) == {*named, (0, -1)} - {
-        (-2, -6), (-2, -7), (-1, -8), (-1, -7), (0, -6)}
+        (-2, -6), (-2, -7), (-1, -8), (-1, -7), (0, -6), (-2, -3), (-1, -3), (-1, -2)}
     assert outcome.missed == [] and outcome.wrong == [] and outcome.phantom == []
     assert outcome.false_unread == [] and not outcome.silent_wrong
-    assert reading.findings[-2].message == (
-        "[0, -5] is not the bare table (24% of it unlike the table there) and no card was "
-        "read on it: whatever lies over [0, -4] reaches it, so a card there could not be "
+    assert reading.findings[3].message == (
+        "something lies over the table at [0, -5] (60% of that cell is neither the table, "
+        "nor a lamp's reflection on it, nor a card), so a card there could not be seen; "
+        "take it away and photograph again, or write that cell into the layout by hand")
+    assert reading.findings[12].message == (
+        "[-2, -3] is not the bare table (20% of it unlike the table there) and no card was "
+        "read on it: whatever lies over [-1, -4] reaches it, so a card there could not be "
         "seen; take it away and photograph again, or write that cell into the layout by "
         "hand")
     code, out, err = _score(capsys, "hand-on-a-checked-cloth")
