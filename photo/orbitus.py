@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -41,6 +41,9 @@ from photo.camera import TableCamera
 from photo.detect import Codebook, Reading, fit_shape, read_all, read_at
 from rules import hexgeo
 from rules.hexgeo import Hex
+
+if TYPE_CHECKING:
+    from photo.table import TableLook
 
 # a marker read with this score and margin over the next code, within these millimetres
 # and degrees of a cell and rotation, is certain on its own
@@ -1400,8 +1403,8 @@ class OrbitusReader:
         self._enclosed(look, out, [c for c in cells if c not in taken],
                        set(out.placed) | set(out.unread))
 
-    def _enclosed(self, look: Any, out: TableReading, free: list[Hex], cards: set[Hex]
-                  ) -> None:
+    def _enclosed(self, look: TableLook, out: TableReading, free: list[Hex],
+                  cards: set[Hex]) -> None:
         """The free cells the occluder found encloses: what lies wholly inside a cup's rim or
         a hand's outline (the coffee in a cup, a palm's shading) may show the table's own
         colour, yet is the occluder. Its region is what is unlike the table off the cards,

@@ -272,6 +272,19 @@ def _repeats(values: np.ndarray, free: np.ndarray) -> np.ndarray | None:
     return np.vstack([first, across])
 
 
+def _whiter(chroma: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Whether each colour (chromaticity, last axis the two shares) is the table's there
+    moved toward white: white light added to the table's colour moves its chromaticity
+    straight toward white's (1/3, 1/3), so it lies along that line (not behind the table's
+    colour) and within ``WHITER`` of it."""
+    toward = WHITE - table
+    along = ((chroma - table) * toward).sum(axis=-1) / np.maximum(
+        (toward ** 2).sum(axis=-1), 1e-6)
+    off = np.abs(chroma - table - along[..., None] * toward).sum(axis=-1)
+    result: np.ndarray = (along > 0.0) & (off < WHITER)
+    return result
+
+
 def _median_by_place(values: np.ndarray, starts: np.ndarray, bins: int) -> np.ndarray:
     """The median of ``values`` (sorted by their place in the table's pattern, ``starts``
     where each place begins) at each of the ``bins`` places; 0 where fewer than 5 show."""
@@ -316,13 +329,7 @@ def learn(look: TableLook, free: np.ndarray) -> TableLook:
     far = np.abs(chroma - expected).sum(axis=2)
     look.unlike = look.seen & (far > UNLIKE) & (far > SPREAD * spread[phase])
     look.expected, look.spread = expected, spread[phase]
-    # white light added to the table's colour moves its chromaticity straight toward
-    # white's (1/3, 1/3): how far along that line, and how far off it
-    toward = WHITE - expected
-    along = ((chroma - expected) * toward).sum(axis=2) / np.maximum(
-        (toward ** 2).sum(axis=2), 1e-6)
-    off = np.abs(chroma - expected - along[..., None] * toward).sum(axis=2)
-    look.whiter = look.unlike & (along > 0.0) & (off < WHITER)
+    look.whiter = look.unlike & _whiter(chroma, expected)
     if look.light is not None:  # the free table's light at each place of its pattern
         bright = _median_by_place(look.light[free][order], starts, bins)
         look.dimmer = look.whiter & (look.light < DIMMER * bright[phase])
@@ -377,11 +384,7 @@ def occluder(look: TableLook, colours: np.ndarray) -> tuple[np.ndarray, float] |
     table = np.median(look.expected[free], axis=0)
     spread = float(np.median(look.spread[free]))
     far = np.abs(chroma - table).sum(axis=1)
-    toward = WHITE - table
-    along = ((chroma - table) @ toward) / max(float(toward @ toward), 1e-6)
-    off = np.abs(chroma - table - along[:, None] * toward).sum(axis=1)
-    whiter = (along > 0.0) & (off < WHITER)
-    apart = chroma[(far > OCCLUDER_APART * spread) & ~whiter]
+    apart = chroma[(far > OCCLUDER_APART * spread) & ~_whiter(chroma, table)]
     if len(apart) < OCCLUDER_SHARE * len(chroma):
         return None
     colour = np.median(apart, axis=0)
