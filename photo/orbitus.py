@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -41,6 +41,9 @@ from photo.camera import TableCamera
 from photo.detect import Codebook, Reading, fit_shape, read_all, read_at
 from rules import hexgeo
 from rules.hexgeo import Hex
+
+if TYPE_CHECKING:
+    from photo.table import TableLook
 
 # a marker read with this score and margin over the next code, within these millimetres
 # and degrees of a cell and rotation, is certain on its own
@@ -123,6 +126,9 @@ STRANGE_CELL = 0.5  # a free cell next to a card this much unlike the table, not
 SMOOTH_CELL = 0.5  # a free cell next to a card this much smoother than the table's grain or
 # weave (photo.table: a hand's or cup's even shading on wood): something lies over it
 SMOOTH_PART = 0.3  # ... and a cell this much so holds part of such a thing
+ENCLOSED_CELLS = 1.5  # a hole in what covers the table this many cells' area at most: the
+# occluder's (a cup's mouth: S20 of rendered photo 24, one cell); a larger ring is a pattern
+# of the table (photo 77 of the 2-D set: five empty cells inside a printed shape)
 TABLE_SMOOTH = 0.4  # a free cell next to one covered this much so: covered too (the
 # shadow of a hand on a rendered cloth, 0.31, is not)
 
@@ -673,8 +679,8 @@ class OrbitusReader:
         self._lifted(gray, cam, out)
         # 4: glare, what lies over the table, and the photo's edge
         if self.art is not None:
-            self._explain(bgr, cam, out)
-            self._occluded(bgr, cam, out)
+            over = self._explain(bgr, cam, out)
+            self._occluded(bgr, cam, out, over)
         self._frame(cam, bgr.shape, out)
         self._coarse(cam, bgr.shape, out, bgr)
         self._views, self._views_of = {}, None  # the photo's patches are not kept
@@ -1170,11 +1176,13 @@ class OrbitusReader:
                             "why": "a marker not read with certainty, the card's face there"
                             + ("" if p.exact else f" ({p.off:.0f} mm off: lifted or curled)")})
 
-    def _explain(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> None:
+    def _explain(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> np.ndarray:
         """Every card read or seen, compared with its face pixel by pixel: the glare on it
         (kept for the debug image), and whatever lies over its edges: the cell beyond such
         an edge, if no card was read there, may hold a card nobody can see, and is
-        reported (``photo-covered``)."""
+        reported (``photo-covered``). Returns the photo's colours (B, G, R rows) where
+        something lies over a card's edge: the occluder itself, its colour learned where it
+        was found (:meth:`_follow` follows it over the table by likeness to it)."""
         art = self.art
         faces: dict[Hex, tuple[int, int]] = {
             c: (art.names.index(p.card), p.rot) for c, p in out.placed.items()}
@@ -1183,6 +1191,7 @@ class OrbitusReader:
                 faces[e["cell"]] = e["face"]
         blocked = set(out.placed) | set(out.unread) | {(0, 0)} | {
             f.cell for f in out.findings if f.cell is not None}
+        edges: list[np.ndarray] = []
         for cell, (index, rot) in sorted(faces.items()):
             centre = hexgeo.centre(cell, self.flats)
             patch = self._patch(bgr, cam, cell)
@@ -1197,6 +1206,7 @@ class OrbitusReader:
             for side, band in enumerate(art.sides()):
                 if float((other & band).sum()) < COVERED_SIDE * float(band.sum()):
                     continue
+                edges.append(patch[(other & band).astype(bool)].reshape(-1, 3))
                 beyond = hexgeo.neighbour(cell, side)
                 if beyond not in blocked and beyond not in out.covered:
                     out.covered[beyond] = cell
@@ -1206,16 +1216,18 @@ class OrbitusReader:
                 f"something lies over the table at {where(beyond)} (it covers the edge of "
                 f"the card on {where(over)}), so a card there could not be seen; take it away "
                 f"and photograph again, or write that cell into the layout by hand"))
+        return np.concatenate(edges) if edges else np.zeros((0, 3), np.uint8)
 
-    def _occluded(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> None:
+    def _occluded(self, bgr: np.ndarray, cam: TableCamera, out: TableReading,
+                  over: np.ndarray) -> None:
         """Every free cell next to one found covered (:meth:`_explain`) that showed no card:
         if much of it is a colour neither of the table (as most of the free cells show it)
         nor of any card read, the hand, cup or shadow over its neighbour lies over it too,
         and a card may lie under it (``photo-covered``). Then the occluder is followed
         over the table (:meth:`_follow`). Things beside the table that lie over no card are
-        left alone."""
+        left alone. ``over``: the colours found over the cards' edges (:meth:`_explain`)."""
         if not out.covered:  # nothing over a card's edge: only a thing unlike the table
-            self._follow(bgr, cam, out)  # in a way no reflection is, next to the cards
+            self._follow(bgr, cam, out, over)  # in a way no reflection is, next to the cards
             return
         art = self.art
         empty = [e["cell"] for e in out.log if e.get("how") == "empty"]
@@ -1250,9 +1262,10 @@ class OrbitusReader:
                     f"cell is neither the table nor a card), so a card there could not be "
                     f"seen; take it away and photograph again, or write that cell into the "
                     f"layout by hand"))
-        self._follow(bgr, cam, out)
+        self._follow(bgr, cam, out, over)
 
-    def _follow(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> None:
+    def _follow(self, bgr: np.ndarray, cam: TableCamera, out: TableReading,
+                over: np.ndarray) -> None:
         """The occluder followed over the table, cell by cell from the cells found covered:
         the table's own appearance is learned from the photo's free table (:mod:`photo.table`:
         its colour, and for a patterned cloth its pattern, so a hand the colour of a checked
@@ -1260,7 +1273,12 @@ class OrbitusReader:
         next to one covered, ``TABLE_UNLIKE`` or more of it unlike the table there (or,
         where the table has a grain or weave, ``TABLE_SMOOTH`` of it smooth: a hand the
         wood's colour), is covered too (``photo-covered``): a card under it, or partly
-        under it and not read, could not be seen. It is followed on only where what is
+        under it and not read, could not be seen. What is unlike the table includes what
+        is like the occluder's own colour, learned from ``over`` (the photo's colours
+        where it lies over the cards' edges, :meth:`_explain`; :func:`photo.table.occluder`):
+        a pale hand on a plain grey table is nearer its own colour than the table's though
+        within the tolerance every table gets. A free cell the occluder's region encloses
+        is covered too (:meth:`_enclosed`). It is followed on only where what is
         unlike the table shares its colours with the cell it was reached from (one hand, one
         cup: a pattern of the table, a mat or a box beside the cards, is another thing); a
         cell whose colours are the cards' instead is a card beside or partly under it,
@@ -1288,6 +1306,13 @@ class OrbitusReader:
             cv2.fillPoly(mask, [np.round(np.array([look.pixel(p) for p in outline])
                                          ).astype(np.int32)], 1)
         table.learn(look, look.seen & (mask == 0))
+        # the occluder's own colour, learned where it lies over the cards' edges: over the
+        # free table, what is nearer that colour than the table's is the occluder too (a
+        # hand's pale skin on a plain grey table, 4 % of a cell unlike the table by a
+        # threshold made for every table, yet 13 of the grey's tight spreads from it)
+        model = table.occluder(look, over)
+        if model is not None:
+            look.unlike = look.unlike | table.like_occluder(look, *model)
         within = set(cells)
         # a free cell next to a card, mostly unlike the table in a way a lamp's reflection
         # or white paper is not (a cup or hand whose colour is near the table's, over no
@@ -1375,6 +1400,49 @@ class OrbitusReader:
                     came[n] = cell
                     todo.append(n)
             todo.sort()
+        self._enclosed(look, out, [c for c in cells if c not in taken],
+                       set(out.placed) | set(out.unread))
+
+    def _enclosed(self, look: TableLook, out: TableReading, free: list[Hex],
+                  cards: set[Hex]) -> None:
+        """The free cells the occluder found encloses: what lies wholly inside a cup's rim or
+        a hand's outline (the coffee in a cup, a palm's shading) may show the table's own
+        colour, yet is the occluder. Its region is what is unlike the table off the cards,
+        joined to the cells named covered; a free cell ``TABLE_UNLIKE`` or more of whose
+        pixels that region encloses (they cannot be reached from the photo's edge without
+        crossing it) is covered too (``photo-covered``), named on its own cell rather than
+        through the covered cells round it."""
+        from photo import table
+
+        covered = [c for c in sorted(out.covered) if c not in cards]
+        if not covered or not free:
+            return
+        hexes = {c: np.array(hexgeo.corners(hexgeo.centre(c, self.flats), self.flats))
+                 for c in [*covered, *free, *cards, (0, 0)]}
+        off_cards = np.ones(look.seen.shape, np.uint8)
+        on_covered = np.zeros(look.seen.shape, np.uint8)
+        for c, outline in hexes.items():
+            pts = np.round(np.array([look.pixel(p) for p in (
+                outline if c in covered or c in free else hexgeo.corners(
+                    hexgeo.centre(c, self.flats), self.flats * 1.15))])).astype(np.int32)
+            if c in covered:
+                cv2.fillPoly(on_covered, [pts], 1)
+            elif c not in free:
+                cv2.fillPoly(off_cards, [pts], 0)
+        cell_px = math.sqrt(3.0) / 2.0 * (self.flats / table.STEP) ** 2  # a hex, view px
+        inside = table.enclosed(look.unlike & (off_cards > 0), on_covered > 0,
+                                ENCLOSED_CELLS * cell_px)
+        for cell in free:
+            share = look.share_of(inside, hexes[cell])
+            if share < TABLE_UNLIKE:
+                continue
+            out.covered[cell] = cell
+            out.findings.append(Finding(
+                "photo-covered", cell,
+                f"{where(cell)} lies inside what covers the cells round it ({share:.0%} of it "
+                f"enclosed by it) and no card was read on it, so a card there could not be "
+                f"seen; take it away and photograph again, or write that cell into the "
+                f"layout by hand"))
 
     def _in_photo(self, cam: TableCamera, cell: Hex, shape: tuple[int, ...]) -> np.ndarray:
         """Which pixels of a cell's patch (as :meth:`photo.art.HexArt.patch` makes it) lie

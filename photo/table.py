@@ -42,6 +42,11 @@ SMOOTH = 0.4  # a pixel whose grain is under this share of the free table's ther
 DIMMER = 0.8  # a colour the table's toward white, below this share of its light: no lamp's
 COLOURS = 8  # bins of each chromaticity share (0-0.5) for telling one thing over the table
 SAME = 0.3  # ... from another: two cells' colours unlike the table this much in common
+OCCLUDER_PIXELS = 50  # pixels over the cards' edges needed to learn the occluder's colour
+OCCLUDER_APART = 6.0  # ... those this many of the table's spreads from its colour are it
+OCCLUDER_SHARE = 0.3  # ... if they are this share of those pixels (else: a shadow, glare)
+OCCLUDER_SEPARATE = 2.0  # its colour this many of its and the table's spreads from the table's
+OCCLUDER_NEAR = 3.0  # a pixel within this many of the occluder's own spreads of its colour
 
 
 @dataclass
@@ -74,6 +79,10 @@ class TableLook:
     # that are darker than the table there: no lamp's light, which only adds (a dark brown
     # over a red cloth), once :func:`learn` has run
     dimmer: np.ndarray | None = None
+    # the table's colour predicted at each pixel and how far the free table spreads about
+    # it there (chromaticity, summed over both shares), once :func:`learn` has run
+    expected: np.ndarray | None = None
+    spread: np.ndarray | None = None
 
     def pixel(self, xy: tuple[float, float]) -> tuple[float, float]:
         return ((xy[0] - self.origin[0]) / STEP, (xy[1] - self.origin[1]) / STEP)
@@ -116,6 +125,15 @@ class TableLook:
         x0, y0, x1, y1 = self._box(outline)
         lit = self.whiter[y0:y1, x0:x1] & ~self.dimmer[y0:y1, x0:x1]
         return float((unlike & ~lit).sum()) / float(seen.sum())
+
+    def share_of(self, pixels: np.ndarray, outline: np.ndarray) -> float:
+        """Of the photo inside ``outline``: the share of ``pixels`` (a mask of the view)."""
+        _, _, inside = self._within(outline)
+        if self.shown is None or not inside.any():
+            return 0.0
+        x0, y0, x1, y1 = self._box(outline)
+        shown = self.shown[y0:y1, x0:x1] & inside
+        return float((pixels[y0:y1, x0:x1] & shown).sum()) / float(max(shown.sum(), 1))
 
     def share_dark(self, outline: np.ndarray) -> float:
         """Of the photo inside ``outline``: the share too dark to show a colour (below
@@ -254,6 +272,19 @@ def _repeats(values: np.ndarray, free: np.ndarray) -> np.ndarray | None:
     return np.vstack([first, across])
 
 
+def _whiter(chroma: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Whether each colour (chromaticity, last axis the two shares) is the table's there
+    moved toward white: white light added to the table's colour moves its chromaticity
+    straight toward white's (1/3, 1/3), so it lies along that line (not behind the table's
+    colour) and within ``WHITER`` of it."""
+    toward = WHITE - table
+    along = ((chroma - table) * toward).sum(axis=-1) / np.maximum(
+        (toward ** 2).sum(axis=-1), 1e-6)
+    off = np.abs(chroma - table - along[..., None] * toward).sum(axis=-1)
+    result: np.ndarray = (along > 0.0) & (off < WHITER)
+    return result
+
+
 def _median_by_place(values: np.ndarray, starts: np.ndarray, bins: int) -> np.ndarray:
     """The median of ``values`` (sorted by their place in the table's pattern, ``starts``
     where each place begins) at each of the ``bins`` places; 0 where fewer than 5 show."""
@@ -297,13 +328,8 @@ def learn(look: TableLook, free: np.ndarray) -> TableLook:
     expected = predicted[phase]
     far = np.abs(chroma - expected).sum(axis=2)
     look.unlike = look.seen & (far > UNLIKE) & (far > SPREAD * spread[phase])
-    # white light added to the table's colour moves its chromaticity straight toward
-    # white's (1/3, 1/3): how far along that line, and how far off it
-    toward = WHITE - expected
-    along = ((chroma - expected) * toward).sum(axis=2) / np.maximum(
-        (toward ** 2).sum(axis=2), 1e-6)
-    off = np.abs(chroma - expected - along[..., None] * toward).sum(axis=2)
-    look.whiter = look.unlike & (along > 0.0) & (off < WHITER)
+    look.expected, look.spread = expected, spread[phase]
+    look.whiter = look.unlike & _whiter(chroma, expected)
     if look.light is not None:  # the free table's light at each place of its pattern
         bright = _median_by_place(look.light[free][order], starts, bins)
         look.dimmer = look.whiter & (look.light < DIMMER * bright[phase])
@@ -338,3 +364,65 @@ def learn(look: TableLook, free: np.ndarray) -> TableLook:
         if look.speckle > GRAIN_TRUST or checked:
             look.smooth = np.zeros_like(look.smooth)
     return look
+
+
+def occluder(look: TableLook, colours: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The colour of what was found lying over the cards' edges (``colours``: B, G, R rows
+    of the photo there), as a chromaticity and its spread, when it can be told from the
+    table's: None where too little of it is unlike the table (a thing the table's colour,
+    its shadow, a reflection), or where the table's own colour spreads as far."""
+    assert look.expected is not None and look.spread is not None and look.unlike is not None
+    free = look.seen & ~look.unlike
+    if len(colours) < OCCLUDER_PIXELS or not free.any():
+        return None
+    p = colours.astype(np.float32)
+    total = p.sum(axis=1)
+    p = p[total >= DARK]
+    if len(p) < OCCLUDER_PIXELS:
+        return None
+    chroma = np.stack([p[:, 0], p[:, 2]], axis=1) / p.sum(axis=1)[:, None]
+    table = np.median(look.expected[free], axis=0)
+    spread = float(np.median(look.spread[free]))
+    far = np.abs(chroma - table).sum(axis=1)
+    apart = chroma[(far > OCCLUDER_APART * spread) & ~_whiter(chroma, table)]
+    if len(apart) < OCCLUDER_SHARE * len(chroma):
+        return None
+    colour = np.median(apart, axis=0)
+    own = float(np.median(np.abs(apart - colour).sum(axis=1)))
+    if float(np.abs(colour - table).sum()) < OCCLUDER_SEPARATE * (own + spread):
+        return None
+    return colour, own
+
+
+def like_occluder(look: TableLook, colour: np.ndarray, own: float) -> np.ndarray:
+    """The seen pixels nearer the occluder's colour (:func:`occluder`) than the table's
+    there, within ``OCCLUDER_NEAR`` of its spreads of it and unlike the table by more
+    than ``SPREAD`` of the free table's spreads at that place: the occluder over the
+    free table, found by likeness to itself, not only by unlikeness to the table."""
+    assert look.expected is not None and look.spread is not None
+    to_it = np.abs(look.chroma - colour).sum(axis=2)
+    to_table = np.abs(look.chroma - look.expected).sum(axis=2)
+    return look.seen & (to_it < to_table) & (to_it <= OCCLUDER_NEAR * max(own, 1e-3)) \
+        & (to_table > SPREAD * look.spread)
+
+
+def enclosed(region: np.ndarray, start: np.ndarray, largest: float) -> np.ndarray:
+    """What the parts of ``region`` touching ``start`` (8-connected) enclose: the pixels
+    not in them that cannot be reached from the view's edge without crossing them, in
+    holes of at most ``largest`` pixels (a cup's mouth, a hand's curl; a larger ring is a
+    pattern of the table, or the occluder and the cards round a gap)."""
+    count, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return np.zeros(region.shape, bool)
+    touching = np.unique(labels[start & region])
+    keep = np.isin(labels, touching[touching > 0])
+    hgt, wid = keep.shape
+    outside = np.zeros((hgt + 2, wid + 2), np.uint8)
+    outside[1:-1, 1:-1] = keep
+    flood = np.zeros((hgt + 4, wid + 4), np.uint8)
+    cv2.floodFill(outside, flood, (0, 0), 2, flags=4)
+    holes = (outside[1:-1, 1:-1] == 0).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    small = stats[:, cv2.CC_STAT_AREA] <= largest
+    small[0] = False
+    return small[labels]

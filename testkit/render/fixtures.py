@@ -126,6 +126,11 @@ FIXTURES = (
                   "k1 -0.07, a hand whose skin has the wooden table's colour): S03, S05, S38 "
                   "and S06 under it, S67 beside it",
             bench=2),
+    Fixture("a-hand-on-a-plain-grey-table", "orbitus", "", 2026 * 1000 + 11, {}, view=1,
+            about="the second photo of the rendered benchmark's table 11 (2.4 px/mm, tilted "
+                  "36, a hand whose pale skin is near the plain grey table's colour): S43, "
+                  "S26 and S70 under it, S66 beside it, S60 lifted 7 mm nearby",
+            bench=11),
     Fixture("satellites-lamp-on-the-rims", "satellites", "", 2026 * 1000 + 6, {},
             about="photo 6 of the rendered Satellites benchmark (3.3 px/mm, a lamp aimed): "
                   "four satellites under its reflection, their markers washed out, their "
