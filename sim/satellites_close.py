@@ -10,16 +10,23 @@ perfectly, where the opponent met is fallible.
 
 So once few satellites are free in all (:data:`FREE_LEAST` to :data:`FREE_MOST`, nobody
 done), each move the tactics keep is judged by what becomes of it: :data:`PLAYS` plays
-from the position after it to the end of the game (or :data:`PLIES` moves, then the board
-scored as it stands), both sides playing the search's own rollout policy (greedy's move:
-the best change of its colonies, ties at random; the adapter's ``rollout_moves``), the
-bot's model of play. A move's value is the mean of its plays' results to the mover (+1 a win, 0
-a draw, -1 a loss); the plays of every move share their generators' seeds (common random
-numbers), so two moves are compared on the same luck. The moves within :data:`CLOSE` of
-the best are left to the search. Ending the game (a connection towards the end count, or
-the last satellite connected and the grace moves handed over) and going on quietly are so
-weighed by how often each keeps the lead against such play, not by what a perfect
-opponent could do.
+from the position after it to the end of the game (or :data:`PLIES` moves, or
+:data:`QUIET_PLIES` moves in a row that connected nothing, then the board scored as it
+stands: only connected satellites score, and they never move), both sides playing the
+search's own rollout policy (greedy's move: the best change of its colonies, ties at
+random; the adapter's ``rollout_moves``), the bot's model of play. A move's value is the
+mean of its plays' results to the mover (+1 a win, 0 a draw, -1 a loss); the plays of
+every move share their generators' seeds (common random numbers), so two moves are
+compared on the same luck. The moves within :data:`CLOSE` of the best are left to the
+search. Ending the game (a connection towards the end count, or the last satellite
+connected and the grace moves handed over) and going on quietly are so weighed by how
+often each keeps the lead against such play, not by what a perfect opponent could do.
+
+The plays are the bot's cost, and two cuts make them cheaper (``docs/sim.md``, the ninth
+look): a play ends after :data:`QUIET_PLIES` quiet moves in a row (where nothing can
+connect any more it would otherwise run its :data:`PLIES` moves to the same end), and a
+race whose first round saw no play connect anything (a stuck game, S-62) stops there with
+every move alike.
 
 Standard library only; deterministic for the bot's generator (each decision draws its
 plays' seeds from it).
