@@ -9,7 +9,8 @@ bot. Each bot's games are played here one by one with ``pnp sim``'s deals and ge
 (:func:`sim.play.game_seed`), and the note gives its wins and the games' lengths.
 
 Run: .venv/bin/python benchmarks/bench_satellites_bots.py
-[--bots wary:16,closer:16,deep:16,tactics:16] [--games 0,1,2,3,4,5,6,8,9,10]
+[--bots wary:16,closer:16,deep:16,tactics:16] [--games 0,1,2,3,4,5,6,8,9,10] [--seed 1]
+(``--seed 2 --games 4,28``: the two seed-2 games ``closer:16`` played to the stall of S-62.)
 """
 
 from __future__ import annotations
@@ -64,15 +65,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bots", default="wary:16,closer:16,deep:16,tactics:16")
     parser.add_argument("--games", default=",".join(map(str, GAMES)))
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     games = [int(g) for g in args.games.split(",")]
     for spec in args.bots.split(","):
-        runs = [bot_cpu(spec, g) for g in games]
+        runs = [bot_cpu(spec, g, args.seed) for g in games]
         cpu = [c for c, _, _ in runs]
         won = sum(w for _, w, _ in runs)
         lengths = [n for _, _, n in runs]
         aimed = SECONDS_A_GAME if spec.startswith(("deep", "wary", "closer")) else None
-        figure(f"Satellites {spec} against greedy, its CPU a game (seed 1, games {args.games})",
+        figure(f"Satellites {spec} against greedy, its CPU a game (seed {args.seed}, "
+               f"games {args.games})",
                statistics.fmean(cpu), aimed,
                unit="s", note=f"won {won} of {len(games)}; longest {max(cpu):.1f} s; moves a "
                               f"game median {statistics.median(lengths):.0f}, most "

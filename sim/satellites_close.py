@@ -10,16 +10,23 @@ perfectly, where the opponent met is fallible.
 
 So once few satellites are free in all (:data:`FREE_LEAST` to :data:`FREE_MOST`, nobody
 done), each move the tactics keep is judged by what becomes of it: :data:`PLAYS` plays
-from the position after it to the end of the game (or :data:`PLIES` moves, then the board
-scored as it stands), both sides playing the search's own rollout policy (greedy's move:
-the best change of its colonies, ties at random; the adapter's ``rollout_moves``), the
-bot's model of play. A move's value is the mean of its plays' results to the mover (+1 a win, 0
-a draw, -1 a loss); the plays of every move share their generators' seeds (common random
-numbers), so two moves are compared on the same luck. The moves within :data:`CLOSE` of
-the best are left to the search. Ending the game (a connection towards the end count, or
-the last satellite connected and the grace moves handed over) and going on quietly are so
-weighed by how often each keeps the lead against such play, not by what a perfect
-opponent could do.
+from the position after it to the end of the game (or :data:`PLIES` moves, or
+:data:`QUIET_PLIES` moves in a row that connected nothing, then the board scored as it
+stands: only connected satellites score, and they never move), both sides playing the
+search's own rollout policy (greedy's move: the best change of its colonies, ties at
+random; the adapter's ``rollout_moves``), the bot's model of play. A move's value is the
+mean of its plays' results to the mover (+1 a win, 0 a draw, -1 a loss); the plays of
+every move share their generators' seeds (common random numbers), so two moves are
+compared on the same luck. The moves within :data:`CLOSE` of the best are left to the
+search. Ending the game (a connection towards the end count, or the last satellite
+connected and the grace moves handed over) and going on quietly are so weighed by how
+often each keeps the lead against such play, not by what a perfect opponent could do.
+
+The plays are the bot's cost, and two cuts make them cheaper (``docs/sim.md``, the ninth
+look): a play ends after :data:`QUIET_PLIES` quiet moves in a row (where nothing can
+connect any more it would otherwise run its :data:`PLIES` moves to the same end), and a
+race whose first round saw no play connect anything (a stuck game, S-62) stops there with
+every move alike.
 
 Standard library only; deterministic for the bot's generator (each decision draws its
 plays' seeds from it).
@@ -40,6 +47,8 @@ FREE_LEAST = 3  # free satellites in all from which the plays judge (fewer: solv
 FREE_MOST = 6  # ... and up to which
 PLAYS = 16  # plays from the position after each move
 PLIES = 200  # moves a play goes at most before the board is scored as it stands
+QUIET_PLIES = 50  # ... and moves in a row that connected nothing after which it is (0: never)
+STUCK = True  # a race stops after its first round when no play connected a satellite
 CLOSE = 0.0  # a move is kept when its mean result is within this of the best move's
 HAND_OVER = True  # the moves that connect the mover's last satellite are judged by plays too
 
@@ -52,10 +61,22 @@ simulator adapter's greedy moves, ``sim.satellites.SatellitesSim.rollout_moves``
 def play_out(state: State, seat: int, rng: random.Random, policy: Policy,
              plies: int = PLIES) -> int:
     """How one play of the rollout ``policy`` from ``state`` ends for ``seat``: +1 won, 0
-    drawn, -1 lost (the board scored as it stands after ``plies`` moves, or when nobody
-    can move)."""
+    drawn, -1 lost (the board scored as it stands after ``plies`` moves, after
+    :data:`QUIET_PLIES` moves in a row that connected nothing, or when nobody can
+    move)."""
+    return play(state, seat, rng, policy, plies)[0]
+
+
+def play(state: State, seat: int, rng: random.Random, policy: Policy,
+         plies: int = PLIES) -> tuple[int, bool]:
+    """:func:`play_out`'s result, and whether any move of the play connected a
+    satellite."""
+    conn = state.conn
+    quiet = 0
     for _ in range(plies):
         if state.ended is not None:
+            break
+        if QUIET_PLIES and quiet >= QUIET_PLIES:
             break
         best = policy(state)
         if not best:
@@ -63,9 +84,11 @@ def play_out(state: State, seat: int, rng: random.Random, policy: Policy,
         action = best[rng.randrange(len(best))] if len(best) > 1 else best[0]
         if action == PASS and GAME.is_over(state):
             break
+        before = state.conn
         state = apply(state, action)
+        quiet = quiet + 1 if state.conn == before else 0
     won = outcome(state)
-    return won if seat == 0 else -won
+    return (won if seat == 0 else -won), state.conn != conn
 
 
 def applies(view: State) -> bool:
@@ -76,7 +99,7 @@ def applies(view: State) -> bool:
 
 
 def play_values(view: State, legal: Sequence[int], rng: random.Random, policy: Policy,
-                plays: int = PLAYS) -> list[tuple[float, int]]:
+                plays: int | None = None) -> list[tuple[float, int]]:
     """``(mean result to the mover, move)`` of the moves of ``legal`` still in the race
     after :data:`PLAYS` plays: each move is played out from the position after it by the
     rollout policy, the k-th play of every move seeded alike (the seeds drawn from
@@ -85,6 +108,7 @@ def play_values(view: State, legal: Sequence[int], rng: random.Random, policy: P
     then the better half of those the last half. The moves dropped on the way are left
     out."""
     seat = view.to_move
+    plays = PLAYS if plays is None else plays
     seeds = [rng.getrandbits(63) for _ in range(plays)]
     rounds = (plays // 4, plays // 4, plays - 2 * (plays // 4))
     totals = {a: 0 for a in legal}
@@ -92,15 +116,21 @@ def play_values(view: State, legal: Sequence[int], rng: random.Random, policy: P
     racing = list(legal)
     done = 0
     for k, more in enumerate(rounds):
+        connected = False
         for action in racing:
-            totals[action] += sum(play_out(afters[action], seat, random.Random(s), policy)
-                                  for s in seeds[done:done + more])
+            for s in seeds[done:done + more]:
+                won, moved = play(afters[action], seat, random.Random(s), policy)
+                totals[action] += won
+                connected = connected or moved
         done += more
+        if STUCK and k == 0 and not connected \
+                and len({totals[a] for a in racing}) == 1:
+            break  # stuck: no play connected anything, every move alike
         if k < len(rounds) - 1 and len(racing) > 2:
             ranked = sorted(racing, key=lambda a: -totals[a])
             cut = totals[ranked[(len(ranked) + 1) // 2 - 1]]
             racing = [a for a in racing if totals[a] >= cut]
-    return [(totals[a] / plays, a) for a in racing]
+    return [(totals[a] / done, a) for a in racing]
 
 
 def handing_over(view: State, legal: Sequence[int], kept: Sequence[int]) -> list[int]:

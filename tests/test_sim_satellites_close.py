@@ -13,7 +13,7 @@ from satellites_positions import bot_turn
 import rules
 import sim.satellites_close as close
 from cards.ruleset_cache import load_ruleset
-from rules.satellites.engine import apply
+from rules.satellites.engine import apply, connects
 from sim.bots import TacticalBot, make_bot, parse_spec
 from sim.satellites import SIM as SATELLITES
 from sim.satellites_close import applies, closing_moves, handing_over, play_out, play_values
@@ -135,3 +135,51 @@ def test_closer_is_named_and_budgeted_like_tactics():
     bot = make_bot("closer:16")
     assert isinstance(bot, TacticalBot) and not bot.deep and bot.close and bot.name == "closer"
     assert not make_bot("deep:16").close
+
+
+def quiet_only(calls: list[int]):
+    """A rollout policy that never connects (the quiet moves of the position, every one),
+    counting its calls: a play with it goes on as in a game where nothing can connect."""
+    game = rules.get("satellites")
+
+    def policy(state):
+        calls.append(1)
+        return [a for a in game.legal_actions(state) if not connects(state, a)]
+    return policy
+
+
+def test_a_play_that_connects_nothing_for_a_while_is_the_board_as_it_stands(monkeypatch):
+    """A play ends after :data:`QUIET_PLIES` moves in a row that connected nothing, scored
+    as the board stands; a play of no connection at all would end the same after its 200
+    moves (only connected satellites score, and they never move, S-21), at four times the
+    cost."""
+    assert 0 < close.QUIET_PLIES < close.PLIES
+    state = position(SEED2_GAME_21, 1)
+    calls: list[int] = []
+    cut = [play_out(state, 1, random.Random(seed), quiet_only(calls)) for seed in range(3)]
+    assert len(calls) == 3 * close.QUIET_PLIES
+    monkeypatch.setattr(close, "QUIET_PLIES", 0)
+    calls.clear()
+    full = [play_out(state, 1, random.Random(seed), quiet_only(calls)) for seed in range(3)]
+    assert len(calls) == 3 * close.PLIES
+    assert cut == full == [-outcome(state)] * 3
+
+
+def test_a_race_where_no_play_connects_stops_after_its_first_round(monkeypatch):
+    """No play of any move connected a satellite (a stuck game, S-62): every move is
+    alike after the first round, and the race stops there with every move kept, rather
+    than play the other rounds to the same end."""
+    game = rules.get("satellites")
+    state = position(SEED2_GAME_21, 1)
+    legal = [a for a in sure_moves(state, list(game.legal_actions(state)))
+             if not connects(state, a)]
+    assert len(legal) == 9
+    calls: list[int] = []
+    got = play_values(state, legal, random.Random(5), quiet_only(calls), plays=16)
+    assert sorted(a for _, a in got) == sorted(legal)
+    assert {v for v, _ in got} == {-outcome(state)}
+    assert len(calls) == len(legal) * 4 * close.QUIET_PLIES  # the first round's 4 plays
+    monkeypatch.setattr(close, "STUCK", False)
+    calls.clear()
+    play_values(state, legal, random.Random(5), quiet_only(calls), plays=16)
+    assert len(calls) == len(legal) * 16 * close.QUIET_PLIES
