@@ -260,6 +260,14 @@ def where(cell: Hex) -> str:
     return f"[{cell[0]}, {cell[1]}]"
 
 
+def covered_finding(cell: Hex, why: str) -> Finding:
+    """The finding of a cell a card could lie on unseen: ``why`` it is covered, then what to
+    do about it (every ``photo-covered`` finding ends alike)."""
+    return Finding("photo-covered", cell,
+                   f"{why}, so a card there could not be seen; take it away and photograph "
+                   f"again, or write that cell into the layout by hand")
+
+
 def free_next(out: TableReading) -> dict[Hex, Hex]:
     """The free cells next to a card read or seen (or the station) that no finding names
     yet, each with the first such card it lies next to (cells in sorted order): where a card
@@ -1211,11 +1219,9 @@ class OrbitusReader:
                 if beyond not in blocked and beyond not in out.covered:
                     out.covered[beyond] = cell
         for beyond, over in sorted(out.covered.items()):
-            out.findings.append(Finding(
-                "photo-covered", beyond,
-                f"something lies over the table at {where(beyond)} (it covers the edge of "
-                f"the card on {where(over)}), so a card there could not be seen; take it away "
-                f"and photograph again, or write that cell into the layout by hand"))
+            out.findings.append(covered_finding(
+                beyond, f"something lies over the table at {where(beyond)} (it covers the "
+                f"edge of the card on {where(over)})"))
         return np.concatenate(edges) if edges else np.zeros((0, 3), np.uint8)
 
     def _occluded(self, bgr: np.ndarray, cam: TableCamera, out: TableReading,
@@ -1256,12 +1262,9 @@ class OrbitusReader:
                 if strange < OCCLUDED:
                     continue
                 out.covered[cell] = cell
-                out.findings.append(Finding(
-                    "photo-covered", cell,
-                    f"something lies over the table at {where(cell)} ({strange:.0%} of that "
-                    f"cell is neither the table nor a card), so a card there could not be "
-                    f"seen; take it away and photograph again, or write that cell into the "
-                    f"layout by hand"))
+                out.findings.append(covered_finding(
+                    cell, f"something lies over the table at {where(cell)} ({strange:.0%} "
+                    f"of that cell is neither the table nor a card)"))
         self._follow(bgr, cam, out, over)
 
     def _follow(self, bgr: np.ndarray, cam: TableCamera, out: TableReading,
@@ -1350,11 +1353,9 @@ class OrbitusReader:
                     continue  # such things lie apart from it too: a table printed or cluttered
                 out.covered[cell] = cell
                 taken.add(cell)
-                out.findings.append(Finding(
-                    "photo-covered", cell,
-                    f"something lies over the table at {where(cell)} ({found:.0%} of that "
-                    f"cell is {what}), so a card there could not be seen; take it away and "
-                    f"photograph again, or write that cell into the layout by hand"))
+                out.findings.append(covered_finding(
+                    cell, f"something lies over the table at {where(cell)} ({found:.0%} of "
+                    f"that cell is {what})"))
         start = {n: c for c in sorted(out.covered) for _, n in hexgeo.neighbours(c)}
         came = {n: c for n, c in sorted(start.items(), reverse=True) if n in within}
         todo = sorted(came)
@@ -1389,12 +1390,9 @@ class OrbitusReader:
             colours_of[cell] = colours
             out.covered[cell] = cell
             taken.add(cell)
-            out.findings.append(Finding(
-                "photo-covered", cell,
-                f"{where(cell)} is not the bare table ({why}) and no card was read on it: "
-                f"whatever lies over {where(came[cell])} "
-                f"reaches it, so a card there could not be seen; take it away and photograph "
-                f"again, or write that cell into the layout by hand"))
+            out.findings.append(covered_finding(
+                cell, f"{where(cell)} is not the bare table ({why}) and no card was read on "
+                f"it: whatever lies over {where(came[cell])} reaches it"))
             for _, n in hexgeo.neighbours(cell) if follow else ():
                 if n in within and n not in came:
                     came[n] = cell
@@ -1437,12 +1435,9 @@ class OrbitusReader:
             if share < TABLE_UNLIKE:
                 continue
             out.covered[cell] = cell
-            out.findings.append(Finding(
-                "photo-covered", cell,
-                f"{where(cell)} lies inside what covers the cells round it ({share:.0%} of it "
-                f"enclosed by it) and no card was read on it, so a card there could not be "
-                f"seen; take it away and photograph again, or write that cell into the "
-                f"layout by hand"))
+            out.findings.append(covered_finding(
+                cell, f"{where(cell)} lies inside what covers the cells round it ({share:.0%} "
+                f"of it enclosed by it) and no card was read on it"))
 
     def _in_photo(self, cam: TableCamera, cell: Hex, shape: tuple[int, ...]) -> np.ndarray:
         """Which pixels of a cell's patch (as :meth:`photo.art.HexArt.patch` makes it) lie
