@@ -268,6 +268,12 @@ def covered_finding(cell: Hex, why: str) -> Finding:
                    f"again, or write that cell into the layout by hand")
 
 
+def cover(out: TableReading, cell: Hex, why: str) -> None:
+    """Name ``cell`` covered in ``out``: what lies over it is its own finding."""
+    out.covered[cell] = cell
+    out.findings.append(covered_finding(cell, why))
+
+
 def free_next(out: TableReading) -> dict[Hex, Hex]:
     """The free cells next to a card read or seen (or the station) that no finding names
     yet, each with the first such card it lies next to (cells in sorted order): where a card
@@ -1261,10 +1267,9 @@ class OrbitusReader:
                 strange = float(hists[cell][(table + cards) < STRANGE_COLOUR].sum())
                 if strange < OCCLUDED:
                     continue
-                out.covered[cell] = cell
-                out.findings.append(covered_finding(
-                    cell, f"something lies over the table at {where(cell)} ({strange:.0%} "
-                    f"of that cell is neither the table nor a card)"))
+                cover(
+                    out, cell, f"something lies over the table at {where(cell)} ({strange:.0%} "
+                    f"of that cell is neither the table nor a card)")
         self._follow(bgr, cam, out, over)
 
     def _follow(self, bgr: np.ndarray, cam: TableCamera, out: TableReading,
@@ -1351,11 +1356,10 @@ class OrbitusReader:
                             edge.append(n)
                 if part - joined:
                     continue  # such things lie apart from it too: a table printed or cluttered
-                out.covered[cell] = cell
                 taken.add(cell)
-                out.findings.append(covered_finding(
-                    cell, f"something lies over the table at {where(cell)} ({found:.0%} of "
-                    f"that cell is {what})"))
+                cover(
+                    out, cell, f"something lies over the table at {where(cell)} ({found:.0%} of "
+                    f"that cell is {what})")
         start = {n: c for c in sorted(out.covered) for _, n in hexgeo.neighbours(c)}
         came = {n: c for n, c in sorted(start.items(), reverse=True) if n in within}
         todo = sorted(came)
@@ -1388,11 +1392,10 @@ class OrbitusReader:
             # the thing followed lies over it, or a card unread beside it or under it
             # (named, but what lies beyond a card is not followed from it)
             colours_of[cell] = colours
-            out.covered[cell] = cell
             taken.add(cell)
-            out.findings.append(covered_finding(
-                cell, f"{where(cell)} is not the bare table ({why}) and no card was read on "
-                f"it: whatever lies over {where(came[cell])} reaches it"))
+            cover(
+                out, cell, f"{where(cell)} is not the bare table ({why}) and no card was read on "
+                f"it: whatever lies over {where(came[cell])} reaches it")
             for _, n in hexgeo.neighbours(cell) if follow else ():
                 if n in within and n not in came:
                     came[n] = cell
@@ -1434,10 +1437,9 @@ class OrbitusReader:
             share = look.share_of(inside, hexes[cell])
             if share < TABLE_UNLIKE:
                 continue
-            out.covered[cell] = cell
-            out.findings.append(covered_finding(
-                cell, f"{where(cell)} lies inside what covers the cells round it ({share:.0%} "
-                f"of it enclosed by it) and no card was read on it"))
+            cover(
+                out, cell, f"{where(cell)} lies inside what covers the cells round it ({share:.0%} "
+                f"of it enclosed by it) and no card was read on it")
 
     def _in_photo(self, cam: TableCamera, cell: Hex, shape: tuple[int, ...]) -> np.ndarray:
         """Which pixels of a cell's patch (as :meth:`photo.art.HexArt.patch` makes it) lie
