@@ -23,8 +23,9 @@ connected and the grace moves handed over) and going on quietly are so weighed b
 often each keeps the lead against such play, not by what a perfect opponent could do.
 
 The plays are the bot's cost, and two cuts make them cheaper (``docs/sim.md``, the ninth
-look): a play ends after :data:`QUIET_PLIES` quiet moves in a row (where nothing can
-connect any more it would otherwise run its :data:`PLIES` moves to the same end), and a
+look): a play ends after :data:`QUIET_PLIES` quiet moves in a row (the rollout's quiet
+moves are drawn at random, so a play can otherwise wander for its :data:`PLIES` moves,
+and only connected satellites score), and a
 race whose first round saw no play connect anything (a stuck game, S-62) stops there with
 every move alike.
 
