@@ -26,13 +26,16 @@ class _Fits(dict[int, tuple[int, ...]]):
     """The rotations in which a card fits a free cell, by its printed routes, the sides
     facing something and the sides of those that must carry a route, six bits each
     (``routes << 12 | known << 6 | required``: at most 64 x 64 x 64 keys, looked up as one
-    whole number), each worked out when first asked for."""
+    whole number), each worked out when first asked for (equal tuples of turns shared)."""
 
     def __missing__(self, key: int) -> tuple[int, ...]:
         routes, known, required = key >> 12, key >> 6 & ALL_SIDES, key & ALL_SIDES
-        found = self[key] = tuple(k for k in range(6)
-                                  if rotate_mask(routes, k) & known == required)
+        rots = tuple(k for k in range(6) if rotate_mask(routes, k) & known == required)
+        found = self[key] = _SHARED.setdefault(rots, rots)
         return found
+
+
+_SHARED: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 _ROTS = _Fits()
@@ -45,16 +48,13 @@ def fill_fits(cards: Iterable[Card]) -> int:
     than one by one as positions ask for them. A server calls it when it starts: a fresh
     one otherwise spends its first thousands of moves filling the table (15,181 entries,
     about 29 µs a move over the first 2,000 moves of ``benchmarks/bench_web.py``). The
-    entries are those :meth:`_Fits.__missing__` makes (the same tuples of turns, shared);
-    returns how many the table holds."""
-    shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+    entries are made by :meth:`_Fits.__missing__`, as a lookup would make them; returns
+    how many the table holds."""
     for routes in sorted({card.routes for card in cards}):
-        turned = [rotate_mask(routes, k) for k in range(6)]
         for known in range(ALL_SIDES + 1):
             required = known
             while True:  # every part of the known sides, ``known`` itself down to none
-                rots = tuple(k for k in range(6) if turned[k] & known == required)
-                _ROTS[routes << 12 | known << 6 | required] = shared.setdefault(rots, rots)
+                _ROTS[routes << 12 | known << 6 | required]  # noqa: B018 (made when missing)
                 if not required:
                     break
                 required = (required - 1) & known
