@@ -109,8 +109,10 @@ def bench_move(moves: int = 400, per_game: int = 0) -> None:
             session, _, _ = context.games.create("orbitus", [
                 {"name": n, "kind": "human"} for n in ("A", "B", "C", "D")], rng.randrange(1000))
 
-            async def send(text: str) -> None:
-                return None
+            sent: list[int] = []
+
+            async def send(text: str, sent: list[int] = sent) -> None:
+                sent.append(len(text))
 
             for seat in range(4):
                 session.watchers.append(Watcher(send, "seat", seat))
@@ -121,6 +123,11 @@ def bench_move(moves: int = 400, per_game: int = 0) -> None:
                 await context.games.move(session, session.to_move, rng.choice(options))
                 cpu.append((time.process_time() - mine) * 1000)
                 times.append((time.perf_counter() - start) * 1000)
+                if len(sent) != 4 or len(session.watchers) != 4:  # broadcast dropped a page
+                    raise SystemExit(f"bench_web: move {done + 1} sent {len(sent)} of the four "
+                                     f"pages' messages (a page's message failed and the server "
+                                     f"dropped it): no figure, it would leave the messages out")
+                sent.clear()
                 done += 1
                 ply += 1
 

@@ -204,3 +204,38 @@ def test_two_servers_on_one_data_folder(tmp_path: Path):
         with pytest.raises(StoreError, match=rf"in use by another pnp web \(process "
                                              rf"{os.getpid()} "):
             create_app(data, bot_delay=0)
+
+
+def test_a_fault_making_a_page_message_is_logged_not_silent(tmp_path: Path, caplog):
+    """A page whose message cannot be made (a bug, not a page gone) is dropped with an
+    error in the server's log naming the game and the seat; the other pages are sent."""
+    import asyncio
+    import logging
+
+    from web.app import Context
+    from web.games import Watcher
+    from web.store import Store
+
+    context = Context(Store(tmp_path / "data"), bot_delay=0)
+    session, _, _ = context.games.create("orbitus", [
+        {"name": n, "kind": "human"} for n in ("A", "B", "C")], 7)
+    got: list[int] = []
+    for seat in range(3):
+        async def send(text: str, seat: int = seat) -> None:
+            got.append(seat)
+        session.watchers.append(Watcher(send, "seat", seat))
+    made = session.message_text
+
+    def broken(role: str, seat: int | None) -> str:
+        if seat == 1:
+            raise TypeError("a page's message could not be made")
+        return made(role, seat)
+
+    session.message_text = broken  # type: ignore[method-assign]
+    with caplog.at_level(logging.ERROR, logger="pnp-web"):
+        asyncio.run(context.games.broadcast(session))
+    assert got == [0, 2]
+    assert [w.seat for w in session.watchers] == [0, 2]
+    assert f"internal error making the seat page's message of game {session.id} (seat 1)" \
+        in caplog.text
+    assert "TypeError: a page's message could not be made" in caplog.text

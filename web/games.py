@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -363,6 +364,7 @@ class Session:
 
 
 _dumps = wire.dumps
+log = logging.getLogger("pnp-web")
 
 
 class Manager:
@@ -799,6 +801,14 @@ class Manager:
         for watcher in list(session.watchers):
             try:
                 text = session.message_text(watcher.role, watcher.seat)
+            except Exception:  # a fault in making the message, not a page gone: say so
+                log.exception("internal error making the %s page's message of game %s "
+                              "(seat %s); the page is sent nothing more", watcher.role,
+                              session.id, watcher.seat)
+                with contextlib.suppress(ValueError):
+                    session.watchers.remove(watcher)
+                continue
+            try:
                 if answer is not None and watcher is answer.watcher and not answer.sent:
                     await watcher.send(answered(text, answer.id))
                     answer.sent = True

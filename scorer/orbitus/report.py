@@ -29,7 +29,7 @@ def as_layout(result: Result) -> Layout:
 
 
 def to_json(result: Result,
-            part: Callable[[PlayerScore], dict[str, Any]] | None = None) -> dict[str, Any]:
+            part: Callable[[PlayerScore], Any] | None = None) -> dict[str, Any]:
     """The JSON object of ``pnp-score orbitus --json`` (keys in a fixed order);
     ``part``: what writes one player's part (default :func:`player_json`; the browser
     companion's keeps the part of a system whose score a game took over unchanged)."""
