@@ -1369,7 +1369,7 @@ class OrbitusReader:
             hexgeo.centre(c, self.flats), self.flats)), whole=True) for c in sorted(out.placed)]
         shown = [c for c in seen_cards if c is not None]
         cards = np.mean(shown, axis=0) if shown else None  # the cards' colours as read here
-        self._printed(look, out, strange_at, cards, taken)
+        self._printed(look, cam, bgr.shape, out, strange_at, cards, taken)
         start = {n: c for c in sorted(out.covered) for _, n in hexgeo.neighbours(c)}
         came = {n: c for n, c in sorted(start.items(), reverse=True) if n in within}
         todo = sorted(came)
@@ -1410,8 +1410,9 @@ class OrbitusReader:
         self._enclosed(look, out, [c for c in cells if c not in taken],
                        set(out.placed) | set(out.unread))
 
-    def _printed(self, look: TableLook, out: TableReading, strange_at: dict[Hex, float],
-                 cards: np.ndarray | None, taken: set[Hex]) -> None:
+    def _printed(self, look: TableLook, cam: TableCamera, shape: tuple[int, ...],
+                 out: TableReading, strange_at: dict[Hex, float], cards: np.ndarray | None,
+                 taken: set[Hex]) -> None:
         """Free cells next to a card, ``CARD_PRINT`` or more of them unlike the table in a
         way a lamp's reflection or white paper is not, in colours ``CARD_COLOURS`` the
         cards' own (their routes and planets as the cards read show them): a card lies
@@ -1423,13 +1424,18 @@ class OrbitusReader:
         and empty cells next to the cards, hold at most 0.22 of the cards' colours where
         as much of a cell is unlike the table). ``strange_at``: each free cell's share
         unlike the table so (:meth:`TableLook.share_strange_or_dim`); the cells named are
-        added to ``taken``."""
+        added to ``taken``. A cell the photo's edge cuts (less than ``FRAME_CUT`` of it in
+        the photo, ``shape``) is left to :meth:`_frame`, which names it out of frame (S60 of
+        the second shot of table 19, 65 % in the photo: named unread here, the empty cells
+        beyond it were named out of frame with it)."""
         from photo import table
 
         if cards is None:
             return
         for cell in sorted(free_next(out)):
             if cell in taken or strange_at.get(cell, 0.0) < CARD_PRINT:
+                continue
+            if self._frame_share(cam, cell, shape) < FRAME_CUT:
                 continue
             colours = look.colours_unlike(np.array(hexgeo.corners(
                 hexgeo.centre(cell, self.flats), self.flats)))
