@@ -131,11 +131,6 @@ ENCLOSED_CELLS = 1.5  # a hole in what covers the table this many cells' area at
 # of the table (photo 77 of the 2-D set: five empty cells inside a printed shape)
 TABLE_SMOOTH = 0.4  # a free cell next to one covered this much so: covered too (the
 # shadow of a hand on a rendered cloth, 0.31, is not)
-CARD_PRINT = 0.2  # a free cell next to a card this much unlike the table, not by being whiter
-CARD_COLOURS = 0.35  # ... in colours this much the cards' own (their print): a card lies there
-# (S60 of the rendered second shot of table 11, lifted 7 mm on a grey table: 0.27 and 0.41;
-# the empty cells next to cards of the 60 rendered photos that hold 0.2 or more so: at most
-# 0.22 the cards' colours)
 
 
 @dataclass
@@ -1365,16 +1360,15 @@ class OrbitusReader:
                 cover(
                     out, cell, f"something lies over the table at {where(cell)} ({found:.0%} of "
                     f"that cell is {what})")
-        seen_cards = [look.colours_unlike(np.array(hexgeo.corners(
-            hexgeo.centre(c, self.flats), self.flats)), whole=True) for c in sorted(out.placed)]
-        shown = [c for c in seen_cards if c is not None]
-        cards = np.mean(shown, axis=0) if shown else None  # the cards' colours as read here
-        self._printed(look, cam, bgr.shape, out, strange_at, cards, taken)
         start = {n: c for c in sorted(out.covered) for _, n in hexgeo.neighbours(c)}
         came = {n: c for n, c in sorted(start.items(), reverse=True) if n in within}
         todo = sorted(came)
         done: set[Hex] = set()
         colours_of: dict[Hex, np.ndarray | None] = {}
+        seen_cards = [look.colours_unlike(np.array(hexgeo.corners(
+            hexgeo.centre(c, self.flats), self.flats)), whole=True) for c in sorted(out.placed)]
+        shown = [c for c in seen_cards if c is not None]
+        cards = np.mean(shown, axis=0) if shown else None  # the cards' colours as read here
         while todo:
             cell = todo.pop(0)
             if cell in done or cell in taken:
@@ -1409,43 +1403,6 @@ class OrbitusReader:
             todo.sort()
         self._enclosed(look, out, [c for c in cells if c not in taken],
                        set(out.placed) | set(out.unread))
-
-    def _printed(self, look: TableLook, cam: TableCamera, shape: tuple[int, ...],
-                 out: TableReading, strange_at: dict[Hex, float], cards: np.ndarray | None,
-                 taken: set[Hex]) -> None:
-        """Free cells next to a card, ``CARD_PRINT`` or more of them unlike the table in a
-        way a lamp's reflection or white paper is not, in colours ``CARD_COLOURS`` the
-        cards' own (their routes and planets as the cards read show them): a card lies
-        there that no rule read, so the cell is reported unread. This finds a card the
-        markers and faces cannot: lifted steeply on a table of the cards' own paper colour,
-        its face too foreshortened to match and its marker read as another code (S60 of
-        the rendered second shot of table 11, lifted 7 mm: 27 % of its cell unlike the grey
-        table, 0.41 of that the cards' colours; the hands and cups of the rendered photos,
-        and empty cells next to the cards, hold at most 0.22 of the cards' colours where
-        as much of a cell is unlike the table). ``strange_at``: each free cell's share
-        unlike the table so (:meth:`TableLook.share_strange_or_dim`); the cells named are
-        added to ``taken``. A cell the photo's edge cuts (less than ``FRAME_CUT`` of it in
-        the photo, ``shape``) is left to :meth:`_frame`, which names it out of frame (S60 of
-        the second shot of table 19, 65 % in the photo: named unread here, the empty cells
-        beyond it were named out of frame with it)."""
-        from photo import table
-
-        if cards is None:
-            return
-        for cell in sorted(free_next(out)):
-            if cell in taken or strange_at.get(cell, 0.0) < CARD_PRINT:
-                continue
-            if self._frame_share(cam, cell, shape) < FRAME_CUT:
-                continue
-            colours = look.colours_unlike(np.array(hexgeo.corners(
-                hexgeo.centre(cell, self.flats), self.flats)))
-            if colours is None or table.in_common(colours, cards) < CARD_COLOURS:
-                continue
-            out.unread.append(cell)
-            taken.add(cell)
-            out.log.append({"cell": cell, "how": "unread", "print": round(strange_at[cell], 2),
-                            "why": "the cards' print, unlike the table, on a free cell next "
-                            "to them: a card no rule read (lifted, curled)"})
 
     def _enclosed(self, look: TableLook, out: TableReading, free: list[Hex],
                   cards: set[Hex]) -> None:

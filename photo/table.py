@@ -188,12 +188,7 @@ def same_thing(a: np.ndarray | None, b: np.ndarray | None) -> bool:
     a cell with too little unlike the table to say (None) is no evidence against it."""
     if a is None or b is None:
         return True
-    return in_common(a, b) >= SAME
-
-
-def in_common(a: np.ndarray, b: np.ndarray) -> float:
-    """The share two colour histograms (:meth:`TableLook.colours_unlike`) have in common."""
-    return float(np.minimum(a, b).sum())
+    return float(np.minimum(a, b).sum()) >= SAME
 
 
 def view(bgr: np.ndarray, cam: TableCamera, lo: tuple[float, float],

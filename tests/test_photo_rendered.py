@@ -747,22 +747,18 @@ def test_a_hand_on_a_plain_grey_table_is_followed_by_its_own_colour(capsys):
     (photo.table.occluder) and followed over the free table by likeness to it: each of the
     four cards is named on its own cell (before, S70 was neither read nor reported and the
     other three named only through [-6, 1]). [-8, 1] and [-5, 0], under the wrist and the
-    fingers' side, hold no card. S60 on [-3, 3], lifted 7 mm, its face foreshortened
-    (0.37), its marker square read as another code (S29, 0.57 / 0.04), its paper no more
-    than the grey table's (the table counts as the cards' paper here), is reported unread
-    by its print: 27 % of the cell unlike the grey table, not whiter than it, 0.41 of that
-    in the cards' own colours (OrbitusReader._printed); it was neither read nor reported."""
+    fingers' side, hold no card. Still missed, and asserted so that a change shows: S60 on
+    [-3, 3], lifted 7 mm, its face foreshortened (0.37), its marker square read as another
+    code (S29, 0.57 / 0.04), its paper no more than the grey table's (the table counts as
+    the cards' paper here): on a patterned table hundreds of such squares read 0.5-0.75
+    (docs/photo.md)."""
     shot, reading, outcome = _judged("a-hand-on-a-plain-grey-table")
     truth = _truth(shot)
     assert [truth[c] for c in [(-7, 1), (-7, 2), (-8, 2), (-6, 0), (-3, 3)]] == [
         ("S43", 1), ("S26", 2), ("S70", 5), ("S66", 0), ("S60", 1)]
     assert (-8, 1) not in truth and (-5, 0) not in truth
     assert all(truth[c] == (p.card, p.rot) for c, p in reading.placed.items())
-    assert reading.unread == [(4, -5), (-3, 3)]
-    assert [e for e in reading.log if e["cell"] == (-3, 3) and e["how"] == "unread"] == [
-        {"cell": (-3, 3), "how": "unread", "print": 0.27,
-         "why": "the cards' print, unlike the table, on a free cell next to them: a card no "
-                "rule read (lifted, curled)"}]
+    assert reading.unread == [(4, -5)]
     assert [(f.rule, f.cell) for f in reading.findings] == [
         ("photo-between-cells", (-4, -1)),
         *[("photo-covered", c) for c in [(-6, 1), (-7, 1), (-8, 1), (-8, 2), (-7, 2), (-6, 0),
@@ -770,7 +766,7 @@ def test_a_hand_on_a_plain_grey_table_is_followed_by_its_own_colour(capsys):
     assert reading.findings[4].message.startswith(
         "[-8, 2] is not the bare table (75% of it unlike the table there) and no card was "
         "read on it: whatever lies over [-7, 1] reaches it")
-    assert outcome.missed == []
+    assert [m.split(" (")[0] for m in outcome.missed] == ["S60@[-3, 3] rot 1"]
     assert outcome.wrong == [] and outcome.phantom == []
     assert not outcome.silent_wrong  # it exits 1 for the hand
     assert [v for v in outcome.verdicts if v.by_neighbour] == []  # each named on its own cell
