@@ -32,7 +32,7 @@ every move alike.
 The middle game is judged the same way with fewer plays (``docs/sim.md``, the eleventh
 look): from :data:`FREE_MOST` + 1 to :data:`MID_MOST` free satellites, :data:`MID_PLAYS`
 plays a move. Of the 33 games ``closer`` did not win against greedy on fresh seeds
-(replayed), 20 were behind on the board at six free, 19 of them already at ten, where
+(replayed), 20 were behind on the board at six free (16 of them already at ten), where
 the search alone had chosen (``mcts`` on the evaluation, 16 iterations among some 30 to
 50 moves), often a quiet move where the plays would connect.
 
