@@ -57,7 +57,7 @@ from sim.play import Setup, adapter, play  # noqa: E402
 from sim.report import feel_line  # noqa: E402
 
 TOP_ORBITUS = "mcts:16"  # the strongest bot at its default budget
-TOP_SATELLITES = "closer:16"  # beats tactics:16 head to head, 67 to 33 (docs/sim.md)
+TOP_SATELLITES = "closer:16"  # the middle game played out too since 8fe8626 (docs/sim.md)
 RUNGS = ("random", "greedy", "value", "mcts:16", "mcts:64")
 
 

@@ -126,3 +126,20 @@ SEED2_GAME_21 = """
 .  .  B1 .  R2 .  B1 R2 .  .
 .  .  .  .  B4 .  R4 .  .  .
 """
+
+# Game 10 of `pnp sim satellites --bots closer:16,greedy --games 200 --seed 4`, after move
+# 64 (replayed with closer:16 at ca41b59): red (the closer bot) to move, eight satellites
+# free, behind on the board (blue's colonies ahead). closer:16 then judged the middle game
+# by the search alone and played b3-a4, a quiet move; the game was lost 20 moves later.
+SEED4_GAME_10 = """
+.  .  .  .  .  .  .  .  .  .
+.  .  B2 R3 B2 .  .  .  .  .
+.  R3 .  .  .  R1 .  R2 B1 .
+.  .  .  .  R2 .  .  B2 .  .
+.  .  .  .  B3 R4 .  .  B3 .
+.  B1 R4 B4 .  R3 .  .  .  .
+.  .  B1 .  .  .  .  .  .  B4
+B3 .  .  .  .  .  R2 B4 .  .
+.  .  R1 .  .  R4 .  R1 .  .
+.  .  .  .  .  .  .  .  .  .
+"""

@@ -16,10 +16,23 @@ from cards.ruleset_cache import load_ruleset
 from rules.satellites.engine import apply, connects
 from sim.bots import TacticalBot, make_bot, parse_spec
 from sim.satellites import SIM as SATELLITES
-from sim.satellites_close import applies, closing_moves, handing_over, play_out, play_values
+from sim.satellites_close import (
+    applies,
+    closing_moves,
+    handing_over,
+    play_out,
+    play_values,
+    plays_for,
+)
 from sim.satellites_endgame import free
 from sim.satellites_search import WIN, grace_best, outcome, sure_moves
-from testkit.satellites_positions import GAME_102, SEED2_GAME_21, SEED2_GAME_152, position
+from testkit.satellites_positions import (
+    GAME_102,
+    SEED2_GAME_21,
+    SEED2_GAME_152,
+    SEED4_GAME_10,
+    position,
+)
 
 GREEDY = SATELLITES.rollout_moves
 
@@ -76,17 +89,49 @@ def test_the_plays_share_their_seeds_and_the_race_keeps_the_better_half():
     assert 1 <= len(racing) < len(legal)
 
 
-def test_the_plays_judge_only_from_three_to_six_free_satellites():
+def test_the_plays_judge_from_three_to_ten_free_satellites_fewer_in_the_middle_game(
+        monkeypatch):
+    """16 plays a move from three to six free satellites, 8 from seven to ten, none with
+    more free (the search alone) or fewer (solved exactly)."""
     game = rules.get("satellites")
     few = position(GAME_102, 0)  # two free: solved exactly, not played out
-    assert free(few) == 2 and not applies(few)
+    assert free(few) == 2 and not applies(few) and plays_for(few) == 0
     legal = list(game.legal_actions(few))
     assert closing_moves(few, legal, legal[:3], random.Random(0), GREEDY) == legal[:3]
     many = game.new_game(load_ruleset("satellites"), ("R", "B"), 11)
-    assert free(many) == 24 and not applies(many)
-    assert free(position(SEED2_GAME_152, 0)) == 6 and applies(position(SEED2_GAME_152, 0))
+    assert free(many) == 24 and not applies(many) and plays_for(many) == 0
+    six = position(SEED2_GAME_152, 0)
+    assert free(six) == 6 and applies(six) and plays_for(six) == 16
     state = position(SEED2_GAME_21, 1)
-    assert free(state) == 5 and applies(state)
+    assert free(state) == 5 and plays_for(state) == 16
+    middle = position(SEED4_GAME_10, 0)
+    assert free(middle) == 8 and applies(middle) and plays_for(middle) == 8
+    monkeypatch.setattr(close, "MID_MOST", 7)  # eight free: above the middle game's band
+    assert not applies(middle) and plays_for(middle) == 0
+
+
+def test_closer_plays_the_middle_game_out_where_the_search_alone_shuffled(monkeypatch):
+    """Seed-4 game 10, move 64: red (``closer:16``) behind with eight free. Before the
+    middle game was played out, the bot chose among every move that does not lose at once
+    by the search alone and mostly shuffled its R3 on b3 (b3-a4 in the game, lost 20
+    moves later); now the plays keep the few moves that end best and it moves f9 on or
+    connects c9. Played out 200 times with greedy's moves for both sides, b3-a4 wins 32,
+    f9-e8 66."""
+    game = rules.get("satellites")
+    state = position(SEED4_GAME_10, 0)
+    assert free(state) == 8 and outcome(state) == -1
+
+    def chosen() -> list[str]:
+        return [game.action_text(state, make_bot("closer:16").choose(bot_turn(state),
+                                                                     random.Random(k)))
+                for k in range(6)]
+    assert chosen() == ["f9-e8", "f9-i9", "c9-c8+", "c9-c8+", "f9-d9", "c9-b8+"]
+    text = {game.action_text(state, a): a for a in game.legal_actions(state)}
+    won = {move: sum(play_out(apply(state, text[move]), 0, random.Random(k), GREEDY) > 0
+                     for k in range(200)) for move in ("b3-a4", "f9-e8")}
+    assert won == {"b3-a4": 32, "f9-e8": 66}
+    monkeypatch.setattr(close, "MID_MOST", close.FREE_MOST)  # the search alone, as before
+    assert chosen() == ["b3-b4", "b3-b4", "c9-d8", "b3-b1", "b3-d1", "c9-d8"]
 
 
 def test_closer_hands_over_the_grace_moves_greedy_seldom_wins():
