@@ -23,8 +23,9 @@ deals the unseen cards itself, at random, consistent with its view (a determinis
 * ``wary``: ``tactics`` with a look that models the opponent as a player who sees one
   move ahead rather than a perfect one (Satellites: :mod:`sim.satellites_bounded`), the
   same budgets;
-* ``closer``: ``tactics`` that, at the end of the game, keeps the moves whose sampled
-  plays end best (Satellites, three to six satellites free: :mod:`sim.satellites_close`),
+* ``closer``: ``tactics`` that, in the middle and at the end of the game, keeps the moves
+  whose sampled plays end best (Satellites, three to ten satellites free:
+  :mod:`sim.satellites_close`),
   the same budgets;
 * restricted play: any of them after ``+`` a restriction of the game
   (``value+never-remove``, ``mcts:16+never-place-ice``), which never takes that kind of
