@@ -88,10 +88,13 @@ def bench_edit(repeats: int = 200) -> None:
                 f"max {times[-1]:.1f} ms")
 
 
-def bench_move(moves: int = 400, per_game: int = 0) -> None:
+def bench_move(moves: int = 400, per_game: int = 0, gap: float = 0.0) -> None:
     """The server's own work for one move of a 4-seat Orbitus game, in process: check, apply,
     write to SQLite, and make and send the four seats' messages (sending itself is a no-op).
-    Whole games, or their first ``per_game`` moves (as the load plays them)."""
+    Whole games, or their first ``per_game`` moves (as the load plays them). With ``gap``
+    (seconds), the process sleeps that long before each move, outside what is timed, as a
+    server does between the moves of people: the same code's CPU a move then shows what a
+    move costs when it finds the core's caches and predictors taken by something else."""
     from web.app import Context
     from web.games import Watcher
     from web.store import Store
@@ -119,6 +122,8 @@ def bench_move(moves: int = 400, per_game: int = 0) -> None:
             while session.status == "active" and done < moves and \
                     (not per_game or ply < per_game):
                 options = choices(session.legal() or {})
+                if gap:
+                    await asyncio.sleep(gap)
                 start, mine = time.perf_counter(), time.process_time()
                 await context.games.move(session, session.to_move, rng.choice(options))
                 cpu.append((time.process_time() - mine) * 1000)
@@ -134,13 +139,15 @@ def bench_move(moves: int = 400, per_game: int = 0) -> None:
     asyncio.run(run())
     times.sort()
     games = f"the first {per_game} moves of games" if per_game else "whole games"
+    asleep = f"; {gap * 1000:g} ms asleep before each move, not timed" if gap else ""
     figure("pnp web: a move's server work in a 4-seat Orbitus game (check, apply, SQLite, four "
            "messages), in process", statistics.median(times), indent="",
            note=f"median of {moves}; 95th percentile {times[int(0.95 * len(times))]:.1f} ms")
     figure("pnp web: a move's server CPU in a 4-seat Orbitus game (check, apply, SQLite, four "
            "messages), in process, mean", statistics.fmean(cpu), 1, indent="",
            note=f"the process's CPU time over {moves} moves of {games} from their start, "
-                f"{sum(cpu) / 1000:.2f} s in all; the load figure adds the WebSocket frames")
+                f"{sum(cpu) / 1000:.2f} s in all{asleep}; the load figure adds the WebSocket "
+                f"frames")
 
 
 def bench_store(rounds: int = 60, games: int = 50) -> None:
@@ -432,6 +439,25 @@ def report_parts(path: Path) -> None:
                    f"{g['collections']} ({g['seconds'] * 1000:.0f} ms)" for g in collector))
 
 
+def think_sweep(port: int, pid: int, games: int, moves: int, think: float,
+                seed: int) -> None:
+    """The server's CPU per move with ``games`` new games whose seats think ``think``
+    seconds: the same moves cost a server more CPU the longer it waits between them."""
+    try:
+        out = asyncio.run(play(port, new_games(port, games, seed), moves, think, seed, pid))
+    except RunFailed as exc:
+        print(f"  think sweep: think {think * 1000:g} ms: {exc}", flush=True)
+        return
+    if out["cpu"] is None:
+        print("  think sweep: the server's CPU time cannot be read here (no /proc)")
+        return
+    rate = len(out["times"]) / out["wall"]
+    figure(f"pnp web: the server's CPU time per move, {games} games, think "
+           f"{think * 1000:g} ms", out["cpu"] * 1000 / len(out["times"]),
+           note=f"{rate:,.0f} moves/s, the server busy {out['cpu'] / out['wall']:.0%} of "
+                f"its core, {len(out['times'])} moves, errors {len(out['errors'])}")
+
+
 def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: int) -> None:
     """More games each time, until a median round trip reaches 50 ms or the load generator
     is at its own limit; the most games one core held under 50 ms."""
@@ -511,9 +537,27 @@ def main() -> None:
     parser.add_argument("--game-moves", type=int, default=0, metavar="N",
                         help="with --in-process: play only the first N moves of each game, as "
                              "the load does with --moves (default: whole games)")
+    parser.add_argument("--gap", type=float, default=0.0, metavar="MS",
+                        help="with --in-process: sleep this many milliseconds before each "
+                             "move, outside what is timed, as a server waits between the "
+                             "moves of people (default: none, moves back to back)")
+    parser.add_argument("--think-sweep", default="", metavar="SECONDS,...",
+                        help="after the load, the server's CPU per move again at each of "
+                             "these think times (seconds), with --games new games each: how "
+                             "a move's CPU depends on how busy the server is")
     opts = parser.parse_args()
+    if opts.gap < 0 or (opts.gap and not opts.in_process):
+        parser.error("--gap is a number of milliseconds, 0 or more, and goes with "
+                     "--in-process")
+    try:
+        sweep = [float(t) for t in opts.think_sweep.split(",") if t.strip()]
+    except ValueError:
+        parser.error(f"--think-sweep: {opts.think_sweep!r} is not a list of seconds "
+                     f"(e.g. 0.001,0.05,0.2,0.5,1)")
+    if any(t <= 0 for t in sweep):
+        parser.error("--think-sweep: every think time is a number of seconds above 0")
     if opts.in_process:
-        bench_move(opts.in_process, opts.game_moves)
+        bench_move(opts.in_process, opts.game_moves, opts.gap / 1000)
         return
     if not opts.skip_edit:
         bench_edit()
@@ -551,6 +595,8 @@ def main() -> None:
         report_load(out, opts.games, opts.think)
         if opts.parts:
             report_parts(parts)
+        for n, think in enumerate(sweep, 1):
+            think_sweep(port, server.pid, opts.games, opts.moves, think, opts.seed + 1000 * n)
         sizes = [int(n) for n in opts.ramp.split(",") if n.strip()]
         if sizes:
             ramp(port, server.pid, sizes, opts.moves, opts.think, opts.seed)

@@ -97,3 +97,36 @@ def test_the_web_load_ends_when_the_server_drops_its_seats(modules):
     assert out["errors"] == ["a seat failed: ConnectionClosedError: received 1011 (internal "
                              "error) gone; then sent 1011 (internal error) gone"] * 4
     assert took < 10
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--gap", "11"], "--gap is a number of milliseconds, 0 or more, and goes with "
+                      "--in-process"),
+    (["--in-process", "10", "--gap", "-1"], "--gap is a number of milliseconds, 0 or more"),
+    (["--think-sweep", "0.5,soon"], "--think-sweep: '0.5,soon' is not a list of seconds "
+                                    "(e.g. 0.001,0.05,0.2,0.5,1)"),
+    (["--think-sweep", "0.5,0"], "--think-sweep: every think time is a number of seconds "
+                                 "above 0"),
+])
+def test_the_web_benchmark_refuses_a_wrong_gap_or_think_sweep_before_it_starts(args, said):
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(BENCH / "bench_web.py"), *args],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 2
+    assert said in done.stderr
+    assert done.stdout == ""
+
+
+def test_the_web_benchmark_times_moves_after_a_gap_in_process(capsys):
+    """--in-process with --gap sleeps before each move and says so in the figure's note."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import bench_web
+
+        bench_web.bench_move(8, per_game=4, gap=0.002)
+    finally:
+        sys.path.remove(str(BENCH))
+    out = capsys.readouterr().out
+    assert "over 8 moves of the first 4 moves of games from their start" in out
+    assert "; 2 ms asleep before each move, not timed;" in out
