@@ -131,6 +131,11 @@ ENCLOSED_CELLS = 1.5  # a hole in what covers the table this many cells' area at
 # of the table (photo 77 of the 2-D set: five empty cells inside a printed shape)
 TABLE_SMOOTH = 0.4  # a free cell next to one covered this much so: covered too (the
 # shadow of a hand on a rendered cloth, 0.31, is not)
+RAISED_MM = (2.0, 4.0, 6.0, 8.0, 10.0, 12.0)  # a card lifted off the table is looked for on
+# the planes this far above it (the camera's pose says where each lies in the photo)
+RAISED_LOOK = 0.3  # a free cell unaccounted for whose face matches this, lying flat, ...
+RAISED_ART = 0.8  # ... and a card's face this well on one of those planes, ...
+RAISED_BETTER = 0.2  # ... by this much better than on the table's plane: reported unread
 
 
 @dataclass
@@ -697,6 +702,8 @@ class OrbitusReader:
             self._occluded(bgr, cam, out, over)
         self._frame(cam, bgr.shape, out)
         self._coarse(cam, bgr.shape, out, bgr)
+        if self.art is not None:
+            self._raised(bgr, cam, out)
         self._views, self._views_of = {}, None  # the photo's patches are not kept
         if self.art is not None:
             self.art.forget()
@@ -1511,6 +1518,53 @@ class OrbitusReader:
                 f"part looks like a card): a card there would lie partly outside it and "
                 f"cannot be read; photograph the whole table, or write that cell into the "
                 f"layout by hand"))
+
+    def _raised(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> None:
+        """A card lifted off the table: a free cell next to a card read or seen that nothing
+        else accounts for (found empty, named by no finding), whose face matches a card's
+        somewhat (``RAISED_LOOK``), is looked at again on the planes ``RAISED_MM`` above the
+        table, where the fitted camera's pose puts each (a card lifted or curled up shows
+        displaced toward the camera and larger: its parallax). Where a card's face matches
+        on one of them as a card's face must for a card seen (``RAISED_ART``, with a card's
+        light and shade), and by ``RAISED_BETTER`` more than on the table's plane, the cell
+        is reported unread: a card lies there, lifted (which card is not said: faces
+        sharing most routes match a warped card about as well). A pattern printed on a flat
+        table has no parallax: it does not match better raised.
+        The second shot of rendered table 11: S60 on [-3, 3], lifted 7 mm on a grey table of
+        the paper's colour, its face 0.37 on the table's plane, 0.90 on the plane 6 mm above
+        it (S60 turned 1, as it lies)."""
+        if cam.up is None:
+            return
+        named = {f.cell for f in out.findings if f.cell is not None}
+        last = {e["cell"]: e for e in out.log}
+        todo = [n for n in free_next(out) if n not in named and last.get(n, {}).get("how")
+                == "empty" and last[n].get("art", 0.0) >= RAISED_LOOK]
+        if not todo:
+            return
+        art = self.art
+        planes = [c for c in (cam.raised(mm) for mm in RAISED_MM) if c is not None]
+        for cell in todo:
+            centre = hexgeo.centre(cell, self.flats)
+            patches = []
+            for raised in planes:
+                h, scale = self._local(raised, centre)
+                patches.append(art.patch(bgr, h, centre, scale))
+            looks = art.scores_many(patches)  # planes x cards x 6
+            z, i, k = np.unravel_index(int(np.argmax(looks)), looks.shape)
+            score = float(looks[z, i, k])
+            flat = float(last[cell]["art"])
+            gain = art.gain(patches[int(z)], int(i), int(k))
+            gain = gain / self._gain if self._gain > 0 else 0.0
+            entry = {"cell": cell, "raised_mm": RAISED_MM[int(z)], "raised_card": art.names[
+                int(i)], "raised_rot": int(k), "raised_art": score, "raised_gain": gain}
+            if score < RAISED_ART or score < flat + RAISED_BETTER or gain < GAIN_CARD:
+                entry["how"] = "empty"
+                out.log.append(entry)
+                continue
+            entry.update(how="unread", why=f"its face shows {RAISED_MM[int(z)]:.0f} mm above "
+                         f"the table: a card lifted off it")
+            out.log.append(entry)
+            out.unread.append(cell)
 
     def _coarse(self, cam: TableCamera, shape: tuple[int, ...], out: TableReading,
                 bgr: np.ndarray | None = None) -> None:
