@@ -135,6 +135,7 @@ RAISED_MM = (2.0, 4.0, 6.0, 8.0, 10.0, 12.0)  # a card lifted off the table is l
 # the planes this far above it (the camera's pose says where each lies in the photo)
 RAISED_LOOK = 0.3  # a free cell unaccounted for whose face matches this, lying flat, ...
 RAISED_UNLIKE = 0.2  # ... and this much of it unlike the table (something lies there), ...
+RAISED_PAPER = 0.3  # ... and this much the cards' paper (a card's face is mostly paper), ...
 RAISED_ART = 0.8  # ... and a card's face this well on one of those planes, ...
 RAISED_BETTER = 0.2  # ... by this much better than on the table's plane: reported unread
 
@@ -1527,8 +1528,9 @@ class OrbitusReader:
     def _raised(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> None:
         """A card lifted off the table: a free cell next to a card read or seen that nothing
         else accounts for (found empty, named by no finding), whose face matches a card's
-        somewhat (``RAISED_LOOK``) and which is partly unlike the table as learned from the
-        free table (``RAISED_UNLIKE``: something lies there), is looked at again on the
+        somewhat (``RAISED_LOOK``), which is partly unlike the table as learned from the
+        free table (``RAISED_UNLIKE``: something lies there) and partly the cards' paper
+        (``RAISED_PAPER``: a card's face is mostly paper), is looked at again on the
         planes ``RAISED_MM`` above the table, where the fitted camera's pose puts each (a
         card lifted or curled up shows displaced toward the camera and larger: its
         parallax). Where a card's face matches on one of them as a card's face must for a
@@ -1544,19 +1546,29 @@ class OrbitusReader:
             return
         named = {f.cell for f in out.findings if f.cell is not None}
         last = {e["cell"]: e for e in out.log}
-        todo: dict[Hex, float] = {}
+        todo: dict[Hex, tuple[float, float]] = {}
         for n in free_next(out):
             if n not in named and last.get(n, {}).get("how") == "empty" and \
                     last[n].get("art", 0.0) >= RAISED_LOOK:
                 unlike, _ = look.share_unlike(np.array(hexgeo.corners(
                     hexgeo.centre(n, self.flats), self.flats)))
                 if unlike >= RAISED_UNLIKE:
-                    todo[n] = unlike
+                    todo[n] = (unlike, 0.0)
+        art = self.art
+        for n in list(todo):
+            centre = hexgeo.centre(n, self.flats)
+            view = self._view(bgr, cam, centre)
+            inside = self._in_frame(bgr, cam, centre)
+            paper = self._paper_share(view.patch, art.bright(view.patch, self._paper_at(n),
+                                                             inside), inside)
+            if paper < RAISED_PAPER:
+                del todo[n]
+            else:
+                todo[n] = (todo[n][0], paper)
         if not todo:
             return
-        art = self.art
         planes = [c for c in (cam.raised(mm) for mm in RAISED_MM) if c is not None]
-        for cell, unlike in todo.items():
+        for cell, (unlike, paper) in todo.items():
             centre = hexgeo.centre(cell, self.flats)
             patches = []
             for raised in planes:
@@ -1568,7 +1580,7 @@ class OrbitusReader:
             flat = float(last[cell]["art"])
             gain = art.gain(patches[int(z)], int(i), int(k))
             gain = gain / self._gain if self._gain > 0 else 0.0
-            entry = {"cell": cell, "unlike": unlike, "raised_mm": RAISED_MM[int(z)],
+            entry = {"cell": cell, "unlike": unlike, "paper": paper, "raised_mm": RAISED_MM[int(z)],
                      "raised_card": art.names[int(i)], "raised_rot": int(k),
                      "raised_art": score, "raised_gain": gain}
             if score < RAISED_ART or score < flat + RAISED_BETTER or gain < GAIN_CARD:
