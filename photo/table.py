@@ -19,6 +19,7 @@ a hand of the wood's own colour and light.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -44,6 +45,9 @@ GRAIN_AREA = 3  # view pixels a side over which the grain is judged
 BROAD_SIGMA = 1.5  # view pixels (3 mm): the detail of the view's own light finer than this is
 # a table's broad grain (wood's stripes a few mm wide, which a hand's skin does not show)
 BROAD_AREA = 5  # view pixels a side (10 mm, more than a stripe) over which it is averaged
+BROAD_ONE_WAY = 0.3  # the free table's light must change mostly across one direction (the
+# coherence of its gradients): wood's stripes (the rendered woods 0.53-0.97), not a
+# speckled print with flat shapes on it (photos 14 and 19 of the 2-D set: 0.08, 0.11)
 BROAD_LEVEL = 0.02  # the free table's broad grain (its median) at least this, or it has
 # none to tell by: the rendered test photos' woods show 0.030-0.070, their plain cloths
 # 0.002-0.007 and the cream-and-blue check 0.018 (a check is left to its colour anyway)
@@ -237,6 +241,19 @@ def _broad(light: np.ndarray) -> np.ndarray:
     return band / np.maximum(cv2.GaussianBlur(light, (0, 0), 4.0 * BROAD_SIGMA), 1.0)
 
 
+def _one_way(light: np.ndarray, free: np.ndarray) -> float:
+    """How much the free table's light changes across one direction rather than every way
+    (the coherence of its gradients over the free table, 0-1): wood's stripes near 1,
+    speckle near 0."""
+    soft = cv2.GaussianBlur(light.astype(np.float32), (0, 0), 1.0)
+    gx = cv2.Sobel(soft, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(soft, cv2.CV_32F, 0, 1)
+    keep = cv2.erode(free.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    xx, yy = float((gx[keep] ** 2).sum()), float((gy[keep] ** 2).sum())
+    xy = float((gx[keep] * gy[keep]).sum())
+    return math.sqrt((xx - yy) ** 2 + 4.0 * xy * xy) / max(xx + yy, 1e-9)
+
+
 def _off_edge(look: TableLook) -> np.ndarray:
     """The view's pixels far enough inside the photo for its broad detail to be the
     table's (near the photo's edge the Gaussians mix in what lies beyond it)."""
@@ -370,6 +387,9 @@ def learn(look: TableLook, free: np.ndarray) -> TableLook:
     smooth, speckle = [], []
     for grain, least in ((look.grain, 0.0), (look.broad, BROAD_LEVEL)):
         if grain is not None:
+            if least > 0.0 and (look.light is None or _one_way(look.light, free)
+                                < BROAD_ONE_WAY):
+                continue  # no stripes: a flat shape on a speckled print is no hand
             found, share = _smoother(look, grain, free, phase, order, starts, bins)
             if least > 0.0 and look.shown is not None:
                 found &= _off_edge(look)
