@@ -58,6 +58,9 @@ class TableCamera:
     k2: float
     centre: tuple[float, float]  # the picture's centre, px
     norm: float  # its half diagonal, px
+    # the picture of the table's normal toward the camera, in ``h``'s scale (``h``'s third
+    # column moves by it per mm a plane is raised); None when no camera's pose was fitted
+    up: np.ndarray | None = None
 
     @classmethod
     def from_homography(cls, hpx: np.ndarray, width: int, height: int) -> TableCamera:
@@ -98,7 +101,17 @@ class TableCamera:
     def scaled(self, k: float) -> TableCamera:
         """The same camera for the photo scaled by ``k`` (a smaller debug image)."""
         return TableCamera(self.h, self.k1, self.k2, (self.centre[0] * k, self.centre[1] * k),
-                           self.norm * k)
+                           self.norm * k, self.up)
+
+    def raised(self, mm: float) -> TableCamera | None:
+        """The same camera seeing the plane ``mm`` above the table (a card lifted off it
+        appears displaced toward the camera's view of it and larger); None without a
+        fitted pose."""
+        if self.up is None:
+            return None
+        h = self.h.copy()
+        h[:, 2] += mm * self.up
+        return TableCamera(h, self.k1, self.k2, self.centre, self.norm, self.up)
 
 
 def _frame(width: int, height: int) -> tuple[tuple[float, float], float]:
@@ -121,6 +134,16 @@ FOCAL_SPREAD = 0.6  # ... known to within this share (a crop, another lens, a sc
 
 
 CENTRED = 0.3  # the optical centre is near the picture's middle (half diagonals), unless cropped
+
+
+def _pose_up(theta: np.ndarray) -> np.ndarray:
+    """The picture of the table's normal toward the camera (``K`` times it) for the pose
+    ``theta`` of :func:`_pose_h`: the table's x right and y down make ``r1 x r2`` point
+    into the table, so its opposite points up."""
+    r, _ = cv2.Rodrigues(theta[0:3].reshape(3, 1))
+    f = math.exp(float(theta[6]))
+    k = np.array([[f, 0.0, theta[7]], [0.0, f, theta[8]], [0.0, 0.0, 1.0]])
+    return -(k @ r[:, 2])
 
 
 def _pose_h(theta: np.ndarray) -> np.ndarray:
@@ -172,7 +195,7 @@ def fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, radial: bool 
     bent = False
     theta = np.concatenate([rvec.ravel(), tvec.ravel(), [math.log(f0), 0.0, 0.0, 0.0, 0.0]])
     flat = _levenberg_marquardt(residual, theta, 9)
-    cam = TableCamera(_pose_h(flat), 0.0, 0.0, centre, norm)
+    cam = TableCamera(_pose_h(flat), 0.0, 0.0, centre, norm, _pose_up(flat))
     if not radial:
         return cam
     # the lens's distortion only where the points say so: it must explain what the
@@ -184,7 +207,8 @@ def fit(src: np.ndarray, dst: np.ndarray, width: int, height: int, radial: bool 
     rms_flat = _rms(residual, flat, len(src))
     rms_bent = _rms(residual, curved, len(src))
     if _bends(rms_flat, rms_bent, len(src)):
-        return TableCamera(_pose_h(curved), float(curved[9]), float(curved[10]), centre, norm)
+        return TableCamera(_pose_h(curved), float(curved[9]), float(curved[10]), centre, norm,
+                           _pose_up(curved))
     return cam
 
 

@@ -131,6 +131,13 @@ ENCLOSED_CELLS = 1.5  # a hole in what covers the table this many cells' area at
 # of the table (photo 77 of the 2-D set: five empty cells inside a printed shape)
 TABLE_SMOOTH = 0.4  # a free cell next to one covered this much so: covered too (the
 # shadow of a hand on a rendered cloth, 0.31, is not)
+RAISED_MM = (2.0, 4.0, 6.0, 8.0, 10.0, 12.0)  # a card lifted off the table is looked for on
+# the planes this far above it (the camera's pose says where each lies in the photo)
+RAISED_LOOK = 0.3  # a free cell unaccounted for whose face matches this, lying flat, ...
+RAISED_UNLIKE = 0.2  # ... and this much of it unlike the table (something lies there), ...
+RAISED_PAPER = 0.3  # ... and this much the cards' paper (a card's face is mostly paper), ...
+RAISED_ART = 0.8  # ... and a card's face this well on one of those planes, ...
+RAISED_BETTER = 0.2  # ... by this much better than on the table's plane: reported unread
 
 
 @dataclass
@@ -364,6 +371,8 @@ class OrbitusReader:
         # scores are wanted by several steps, and comparing one costs a few milliseconds
         self._views: dict[tuple[float, float], _View] = {}
         self._views_of: tuple[np.ndarray, TableCamera] | None = None
+        # the table seen from above and learned (:meth:`_follow`), for the photo being read
+        self._look: TableLook | None = None
 
     @property
     def art(self) -> Any:
@@ -692,12 +701,15 @@ class OrbitusReader:
         self._marked(cands, used, cam, out, bgr)
         self._lifted(gray, cam, out)
         # 4: glare, what lies over the table, and the photo's edge
+        self._look = None
         if self.art is not None:
             over = self._explain(bgr, cam, out)
             self._occluded(bgr, cam, out, over)
         self._frame(cam, bgr.shape, out)
         self._coarse(cam, bgr.shape, out, bgr)
-        self._views, self._views_of = {}, None  # the photo's patches are not kept
+        if self.art is not None:
+            self._raised(bgr, cam, out)
+        self._views, self._views_of, self._look = {}, None, None  # the photo's patches are not kept
         if self.art is not None:
             self.art.forget()
         out.camera = cam
@@ -1314,6 +1326,7 @@ class OrbitusReader:
             cv2.fillPoly(mask, [np.round(np.array([look.pixel(p) for p in outline])
                                          ).astype(np.int32)], 1)
         table.learn(look, look.seen & (mask == 0))
+        self._look = look
         # the occluder's own colour, learned where it lies over the cards' edges: over the
         # free table, what is nearer that colour than the table's is the occluder too (a
         # hand's pale skin on a plain grey table, 4 % of a cell unlike the table by a
@@ -1511,6 +1524,73 @@ class OrbitusReader:
                 f"part looks like a card): a card there would lie partly outside it and "
                 f"cannot be read; photograph the whole table, or write that cell into the "
                 f"layout by hand"))
+
+    def _raised(self, bgr: np.ndarray, cam: TableCamera, out: TableReading) -> None:
+        """A card lifted off the table: a free cell next to a card read or seen that nothing
+        else accounts for (found empty, named by no finding), whose face matches a card's
+        somewhat (``RAISED_LOOK``), which is partly unlike the table as learned from the
+        free table (``RAISED_UNLIKE``: something lies there) and partly the cards' paper
+        (``RAISED_PAPER``: a card's face is mostly paper), is looked at again on the
+        planes ``RAISED_MM`` above the table, where the fitted camera's pose puts each (a
+        card lifted or curled up shows displaced toward the camera and larger: its
+        parallax). Where a card's face matches on one of them as a card's face must for a
+        card seen (``RAISED_ART``, with a card's light and shade), and by ``RAISED_BETTER``
+        more than on the table's plane, the cell is reported unread: a card lies there,
+        lifted (which card is not said: faces sharing most routes match a warped card about
+        as well). A pattern printed on a flat table has no parallax: it does not match
+        better raised. The second shot of rendered table 11: S60 on [-3, 3], lifted 7 mm on
+        a grey table of the paper's colour, its face 0.37 on the table's plane, 0.90 on the
+        plane 6 mm above it (S60 turned 1, as it lies)."""
+        look = self._look
+        if cam.up is None or look is None:
+            return
+        named = {f.cell for f in out.findings if f.cell is not None}
+        last = {e["cell"]: e for e in out.log}
+        todo: dict[Hex, tuple[float, float]] = {}
+        for n in free_next(out):
+            if n not in named and last.get(n, {}).get("how") == "empty" and \
+                    last[n].get("art", 0.0) >= RAISED_LOOK:
+                unlike, _ = look.share_unlike(np.array(hexgeo.corners(
+                    hexgeo.centre(n, self.flats), self.flats)))
+                if unlike >= RAISED_UNLIKE:
+                    todo[n] = (unlike, 0.0)
+        art = self.art
+        for n in list(todo):
+            centre = hexgeo.centre(n, self.flats)
+            view = self._view(bgr, cam, centre)
+            inside = self._in_frame(bgr, cam, centre)
+            paper = self._paper_share(view.patch, art.bright(view.patch, self._paper_at(n),
+                                                             inside), inside)
+            if paper < RAISED_PAPER:
+                del todo[n]
+            else:
+                todo[n] = (todo[n][0], paper)
+        if not todo:
+            return
+        planes = [c for c in (cam.raised(mm) for mm in RAISED_MM) if c is not None]
+        for cell, (unlike, paper) in todo.items():
+            centre = hexgeo.centre(cell, self.flats)
+            patches = []
+            for raised in planes:
+                h, scale = self._local(raised, centre)
+                patches.append(art.patch(bgr, h, centre, scale))
+            looks = art.scores_many(patches)  # planes x cards x 6
+            z, i, k = np.unravel_index(int(np.argmax(looks)), looks.shape)
+            score = float(looks[z, i, k])
+            flat = float(last[cell]["art"])
+            gain = art.gain(patches[int(z)], int(i), int(k))
+            gain = gain / self._gain if self._gain > 0 else 0.0
+            entry = {"cell": cell, "unlike": unlike, "paper": paper, "raised_mm": RAISED_MM[int(z)],
+                     "raised_card": art.names[int(i)], "raised_rot": int(k),
+                     "raised_art": score, "raised_gain": gain}
+            if score < RAISED_ART or score < flat + RAISED_BETTER or gain < GAIN_CARD:
+                entry["how"] = "empty"
+                out.log.append(entry)
+                continue
+            entry.update(how="unread", why=f"its face shows {RAISED_MM[int(z)]:.0f} mm above "
+                         f"the table: a card lifted off it")
+            out.log.append(entry)
+            out.unread.append(cell)
 
     def _coarse(self, cam: TableCamera, shape: tuple[int, ...], out: TableReading,
                 bgr: np.ndarray | None = None) -> None:

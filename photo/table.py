@@ -11,11 +11,15 @@ diagonal, a striped one's across the stripes. The table is then predicted at eve
 from every free point at the same place in the pattern (their median, and how much they
 spread there); a plain table (wood, felt: no repeat) is predicted by its one colour. A
 pixel unlike its prediction is *not the table*: a hand the colour of a checked cloth's
-cream squares lies, at the blue squares' places, where the cloth would be blue.
+cream squares lies, at the blue squares' places, where the cloth would be blue. Where the
+table has a grain (wood), a pixel far smoother than the free table there, in the photo's
+fine detail or in the view's broad detail (stripes a few millimetres wide), is *smooth*:
+a hand of the wood's own colour and light.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -38,6 +42,15 @@ GRAIN_BLOB = 150  # view pixels (600 mm^2): a smooth patch smaller than this is 
 CLIPPED = 250.0  # a colour this bright is at the photo's white: any grain there is lost
 GRAIN_TRUST = 0.03  # ... of the free table so at most, or smoothness is not used
 GRAIN_AREA = 3  # view pixels a side over which the grain is judged
+BROAD_SIGMA = 1.5  # view pixels (3 mm): the detail of the view's own light finer than this is
+# a table's broad grain (wood's stripes a few mm wide, which a hand's skin does not show)
+BROAD_AREA = 5  # view pixels a side (10 mm, more than a stripe) over which it is averaged
+BROAD_ONE_WAY = 0.3  # the free table's light must change mostly across one direction (the
+# coherence of its gradients): wood's stripes (the rendered woods 0.53-0.97), not a
+# speckled print with flat shapes on it (photos 14 and 19 of the 2-D set: 0.08, 0.11)
+BROAD_LEVEL = 0.02  # the free table's broad grain (its median) at least this, or it has
+# none to tell by: the rendered test photos' woods show 0.030-0.070, their plain cloths
+# 0.002-0.007 and the cream-and-blue check 0.018 (a check is left to its colour anyway)
 SMOOTH = 0.4  # a pixel whose grain is under this share of the free table's there: smooth
 DIMMER = 0.8  # a colour the table's toward white, below this share of its light: no lamp's
 COLOURS = 8  # bins of each chromaticity share (0-0.5) for telling one thing over the table
@@ -66,8 +79,12 @@ class TableLook:
     # the photo's fine detail (grey levels' mean departure from their surroundings, about
     # a pixel of the photo wide) over each pixel of the view: wood's grain, a cloth's weave
     grain: np.ndarray | None = None
-    # of the seen pixels, those far smoother than the free table at that place (once
-    # :func:`learn` has run): a hand's or a cup's even shading where the table has grain
+    # the view's own detail a few mm across (its light's departure from a Gaussian of
+    # ``BROAD_SIGMA`` view pixels, a share of the light there): wood's broad grain
+    broad: np.ndarray | None = None
+    # of the seen pixels, those far smoother than the free table at that place, in its
+    # fine or its broad grain (once :func:`learn` has run): a hand's or a cup's even
+    # shading where the table has grain
     smooth: np.ndarray | None = None
     # the share of the free table smooth in small patches: noise on a table with no grain
     # to speak of (a plain cloth), where smoothness tells nothing (then none is smooth)
@@ -211,7 +228,39 @@ def view(bgr: np.ndarray, cam: TableCamera, lo: tuple[float, float],
     chroma = np.stack([p[..., 0], p[..., 2]], axis=2) / np.maximum(total, 1.0)[..., None]
     return TableLook(chroma, inside & (total >= DARK), (float(lo[0]), float(lo[1])),
                      grain=_grain(bgr, mx, my, inside, k), shown=inside, light=total,
-                     clipped=p.max(axis=2) >= CLIPPED)
+                     clipped=p.max(axis=2) >= CLIPPED, broad=_broad(total))
+
+
+def _broad(light: np.ndarray) -> np.ndarray:
+    """The view's detail a few millimetres across: each pixel's light's departure from a
+    Gaussian of ``BROAD_SIGMA`` view pixels round it, averaged over ``BROAD_AREA`` pixels
+    (more than a stripe of wood: its flat tops depart little), as a share of the light
+    there (a lamp's light or a shadow scales it)."""
+    band = cv2.absdiff(light, cv2.GaussianBlur(light, (0, 0), BROAD_SIGMA))
+    band = cv2.blur(band, (BROAD_AREA, BROAD_AREA))
+    return band / np.maximum(cv2.GaussianBlur(light, (0, 0), 4.0 * BROAD_SIGMA), 1.0)
+
+
+def _one_way(light: np.ndarray, free: np.ndarray) -> float:
+    """How much the free table's light changes across one direction rather than every way
+    (the coherence of its gradients over the free table, 0-1): wood's stripes near 1,
+    speckle near 0."""
+    soft = cv2.GaussianBlur(light.astype(np.float32), (0, 0), 1.0)
+    gx = cv2.Sobel(soft, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(soft, cv2.CV_32F, 0, 1)
+    keep = cv2.erode(free.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    xx, yy = float((gx[keep] ** 2).sum()), float((gy[keep] ** 2).sum())
+    xy = float((gx[keep] * gy[keep]).sum())
+    return math.sqrt((xx - yy) ** 2 + 4.0 * xy * xy) / max(xx + yy, 1e-9)
+
+
+def _off_edge(look: TableLook) -> np.ndarray:
+    """The view's pixels far enough inside the photo for its broad detail to be the
+    table's (near the photo's edge the Gaussians mix in what lies beyond it)."""
+    assert look.shown is not None
+    reach = int(round(4.0 * BROAD_SIGMA)) + BROAD_AREA
+    return cv2.erode(look.shown.astype(np.uint8),
+                     np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)).astype(bool)
 
 
 def _grain(bgr: np.ndarray, mx: np.ndarray, my: np.ndarray, inside: np.ndarray,
@@ -334,36 +383,58 @@ def learn(look: TableLook, free: np.ndarray) -> TableLook:
         bright = _median_by_place(look.light[free][order], starts, bins)
         look.dimmer = look.whiter & (look.light < DIMMER * bright[phase])
     look.lattice = lattice
-    if look.grain is not None:  # the free table's grain at each place of its pattern
-        typical = _median_by_place(look.grain[free][order], starts, bins)
-        level = float(np.median(look.grain[free])) if free.any() else 0.0
-        # the grain as the free table shows it round each place (a table further off or
-        # out of focus shows less of it), at that place of its pattern
-        span = (GRAIN_SPAN, GRAIN_SPAN)
-        weight = cv2.blur(free.astype(np.float32), span)
-        around = cv2.blur(np.where(free, look.grain, 0.0).astype(np.float32), span) / \
-            np.maximum(weight, 1e-3)
-        expected_grain = typical[phase] * around / max(level, 1e-3)
-        # judged over a few pixels (noise alone, on a table without grain, is seldom smooth
-        # there) and where not whiter nor at the photo's white (a lamp's reflection loses the
-        # grain too)
-        near = cv2.blur(look.grain, (GRAIN_AREA, GRAIN_AREA))
-        look.smooth = look.seen & ~look.whiter & (weight > 0.05) & (
-            near < SMOOTH * expected_grain)
-        if look.clipped is not None:  # a reflection at the photo's white (no grain left)
-            look.smooth &= ~cv2.dilate(look.clipped.astype(np.uint8),
-                                       np.ones((GRAIN_AREA, GRAIN_AREA), np.uint8)).astype(bool)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(
-            look.smooth.astype(np.uint8), connectivity=8)
-        small = (stats[:, cv2.CC_STAT_AREA] < GRAIN_BLOB)[labels] & look.smooth
-        look.speckle = float(small[free].mean()) if free.any() else 1.0
-        # a table without grain or weave to tell by, or with a pattern repeating both ways
-        # (its grain is predicted only as well as its repeat is found: colour tells such a
-        # cloth); wood's grain, a repeat one way only (stripes), is judged
-        checked = lattice is not None and float(np.linalg.norm(lattice[1])) <= PERIOD_MAX
-        if look.speckle > GRAIN_TRUST or checked:
-            look.smooth = np.zeros_like(look.smooth)
+    checked = lattice is not None and float(np.linalg.norm(lattice[1])) <= PERIOD_MAX
+    smooth, speckle = [], []
+    for grain, least in ((look.grain, 0.0), (look.broad, BROAD_LEVEL)):
+        if grain is not None:
+            if least > 0.0 and (look.light is None or _one_way(look.light, free)
+                                < BROAD_ONE_WAY):
+                continue  # no stripes: a flat shape on a speckled print is no hand
+            found, share = _smoother(look, grain, free, phase, order, starts, bins)
+            if least > 0.0 and look.shown is not None:
+                found &= _off_edge(look)
+            speckle.append(share)
+            # a table without grain or weave to tell by, or with a pattern repeating both
+            # ways (its grain is predicted only as well as its repeat is found: colour
+            # tells such a cloth); wood's grain, a repeat one way only (stripes), is judged
+            if share <= GRAIN_TRUST and not checked and (
+                    least == 0.0 or free.any() and float(np.median(grain[free])) >= least):
+                smooth.append(found)
+    if speckle:
+        look.speckle = speckle[0]
+        look.smooth = np.zeros(free.shape, bool)
+        for found in smooth:
+            look.smooth |= found
     return look
+
+
+def _smoother(look: TableLook, grain: np.ndarray, free: np.ndarray, phase: np.ndarray,
+              order: np.ndarray, starts: np.ndarray, bins: int) -> tuple[np.ndarray, float]:
+    """The seen pixels far smoother in ``grain`` (the photo's fine detail, or the view's
+    broad detail) than the free table at that place of its pattern, and the share of the
+    free table smooth so in small patches (noise on a table with no such grain)."""
+    assert look.whiter is not None
+    typical = _median_by_place(grain[free][order], starts, bins)
+    level = float(np.median(grain[free])) if free.any() else 0.0
+    # the grain as the free table shows it round each place (a table further off or
+    # out of focus shows less of it), at that place of its pattern
+    span = (GRAIN_SPAN, GRAIN_SPAN)
+    weight = cv2.blur(free.astype(np.float32), span)
+    around = cv2.blur(np.where(free, grain, 0.0).astype(np.float32), span) / \
+        np.maximum(weight, 1e-3)
+    expected_grain = typical[phase] * around / max(level, 1e-3)
+    # judged over a few pixels (noise alone, on a table without grain, is seldom smooth
+    # there) and where not whiter nor at the photo's white (a lamp's reflection loses the
+    # grain too)
+    near = cv2.blur(grain, (GRAIN_AREA, GRAIN_AREA))
+    smooth = look.seen & ~look.whiter & (weight > 0.05) & (near < SMOOTH * expected_grain)
+    if look.clipped is not None:  # a reflection at the photo's white (no grain left)
+        smooth &= ~cv2.dilate(look.clipped.astype(np.uint8),
+                              np.ones((GRAIN_AREA, GRAIN_AREA), np.uint8)).astype(bool)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        smooth.astype(np.uint8), connectivity=8)
+    small = (stats[:, cv2.CC_STAT_AREA] < GRAIN_BLOB)[labels] & smooth
+    return smooth, float(small[free].mean()) if free.any() else 1.0
 
 
 def occluder(look: TableLook, colours: np.ndarray) -> tuple[np.ndarray, float] | None:

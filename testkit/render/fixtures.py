@@ -131,6 +131,11 @@ FIXTURES = (
                   "36, a hand whose pale skin is near the plain grey table's colour): S43, "
                   "S26 and S70 under it, S66 beside it, S60 lifted 7 mm nearby",
             bench=11),
+    Fixture("a-hand-wholly-over-a-card", "orbitus", "", 2026 * 1000 + 29, {}, view=1,
+            about="the second photo of the rendered benchmark's table 29 (2.4 px/mm, tilted "
+                  "29, a hand whose colour and light are the light striped wood's): S49 on "
+                  "[4, -3] wholly under its palm",
+            bench=29),
     Fixture("satellites-lamp-on-the-rims", "satellites", "", 2026 * 1000 + 6, {},
             about="photo 6 of the rendered Satellites benchmark (3.3 px/mm, a lamp aimed): "
                   "four satellites under its reflection, their markers washed out, their "
