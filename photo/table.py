@@ -254,6 +254,12 @@ def _one_way(light: np.ndarray, free: np.ndarray) -> float:
     return math.sqrt((xx - yy) ** 2 + 4.0 * xy * xy) / max(xx + yy, 1e-9)
 
 
+def _striped(look: TableLook, free: np.ndarray) -> bool:
+    """Whether the free table's light changes mostly across one direction (wood's stripes),
+    so that its broad grain can tell a hand of its own colour."""
+    return look.light is not None and _one_way(look.light, free) >= BROAD_ONE_WAY
+
+
 def _off_edge(look: TableLook) -> np.ndarray:
     """The view's pixels far enough inside the photo for its broad detail to be the
     table's (near the photo's edge the Gaussians mix in what lies beyond it)."""
@@ -384,27 +390,20 @@ def learn(look: TableLook, free: np.ndarray) -> TableLook:
         look.dimmer = look.whiter & (look.light < DIMMER * bright[phase])
     look.lattice = lattice
     checked = lattice is not None and float(np.linalg.norm(lattice[1])) <= PERIOD_MAX
-    smooth, speckle = [], []
-    for grain, least in ((look.grain, 0.0), (look.broad, BROAD_LEVEL)):
-        if grain is not None:
-            if least > 0.0 and (look.light is None or _one_way(look.light, free)
-                                < BROAD_ONE_WAY):
-                continue  # no stripes: a flat shape on a speckled print is no hand
-            found, share = _smoother(look, grain, free, phase, order, starts, bins)
-            if least > 0.0 and look.shown is not None:
-                found &= _off_edge(look)
-            speckle.append(share)
-            # a table without grain or weave to tell by, or with a pattern repeating both
-            # ways (its grain is predicted only as well as its repeat is found: colour
-            # tells such a cloth); wood's grain, a repeat one way only (stripes), is judged
-            if share <= GRAIN_TRUST and not checked and (
-                    least == 0.0 or free.any() and float(np.median(grain[free])) >= least):
-                smooth.append(found)
-    if speckle:
-        look.speckle = speckle[0]
-        look.smooth = np.zeros(free.shape, bool)
-        for found in smooth:
-            look.smooth |= found
+    if look.grain is not None:
+        # a table without grain or weave to tell by, or with a pattern repeating both ways
+        # (its grain is predicted only as well as its repeat is found: colour tells such a
+        # cloth); wood's grain, a repeat one way only (stripes), is judged
+        fine, look.speckle = _smoother(look, look.grain, free, phase, order, starts, bins)
+        trusted = look.speckle <= GRAIN_TRUST and not checked
+        look.smooth = fine if trusted else np.zeros(free.shape, bool)
+        # the broad grain, where the free table shows stripes (a flat shape on a speckled
+        # print is no hand) and enough of it to tell by, away from the photo's edge
+        if look.broad is not None and not checked and free.any() and \
+                float(np.median(look.broad[free])) >= BROAD_LEVEL and _striped(look, free):
+            broad, share = _smoother(look, look.broad, free, phase, order, starts, bins)
+            if share <= GRAIN_TRUST:
+                look.smooth = look.smooth | (broad & _off_edge(look))
     return look
 
 
