@@ -562,3 +562,12 @@ def test_the_table_of_fitting_turns_filled_at_once_holds_what_each_lookup_would_
     # route: turned 0 or 3 steps (a route N, none NE)
     assert legal._ROTS[0b001001 << 12 | 0b000011 << 6 | 0b000001] == (0, 3)
     assert legal._ROTS[0b111111 << 12 | 0 << 6 | 1] == ()  # required outside known: none
+    # the rows the placements read by index hold the same entries, and a card whose routes
+    # no card of the deck has (a designer's new card) gets its row when first asked for
+    assert all(legal._ROWS[key >> 12][key & 0xFFF] == rots for key, rots in filled.items())
+    new = next(r for r in range(64) if r not in routes)
+    assert new not in legal._ROWS
+    row = legal._row(new)
+    assert legal._ROWS[new] is row and len(row) == 1 << 12
+    assert all(row[known << 6 | req] == fresh[new << 12 | known << 6 | req]
+               for known in range(64) for req in range(64) if req & ~known == 0)

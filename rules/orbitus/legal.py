@@ -51,14 +51,30 @@ def fill_fits(cards: Iterable[Card]) -> int:
     entries are made by :meth:`_Fits.__missing__`, as a lookup would make them; returns
     how many the table holds."""
     for routes in sorted({card.routes for card in cards}):
+        _row(routes)  # every part of the known sides of each, made by the table's lookup
+    return len(_ROTS)
+
+
+def _row(routes: int) -> list[tuple[int, ...]]:
+    """The fitting turns of a card with these printed ``routes`` as a list indexed by
+    ``known << 6 | required`` (the table's entries for it, read from the table): a cell's
+    placements look a card up by index, not by hashing a key in the whole table. Made once
+    per distinct routes (a part that is not a part of the known sides has no entry)."""
+    row = _ROWS.get(routes)
+    if row is None:
+        row = [()] * (1 << 12)
         for known in range(ALL_SIDES + 1):
             required = known
-            while True:  # every part of the known sides, ``known`` itself down to none
-                _ROTS[routes << 12 | known << 6 | required]  # noqa: B018 (made when missing)
+            while True:
+                row[known << 6 | required] = _ROTS[routes << 12 | known << 6 | required]
                 if not required:
                     break
                 required = (required - 1) & known
-    return len(_ROTS)
+        _ROWS[routes] = row
+    return row
+
+
+_ROWS: dict[int, list[tuple[int, ...]]] = {}
 
 
 def fitting(card: Card, known: int, required: int) -> tuple[int, ...]:
@@ -167,13 +183,14 @@ def _place(state: State, out: Legal, seat: int, cards: Iterable[str] | None, onl
     info = state.info
     ids = sorted(set(state.hands[seat] if cards is None else cards))
     table = state.game.cards
-    hand = [(table[ident].routes << 12, ident) for ident in ids]
+    rows = _ROWS
+    hand = [(rows.get(table[ident].routes) or _row(table[ident].routes), ident)
+            for ident in ids]
     spots = info.spots if only is None else [s for s in info.spots if s.cell == only]
     counts = info.open_count
     n = state.game.n
     groups = out._groups
     add = groups.append
-    fits = _ROTS
     for cell, known, required, seats, zones in spots:
         if len(seats) > 1:
             continue
@@ -186,18 +203,17 @@ def _place(state: State, out: Legal, seat: int, cards: Iterable[str] | None, onl
                 guard += counts[n + z]
             if guard <= 0:  # only the turns that leave that system an open route
                 free = ALL_SIDES & ~known
-                for routes, ident in hand:
+                for row, ident in hand:
                     masks = table[ident].masks
-                    rots = tuple(k for k in fits[routes | facing]
-                                 if guard + POP[masks[k] & free] > 0)
+                    rots = tuple(k for k in row[facing] if guard + POP[masks[k] & free] > 0)
                     if rots:
                         if first:
                             return True
                         groups.append((cell, ident, rots))
                 continue
         # the usual cell: each card of the hand in the turns that match
-        for routes, ident in hand:
-            rots = fits[routes | facing]
+        for row, ident in hand:
+            rots = row[facing]
             if rots:
                 if first:
                     return True
