@@ -24,9 +24,9 @@ closing rule counts (O-36) and removals that keep a system connected (O-38, O-39
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from rules.hexgeo import DIRECTIONS, Hex
 
@@ -81,6 +81,12 @@ def facing(cell: Hex, masks: Mapping[Hex, int], start_lines: Mapping[int, int]) 
         if route:
             required |= 1 << s
     return known, required
+
+
+class Indexed(Protocol):
+    """Whole numbers read by index (a list, or one that looks each up when read)."""
+
+    def __getitem__(self, i: int, /) -> int: ...
 
 
 class Spot(NamedTuple):
@@ -565,7 +571,7 @@ class Analysis:
             out.append(Mismatch(s, bool(mask >> s & 1), j, bool(required >> s & 1)))
         return out
 
-    def table_mismatches(self, order: Sequence[int]) -> list[tuple[int, Mismatch]]:
+    def table_mismatches(self, order: Indexed) -> list[tuple[int, Mismatch]]:
         """Every place where two facing sides of the table do not match, each pair once,
         reported at the sector listed later (``order[i]``: when sector ``i`` was listed), in
         the order of the sectors and their sides. Two sectors that do not match have a

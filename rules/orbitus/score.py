@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from rules.hexgeo import SIDES, Hex
 from rules.orbitus.analysis import BITS, EMPTY, OPP, STATION_NODE, Analysis, near_cells
@@ -117,7 +118,7 @@ class Result:
 
     @property
     def neutral(self) -> tuple[Hex, ...]:
-        return tuple(sorted(c for zone in self.neutral_zones for c in zone))
+        return tuple(sorted(chain.from_iterable(self.neutral_zones)))
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -166,10 +167,37 @@ def analyse_table(table: Table) -> tuple[Analysis, list[Sector]]:
     return info, [table.sectors[c] for c in info.cells]
 
 
-def _matching(table: Table, info: Analysis, sectors: list[Sector]) -> list[Finding]:
+class _Numbered:
+    """A table's sectors by the analysis's numbers, each looked up when read: a move's
+    score reads only the sectors of the systems it scores again (and those of a mismatch
+    or a meeting), not a list of every sector made at each move."""
+
+    __slots__ = ("cells", "sectors")
+
+    def __init__(self, sectors: dict[Hex, Sector], cells: list[Hex]) -> None:
+        self.sectors, self.cells = sectors, cells
+
+    def __getitem__(self, i: int) -> Sector:
+        return self.sectors[self.cells[i]]
+
+
+class _Orders:
+    """When each sector (by the analysis's number) was listed, read when asked."""
+
+    __slots__ = ("sectors",)
+
+    def __init__(self, sectors: list[Sector] | _Numbered) -> None:
+        self.sectors = sectors
+
+    def __getitem__(self, i: int) -> int:
+        return self.sectors[i].order
+
+
+def _matching(table: Table, info: Analysis, sectors: list[Sector] | _Numbered
+              ) -> list[Finding]:
     found: list[Finding] = []
     names = table.players
-    for i, bad in info.table_mismatches([s.order for s in sectors]):
+    for i, bad in info.table_mismatches(_Orders(sectors)):
         sector = sectors[i]
         side, facing = bad.side, OPP[bad.side]
         if bad.other == STATION_NODE:
@@ -200,7 +228,8 @@ def _matching(table: Table, info: Analysis, sectors: list[Sector]) -> list[Findi
     return found
 
 
-def _meetings(table: Table, info: Analysis, sectors: list[Sector]) -> list[Finding]:
+def _meetings(table: Table, info: Analysis, sectors: list[Sector] | _Numbered
+              ) -> list[Finding]:
     found: list[Finding] = []
     names, owner = table.players, info.owner
     for i, side, j in info.meetings():
@@ -230,10 +259,11 @@ def score(table: Table, scoring: Scoring, findings: Sequence[Finding] = (),
     (its planets, pirates, open routes and closed blocks are read from its own sectors and
     the cells around them), so its :class:`PlayerScore` is taken over rather than worked
     out again; every other part is worked out as without ``before``."""
+    sectors: list[Sector] | _Numbered
     if info is None:
         info, sectors = analyse_table(table)
     else:
-        sectors = [table.sectors[c] for c in info.cells]
+        sectors = _Numbered(table.sectors, info.cells)
     found = [*findings, *_matching(table, info, sectors), *_meetings(table, info, sectors)]
     found.sort(key=lambda f: (f.line if f.line is not None else 0))
 
