@@ -157,6 +157,8 @@ class Session:
     _view_text: tuple[int, str] | None = None  # version, the view's JSON
     _legal_text: tuple[int, str] | None = None  # version, the legal actions' JSON
     _moves_text: list[str] = field(default_factory=list)  # each move's JSON, in order
+    # the moves' JSON joined: how many, the last of them (the very string), the text
+    _history: tuple[int, str | None, str] = (0, None, "")
     _undo: tuple[int, dict[int | None, bool]] = field(default_factory=lambda: (-1, {}))
 
     def __post_init__(self) -> None:
@@ -329,6 +331,21 @@ class Session:
             self._legal_text = (self.version, _dumps(self.legal()))
         return self._legal_text[1]
 
+    def _history_text(self) -> str:
+        """The moves' JSON joined by commas, made from the text of the moves before with the
+        new ones added (a move adds one entry, not a join of every move again). The moves
+        joined before are still these while the last of them is the very string it was: a
+        move taken back removes it, and a move made after puts a new string there."""
+        count, last, text = self._history
+        moves = self._moves_text
+        if count > len(moves) or count and moves[count - 1] is not last:
+            count, text = 0, ""  # moves taken back since: joined again
+        if count < len(moves):
+            more = ",".join(moves[count:])
+            text = f"{text},{more}" if count else more
+            self._history = (len(moves), moves[-1], text)
+        return text
+
     def _shared_texts(self, now: tuple[int, bool, int]) -> dict[str, str]:
         if self._shared is not None and self._shared[0] == now:
             return self._shared[1]
@@ -352,7 +369,7 @@ class Session:
             "body": f',"players":{_dumps(players)},"status":{_dumps(self.status)},'
                     f'"thinking":{_dumps(self.thinking)},"dealt":{_dumps(self.dealt)},'
                     f'"hides":{_dumps(self.hides)},'
-                    f'"view":{self._view_text[1]},"history":[{",".join(self._moves_text)}],'
+                    f'"view":{self._view_text[1]},"history":[{self._history_text()}],'
                     f'"events":{_dumps(self.events[-20:])}',
             "result": result,
             "design": ',"design":' + _dumps({"stamp": self.design.get("stamp"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.game import IllegalAction
+from rules.hexgeo import SIDES
 from rules.orbitus import GAME
 from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
 from rules.orbitus.engine import Placed, State, end_message
@@ -20,7 +21,7 @@ from rules.orbitus.notation import parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.score import PlayerScore
 from rules.orbitus.view import view_for
-from scorer.orbitus.report import player_json, to_json
+from scorer.orbitus.report import finding_json, player_json, to_json
 from web.wire import dumps
 
 if TYPE_CHECKING:
@@ -108,12 +109,7 @@ def public(state: State) -> dict[str, Any]:
 _GAMES: dict[int, tuple[Any, str]] = {}  # id(seating) -> (the seating, the view's head)
 _BOARD: dict[tuple[tuple[int, int], Placed], str] = {}  # a sector's entry of the board
 _PART_TEXTS: dict[int, tuple[PlayerScore, str, str]] = {}  # id -> (score, part, owner's)
-_MARK = "\x00part"  # stands for a system's part in the score's text until it is put in
-
-
-def _marked(player: PlayerScore) -> Any:
-    """A system's part of the score as a mark, replaced by its kept text once encoded."""
-    return _MARK
+_STATIONS: dict[int, tuple[Any, str]] = {}  # id(seating) -> (the seating, the station's text)
 
 
 def _kept(cache: dict[Any, Any], key: Any, value: Any) -> Any:
@@ -144,6 +140,31 @@ def _part_texts(player: PlayerScore) -> tuple[PlayerScore, str, str]:
     return found
 
 
+def _station_text(state: State, table: Any) -> str:
+    """The score's ``station`` entry (``to_json``'s), once per game: it never changes."""
+    game = state.game
+    found = _STATIONS.get(id(game))
+    if found is None or found[0] is not game:
+        station = {"start_lines": {SIDES[side]: table.players[seat]
+                                   for side, seat in sorted(table.start_lines.items())},
+                   "barriers": [SIDES[s] for s in sorted(table.barriers)]}
+        found = _kept(_STATIONS, id(game), (game, dumps(station)))
+    return str(found[1])
+
+
+def _score_text(state: State, result: Any, parts: list[tuple[PlayerScore, str, str]]) -> str:
+    """``dumps(to_json(result, part))`` of a game's table, written from the kept parts
+    without the dict: the same keys in the same order (a game's table has no file and no
+    deck file: ``to_json`` writes both as empty)."""
+    findings = result.findings
+    violations = dumps([finding_json(f) for f in findings]) if findings else "[]"
+    zones = result.neutral_zones
+    return (f'{{"game":"orbitus","file":"","deck":"","valid":{"false" if findings else "true"},'
+            f'"violations":{violations},"players":[{",".join(part for _, part, _ in parts)}],'
+            f'"neutral":{dumps(result.neutral)},"neutral_zones":{dumps(zones)},'
+            f'"winners":{dumps(result.winners)},"station":{_station_text(state, result.table)}}}')
+
+
 def public_text(state: State) -> str:
     """``wire.dumps(public(state))``, byte for byte, made from the pieces kept."""
     board = []
@@ -161,9 +182,7 @@ def public_text(state: State) -> str:
                     "turn": state.turn, "end": state.end})
     result = state.score()
     parts = [_part_texts(player) for player in result.players]
-    score = dumps(to_json(result, _marked))
-    for _, part, _ in parts:
-        score = score.replace('"\\u0000part"', part, 1)
+    score = _score_text(state, result, parts)
     owner = ",".join(text for _, _, text in parts if text)
     tail = dumps({"deck_size": len(state.deck), "message": end_message(state), "over": over,
                   "min_hand": state.game.min_hand})
