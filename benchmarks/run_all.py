@@ -59,7 +59,8 @@ QUICK = {
     "bench_satellites_score.py": ["--runs", "2"],
     "bench_sim.py": ["--quick", "--only", "1,3,5"],
     "bench_watch.py": ["--runs", "1"],
-    "bench_web.py": ["--games", "4", "--moves", "10", "--think", "0.1", "--ramp", "8"],
+    "bench_web.py": ["--games", "4", "--moves", "10", "--think", "0.1", "--ramp", "8",
+                     "--busy-runs", "1"],
 }
 
 # Settings of a full run that differ from a script's defaults (and change no figure: the

@@ -107,6 +107,8 @@ def test_the_web_load_ends_when_the_server_drops_its_seats(modules):
                                     "(e.g. 0.001,0.05,0.2,0.5,1)"),
     (["--think-sweep", "0.5,0"], "--think-sweep: every think time is a number of seconds "
                                  "above 0"),
+    (["--busy-think", "-1"], "--busy-think is a number of seconds, 0 (not run) or more"),
+    (["--busy-runs", "0"], "--busy-runs is a whole number of runs, 1 or more"),
 ])
 def test_the_web_benchmark_refuses_a_wrong_gap_or_think_sweep_before_it_starts(args, said):
     import subprocess
@@ -130,3 +132,16 @@ def test_the_web_benchmark_times_moves_after_a_gap_in_process(capsys):
     out = capsys.readouterr().out
     assert "over 8 moves of the first 4 moves of games from their start" in out
     assert "; 2 ms asleep before each move, not timed;" in out
+
+
+def test_the_web_benchmarks_memory_walk_times_a_walk_after_a_sleep_and_at_once():
+    """The machine's figure beside the light load: nanoseconds a step of the walk, after a
+    sleep and right after that walk; both are Python steps (tens of nanoseconds or more)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import bench_web
+
+        slept, warm = bench_web.memory_walk(kb=16, gap=0.001, rounds=3)
+    finally:
+        sys.path.remove(str(BENCH))
+    assert 1 < warm < 100_000 and 1 < slept < 100_000
