@@ -108,7 +108,8 @@ def public(state: State) -> dict[str, Any]:
 
 _GAMES: dict[int, tuple[Any, str]] = {}  # id(seating) -> (the seating, the view's head)
 _BOARD: dict[tuple[tuple[int, int], Placed], str] = {}  # a sector's entry of the board
-_PART_TEXTS: dict[int, tuple[PlayerScore, str, str]] = {}  # id -> (score, part, owner's)
+# id(seating) -> (the seating, its last score's systems: (score, part's text, owner's))
+_PART_TEXTS: dict[int, tuple[Any, list[tuple[PlayerScore, str, str]]]] = {}
 _STATIONS: dict[int, tuple[Any, str]] = {}  # id(seating) -> (the seating, the station's text)
 
 
@@ -131,13 +132,29 @@ def _game_head(state: State) -> str:
     return str(found[1])
 
 
-def _part_texts(player: PlayerScore) -> tuple[PlayerScore, str, str]:
-    found = _PART_TEXTS.get(id(player))
-    if found is None or found[0] is not player:
-        owner = _part(player)[2]
-        found = _kept(_PART_TEXTS, id(player),
-                      (player, dumps(_part(player)[1]), dumps(owner)[1:-1] if owner else ""))
-    return found
+def _part_texts(state: State, players: tuple[PlayerScore, ...]
+                ) -> list[tuple[PlayerScore, str, str]]:
+    """Each system's part of the score's text and of the owner map's. A move leaves most
+    systems' scores as they were (the same objects: ``State.score`` takes them over), so
+    each game keeps the texts of its last score's systems, and only a system scored again
+    is encoded. Kept as text only, per game, for its last score alone: the part's dict and
+    lists of cells, and the scores the game has moved past, are not kept alive for the
+    garbage collector to walk."""
+    game = state.game
+    found = _PART_TEXTS.get(id(game))
+    last = found[1] if found is not None and found[0] is game else []
+    parts = []
+    for player in players:
+        for kept in last:
+            if kept[0] is player:
+                parts.append(kept)
+                break
+        else:
+            seat = player.seat
+            owner = ",".join(f'"{q},{r}":{seat}' for q, r in player.sectors)
+            parts.append((player, dumps(player_json(player)), owner))
+    _kept(_PART_TEXTS, id(game), (game, parts))
+    return parts
 
 
 def _station_text(state: State, table: Any) -> str:
@@ -181,7 +198,7 @@ def public_text(state: State) -> str:
                     "to_move": -1 if over else state.to_move, "passed": list(state.passed),
                     "turn": state.turn, "end": state.end})
     result = state.score()
-    parts = [_part_texts(player) for player in result.players]
+    parts = _part_texts(state, result.players)
     score = _score_text(state, result, parts)
     owner = ",".join(text for _, _, text in parts if text)
     tail = dumps({"deck_size": len(state.deck), "message": end_message(state), "over": over,
