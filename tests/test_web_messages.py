@@ -261,3 +261,31 @@ def test_the_legal_actions_are_made_only_for_a_seat_to_move_whose_page_is_open(
     wanted = asyncio.run(run())
     assert made == wanted and 15 <= len(made) <= 25
     assert sum('"legal":{' in text for text in sent) == len(made)
+
+
+def test_a_page_dropped_when_its_send_fails_shows_as_gone_on_the_others(tmp_path: Path) -> None:
+    """The texts that a move leaves as they were (who is connected among them) are made
+    again when a page is dropped because its frame could not be sent."""
+    context = Context(Store(tmp_path / "data"), bot_delay=0)
+    manager = context.games
+
+    async def fine(text: str) -> None:
+        return None
+
+    async def gone(text: str) -> None:
+        raise ConnectionResetError("the page went away")
+
+    async def run() -> None:
+        session, _, _ = manager.create("orbitus", players(["human"] * 3), 4)
+        await manager.watch(session, Watcher(fine, "seat", 0))
+        session.watchers.append(Watcher(gone, "seat", 1))
+        session.presence += 1
+        assert json.loads(session.message_text("seat", 0))["players"][1]["connected"]
+        legal = ORBITUS.legal_actions(session.state)
+        await manager.move(session, session.to_move, session.adapter.text(session.state,
+                                                                          legal[0]))
+        said = json.loads(session.message_text("seat", 0))["players"]
+        assert [p["connected"] for p in said] == [True, False, False]
+        same_messages(session)
+
+    asyncio.run(run())

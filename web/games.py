@@ -154,6 +154,7 @@ class Session:
     _texts: dict[tuple[str, int | None], tuple[tuple[int, bool, int], str]] = field(
         default_factory=dict)
     _shared: tuple[tuple[int, bool, int], dict[str, str]] | None = None
+    _steady: tuple[tuple[Any, ...], dict[str, str]] | None = None  # _steady_texts's
     _view_text: tuple[int, str] | None = None  # version, the view's JSON
     _legal_text: tuple[int, str] | None = None  # version, the legal actions' JSON
     _moves_text: list[str] = field(default_factory=list)  # each move's JSON, in order
@@ -309,11 +310,11 @@ class Session:
         if found is not None and found[0] == now:
             return found[1]
         shared = self._shared_texts(now)
-        parts = ['{"type":"state",', shared["head"], ',"role":', _dumps(role), ',"seat":',
-                 _dumps(seat), shared["body"], ',"can_undo":',
-                 "true" if role == "seat" and self.can_undo(seat) else "false"]
+        parts = ['{"type":"state",', shared["head"], ',"role":', _ROLES.get(role) or _dumps(role),
+                 ',"seat":', "null" if seat is None else str(int(seat)), shared["body"],
+                 ',"can_undo":', "true" if role == "seat" and self.can_undo(seat) else "false"]
         if role in ("host", "seat"):
-            parts += [',"code":', _dumps(self.code)]
+            parts += [',"code":', shared["code"]]
         parts.append(shared["design"])
         if role == "seat" and seat is not None:
             parts += [',"private":', _dumps(self.adapter.private(self.state, seat)),
@@ -354,9 +355,7 @@ class Session:
         del self._moves_text[len(self.actions):]  # moves taken back
         for k in range(len(self._moves_text), len(self.actions)):
             self._moves_text.append(_dumps({"seat": self.movers[k], "text": self.texts[k]}))
-        here = self.connected()
-        players = [{"name": n, "kind": k, "taken": s in self.taken, "connected": here[s]}
-                   for s, (n, k) in enumerate(zip(self.names, self.kinds, strict=True))]
+        steady = self._steady_texts()
         result = ""
         if self.over or self.status != "active":
             outcome = self.adapter.game.result(self.state)
@@ -364,23 +363,44 @@ class Session:
                                             "scores": list(outcome.scores),
                                             "reason": outcome.reason})
         texts = {
-            "head": f'"id":{_dumps(self.id)},"game":{_dumps(self.game)},'
-                    f'"version":{self.version}',
-            "body": f',"players":{_dumps(players)},"status":{_dumps(self.status)},'
-                    f'"thinking":{_dumps(self.thinking)},"dealt":{_dumps(self.dealt)},'
-                    f'"hides":{_dumps(self.hides)},'
-                    f'"view":{self._view_text[1]},"history":[{self._history_text()}],'
-                    f'"events":{_dumps(self.events[-20:])}',
+            "head": f'{steady["ident"]},"version":{self.version}',
+            "body": f'{steady["people"]},"view":{self._view_text[1]},'
+                    f'"history":[{self._history_text()}]{steady["events"]}',
             "result": result,
-            "design": ',"design":' + _dumps({"stamp": self.design.get("stamp"),
-                                              "note": self.design_note})
-                      if self.design else "",
+            "design": steady["design"],
+            "code": steady["code"],
         }
         self._shared = (now, texts)
         return texts
 
+    def _steady_texts(self) -> dict[str, str]:
+        """The parts of the pages' texts that a move leaves as they were (who holds and
+        watches the seats, the status, the events, the design, the join code): made again
+        only when one of them changed, not at every move."""
+        key = (self.presence, self.status, self.thinking, len(self.events), self.code,
+               self.design_note, self.dealt)
+        if self._steady is not None and self._steady[0] == key:
+            return self._steady[1]
+        here = self.connected()
+        players = [{"name": n, "kind": k, "taken": s in self.taken, "connected": here[s]}
+                   for s, (n, k) in enumerate(zip(self.names, self.kinds, strict=True))]
+        texts = {
+            "ident": f'"id":{_dumps(self.id)},"game":{_dumps(self.game)}',
+            "people": f',"players":{_dumps(players)},"status":{_dumps(self.status)},'
+                      f'"thinking":{_dumps(self.thinking)},"dealt":{_dumps(self.dealt)},'
+                      f'"hides":{_dumps(self.hides)}',
+            "events": f',"events":{_dumps(self.events[-20:])}',
+            "design": ',"design":' + _dumps({"stamp": self.design.get("stamp"),
+                                              "note": self.design_note})
+                      if self.design else "",
+            "code": _dumps(self.code),
+        }
+        self._steady = (key, texts)
+        return texts
+
 
 _dumps = wire.dumps
+_ROLES = {role: _dumps(role) for role in ("host", "seat", "spectator")}  # as the texts write them
 log = logging.getLogger("pnp-web")
 
 
@@ -824,6 +844,7 @@ class Manager:
                               session.id, watcher.seat)
                 with contextlib.suppress(ValueError):
                     session.watchers.remove(watcher)
+                    session.presence += 1
                 continue
             try:
                 if answer is not None and watcher is answer.watcher and not answer.sent:
@@ -834,6 +855,7 @@ class Manager:
             except Exception:
                 with contextlib.suppress(ValueError):
                     session.watchers.remove(watcher)
+                    session.presence += 1  # one page fewer: who is connected changed
 
     async def _tell(self, session: Session, message: dict[str, Any]) -> None:
         text = json.dumps(message)
