@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.game import IllegalAction
-from rules.hexgeo import SIDES
 from rules.orbitus import GAME
 from rules.orbitus.actions import DISCARD, PASS, PLACE, REMOVE, Action
 from rules.orbitus.engine import Placed, State, end_message
@@ -21,7 +20,7 @@ from rules.orbitus.notation import parse_move
 from rules.orbitus.ruleset import Ruleset
 from rules.orbitus.score import PlayerScore
 from rules.orbitus.view import view_for
-from scorer.orbitus.report import finding_json, player_json, to_json
+from scorer.orbitus.report import finding_json, player_json, station_json, to_json
 from web.wire import dumps
 
 if TYPE_CHECKING:
@@ -60,24 +59,13 @@ def action_from(data: list[Any]) -> Action:
     return Action(int(kind), str(card), (int(q), int(r)), int(rot))
 
 
-# a system's score as the page reads it (its part of the score's JSON, its cells as the
-# owner map's keys), by the PlayerScore it was made from: a move leaves most systems' scores
-# as they were (State.score takes them over), so their parts are made once, not each move.
-# The least recently used go first beyond MAX_PARTS (each entry holds its score alive, so
-# its id is not another's while it is kept).
-_PARTS: dict[int, tuple[PlayerScore, dict[str, Any], dict[str, int]]] = {}
-MAX_PARTS = 2048  # 4 systems of 512 games
+def _owner(player: PlayerScore) -> dict[str, int]:
+    """A system's part of the owner map: its cells as the page's keys, "q,r", to its seat."""
+    seat = player.seat
+    return {f"{q},{r}": seat for q, r in player.sectors}
 
 
-def _part(player: PlayerScore) -> tuple[PlayerScore, dict[str, Any], dict[str, int]]:
-    found = _PARTS.pop(id(player), None)
-    if found is None or found[0] is not player:
-        while len(_PARTS) >= MAX_PARTS:
-            del _PARTS[next(iter(_PARTS))]
-        seat = player.seat
-        found = (player, player_json(player), {f"{q},{r}": seat for q, r in player.sectors})
-    _PARTS[id(player)] = found
-    return found
+MAX_KEPT = 8192  # entries of a cache of texts below before it starts again
 
 
 def public(state: State) -> dict[str, Any]:
@@ -88,8 +76,8 @@ def public(state: State) -> dict[str, Any]:
     result = state.score()
     owner: dict[str, int] = {}
     for player in result.players:
-        owner.update(_part(player)[2])
-    view["score"] = to_json(result, lambda player: _part(player)[1])
+        owner.update(_owner(player))
+    view["score"] = to_json(result)
     view["owner"] = owner
     view["deck_size"] = len(state.deck)
     view["message"] = end_message(state)
@@ -114,7 +102,7 @@ _STATIONS: dict[int, tuple[Any, str]] = {}  # id(seating) -> (the seating, the s
 
 
 def _kept(cache: dict[Any, Any], key: Any, value: Any) -> Any:
-    if len(cache) >= 4 * MAX_PARTS:  # a long-running server: start again rather than grow
+    if len(cache) >= MAX_KEPT:  # a long-running server: start again rather than grow
         cache.clear()
     cache[key] = value
     return value
@@ -150,22 +138,17 @@ def _part_texts(state: State, players: tuple[PlayerScore, ...]
                 parts.append(kept)
                 break
         else:
-            seat = player.seat
-            owner = ",".join(f'"{q},{r}":{seat}' for q, r in player.sectors)
-            parts.append((player, dumps(player_json(player)), owner))
+            parts.append((player, dumps(player_json(player)), dumps(_owner(player))[1:-1]))
     _kept(_PART_TEXTS, id(game), (game, parts))
     return parts
 
 
 def _station_text(state: State, table: Any) -> str:
-    """The score's ``station`` entry (``to_json``'s), once per game: it never changes."""
+    """The score's ``station`` entry, once per game: it never changes."""
     game = state.game
     found = _STATIONS.get(id(game))
     if found is None or found[0] is not game:
-        station = {"start_lines": {SIDES[side]: table.players[seat]
-                                   for side, seat in sorted(table.start_lines.items())},
-                   "barriers": [SIDES[s] for s in sorted(table.barriers)]}
-        found = _kept(_STATIONS, id(game), (game, dumps(station)))
+        found = _kept(_STATIONS, id(game), (game, dumps(station_json(table))))
     return str(found[1])
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from cards.safe_text import printable
@@ -28,31 +27,34 @@ def as_layout(result: Result) -> Layout:
     return table if isinstance(table, Layout) else Layout.of(table)
 
 
-def to_json(result: Result,
-            part: Callable[[PlayerScore], Any] | None = None) -> dict[str, Any]:
-    """The JSON object of ``pnp-score orbitus --json`` (keys in a fixed order);
-    ``part``: what writes one player's part (default :func:`player_json`; the browser
-    companion's keeps the part of a system whose score a game took over unchanged)."""
+def to_json(result: Result) -> dict[str, Any]:
+    """The JSON object of ``pnp-score orbitus --json`` (keys in a fixed order; the browser
+    companion writes the same text for a game's table from the parts it keeps:
+    ``web.play_orbitus.public_text``)."""
     table = result.table  # a table of a game has no file: its source and deck are empty
     layout = table if isinstance(table, Layout) else None
-    part = part or player_json
     return {
         "game": "orbitus",
         "file": "" if layout is None else layout.source,
         "deck": "" if layout is None else layout.deck_file,
         "valid": result.valid,
         "violations": [finding_json(f) for f in result.findings],
-        "players": [part(p) for p in result.players],
+        "players": [player_json(p) for p in result.players],
         "neutral": [_cell(c) for c in result.neutral],
         "neutral_zones": [[_cell(c) for c in zone] for zone in result.neutral_zones],
         "winners": list(result.winners),
-        "station": {
-            "start_lines": {
-                SIDES[side]: table.players[seat]
-                for side, seat in sorted(table.start_lines.items())
-            },
-            "barriers": [SIDES[s] for s in sorted(table.barriers)],
+        "station": station_json(table),
+    }
+
+
+def station_json(table: Any) -> dict[str, Any]:
+    """The station's entry of :func:`to_json`: whose start line is on which side, and the
+    barriers."""
+    return {
+        "start_lines": {
+            SIDES[side]: table.players[seat] for side, seat in sorted(table.start_lines.items())
         },
+        "barriers": [SIDES[s] for s in sorted(table.barriers)],
     }
 
 
