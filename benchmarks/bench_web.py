@@ -23,12 +23,12 @@ and how many games one core holds.
    ``--games`` new games played to their end, whose seats move at once (``--busy-think``,
    1 ms): the server's CPU time per move **with the server busy**, budget 1 ms (a game's
    later moves cost more than its first 40: a larger table, more free cells, longer
-   messages). A move's CPU depends on how
-   long the server waited for it: before the load, a walk through 256 KB of memory on the
-   server's core, timed at once and after 11 ms asleep (the wait between moves at 50
-   games), shows whether this machine keeps a waiting process's memory in its caches; where
-   it empties them, every move at a light load fetches its code and data again, and the
-   light-load figure measures the machine as much as the server.
+   messages). A move's CPU depends on how long the server waited for it: before the load,
+   a walk through 256 KB of memory on the server's core, timed at once and after 11 ms
+   asleep (the wait between moves at 50 games), shows whether this machine keeps a waiting
+   process's memory in its caches; where it empties them, every move at a light load
+   fetches its code and data again, and the light-load figure measures the machine as much
+   as the server.
 4. **Games per core**: the load again with more games each time (``--ramp``), on the one
    core; the most games whose moves still come back in under 50 ms at the median (where
    the load generator, on the other core, reaches its own limit first, the figure says so
@@ -424,8 +424,9 @@ def memory_walk(kb: int = 256, gap: float = 0.011, rounds: int = 40) -> tuple[fl
 
 
 def report_memory_walk(core: int | None, gap: float) -> None:
-    """The walk of :func:`memory_walk` on the server's core (before the server starts), as
-    two figures: what a move's code and data cost this machine after a wait between moves."""
+    """The walk of :func:`memory_walk` on the server's core (the server started and idle,
+    before the load), as two figures: what a move's code and data cost this machine after
+    a wait between moves."""
     before = os.sched_getaffinity(0) if core is not None else None
     if core is not None:
         os.sched_setaffinity(0, {core})
@@ -591,10 +592,16 @@ def ramp(port: int, pid: int, sizes: list[int], moves: int, think: float, seed: 
            f"ms, think {think * 1000:.0f} ms", held, unit="games", better="higher", note=note)
 
 
+def usable_cores() -> list[int]:
+    """The cores this process may run on (none known where the system does not say); the
+    first is the server's (:func:`pin`) when there are two or more."""
+    return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+
+
 def pin(pid: int) -> str:
     """Hold the server to one core and this process (the clients) to the others, where the
     system allows it; says what was done."""
-    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    cores = usable_cores()
     if len(cores) < 2:
         return "the server and the clients share the machine's cores"
     os.sched_setaffinity(pid, {cores[0]})
@@ -684,7 +691,7 @@ def main() -> None:
                     raise SystemExit("the server did not start: " + log.read().decode(
                         errors="replace")) from exc
                 time.sleep(0.1)
-        cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        cores = usable_cores()
         report_memory_walk(cores[0] if len(cores) > 1 else None, 0.011)
         print(f"load: {pin(server.pid)}")
         tokens = new_games(port, opts.games, opts.seed)

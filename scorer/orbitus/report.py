@@ -7,7 +7,7 @@ from typing import Any
 from cards.safe_text import printable
 from rules.hexgeo import SIDES, Hex
 from rules.orbitus.score import PlayerScore, Result
-from rules.orbitus.table import Finding, cell_text
+from rules.orbitus.table import Finding, Table, cell_text
 from scorer.orbitus.layout import Layout
 
 
@@ -47,7 +47,7 @@ def to_json(result: Result) -> dict[str, Any]:
     }
 
 
-def station_json(table: Any) -> dict[str, Any]:
+def station_json(table: Table) -> dict[str, Any]:
     """The station's entry of :func:`to_json`: whose start line is on which side, and the
     barriers."""
     return {
